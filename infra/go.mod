@@ -1,0 +1,3 @@
+module aiwork/infra
+
+go 1.26.8

@@ -1,0 +1,240 @@
+package authapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/coreos/go-oidc/v3/oidc"
+	"github.com/golang-jwt/jwt/v5"
+	"golang.org/x/oauth2"
+
+	"aiwork/shared/domain"
+	"aiwork/shared/httpx"
+	"aiwork/shared/store"
+)
+
+// stateTTL bounds how long a user may take at Google's consent screen.
+const stateTTL = 10 * time.Minute
+
+const callbackPath = "/api/v1/auth/google/callback"
+
+// oidcClient is the discovered provider; discovery happens at first use, not
+// at cold start, and is retried after a failure.
+type oidcClient struct {
+	provider *oidc.Provider
+	verifier *oidc.IDTokenVerifier
+}
+
+type stateClaims struct {
+	Nonce string `json:"nonce"`
+	jwt.RegisteredClaims
+}
+
+func (s *Service) provider(ctx context.Context) (*oidcClient, error) {
+	s.oidcOnce.Lock()
+	defer s.oidcOnce.Unlock()
+	if s.oidc != nil {
+		return s.oidc, nil
+	}
+	p, err := oidc.NewProvider(ctx, s.cfg.Google.IssuerURL)
+	if err != nil {
+		return nil, fmt.Errorf("oidc discovery: %w", err)
+	}
+	s.oidc = &oidcClient{provider: p, verifier: p.Verifier(&oidc.Config{ClientID: s.cfg.Google.ClientID})}
+	return s.oidc, nil
+}
+
+func (s *Service) oauthConfig(r *http.Request, p *oidc.Provider) *oauth2.Config {
+	return &oauth2.Config{
+		ClientID:     s.cfg.Google.ClientID,
+		ClientSecret: s.cfg.Google.ClientSecret,
+		Endpoint:     p.Endpoint(),
+		RedirectURL:  s.publicURL(r) + callbackPath,
+		Scopes:       []string{oidc.ScopeOpenID, "email", "profile"},
+	}
+}
+
+// googleLogin answers {auth_url}: Google's consent page with a signed,
+// single-use state and a PKCE challenge whose verifier stays in the table.
+func (s *Service) googleLogin(w http.ResponseWriter, r *http.Request) error {
+	if !s.cfg.Google.Enabled() {
+		return &httpx.Error{Code: httpx.CodeUnavailable, Detail: "Google sign-in is not configured on this server. Sign in with email and password, or ask the operator to set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET."}
+	}
+	p, err := s.provider(r.Context())
+	if err != nil {
+		slog.ErrorContext(r.Context(), "google discovery", "err", err)
+		return httpx.Errorf(httpx.CodeUpstream, "Google sign-in is unavailable right now. Please try again later.")
+	}
+	now := s.now()
+	nonce, verifier := newID(), oauth2.GenerateVerifier()
+	if err := s.store.SaveOAuthState(r.Context(), nonce, verifier, now.Add(stateTTL)); err != nil {
+		return err
+	}
+	state, err := s.tokens.Sign(stateClaims{Nonce: nonce, RegisteredClaims: jwt.RegisteredClaims{
+		ExpiresAt: jwt.NewNumericDate(now.Add(stateTTL)), Audience: jwt.ClaimStrings{"google-state"},
+	}})
+	if err != nil {
+		return err
+	}
+	authURL := s.oauthConfig(r, p.provider).AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), oauth2.AccessTypeOnline)
+	httpx.WriteJSON(w, http.StatusOK, map[string]string{"auth_url": authURL})
+	return nil
+}
+
+// googleCallback finishes sign-in and sends the browser to the app's
+// /auth/callback with a token, or with error=oauth_failed. The redirect is a
+// relative URL, so it lands on the host the browser is already using.
+func (s *Service) googleCallback(w http.ResponseWriter, r *http.Request) {
+	token, err := s.finishGoogle(r)
+	if err != nil {
+		slog.WarnContext(r.Context(), "google callback failed", "err", err)
+		http.Redirect(w, r, "/auth/callback?error=oauth_failed", http.StatusFound)
+		return
+	}
+	http.Redirect(w, r, "/auth/callback?"+url.Values{"token": {token}, "type": {"google"}}.Encode(), http.StatusFound)
+}
+
+func (s *Service) finishGoogle(r *http.Request) (string, error) {
+	if !s.cfg.Google.Enabled() {
+		return "", errors.New("google not configured")
+	}
+	q := r.URL.Query()
+	if e := q.Get("error"); e != "" {
+		return "", fmt.Errorf("google answered error %q", e)
+	}
+	var claims stateClaims
+	if err := s.tokens.Parse(q.Get("state"), &claims); err != nil || claims.Nonce == "" {
+		return "", fmt.Errorf("bad state: %v", err)
+	}
+	if !slices.Contains(claims.Audience, "google-state") {
+		return "", errors.New("state of another kind")
+	}
+	ctx := r.Context()
+	verifier, err := s.store.TakeOAuthState(ctx, claims.Nonce, s.now())
+	if err != nil {
+		return "", fmt.Errorf("state already used or expired: %w", err)
+	}
+	p, err := s.provider(ctx)
+	if err != nil {
+		return "", err
+	}
+	tok, err := s.oauthConfig(r, p.provider).Exchange(ctx, q.Get("code"), oauth2.VerifierOption(verifier))
+	if err != nil {
+		return "", fmt.Errorf("exchange code: %w", err)
+	}
+	rawID, ok := tok.Extra("id_token").(string)
+	if !ok {
+		return "", errors.New("no id_token in the token response")
+	}
+	idToken, err := p.verifier.Verify(ctx, rawID)
+	if err != nil {
+		return "", fmt.Errorf("verify id token: %w", err)
+	}
+	var id struct {
+		Email         string `json:"email"`
+		EmailVerified bool   `json:"email_verified"`
+		Name          string `json:"name"`
+	}
+	if err := idToken.Claims(&id); err != nil {
+		return "", fmt.Errorf("id token claims: %w", err)
+	}
+	u, err := s.googleUser(ctx, idToken.Subject, normalizeEmail(id.Email), id.EmailVerified, strings.TrimSpace(id.Name))
+	if err != nil {
+		return "", err
+	}
+	s.recordActivity(r, u.ID, domain.Activity{
+		ID: newID(), Type: domain.ActivityLogin, Title: "Signed in",
+		Description: "Signed in with Google.", CreatedAt: s.now().UTC(),
+	})
+	return s.tokens.Issue(u.ID)
+}
+
+// googleUser finds the account for a Google identity: linked before, else
+// the account with the same verified email (linked now), else a new one.
+func (s *Service) googleUser(ctx context.Context, sub, email string, verified bool, name string) (domain.User, error) {
+	u, err := s.store.UserByGoogleSub(ctx, sub)
+	if err == nil || !errors.Is(err, store.ErrNotFound) {
+		return u, err
+	}
+	if email == "" || !verified {
+		return domain.User{}, errors.New("google account has no verified email")
+	}
+	if u, err := s.store.UserByEmail(ctx, email); err == nil {
+		return u, s.store.LinkGoogle(ctx, sub, u.ID)
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return domain.User{}, err
+	}
+	if name == "" {
+		name = strings.Split(email, "@")[0]
+	}
+	base := usernameFrom(email)
+	for attempt := 0; attempt < 5; attempt++ {
+		username := base
+		if attempt > 0 {
+			username = fmt.Sprintf("%s-%s", base, newID()[:4])
+		}
+		nu := domain.User{ID: newID(), Email: email, Username: username, FullName: name, GoogleSub: sub, CreatedAt: s.now().UTC()}
+		err := s.store.CreateUser(ctx, nu)
+		switch {
+		case errors.Is(err, store.ErrUsernameTaken):
+			continue
+		case errors.Is(err, store.ErrEmailTaken):
+			// Registered meanwhile with the same email: link to it.
+			return s.googleUser(ctx, sub, email, verified, name)
+		case err != nil:
+			return domain.User{}, err
+		}
+		if err := s.store.LinkGoogle(ctx, sub, nu.ID); err != nil {
+			return domain.User{}, err
+		}
+		if err := s.store.AddActivity(ctx, nu.ID, domain.Activity{
+			ID: "account-created", Type: domain.ActivityAccountCreated, Title: "Account created",
+			Description: "Welcome, " + nu.Username + "! Your account is ready.", CreatedAt: nu.CreatedAt,
+		}); err != nil {
+			slog.WarnContext(ctx, "record activity", "err", err)
+		}
+		return nu, nil
+	}
+	return domain.User{}, errors.New("could not find a free username")
+}
+
+var notUsername = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+func usernameFrom(email string) string {
+	local := notUsername.ReplaceAllString(strings.Split(email, "@")[0], "")
+	if len(local) < minUsername {
+		local += "-user"
+	}
+	if len(local) > maxUsername-5 {
+		local = local[:maxUsername-5]
+	}
+	return local
+}
+
+// publicURL is where the browser reaches the app: PUBLIC_URL when set, else
+// the forwarded or direct host of this request.
+func (s *Service) publicURL(r *http.Request) string {
+	if s.cfg.PublicURL != "" {
+		return s.cfg.PublicURL
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if p := r.Header.Get("X-Forwarded-Proto"); p == "https" || p == "http" {
+		scheme = p
+	}
+	host := r.Host
+	if h := r.Header.Get("X-Forwarded-Host"); h != "" {
+		host = strings.TrimSpace(strings.Split(h, ",")[0])
+	}
+	return scheme + "://" + host
+}

@@ -1,0 +1,30 @@
+// Package catalog is the product's seed data: categories (and, later, the
+// prompt catalogue). Seeding overwrites items with the same ids, so running
+// it on every start is idempotent.
+package catalog
+
+import (
+	"context"
+	"fmt"
+
+	"aiwork/shared/domain"
+	"aiwork/shared/store"
+)
+
+// Categories are SPEC §3's sample categories, with stable ids.
+var Categories = []domain.Category{
+	{ID: "business", Name: "Business"},
+	{ID: "writing", Name: "Writing"},
+	{ID: "productivity", Name: "Productivity"},
+	{ID: "content-creation", Name: "Content Creation"},
+}
+
+// Seed writes the catalogue.
+func Seed(ctx context.Context, st *store.Store) error {
+	for _, c := range Categories {
+		if err := st.PutCategory(ctx, c); err != nil {
+			return fmt.Errorf("seed: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,136 @@
+package config
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+)
+
+// Store is what every function needs to reach the table.
+type Store struct {
+	TableName string
+	// Endpoint overrides the DynamoDB endpoint (dynalite locally); empty in AWS.
+	Endpoint string
+	Region   string
+}
+
+// LoadStore reads TABLE_NAME, AWS_ENDPOINT_URL_DYNAMODB and AWS_REGION.
+func LoadStore() Store {
+	return Store{
+		TableName: Env("TABLE_NAME", "aiwork"),
+		Endpoint:  Env("AWS_ENDPOINT_URL_DYNAMODB", ""),
+		Region:    Env("AWS_REGION", Env("AWS_DEFAULT_REGION", "us-east-1")),
+	}
+}
+
+// Google holds the OAuth client; Enabled is false until both halves are set.
+type Google struct {
+	ClientID     string
+	ClientSecret string
+	IssuerURL    string
+}
+
+func (g Google) Enabled() bool { return g.ClientID != "" && g.ClientSecret != "" }
+
+// Auth is the auth route group's configuration.
+type Auth struct {
+	Store       Store
+	JWTSecret   []byte
+	TokenTTL    time.Duration
+	PublicURL   string // where the browser reaches the app; empty: taken from the request
+	Google      Google
+	AdminEmails []string
+}
+
+// Users is the users route group's configuration.
+type Users struct {
+	Store     Store
+	JWTSecret []byte
+}
+
+// MinJWTSecretBytes keeps HS256 keys at the hash size or more.
+const MinJWTSecretBytes = 32
+
+// LoadAuth reads the auth group's settings; secrets come through sm when
+// their *_ARN variables are set.
+func LoadAuth(ctx context.Context, sm SecretFetcher) (Auth, error) {
+	secret, err := jwtSecret(ctx, sm)
+	if err != nil {
+		return Auth{}, err
+	}
+	ttl, err := EnvDuration("JWT_TTL", 24*time.Hour)
+	if err != nil {
+		return Auth{}, err
+	}
+	clientID, err := Secret(ctx, sm, "GOOGLE_CLIENT_ID")
+	if err != nil {
+		return Auth{}, err
+	}
+	clientSecret, err := Secret(ctx, sm, "GOOGLE_CLIENT_SECRET")
+	if err != nil {
+		return Auth{}, err
+	}
+	admins := EnvList("ADMIN_EMAILS")
+	for i := range admins {
+		admins[i] = strings.ToLower(admins[i])
+	}
+	return Auth{
+		Store:     LoadStore(),
+		JWTSecret: secret,
+		TokenTTL:  ttl,
+		PublicURL: strings.TrimRight(Env("PUBLIC_URL", ""), "/"),
+		Google: Google{
+			ClientID:     clientID,
+			ClientSecret: clientSecret,
+			IssuerURL:    Env("GOOGLE_ISSUER_URL", "https://accounts.google.com"),
+		},
+		AdminEmails: admins,
+	}, nil
+}
+
+// LoadUsers reads the users group's settings.
+func LoadUsers(ctx context.Context, sm SecretFetcher) (Users, error) {
+	secret, err := jwtSecret(ctx, sm)
+	if err != nil {
+		return Users{}, err
+	}
+	return Users{Store: LoadStore(), JWTSecret: secret}, nil
+}
+
+func jwtSecret(ctx context.Context, sm SecretFetcher) ([]byte, error) {
+	s, err := Secret(ctx, sm, "JWT_SECRET")
+	if err != nil {
+		return nil, err
+	}
+	if s == "" {
+		return nil, errors.New("JWT_SECRET (or JWT_SECRET_ARN) is required")
+	}
+	if len(s) < MinJWTSecretBytes {
+		return nil, fmt.Errorf("JWT_SECRET must be at least %d bytes", MinJWTSecretBytes)
+	}
+	return []byte(s), nil
+}
+
+// AWS loads the SDK configuration for the region.
+func AWS(ctx context.Context, region string) (aws.Config, error) {
+	return awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(region))
+}
+
+// SecretsClient is a Secrets Manager client, or nil when no secret is read
+// by ARN (local runs), so local start-up never touches AWS.
+func SecretsClient(cfg aws.Config) SecretFetcher {
+	for _, kv := range os.Environ() {
+		name, value, _ := strings.Cut(kv, "=")
+		if strings.HasSuffix(name, "_ARN") && strings.HasPrefix(value, "arn:") {
+			return secretsmanager.NewFromConfig(cfg)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,37 @@
+package config
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+)
+
+// SecretFetcher reads a secret's value by ARN (Secrets Manager in Lambda).
+type SecretFetcher interface {
+	GetSecretValue(ctx context.Context, in *secretsmanager.GetSecretValueInput, opts ...func(*secretsmanager.Options)) (*secretsmanager.GetSecretValueOutput, error)
+}
+
+// Secret resolves a secret named NAME: the variable NAME itself (local runs),
+// else the Secrets Manager secret whose ARN is in NAME_ARN (Lambda). An empty
+// answer means the secret is not configured.
+func Secret(ctx context.Context, sm SecretFetcher, name string) (string, error) {
+	if v := strings.TrimSpace(os.Getenv(name)); v != "" {
+		return v, nil
+	}
+	arn := strings.TrimSpace(os.Getenv(name + "_ARN"))
+	if arn == "" {
+		return "", nil
+	}
+	if sm == nil {
+		return "", fmt.Errorf("%s_ARN is set but no Secrets Manager client is available", name)
+	}
+	out, err := sm.GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: aws.String(arn)})
+	if err != nil {
+		return "", fmt.Errorf("read secret %s: %w", name, err)
+	}
+	return strings.TrimSpace(aws.ToString(out.SecretString)), nil
+}

@@ -1,0 +1,87 @@
+// Package httpx holds the HTTP plumbing every route group shares: the error
+// type with its status table, JSON bodies in and out, and request limits.
+package httpx
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// Code is a machine-readable error class; each maps to one HTTP status.
+type Code string
+
+const (
+	CodeInvalid      Code = "invalid"
+	CodeUnauthorized Code = "unauthorized"
+	CodeForbidden    Code = "forbidden"
+	CodeNotFound     Code = "not_found"
+	CodeConflict     Code = "conflict"
+	CodeTooLarge     Code = "too_large"
+	CodeRateLimited  Code = "rate_limited"
+	CodeUnavailable  Code = "unavailable"
+	CodeUpstream     Code = "upstream"
+	CodeTimeout      Code = "timeout"
+	CodeInternal     Code = "internal"
+)
+
+var statusByCode = map[Code]int{
+	CodeInvalid:      http.StatusBadRequest,
+	CodeUnauthorized: http.StatusUnauthorized,
+	CodeForbidden:    http.StatusForbidden,
+	CodeNotFound:     http.StatusNotFound,
+	CodeConflict:     http.StatusConflict,
+	CodeTooLarge:     http.StatusRequestEntityTooLarge,
+	CodeRateLimited:  http.StatusTooManyRequests,
+	CodeUnavailable:  http.StatusServiceUnavailable,
+	CodeUpstream:     http.StatusBadGateway,
+	CodeTimeout:      http.StatusGatewayTimeout,
+	CodeInternal:     http.StatusInternalServerError,
+}
+
+// Error is an error meant for the client: its Detail is shown to people.
+type Error struct {
+	Code   Code
+	Detail string
+	// RetryAfterSeconds, when set, becomes a Retry-After header.
+	RetryAfterSeconds int
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Detail) }
+
+// Status is the HTTP status for the error's code.
+func (e *Error) Status() int {
+	if s, ok := statusByCode[e.Code]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// Errorf builds a client-facing error.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Detail: fmt.Sprintf(format, args...)}
+}
+
+func Invalid(detail string) *Error      { return &Error{Code: CodeInvalid, Detail: detail} }
+func Unauthorized(detail string) *Error { return &Error{Code: CodeUnauthorized, Detail: detail} }
+func Forbidden(detail string) *Error    { return &Error{Code: CodeForbidden, Detail: detail} }
+func NotFound(detail string) *Error     { return &Error{Code: CodeNotFound, Detail: detail} }
+func Conflict(detail string) *Error     { return &Error{Code: CodeConflict, Detail: detail} }
+
+// AsClientError finds the client-facing error in err's chain. Anything else is
+// internal and is reported as "Internal error." without details; a cancelled
+// context is the client going away, not a server fault.
+func AsClientError(err error) (*Error, bool) {
+	var e *Error
+	if errors.As(err, &e) {
+		return e, true
+	}
+	if errors.Is(err, context.Canceled) {
+		return &Error{Code: CodeInvalid, Detail: "Request cancelled."}, true
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Code: CodeTimeout, Detail: "The request timed out."}, true
+	}
+	return nil, false
+}

@@ -1,0 +1,36 @@
+package httpx
+
+import (
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// SPA serves a built single-page app from dir: existing files as they are
+// (hashed assets cached for a year), and index.html for any other path so the
+// client router can take it.
+func SPA(dir string) http.Handler {
+	files := http.FileServer(http.Dir(dir))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		clean := path.Clean("/" + r.URL.Path)
+		full := filepath.Join(dir, filepath.FromSlash(clean))
+		if info, err := os.Stat(full); err == nil && !info.IsDir() {
+			if strings.HasPrefix(clean, "/assets/") {
+				w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+			}
+			files.ServeHTTP(w, r)
+			return
+		}
+		index := filepath.Join(dir, "index.html")
+		if _, err := os.Stat(index); err != nil {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = w.Write([]byte("The web app is not built yet: run `make run` (or `npm run build` in webapp/).\n"))
+			return
+		}
+		w.Header().Set("Cache-Control", "no-cache")
+		http.ServeFile(w, r, index)
+	})
+}

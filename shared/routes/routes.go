@@ -1,0 +1,47 @@
+// Package routes is the one table of API route groups: which path prefixes
+// reach which function. The devserver mounts from it and the CDK stack builds
+// API Gateway from it, so local and deployed routing cannot drift.
+package routes
+
+import "strings"
+
+// Group is one Lambda function and the API paths it serves.
+type Group struct {
+	// Function is the folder under functions/ and the Lambda's name.
+	Function string
+	// Prefixes are path prefixes ending in "/" (a subtree) or exact paths.
+	Prefixes []string
+	// Streaming marks a response-streaming integration.
+	Streaming bool
+}
+
+// APIPrefix is where every route group lives.
+const APIPrefix = "/api/v1/"
+
+// Groups lists every route group. More specific prefixes win, wherever they
+// stand in the list (Match picks the longest).
+var Groups = []Group{
+	{Function: "auth", Prefixes: []string{"/api/v1/auth/"}},
+	{Function: "users", Prefixes: []string{"/api/v1/users/"}},
+}
+
+// Match answers the group whose longest prefix matches path.
+func Match(path string) (Group, bool) {
+	var best Group
+	bestLen := -1
+	for _, g := range Groups {
+		for _, p := range g.Prefixes {
+			if matches(path, p) && len(p) > bestLen {
+				best, bestLen = g, len(p)
+			}
+		}
+	}
+	return best, bestLen >= 0
+}
+
+func matches(path, prefix string) bool {
+	if strings.HasSuffix(prefix, "/") {
+		return strings.HasPrefix(path, prefix) || path == strings.TrimSuffix(prefix, "/")
+	}
+	return path == prefix
+}

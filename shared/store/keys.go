@@ -1,0 +1,33 @@
+package store
+
+import (
+	"strings"
+	"time"
+)
+
+// Key builders: the only place that knows how items are addressed.
+
+func userPK(uid string) string          { return "USER#" + uid }
+func emailGuardPK(email string) string  { return "EMAIL#" + strings.ToLower(email) }
+func usernameGuardPK(u string) string   { return "USERNAME#" + strings.ToLower(u) }
+func googleGuardPK(sub string) string   { return "GOOGLE#" + sub }
+func throttlePK(scope, k string) string { return "THROTTLE#" + scope + "#" + strings.ToLower(k) }
+func oauthStatePK(nonce string) string  { return "OAUTHSTATE#" + nonce }
+
+const (
+	skProfile     = "PROFILE"
+	skGuard       = "GUARD"
+	skThrottle    = "WINDOW"
+	skOAuthState  = "STATE"
+	pkCatalog     = "CATALOG"
+	activityIndex = "ACT#"
+)
+
+func categorySK(cid string) string { return "CAT#" + cid }
+
+// sortableTime renders t so that string order is time order (fixed width, UTC).
+func sortableTime(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000000000Z")
+}
+
+func activitySK(t time.Time, id string) string { return activityIndex + sortableTime(t) + "#" + id }

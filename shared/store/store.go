@@ -1,0 +1,62 @@
+// Package store is the single-table DynamoDB data layer. Key builders and item
+// shapes live only here; callers see domain types. Every state change is one
+// conditional single-item write (DESIGN §5: no multi-item transactions).
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"aiwork/shared/config"
+)
+
+// Store reads and writes the product table.
+type Store struct {
+	db    *dynamodb.Client
+	table string
+}
+
+// ErrNotFound is returned when an item does not exist.
+var ErrNotFound = errors.New("not found")
+
+// New connects to the table. With an endpoint override (dynalite) and no AWS
+// credentials in the environment, static local credentials are used so a
+// developer needs no AWS account.
+func New(ctx context.Context, cfg config.Store) (*Store, error) {
+	awsCfg, err := config.AWS(ctx, cfg.Region)
+	if err != nil {
+		return nil, fmt.Errorf("store: aws config: %w", err)
+	}
+	return NewFromAWS(awsCfg, cfg), nil
+}
+
+// NewFromAWS builds the store from an already loaded SDK configuration.
+func NewFromAWS(awsCfg aws.Config, cfg config.Store) *Store {
+	if cfg.Endpoint != "" && os.Getenv("AWS_ACCESS_KEY_ID") == "" {
+		awsCfg.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
+	}
+	db := dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
+		if cfg.Endpoint != "" {
+			o.BaseEndpoint = aws.String(cfg.Endpoint)
+		}
+	})
+	return &Store{db: db, table: cfg.TableName}
+}
+
+// DB exposes the client for benchmarks and tests that compare raw queries.
+func (s *Store) DB() *dynamodb.Client { return s.db }
+
+// Table is the table name.
+func (s *Store) Table() string { return s.table }
+
+func isConditionFailed(err error) bool {
+	var ccf *types.ConditionalCheckFailedException
+	return errors.As(err, &ccf)
+}

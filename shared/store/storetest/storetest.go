@@ -1,0 +1,82 @@
+// Package storetest gives tests a real DynamoDB engine: one in-memory dynalite
+// per test binary (so packages share nothing) and a fresh table per test.
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+
+	"aiwork/shared/config"
+	"aiwork/shared/localdynamo"
+	"aiwork/shared/store"
+)
+
+var (
+	once     sync.Once
+	server   *localdynamo.Server
+	errStart error
+)
+
+// Main runs the package's tests and stops dynalite afterwards. Use it from
+// TestMain: os.Exit(storetest.Main(m)).
+func Main(m *testing.M) int {
+	code := m.Run()
+	server.Stop()
+	return code
+}
+
+// Endpoint starts (once) and returns the package's dynalite endpoint.
+func Endpoint(t testing.TB) string {
+	t.Helper()
+	once.Do(func() {
+		server, errStart = localdynamo.Start(context.Background(), localdynamo.Options{})
+	})
+	if errStart != nil {
+		t.Fatalf("dynalite: %v", errStart)
+	}
+	return server.Endpoint
+}
+
+// Config is a store configuration for a new, empty table on the package's dynalite.
+func Config(t testing.TB) config.Store {
+	t.Helper()
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return config.Store{TableName: "test-" + hex.EncodeToString(b), Endpoint: Endpoint(t), Region: "us-east-1"}
+}
+
+// New is a store on a new, empty table of its own.
+func New(t testing.TB) *store.Store {
+	t.Helper()
+	s, _ := NewWithConfig(t)
+	return s
+}
+
+// NewWithConfig is New that also answers the configuration it used.
+func NewWithConfig(t testing.TB) (*store.Store, config.Store) {
+	t.Helper()
+	cfg := Config(t)
+	os.Setenv("AWS_ACCESS_KEY_ID", "local")
+	os.Setenv("AWS_SECRET_ACCESS_KEY", "local")
+	s, err := store.New(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("store: %v", err)
+	}
+	if err := s.EnsureTable(context.Background()); err != nil {
+		t.Fatalf("table %s: %v", cfg.TableName, err)
+	}
+	return s, cfg
+}
+
+// Must fails the test on err.
+func Must(t testing.TB, err error, what string) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(fmt.Errorf("%s: %w", what, err))
+	}
+}

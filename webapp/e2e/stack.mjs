@@ -1,0 +1,114 @@
+// Starts the product the way `make run` does (the devserver binary with its
+// own dynalite) on a free port with a throw-away data directory, and a
+// headless Debian Chromium driven by playwright-core.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const repoRoot = resolve(import.meta.dirname, '..', '..');
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => res(port));
+    });
+    srv.on('error', rej);
+  });
+}
+
+async function waitHealthy(url, child, ms = 60_000) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`devserver exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`devserver not healthy at ${url} within ${ms} ms`);
+}
+
+/** Starts devserver + browser; returns { baseURL, browser, newPage, stop }. */
+export async function startStack(extraEnv = {}) {
+  const bin = process.env.DEVSERVER_BIN ?? join(repoRoot, '.bin', 'devserver');
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-data-'));
+  let logs = '';
+  const child = spawn(bin, [], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      STATIC_DIR: join(repoRoot, 'webapp', 'dist'),
+      AWS_ENDPOINT_URL_DYNAMODB: '',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (d) => (logs += d));
+  child.stderr.on('data', (d) => (logs += d));
+  const baseURL = `http://localhost:${port}`;
+  try {
+    await waitHealthy(`${baseURL}/api/v1/auth/health`, child);
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw new Error(`${err.message}\n--- devserver output ---\n${logs}`);
+  }
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const contexts = [];
+  return {
+    baseURL,
+    browser,
+    logs: () => logs,
+    /** A fresh browser context (own storage) and page; options as Playwright's newContext. */
+    async newPage(options = {}) {
+      const context = await browser.newContext({ baseURL, ...options });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      return page;
+    },
+    async stop() {
+      await browser.close().catch(() => {});
+      await new Promise((res) => {
+        if (child.exitCode !== null) return res();
+        child.once('exit', res);
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 8000).unref();
+      });
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A unique user for one test. */
+export function newUser(tag = 'user') {
+  const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  return {
+    email: `${tag}.${id}@example.com`,
+    username: `${tag}_${id}`.slice(0, 30),
+    fullName: `Test ${tag[0].toUpperCase()}${tag.slice(1)}`,
+    password: `pw-${id}`,
+  };
+}

@@ -26,6 +26,11 @@ const stateTTL = 10 * time.Minute
 
 const callbackPath = "/api/v1/auth/google/callback"
 
+// stateCookie ties a sign-in to the browser that started it: the callback
+// must come with the state's nonce in this cookie, so a callback link made by
+// someone else (login CSRF) signs nobody in.
+const stateCookie = "google_oauth_nonce"
+
 // oidcClient is the discovered provider; discovery happens at first use, not
 // at cold start, and is retried after a failure.
 type oidcClient struct {
@@ -85,6 +90,10 @@ func (s *Service) googleLogin(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	authURL := s.oauthConfig(r, p.provider).AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), oauth2.AccessTypeOnline)
+	http.SetCookie(w, &http.Cookie{
+		Name: stateCookie, Value: nonce, Path: "/api/v1/auth/google/", MaxAge: int(stateTTL.Seconds()),
+		HttpOnly: true, Secure: strings.HasPrefix(s.publicURL(r), "https:"), SameSite: http.SameSiteLaxMode,
+	})
 	httpx.WriteJSON(w, http.StatusOK, map[string]string{"auth_url": authURL})
 	return nil
 }
@@ -94,6 +103,7 @@ func (s *Service) googleLogin(w http.ResponseWriter, r *http.Request) error {
 // relative URL, so it lands on the host the browser is already using.
 func (s *Service) googleCallback(w http.ResponseWriter, r *http.Request) {
 	token, err := s.finishGoogle(r)
+	http.SetCookie(w, &http.Cookie{Name: stateCookie, Path: "/api/v1/auth/google/", MaxAge: -1, HttpOnly: true})
 	if err != nil {
 		slog.WarnContext(r.Context(), "google callback failed", "err", err)
 		http.Redirect(w, r, "/auth/callback?error=oauth_failed", http.StatusFound)
@@ -116,6 +126,9 @@ func (s *Service) finishGoogle(r *http.Request) (string, error) {
 	}
 	if !slices.Contains(claims.Audience, "google-state") {
 		return "", errors.New("state of another kind")
+	}
+	if c, err := r.Cookie(stateCookie); err != nil || c.Value != claims.Nonce {
+		return "", errors.New("state was not started in this browser")
 	}
 	ctx := r.Context()
 	verifier, err := s.store.TakeOAuthState(ctx, claims.Nonce, s.now())

@@ -82,9 +82,15 @@ export async function startStack(extraEnv = {}) {
     browser,
     logs: () => logs,
     /** A fresh browser context (own storage) and page; options as Playwright's newContext. */
-    async newPage(options = {}) {
+    async newPage(options = {}, { tour = false } = {}) {
       const context = await browser.newContext({ baseURL, ...options });
       contexts.push(context);
+      // The home tour covers the page for visitors; tests not about it skip it.
+      if (!tour) {
+        await context.addInitScript(() => {
+          if (!localStorage.getItem('tour-completed')) localStorage.setItem('tour-completed', JSON.stringify({ at: Date.now() }));
+        });
+      }
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
       return page;

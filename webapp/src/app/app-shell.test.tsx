@@ -1,0 +1,187 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderApp } from '../test/render-app';
+import { clearSession, resetAuthForTests } from '../lib/auth-session';
+import { clearNotificationsForTests } from '../components/notifications/notification-store';
+import { jsonResponse } from '../test/jwt-fixtures';
+import { stubSystemTheme } from '../test/match-media';
+import { ADA, startSignedIn, startSignedOut } from '../test/session';
+import { recordTourOutcome } from '../features/home/tour/tour-state';
+
+beforeEach(() => {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => jsonResponse(404, { detail: 'Not found' })),
+  );
+});
+afterEach(() => {
+  act(() => clearNotificationsForTests());
+  vi.unstubAllGlobals();
+  resetAuthForTests();
+});
+
+const location = () => screen.getByTestId('location');
+
+describe('route guard in the app', () => {
+  it('shows the loading screen until auth is initialised', async () => {
+    stubSystemTheme(false);
+    resetAuthForTests(); // status stays 'loading'
+    renderApp('/dashboard');
+    expect(screen.getByRole('status')).toHaveTextContent('Loading...');
+    expect(location()).toHaveTextContent('/dashboard');
+  });
+
+  it('sends a visitor on /llm-chat to /login?redirect=/llm-chat', async () => {
+    stubSystemTheme(false);
+    startSignedOut();
+    renderApp('/llm-chat');
+    await waitFor(() => expect(location()).toHaveTextContent('/login?redirect=%2Fllm-chat'));
+    expect(await screen.findByRole('form', { name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  it('sends a signed-in user on /login to /', async () => {
+    stubSystemTheme(false);
+    startSignedIn();
+    renderApp('/login');
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/$/));
+  });
+
+  it('sends the user to /login when a 401 clears the session on a protected page', async () => {
+    stubSystemTheme(false);
+    startSignedIn();
+    renderApp('/llm-chat');
+    expect(await screen.findByRole('heading', { name: 'LLM Chat', level: 1 })).toBeInTheDocument();
+    act(() => clearSession());
+    await waitFor(() => expect(location()).toHaveTextContent('/login?redirect=%2Fllm-chat'));
+  });
+
+  it.each([
+    ['/agents', 'Coming Soon'],
+    ['/chat', 'Chat interface coming soon...'],
+    ['/admin', 'Admin dashboard coming soon...'],
+  ])('shows the %s placeholder to visitors', async (path, text) => {
+    stubSystemTheme(false);
+    startSignedOut();
+    renderApp(path);
+    expect(await screen.findByText(text)).toBeInTheDocument();
+    if (path === '/agents') {
+      const main = screen.getByRole('main');
+      expect(within(main).getByRole('link', { name: /Prompt Marketplace/ })).toHaveAttribute('href', '/marketplace');
+    }
+  });
+});
+
+describe('top bar and side menu', () => {
+  it('shows the links, Login and Sign Up to visitors', async () => {
+    stubSystemTheme(false);
+    startSignedOut();
+    renderApp('/user-guide');
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual([
+      'User Guide',
+      'Prompt Marketplace',
+      'Agent Marketplace',
+      'MCP Registry',
+      'LLM Chat',
+    ]);
+    expect(screen.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
+    expect(screen.getByRole('link', { name: 'Sign Up' })).toHaveAttribute('href', '/register');
+    expect(screen.queryByTestId('user-menu')).toBeNull();
+  });
+
+  it('shows an initials avatar menu with Dashboard and Logout when signed in', async () => {
+    stubSystemTheme(false);
+    startSignedIn();
+    renderApp('/user-guide');
+    const button = await screen.findByTestId('user-menu');
+    expect(button).toHaveTextContent('AL');
+    expect(screen.queryByRole('link', { name: 'Login' })).toBeNull();
+    await userEvent.click(button);
+    expect(await screen.findByRole('menuitem', { name: 'Dashboard' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Logout' }));
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/$/));
+    expect(await screen.findByRole('link', { name: 'Login' })).toBeInTheDocument();
+  });
+
+  it('side menu: Dashboard for users, Admin only for admins; Escape closes it', async () => {
+    stubSystemTheme(false);
+    startSignedIn();
+    renderApp('/user-guide');
+    await userEvent.click(await screen.findByTestId('side-menu-button'));
+    let menu = screen.getByRole('dialog', { name: 'Side menu' });
+    expect(within(menu).getByRole('link', { name: 'Dashboard' })).toBeInTheDocument();
+    expect(within(menu).queryByRole('link', { name: 'Admin' })).toBeNull();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: 'Side menu' })).toBeNull();
+    expect(screen.getByTestId('side-menu-button')).toHaveFocus();
+
+    act(() => startSignedIn({ ...ADA, is_admin: true }));
+    await userEvent.click(screen.getByTestId('side-menu-button'));
+    menu = screen.getByRole('dialog', { name: 'Side menu' });
+    await userEvent.click(within(menu).getByRole('link', { name: 'Admin' }));
+    await waitFor(() => expect(location()).toHaveTextContent('/admin'));
+    expect(screen.queryByRole('dialog', { name: 'Side menu' })).toBeNull();
+  });
+
+  it('side menu for visitors has no Dashboard or Admin but offers Login and Sign Up', async () => {
+    stubSystemTheme(false);
+    startSignedOut();
+    recordTourOutcome('completed');
+    renderApp('/');
+    await userEvent.click(await screen.findByTestId('side-menu-button'));
+    const menu = screen.getByRole('dialog', { name: 'Side menu' });
+    expect(within(menu).queryByRole('link', { name: 'Dashboard' })).toBeNull();
+    expect(within(menu).queryByRole('link', { name: 'Admin' })).toBeNull();
+    expect(within(menu).getByRole('link', { name: 'LLM Chat' })).toBeInTheDocument();
+    expect(within(menu).getByRole('link', { name: 'Sign Up' })).toBeInTheDocument();
+  });
+});
+
+describe('theme toggle', () => {
+  it('starts from the system preference, persists a toggle, and survives a reload', async () => {
+    stubSystemTheme(true);
+    startSignedOut();
+    const first = renderApp('/user-guide');
+    const toggle = await screen.findByTestId('theme-toggle');
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    expect(toggle).toHaveAccessibleName('Switch to light theme');
+    await userEvent.click(toggle);
+    expect(localStorage.getItem('theme')).toBe('light');
+    expect(document.documentElement.dataset.theme).toBe('light');
+    expect(document.querySelector('[data-amplify-color-mode]:not(html)')).toHaveAttribute('data-amplify-color-mode', 'light');
+
+    // "Reload": unmount and mount again; the stored choice beats the dark system preference.
+    first.unmount();
+    renderApp('/user-guide');
+    expect(await screen.findByTestId('theme-toggle')).toHaveAccessibleName('Switch to dark theme');
+    expect(document.documentElement.dataset.theme).toBe('light');
+  });
+
+  it('follows live system changes only while no choice is stored', async () => {
+    const system = stubSystemTheme(false);
+    startSignedOut();
+    renderApp('/user-guide');
+    await screen.findByTestId('theme-toggle');
+    act(() => system.set(true));
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    await userEvent.click(screen.getByTestId('theme-toggle'));
+    act(() => system.set(true));
+    expect(document.documentElement.dataset.theme).toBe('light');
+  });
+});
+
+describe('user guide', () => {
+  it('has 12 questions, a support mail link and a privacy-policy link', async () => {
+    stubSystemTheme(false);
+    startSignedOut();
+    renderApp('/user-guide');
+    await screen.findByRole('heading', { name: 'User Guide', level: 1 });
+    const faq = screen.getByRole('heading', { name: 'Frequently asked questions' }).parentElement!;
+    expect(faq.querySelectorAll('details')).toHaveLength(12);
+    expect(screen.getByRole('link', { name: 'support@aiwork.app' })).toHaveAttribute('href', 'mailto:support@aiwork.app');
+    expect(screen.getByRole('link', { name: 'privacy policy' })).toHaveAttribute('href', '/privacy-policy');
+    expect(faq).toHaveTextContent('5 free prompts');
+    expect(faq).toHaveTextContent('within 24 hours');
+  });
+});

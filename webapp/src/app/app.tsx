@@ -1,0 +1,45 @@
+import { StrictMode } from 'react';
+import { BrowserRouter, Route, Routes } from 'react-router';
+import { SWRConfig, type SWRConfiguration } from 'swr';
+import { AppThemeProvider } from './theme-context';
+import { Layout } from './layout';
+import { NOT_FOUND, ROUTES } from './routes';
+import { ApiError, swrFetcher } from '../lib/api-client';
+
+export const swrConfig: SWRConfiguration = {
+  fetcher: swrFetcher,
+  revalidateOnFocus: false,
+  // Client errors (4xx) will not fix themselves: no retries for them.
+  onErrorRetry: (error, _key, _config, revalidate, { retryCount }) => {
+    if (error instanceof ApiError && error.status >= 400 && error.status < 500) return;
+    if (retryCount >= 3) return;
+    setTimeout(() => void revalidate({ retryCount }), 2000 * 2 ** retryCount);
+  },
+};
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<Layout />}>
+        {ROUTES.map(({ path, Component }) =>
+          path === '/' ? <Route key={path} index element={<Component />} /> : <Route key={path} path={path} element={<Component />} />,
+        )}
+        <Route path="*" element={<NOT_FOUND.Component />} />
+      </Route>
+    </Routes>
+  );
+}
+
+export function App() {
+  return (
+    <StrictMode>
+      <SWRConfig value={swrConfig}>
+        <AppThemeProvider>
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
+        </AppThemeProvider>
+      </SWRConfig>
+    </StrictMode>
+  );
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { decideRoute, isPublicPath, loginRedirectFor, PUBLIC_PATHS } from './route-guard';
+
+describe('decideRoute', () => {
+  it('shows the loading screen until auth is initialised, whatever the path', () => {
+    for (const pathname of ['/', '/dashboard', '/login', '/nope']) {
+      expect(decideRoute({ pathname, status: 'loading' })).toEqual({ kind: 'loading' });
+    }
+  });
+
+  it.each(['/', '/login', '/register', '/auth/callback', '/payment/cancel', '/user-guide', '/marketplace', '/agents', '/registry', '/chat', '/admin'])(
+    'lets a visitor open the public path %s',
+    (pathname) => {
+      expect(decideRoute({ pathname, status: 'unauthenticated' })).toEqual({ kind: 'allow' });
+    },
+  );
+
+  it.each(['/llm-chat', '/dashboard', '/payment/success'])('sends a visitor on %s to /login with a redirect', (pathname) => {
+    expect(decideRoute({ pathname, status: 'unauthenticated' })).toEqual({
+      kind: 'redirect',
+      to: `/login?redirect=${encodeURIComponent(pathname)}`,
+    });
+  });
+
+  it('keeps the search string in the redirect (SPEC: /login?redirect=/llm-chat)', () => {
+    expect(decideRoute({ pathname: '/llm-chat', search: '', status: 'unauthenticated' })).toEqual({
+      kind: 'redirect',
+      to: '/login?redirect=%2Fllm-chat',
+    });
+    expect(decideRoute({ pathname: '/payment/success', search: '?session_id=cs_1', status: 'unauthenticated' })).toEqual({
+      kind: 'redirect',
+      to: '/login?redirect=%2Fpayment%2Fsuccess%3Fsession_id%3Dcs_1',
+    });
+  });
+
+  it('treats any path outside the public list as protected', () => {
+    expect(decideRoute({ pathname: '/privacy-policy', status: 'unauthenticated' })).toEqual({
+      kind: 'redirect',
+      to: '/login?redirect=%2Fprivacy-policy',
+    });
+    expect(decideRoute({ pathname: '/marketplace/extra', status: 'unauthenticated' }).kind).toBe('redirect');
+  });
+
+  it('ignores a trailing slash', () => {
+    expect(decideRoute({ pathname: '/marketplace/', status: 'unauthenticated' })).toEqual({ kind: 'allow' });
+    expect(decideRoute({ pathname: '/dashboard/', status: 'unauthenticated' }).kind).toBe('redirect');
+  });
+
+  it('lets a signed-in user open protected and public paths', () => {
+    for (const pathname of ['/', '/dashboard', '/llm-chat', '/payment/success', '/marketplace', '/admin', '/unknown']) {
+      expect(decideRoute({ pathname, status: 'authenticated' })).toEqual({ kind: 'allow' });
+    }
+  });
+
+  it.each(['/login', '/register', '/login/'])('sends a signed-in user on %s to /', (pathname) => {
+    expect(decideRoute({ pathname, status: 'authenticated' })).toEqual({ kind: 'redirect', to: '/' });
+  });
+
+  it('after a deliberate sign-in on /login, goes to the requested target instead of /', () => {
+    expect(decideRoute({ pathname: '/login', status: 'authenticated', pendingRedirect: '/llm-chat' })).toEqual({
+      kind: 'redirect',
+      to: '/llm-chat',
+    });
+  });
+
+  it('never follows an unsafe pending target', () => {
+    expect(decideRoute({ pathname: '/login', status: 'authenticated', pendingRedirect: '//evil.example' })).toEqual({
+      kind: 'redirect',
+      to: '/',
+    });
+  });
+
+  it('after logout on a protected page, goes to the logout target, not /login', () => {
+    expect(decideRoute({ pathname: '/dashboard', status: 'unauthenticated', pendingRedirect: '/' })).toEqual({
+      kind: 'redirect',
+      to: '/',
+    });
+    // A public page stays put.
+    expect(decideRoute({ pathname: '/marketplace', status: 'unauthenticated', pendingRedirect: '/' })).toEqual({ kind: 'allow' });
+  });
+});
+
+describe('helpers', () => {
+  it('lists exactly the documented public paths', () => {
+    expect([...PUBLIC_PATHS].sort()).toEqual(
+      ['/', '/admin', '/agents', '/auth/callback', '/chat', '/login', '/marketplace', '/payment/cancel', '/register', '/registry', '/user-guide'].sort(),
+    );
+    expect(isPublicPath('/llm-chat')).toBe(false);
+  });
+
+  it('builds login redirects with an encoded path and search', () => {
+    expect(loginRedirectFor('/llm-chat', '?a=1&b=2')).toBe('/login?redirect=%2Fllm-chat%3Fa%3D1%26b%3D2');
+  });
+});

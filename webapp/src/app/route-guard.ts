@@ -1,0 +1,74 @@
+// Route guard decisions (SPEC §2, §6) as a pure function.
+//
+// Public paths (decision for the lead):
+//   /, /login, /register, /auth/callback, /payment/cancel, /user-guide,
+//   /marketplace, /agents, /registry, /chat, /admin
+// - /marketplace and /registry: visitors browse them (demo mode, listing).
+// - /agents, /chat, /admin: placeholders; SPEC §6 says admin has no guard.
+// - /payment/cancel: shows only "nothing was charged"; no data to protect.
+// Protected (signed out → /login?redirect=<path+search>):
+//   /llm-chat, /dashboard, /payment/success (SPEC §6 "Visitor") and every
+//   path not listed (SPEC §2: "any path outside the public list is
+//   redirected to /login"), e.g. the undefined /prompts and /privacy-policy.
+// Signed in on /login or /register → '/' (or, right after signing in on
+// those pages, to the target the page asked for). Right after logout on a
+// protected page → the logout target ('/'), not /login.
+
+import type { AuthStatus } from '../lib/auth-session';
+import { safeRedirect } from '../lib/safe-redirect';
+
+export const PUBLIC_PATHS: readonly string[] = [
+  '/',
+  '/login',
+  '/register',
+  '/auth/callback',
+  '/payment/cancel',
+  '/user-guide',
+  '/marketplace',
+  '/agents',
+  '/registry',
+  '/chat',
+  '/admin',
+];
+
+export const AUTH_PAGES: readonly string[] = ['/login', '/register'];
+
+export type GuardDecision =
+  | { kind: 'loading' }
+  | { kind: 'allow' }
+  | { kind: 'redirect'; to: string };
+
+export interface GuardInput {
+  pathname: string;
+  search?: string;
+  status: AuthStatus;
+  /** Target set by a deliberate sign-in or sign-out (AuthState.pendingRedirect). */
+  pendingRedirect?: string | null;
+}
+
+/** '/dashboard/' and '/dashboard' are the same route. */
+export function normalisePath(pathname: string): string {
+  if (!pathname) return '/';
+  const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return trimmed || '/';
+}
+
+export function isPublicPath(pathname: string): boolean {
+  return PUBLIC_PATHS.includes(normalisePath(pathname));
+}
+
+export function loginRedirectFor(pathname: string, search = ''): string {
+  return `/login?redirect=${encodeURIComponent(pathname + search)}`;
+}
+
+export function decideRoute({ pathname, search = '', status, pendingRedirect }: GuardInput): GuardDecision {
+  if (status === 'loading') return { kind: 'loading' };
+  const path = normalisePath(pathname);
+  if (status === 'authenticated') {
+    if (AUTH_PAGES.includes(path)) return { kind: 'redirect', to: safeRedirect(pendingRedirect, '/') };
+    return { kind: 'allow' };
+  }
+  if (isPublicPath(path)) return { kind: 'allow' };
+  if (pendingRedirect) return { kind: 'redirect', to: safeRedirect(pendingRedirect, '/') };
+  return { kind: 'redirect', to: loginRedirectFor(pathname, search) };
+}

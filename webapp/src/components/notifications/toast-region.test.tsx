@@ -1,0 +1,26 @@
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ToastRegion } from './toast-region';
+import { clearNotificationsForTests, toast } from './notification-store';
+
+afterEach(() => act(() => clearNotificationsForTests()));
+
+describe('ToastRegion', () => {
+  it('renders errors as alerts and other kinds as status, and can be dismissed', async () => {
+    render(<ToastRegion />);
+    act(() => {
+      toast.error('Login failed');
+      toast.success('Login successful!');
+    });
+    const region = screen.getByTestId('toasts');
+    expect(region).toContainElement(screen.getByRole('alert'));
+    expect(screen.getByRole('alert')).toHaveTextContent('Login failed');
+    expect(screen.getByRole('status')).toHaveTextContent('Login successful!');
+
+    const [firstClose] = screen.getAllByRole('button', { name: 'Dismiss notification' });
+    await userEvent.click(firstClose);
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('status')).toBeInTheDocument();
+  });
+});

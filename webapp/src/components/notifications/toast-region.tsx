@@ -1,0 +1,38 @@
+import { useSyncExternalStore } from 'react';
+import { dismiss, getNotifications, subscribeNotifications, type Notification } from './notification-store';
+import './toast-region.css';
+
+const ICONS: Record<Notification['kind'], string> = {
+  success: '✓',
+  error: '!',
+  info: 'i',
+  warning: '!',
+};
+
+function ToastItem({ n }: { n: Notification }) {
+  // Errors interrupt (role=alert); everything else is polite (role=status).
+  const role = n.kind === 'error' ? 'alert' : 'status';
+  return (
+    <div className={`toast toast--${n.kind}`} role={role} data-kind={n.kind}>
+      <span className="toast__icon" aria-hidden="true">
+        {ICONS[n.kind]}
+      </span>
+      <span className="toast__message">{n.message}</span>
+      <button type="button" className="toast__close" aria-label="Dismiss notification" onClick={() => dismiss(n.id)}>
+        ×
+      </button>
+    </div>
+  );
+}
+
+/** Renders the current notifications; mount once, in the app shell. */
+export function ToastRegion() {
+  const items = useSyncExternalStore(subscribeNotifications, getNotifications, getNotifications);
+  return (
+    <div className="toast-region" data-testid="toasts" aria-label="Notifications">
+      {items.map((n) => (
+        <ToastItem key={n.id} n={n} />
+      ))}
+    </div>
+  );
+}

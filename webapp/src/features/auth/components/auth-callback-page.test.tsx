@@ -1,0 +1,64 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderApp } from '../../../test/render-app';
+import { getAuthState, resetAuthForTests } from '../../../lib/auth-session';
+import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
+import { jsonResponse, tokenExpiringIn } from '../../../test/jwt-fixtures';
+import { stubSystemTheme } from '../../../test/match-media';
+import { startSignedOut } from '../../../test/session';
+
+const apiUser = { id: 'g1', email: 'gina@example.com', username: 'gina', full_name: 'Gina G', is_superuser: true };
+let fetchMock: ReturnType<typeof vi.fn>;
+
+beforeEach(() => {
+  stubSystemTheme(false);
+  startSignedOut();
+  fetchMock = vi.fn(async () => jsonResponse(404, { detail: 'Not found' }));
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => {
+  act(() => clearNotificationsForTests());
+  vi.unstubAllGlobals();
+  resetAuthForTests();
+});
+
+const location = () => screen.getByTestId('location');
+
+describe('AuthCallbackPage', () => {
+  it('sends an OAuth error to /login?error=oauth_failed', async () => {
+    renderApp('/auth/callback?error=access_denied');
+    await waitFor(() => expect(location()).toHaveTextContent('/login?error=oauth_failed'));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/Google sign-in failed/);
+  });
+
+  it('sends a missing token to /login?error=no_token', async () => {
+    renderApp('/auth/callback?type=google');
+    await waitFor(() => expect(location()).toHaveTextContent('/login?error=no_token'));
+  });
+
+  it('sends a malformed token to /login?error=token_processing_failed without calling the API', async () => {
+    renderApp('/auth/callback?token=abc&type=google');
+    await waitFor(() => expect(location()).toHaveTextContent('/login?error=token_processing_failed'));
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('sends a failing /auth/me to /login?error=token_processing_failed', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(401, { detail: 'Invalid token' }));
+    renderApp(`/auth/callback?token=${tokenExpiringIn(3600)}&type=google`);
+    await waitFor(() => expect(location()).toHaveTextContent('/login?error=token_processing_failed'));
+    expect(getAuthState().status).toBe('unauthenticated');
+  });
+
+  it('stores user and token, toasts and goes to /dashboard', async () => {
+    const token = tokenExpiringIn(3600);
+    fetchMock.mockImplementation(async (url: string) => (url.endsWith('/auth/me') ? jsonResponse(200, apiUser) : jsonResponse(404, {})));
+    renderApp(`/auth/callback?token=${token}&type=google`);
+    expect(screen.getByRole('status')).toHaveTextContent(/Loading|Completing Google sign-in/);
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/dashboard$/));
+    expect(within(screen.getByTestId('toasts')).getByText('Google login successful!')).toBeInTheDocument();
+    expect(getAuthState()).toMatchObject({ status: 'authenticated', token, user: { email: 'gina@example.com', is_admin: true } });
+    const meCall = fetchMock.mock.calls.find(([u]) => u === '/api/v1/auth/me')!;
+    expect(meCall[1].headers.Authorization).toBe(`Bearer ${token}`);
+    expect(fetchMock.mock.calls.filter(([u]) => u === '/api/v1/auth/me')).toHaveLength(1);
+  });
+});

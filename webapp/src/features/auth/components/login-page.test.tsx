@@ -1,0 +1,118 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderApp } from '../../../test/render-app';
+import { getAuthState, initAuth, resetAuthForTests } from '../../../lib/auth-session';
+import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
+import { jsonResponse, tokenExpiringIn } from '../../../test/jwt-fixtures';
+import { stubSystemTheme } from '../../../test/match-media';
+
+const apiUser = { id: 'u1', email: 'ada@example.com', username: 'ada', full_name: 'Ada Lovelace', is_superuser: false };
+let fetchMock: ReturnType<typeof vi.fn>;
+
+beforeEach(() => {
+  stubSystemTheme(false);
+  resetAuthForTests();
+  initAuth();
+  fetchMock = vi.fn();
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => {
+  act(() => clearNotificationsForTests());
+  vi.unstubAllGlobals();
+  resetAuthForTests();
+});
+
+async function openLogin(path = '/login') {
+  renderApp(path);
+  return screen.findByRole('form', { name: 'Sign in' });
+}
+
+describe('LoginPage', () => {
+  it('shows the required messages on an empty submit and sends nothing', async () => {
+    const form = await openLogin();
+    await userEvent.click(within(form).getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Email is required')).toBeInTheDocument();
+    expect(screen.getByText('Password is required')).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('shows the format and length messages', async () => {
+    await openLogin();
+    await userEvent.type(screen.getByLabelText('Email'), 'not-an-email');
+    await userEvent.type(screen.getByLabelText('Password'), '12345{Enter}');
+    expect(await screen.findByText('Invalid email address')).toBeInTheDocument();
+    expect(screen.getByText('Password must be at least 6 characters')).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('submits on Enter, toasts success and follows a safe redirect', async () => {
+    const token = tokenExpiringIn(3600);
+    fetchMock.mockResolvedValue(jsonResponse(200, { access_token: token, token_type: 'bearer', user: apiUser }));
+    await openLogin('/login?redirect=%2Fuser-guide');
+    await userEvent.type(screen.getByLabelText('Email'), ' ada@example.com ');
+    await userEvent.type(screen.getByLabelText('Password'), 'secret1{Enter}');
+
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/user-guide$/));
+    expect(within(screen.getByTestId('toasts')).getByText('Login successful!')).toBeInTheDocument();
+    const [url, init] = fetchMock.mock.calls[0];
+    expect(url).toBe('/api/v1/auth/login');
+    expect(JSON.parse(init.body)).toEqual({ email: 'ada@example.com', password: 'secret1' });
+    expect(getAuthState()).toMatchObject({ status: 'authenticated', token, user: { id: 'u1', full_name: 'Ada Lovelace' } });
+    expect(JSON.parse(localStorage.getItem('auth-storage')!)).toMatchObject({ token, isAuthenticated: true });
+  });
+
+  it('ignores an unsafe redirect and goes to /dashboard', async () => {
+    fetchMock.mockImplementation(async (url: string) =>
+      url.endsWith('/auth/login')
+        ? jsonResponse(200, { access_token: tokenExpiringIn(3600), user: apiUser })
+        : jsonResponse(404, { detail: 'Not found' }),
+    );
+    await openLogin('/login?redirect=%2F%2Fevil.example');
+    await userEvent.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await userEvent.type(screen.getByLabelText('Password'), 'secret1{Enter}');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/dashboard$/));
+  });
+
+  it('asks /auth/me when the login answer has no user', async () => {
+    const token = tokenExpiringIn(3600);
+    fetchMock.mockImplementation(async (url: string) =>
+      url.endsWith('/auth/login') ? jsonResponse(200, { access_token: token, token_type: 'bearer' }) : jsonResponse(200, apiUser),
+    );
+    await openLogin('/login?redirect=%2Fagents');
+    await userEvent.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await userEvent.type(screen.getByLabelText('Password'), 'secret1{Enter}');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/agents'));
+    const meCall = fetchMock.mock.calls.find(([u]) => u === '/api/v1/auth/me')!;
+    expect(meCall[1].headers.Authorization).toBe(`Bearer ${token}`);
+    expect(getAuthState().user?.username).toBe('ada');
+  });
+
+  it('shows the server detail on failure and keeps the input', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(401, { detail: 'Incorrect email or password', code: 'unauthorized' }));
+    await openLogin();
+    await userEvent.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await userEvent.type(screen.getByLabelText('Password'), 'wrongpw{Enter}');
+    expect(await within(screen.getByTestId('toasts')).findByText('Incorrect email or password')).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveValue('ada@example.com');
+    expect(screen.getByTestId('location')).toHaveTextContent('/login');
+  });
+
+  it("falls back to 'Login failed' without a server detail", async () => {
+    fetchMock.mockResolvedValue(new Response('oops', { status: 500, statusText: 'Internal Server Error' }));
+    await openLogin();
+    await userEvent.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await userEvent.type(screen.getByLabelText('Password'), 'secret1{Enter}');
+    expect(await within(screen.getByTestId('toasts')).findByText('Login failed')).toBeInTheDocument();
+  });
+
+  it.each([
+    ['oauth_failed', /Google sign-in failed/],
+    ['token_processing_failed', /could not complete your Google sign-in/],
+    ['no_token', /did not return a session/],
+  ])('explains the %s error code', async (code, text) => {
+    await openLogin(`/login?error=${code}`);
+    expect(screen.getByRole('alert')).toHaveTextContent(text);
+  });
+});

@@ -1,0 +1,124 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderApp } from '../../../test/render-app';
+import { getAuthState, initAuth, resetAuthForTests } from '../../../lib/auth-session';
+import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
+import { jsonResponse, tokenExpiringIn } from '../../../test/jwt-fixtures';
+import { stubSystemTheme } from '../../../test/match-media';
+
+const apiUser = { id: 'u2', email: 'grace@example.com', username: 'grace', full_name: 'Grace Hopper', is_superuser: false };
+let fetchMock: ReturnType<typeof vi.fn>;
+
+beforeEach(() => {
+  stubSystemTheme(false);
+  resetAuthForTests();
+  initAuth();
+  fetchMock = vi.fn(async (url: string) =>
+    url.endsWith('/users/activities') || url.endsWith('/payments/owned-prompts')
+      ? jsonResponse(404, { detail: 'Not found' })
+      : jsonResponse(500, { detail: 'unexpected call ' + url }),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => {
+  act(() => clearNotificationsForTests());
+  vi.unstubAllGlobals();
+  resetAuthForTests();
+});
+
+async function fill(values: Partial<Record<'Email' | 'Username' | 'Full name' | 'Password' | 'Confirm password', string>>) {
+  for (const [label, value] of Object.entries(values)) {
+    if (value) await userEvent.type(screen.getByLabelText(label), value);
+  }
+}
+
+describe('RegisterPage', () => {
+  it('shows every required message on an empty submit', async () => {
+    renderApp('/register');
+    const form = await screen.findByRole('form', { name: 'Create your account' });
+    await userEvent.click(within(form).getByRole('button', { name: 'Create account' }));
+    for (const text of ['Email is required', 'Username is required', 'Full name is required', 'Password is required', 'Please confirm your password']) {
+      expect(screen.getByText(text)).toBeInTheDocument();
+    }
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("checks the confirmation on submit: 'Passwords do not match'", async () => {
+    renderApp('/register');
+    await screen.findByRole('form', { name: 'Create your account' });
+    await fill({ Email: 'grace@example.com', Username: 'grace', 'Full name': 'Grace Hopper', Password: 'secret1', 'Confirm password': 'secret2' });
+    expect(screen.queryByText('Passwords do not match')).toBeNull();
+    await userEvent.keyboard('{Enter}');
+    expect(await screen.findByText('Passwords do not match')).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('shows the length messages', async () => {
+    renderApp('/register');
+    await screen.findByRole('form', { name: 'Create your account' });
+    await fill({ Email: 'x', Username: 'ab', 'Full name': 'G', Password: '123', 'Confirm password': '123' });
+    await userEvent.keyboard('{Enter}');
+    expect(await screen.findByText('Invalid email address')).toBeInTheDocument();
+    expect(screen.getByText('Username must be at least 3 characters')).toBeInTheDocument();
+    expect(screen.getByText('Password must be at least 6 characters')).toBeInTheDocument();
+  });
+
+  it('registers, signs in with the returned token and goes to /dashboard', async () => {
+    const token = tokenExpiringIn(3600);
+    fetchMock.mockImplementation(async (url: string) =>
+      url.endsWith('/auth/register')
+        ? jsonResponse(201, { access_token: token, token_type: 'bearer', user: apiUser })
+        : jsonResponse(404, { detail: 'Not found' }),
+    );
+    renderApp('/register');
+    await screen.findByRole('form', { name: 'Create your account' });
+    await fill({ Email: 'grace@example.com', Username: 'grace', 'Full name': 'Grace Hopper', Password: 'secret1', 'Confirm password': 'secret1' });
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/dashboard$/));
+    expect(within(screen.getByTestId('toasts')).getByText('Registration successful!')).toBeInTheDocument();
+    expect(await screen.findByTestId('dashboard-greeting')).toHaveTextContent('Welcome back, Grace Hopper!');
+    const body = JSON.parse(fetchMock.mock.calls[0][1].body);
+    expect(body).toEqual({ email: 'grace@example.com', username: 'grace', full_name: 'Grace Hopper', password: 'secret1' });
+    expect(getAuthState().token).toBe(token);
+  });
+
+  it('logs in afterwards when the answer has no token', async () => {
+    const token = tokenExpiringIn(3600);
+    fetchMock.mockImplementation(async (url: string) => {
+      if (url.endsWith('/auth/register')) return jsonResponse(201, { id: 'u2' });
+      if (url.endsWith('/auth/login')) return jsonResponse(200, { access_token: token, user: apiUser });
+      return jsonResponse(404, { detail: 'Not found' });
+    });
+    renderApp('/register');
+    await screen.findByRole('form', { name: 'Create your account' });
+    await fill({ Email: 'grace@example.com', Username: 'grace', 'Full name': 'Grace Hopper', Password: 'secret1', 'Confirm password': 'secret1' });
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/dashboard$/));
+    expect(fetchMock.mock.calls.map(([u]) => u)).toContain('/api/v1/auth/login');
+    expect(getAuthState().token).toBe(token);
+  });
+
+  it('shows the server detail on failure and keeps what was typed', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(409, { detail: 'Email already registered', code: 'conflict' }));
+    renderApp('/register');
+    await screen.findByRole('form', { name: 'Create your account' });
+    await fill({ Email: 'grace@example.com', Username: 'grace', 'Full name': 'Grace Hopper', Password: 'secret1', 'Confirm password': 'secret1' });
+    await userEvent.keyboard('{Enter}');
+    expect(await within(screen.getByTestId('toasts')).findByText('Email already registered')).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveValue('grace@example.com');
+    expect(screen.getByLabelText('Username')).toHaveValue('grace');
+    expect(screen.getByLabelText('Full name')).toHaveValue('Grace Hopper');
+    expect(screen.getByLabelText('Password')).toHaveValue('secret1');
+    expect(getAuthState().status).toBe('unauthenticated');
+  });
+
+  it("falls back to 'Registration failed'", async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    renderApp('/register');
+    await screen.findByRole('form', { name: 'Create your account' });
+    await fill({ Email: 'grace@example.com', Username: 'grace', 'Full name': 'Grace Hopper', Password: 'secret1', 'Confirm password': 'secret1' });
+    await userEvent.keyboard('{Enter}');
+    expect(await within(screen.getByTestId('toasts')).findByText('Registration failed')).toBeInTheDocument();
+  });
+});

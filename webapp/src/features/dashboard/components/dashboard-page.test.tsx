@@ -1,0 +1,119 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderApp } from '../../../test/render-app';
+import { getAuthState, resetAuthForTests } from '../../../lib/auth-session';
+import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
+import { jsonResponse } from '../../../test/jwt-fixtures';
+import { stubSystemTheme } from '../../../test/match-media';
+import { ADA, startSignedIn } from '../../../test/session';
+import { greetingName } from './dashboard-page';
+
+type Routes = Record<string, () => Response>;
+let fetchMock: ReturnType<typeof vi.fn>;
+function serve(routes: Routes) {
+  fetchMock.mockImplementation(async (url: string) => {
+    const handler = routes[url];
+    return handler ? handler() : jsonResponse(404, { detail: 'Not found' });
+  });
+}
+
+beforeEach(() => {
+  stubSystemTheme(false);
+  fetchMock = vi.fn();
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => {
+  act(() => clearNotificationsForTests());
+  vi.unstubAllGlobals();
+  resetAuthForTests();
+});
+
+describe('greetingName', () => {
+  it('uses full name, else username, else User', () => {
+    expect(greetingName({ full_name: 'Ada Lovelace', username: 'ada' })).toBe('Ada Lovelace');
+    expect(greetingName({ full_name: '', username: 'ada' })).toBe('ada');
+    expect(greetingName({ full_name: '', username: '' })).toBe('User');
+    expect(greetingName(null)).toBe('User');
+  });
+});
+
+describe('DashboardPage', () => {
+  it('greets, counts owned prompts and lists activities with relative times', async () => {
+    startSignedIn();
+    const recent = new Date(Date.now() - 5 * 60_000).toISOString();
+    serve({
+      '/api/v1/payments/owned-prompts': () => jsonResponse(200, { owned_prompt_ids: ['p1', 'p2', 'p3'] }),
+      '/api/v1/users/activities': () =>
+        jsonResponse(200, [
+          { id: 'a1', type: 'purchase', title: 'Prompt purchased', description: 'Cold email', created_at: recent, amount: 9.5, prompt_title: 'Cold email' },
+        ]),
+    });
+    renderApp('/dashboard');
+    expect(await screen.findByTestId('dashboard-greeting')).toHaveTextContent('Welcome back, Ada Lovelace!');
+    const purchased = await screen.findByRole('link', { name: 'Purchased Prompts: 3' });
+    expect(purchased).toHaveAttribute('href', '/marketplace?filter=purchased');
+    expect(screen.getByText('Active Connections').parentElement).toHaveTextContent('0');
+    expect(screen.getByText('Chat Sessions').parentElement).toHaveTextContent('0');
+    expect(await screen.findByText('Prompt purchased')).toBeInTheDocument();
+    expect(screen.getByText('5 minutes ago')).toBeInTheDocument();
+    expect(screen.getByText('$9.50')).toBeInTheDocument();
+    for (const href of ['/marketplace', '/registry', '/llm-chat']) {
+      expect(screen.getAllByRole('link').some((a) => a.getAttribute('href') === href)).toBe(true);
+    }
+  });
+
+  it('shows the empty text when there is no activity, and 0 purchased on failure', async () => {
+    startSignedIn();
+    serve({
+      '/api/v1/payments/owned-prompts': () => jsonResponse(500, { detail: 'Internal error.' }),
+      '/api/v1/users/activities': () => jsonResponse(200, []),
+    });
+    renderApp('/dashboard');
+    expect(await screen.findByText('Your recent activity will appear here as you use the platform')).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Purchased Prompts: 0' })).toBeInTheDocument();
+  });
+
+  it('builds fallback activities when the activities call fails', async () => {
+    startSignedIn();
+    serve({
+      '/api/v1/payments/owned-prompts': () => jsonResponse(200, { owned_prompt_ids: ['p1'] }),
+      '/api/v1/users/activities': () => jsonResponse(404, { detail: 'Not found' }),
+      '/api/v1/prompts/': () => jsonResponse(200, [{ id: 'p1', title: 'Launch plan', description: '', price: 7 }]),
+    });
+    renderApp('/dashboard');
+    expect(await screen.findByText('You purchased "Launch plan"')).toBeInTheDocument();
+    expect(screen.getByText('Account created')).toBeInTheDocument();
+    expect(screen.getByText('Signed in')).toBeInTheDocument();
+    expect(screen.getByText('$7.00')).toBeInTheDocument();
+  });
+
+  it('uses the fallback price 12.99 when the prompt list fails too', async () => {
+    startSignedIn();
+    serve({
+      '/api/v1/payments/owned-prompts': () => jsonResponse(200, { owned_prompt_ids: ['p9'] }),
+      '/api/v1/users/activities': () => jsonResponse(500, {}),
+    });
+    renderApp('/dashboard');
+    expect(await screen.findByText('$12.99')).toBeInTheDocument();
+  });
+
+  it('greets by username, else User', async () => {
+    startSignedIn({ ...ADA, full_name: '' });
+    serve({});
+    renderApp('/dashboard');
+    expect(await screen.findByTestId('dashboard-greeting')).toHaveTextContent('Welcome back, ada!');
+  });
+
+  it('logs out to /', async () => {
+    startSignedIn();
+    serve({});
+    renderApp('/dashboard');
+    const greeting = await screen.findByTestId('dashboard-greeting');
+    await userEvent.click(within(greeting.parentElement!).getByRole('button', { name: 'Logout' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
+    expect(getAuthState().status).toBe('unauthenticated');
+    expect(localStorage.getItem('auth-storage')).toBeNull();
+    expect(await screen.findByRole('link', { name: 'Login' })).toBeInTheDocument();
+  });
+});

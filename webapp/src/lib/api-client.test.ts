@@ -1,0 +1,152 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, apiRequest, errorMessage } from './api-client';
+import { getAuthState, initAuth, resetAuthForTests, setSession, type User } from './auth-session';
+import { jsonResponse, tokenExpiringIn } from '../test/jwt-fixtures';
+
+const user: User = { id: '1', email: 'a@example.com', username: 'ada', full_name: 'Ada L', is_admin: false };
+
+let fetchMock: ReturnType<typeof vi.fn>;
+
+beforeEach(() => {
+  resetAuthForTests();
+  initAuth();
+  fetchMock = vi.fn();
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  resetAuthForTests();
+});
+
+function lastRequest(): { url: string; init: RequestInit; headers: Record<string, string> } {
+  const [url, init] = fetchMock.mock.calls.at(-1)!;
+  return { url, init, headers: (init?.headers ?? {}) as Record<string, string> };
+}
+
+describe('apiRequest', () => {
+  it('prefixes /api/v1 and parses JSON', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(200, { status: 'ok' }));
+    await expect(apiRequest('/auth/health')).resolves.toEqual({ status: 'ok' });
+    expect(lastRequest().url).toBe('/api/v1/auth/health');
+    expect(lastRequest().init.method).toBe('GET');
+  });
+
+  it('attaches the bearer token of the session', async () => {
+    const token = tokenExpiringIn(3600);
+    setSession(user, token);
+    fetchMock.mockResolvedValue(jsonResponse(200, []));
+    await apiRequest('/users/activities');
+    expect(lastRequest().headers.Authorization).toBe(`Bearer ${token}`);
+  });
+
+  it('sends no Authorization header without a session or with token: null', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(200, {}));
+    await apiRequest('/auth/health');
+    expect(lastRequest().headers.Authorization).toBeUndefined();
+
+    setSession(user, tokenExpiringIn(3600));
+    await apiRequest('/auth/login', { method: 'POST', body: {}, token: null });
+    expect(lastRequest().headers.Authorization).toBeUndefined();
+  });
+
+  it('uses an explicit token over the session one', async () => {
+    setSession(user, tokenExpiringIn(3600));
+    fetchMock.mockResolvedValue(jsonResponse(200, {}));
+    await apiRequest('/auth/me', { token: 'x.y.z' });
+    expect(lastRequest().headers.Authorization).toBe('Bearer x.y.z');
+  });
+
+  it('JSON-encodes bodies and defaults to POST', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(201, { ok: true }));
+    await apiRequest('/auth/login', { body: { email: 'a@example.com', password: 'p' } });
+    const { init, headers } = lastRequest();
+    expect(init.method).toBe('POST');
+    expect(headers['Content-Type']).toBe('application/json');
+    expect(JSON.parse(init.body as string)).toEqual({ email: 'a@example.com', password: 'p' });
+  });
+
+  it('throws ApiError with status, detail and code from the JSON body', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(409, { detail: 'Email already registered', code: 'conflict' }, { statusText: 'Conflict' }));
+    const err = await apiRequest('/auth/register', { body: {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ status: 409, detail: 'Email already registered', code: 'conflict', fromServer: true });
+    expect((err as ApiError).message).toBe('Email already registered');
+  });
+
+  it('uses the status text as detail when the body is not JSON', async () => {
+    fetchMock.mockResolvedValue(new Response('<html>Bad Gateway</html>', { status: 502, statusText: 'Bad Gateway' }));
+    const err = await apiRequest('/prompts/').catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 502, detail: 'Bad Gateway', fromServer: false });
+  });
+
+  it('uses the status text when the JSON body has no detail, and a generic text without status text', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(500, { oops: true }, { statusText: 'Internal Server Error' }));
+    await expect(apiRequest('/x')).rejects.toMatchObject({ status: 500, detail: 'Internal Server Error', fromServer: false });
+
+    fetchMock.mockResolvedValue(new Response('', { status: 503 }));
+    await expect(apiRequest('/x')).rejects.toMatchObject({ status: 503, detail: 'Request failed with status 503' });
+  });
+
+  it('joins FastAPI-style validation details', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(422, { detail: [{ msg: 'field required' }, { msg: 'bad email' }] }));
+    await expect(apiRequest('/x')).rejects.toMatchObject({ status: 422, detail: 'field required; bad email', fromServer: true });
+  });
+
+  it('clears the session on any 401', async () => {
+    setSession(user, tokenExpiringIn(3600));
+    expect(localStorage.getItem('auth-storage')).not.toBeNull();
+    fetchMock.mockResolvedValue(jsonResponse(401, { detail: 'Could not validate credentials', code: 'unauthorized' }));
+    await expect(apiRequest('/auth/me')).rejects.toMatchObject({ status: 401, detail: 'Could not validate credentials' });
+    expect(getAuthState()).toMatchObject({ status: 'unauthenticated', user: null, token: null });
+    expect(localStorage.getItem('auth-storage')).toBeNull();
+  });
+
+  it('keeps the session when a request deliberately sent without a token gets a 401', async () => {
+    setSession(user, tokenExpiringIn(3600));
+    fetchMock.mockResolvedValue(jsonResponse(401, { detail: 'Incorrect email or password' }));
+    await expect(apiRequest('/auth/login', { body: {}, token: null })).rejects.toMatchObject({ status: 401 });
+    expect(getAuthState().status).toBe('authenticated');
+  });
+
+  it('does not clear the session on other errors', async () => {
+    setSession(user, tokenExpiringIn(3600));
+    fetchMock.mockResolvedValue(jsonResponse(403, { detail: 'Forbidden' }));
+    await expect(apiRequest('/x')).rejects.toMatchObject({ status: 403 });
+    expect(getAuthState().status).toBe('authenticated');
+  });
+
+  it('reports network failures as status 0', async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    const err = await apiRequest('/auth/google/login').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ status: 0, code: 'network_error', fromServer: false });
+    expect((err as ApiError).isNetworkError).toBe(true);
+  });
+
+  it('reports a timeout as status 0 with code timeout', async () => {
+    fetchMock.mockImplementation(
+      (_url: string, init: RequestInit) =>
+        new Promise((_resolve, reject) => {
+          init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        }),
+    );
+    await expect(apiRequest('/auth/health', { timeoutMs: 10 })).rejects.toMatchObject({ status: 0, code: 'timeout' });
+  });
+
+  it('returns undefined for an empty success body and rejects a non-JSON success body', async () => {
+    fetchMock.mockResolvedValue(new Response(null, { status: 204 }));
+    await expect(apiRequest('/x', { method: 'DELETE' })).resolves.toBeUndefined();
+    fetchMock.mockResolvedValue(new Response('<html></html>', { status: 200 }));
+    await expect(apiRequest('/x')).rejects.toMatchObject({ status: 200, code: 'bad_response' });
+  });
+});
+
+describe('errorMessage', () => {
+  it('prefers the server detail and falls back otherwise', () => {
+    expect(errorMessage(new ApiError(400, 'Invalid email address', { fromServer: true }), 'Login failed')).toBe('Invalid email address');
+    expect(errorMessage(new ApiError(502, 'Bad Gateway'), 'Login failed')).toBe('Login failed');
+    expect(errorMessage(new Error('boom'), 'Login failed')).toBe('Login failed');
+    expect(errorMessage(undefined, 'Registration failed')).toBe('Registration failed');
+  });
+});

@@ -1,0 +1,64 @@
+// Safe wrappers around Web Storage: private browsing modes and disabled
+// storage throw on access, and the app must keep working without it.
+
+type Area = 'local' | 'session';
+
+function area(kind: Area): Storage | null {
+  try {
+    if (typeof window === 'undefined') return null;
+    return kind === 'local' ? window.localStorage : window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+export function readString(key: string, kind: Area = 'local'): string | null {
+  try {
+    return area(kind)?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeString(key: string, value: string, kind: Area = 'local'): void {
+  try {
+    area(kind)?.setItem(key, value);
+  } catch {
+    // Quota exceeded or storage disabled: nothing sensible to do.
+  }
+}
+
+export function removeKey(key: string, kind: Area = 'local'): void {
+  try {
+    area(kind)?.removeItem(key);
+  } catch {
+    // ignore
+  }
+}
+
+export function readJson<T>(key: string, kind: Area = 'local'): T | null {
+  const raw = readString(key, kind);
+  if (raw == null) return null;
+  try {
+    return JSON.parse(raw) as T;
+  } catch {
+    return null;
+  }
+}
+
+export function writeJson(key: string, value: unknown, kind: Area = 'local'): void {
+  writeString(key, JSON.stringify(value), kind);
+}
+
+/** Every storage key the app uses, in one place. */
+export const STORAGE_KEYS = {
+  /** Auth session: JSON {user, token, isAuthenticated}. */
+  auth: 'auth-storage',
+  /** 'light' | 'dark'; absent means "follow the system preference". */
+  theme: 'theme',
+  /** sessionStorage: a path to restore at start (deep link hand-off). */
+  redirectPath: 'redirectPath',
+  /** Tour flags: JSON {at: epoch ms}; they expire after 2 hours. */
+  tourCompleted: 'tour-completed',
+  tourCancelled: 'tour-cancelled',
+} as const;

@@ -1,0 +1,24 @@
+import { render } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router';
+import { SWRConfig } from 'swr';
+import { AppRoutes, swrConfig } from '../app/app';
+import { AppThemeProvider } from '../app/theme-context';
+
+function LocationProbe() {
+  const location = useLocation();
+  return <div data-testid="location">{location.pathname + location.search}</div>;
+}
+
+/** The real routes, guard and shell in a memory router, with a fresh SWR cache. */
+export function renderApp(path: string) {
+  return render(
+    <SWRConfig value={{ ...swrConfig, provider: () => new Map(), dedupingInterval: 0 }}>
+      <AppThemeProvider>
+        <MemoryRouter initialEntries={[path]}>
+          <AppRoutes />
+          <LocationProbe />
+        </MemoryRouter>
+      </AppThemeProvider>
+    </SWRConfig>,
+  );
+}

@@ -15,7 +15,7 @@ NPM       ?= npm
 BIN       := .bin
 WEBAPP    := webapp
 CHROMIUM  ?= /usr/bin/chromium
-LAMBDAS   := auth users
+LAMBDAS   := auth users prompts payments
 
 .PHONY: help deps run dev test test-go test-web test-e2e build webapp clean
 

@@ -60,18 +60,18 @@ func run() error {
 		slog.Info("dynalite started", "endpoint", db.Endpoint, "data", filepath.Join(dataDir, "dynamodb"))
 	}
 
-	authCfg, err := config.LoadAuth(ctx, nil)
+	cfg, err := devstack.LoadConfig(ctx)
 	if err != nil {
 		return err
 	}
-	st, err := store.New(ctx, authCfg.Store)
+	st, err := store.New(ctx, cfg.Auth.Store)
 	if err != nil {
 		return err
 	}
 	if err := devstack.Prepare(ctx, st); err != nil {
 		return fmt.Errorf("prepare table: %w", err)
 	}
-	handler, err := devstack.Handler(st, authCfg, staticDir)
+	handler, err := devstack.Handler(st, cfg, staticDir)
 	if err != nil {
 		return err
 	}

@@ -1,5 +1,5 @@
-// Package catalog is the product's seed data: categories (and, later, the
-// prompt catalogue). Seeding overwrites items with the same ids, so running
+// Package catalog is the product's seed data: categories and the prompt
+// catalogue. Seeding overwrites items with the same ids, so running
 // it on every start is idempotent.
 package catalog
 
@@ -23,6 +23,15 @@ var Categories = []domain.Category{
 func Seed(ctx context.Context, st *store.Store) error {
 	for _, c := range Categories {
 		if err := st.PutCategory(ctx, c); err != nil {
+			return fmt.Errorf("seed: %w", err)
+		}
+	}
+	prompts, err := Prompts()
+	if err != nil {
+		return err
+	}
+	for _, p := range prompts {
+		if err := st.PutPrompt(ctx, p); err != nil {
 			return fmt.Errorf("seed: %w", err)
 		}
 	}

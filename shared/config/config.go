@@ -55,6 +55,41 @@ type Users struct {
 	JWTSecret []byte
 }
 
+// Prompts is the prompts route group's configuration.
+type Prompts struct {
+	Store              Store
+	JWTSecret          []byte
+	FreePromptsPerUser int
+}
+
+// Payments is the payments route group's configuration.
+type Payments struct {
+	Store     Store
+	JWTSecret []byte
+}
+
+// LoadPrompts reads the prompts group's settings.
+func LoadPrompts(ctx context.Context, sm SecretFetcher) (Prompts, error) {
+	secret, err := jwtSecret(ctx, sm)
+	if err != nil {
+		return Prompts{}, err
+	}
+	free, err := EnvInt("FREE_PROMPTS_PER_USER", 5)
+	if err != nil {
+		return Prompts{}, err
+	}
+	return Prompts{Store: LoadStore(), JWTSecret: secret, FreePromptsPerUser: free}, nil
+}
+
+// LoadPayments reads the payments group's settings.
+func LoadPayments(ctx context.Context, sm SecretFetcher) (Payments, error) {
+	secret, err := jwtSecret(ctx, sm)
+	if err != nil {
+		return Payments{}, err
+	}
+	return Payments{Store: LoadStore(), JWTSecret: secret}, nil
+}
+
 // MinJWTSecretBytes keeps HS256 keys at the hash size or more.
 const MinJWTSecretBytes = 32
 

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"aiwork/shared/api/authapi"
+	"aiwork/shared/api/paymentsapi"
+	"aiwork/shared/api/promptsapi"
 	"aiwork/shared/api/usersapi"
 	"aiwork/shared/auth"
 	"aiwork/shared/catalog"
@@ -24,17 +26,38 @@ import (
 )
 
 // Handler mounts every route group and, when staticDir is set, the built app.
-func Handler(st *store.Store, authCfg config.Auth, staticDir string) (http.Handler, error) {
-	tokens := auth.NewTokens(authCfg.JWTSecret, authCfg.TokenTTL)
+func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error) {
+	tokens := auth.NewTokens(cfg.Auth.JWTSecret, cfg.Auth.TokenTTL)
 	handlers := map[string]http.Handler{
-		"auth":  authapi.New(st, authCfg).Handler(),
-		"users": usersapi.New(st, tokens),
+		"auth":     authapi.New(st, cfg.Auth).Handler(),
+		"users":    usersapi.New(st, tokens),
+		"prompts":  promptsapi.New(st, tokens, cfg.Prompts.FreePromptsPerUser).Handler(),
+		"payments": paymentsapi.New(st, tokens).Handler(),
 	}
 	var app http.Handler
 	if staticDir != "" {
 		app = httpx.SPA(staticDir)
 	}
 	return routes.Mount(handlers, app)
+}
+
+// Config is every route group's configuration, read once for the whole stack.
+type Config struct {
+	Auth    config.Auth
+	Prompts config.Prompts
+}
+
+// LoadConfig reads every group's settings from the environment.
+func LoadConfig(ctx context.Context) (Config, error) {
+	a, err := config.LoadAuth(ctx, nil)
+	if err != nil {
+		return Config{}, err
+	}
+	p, err := config.LoadPrompts(ctx, nil)
+	if err != nil {
+		return Config{}, err
+	}
+	return Config{Auth: a, Prompts: p}, nil
 }
 
 // Prepare creates the table when missing and seeds the catalogue.

@@ -23,6 +23,8 @@ const APIPrefix = "/api/v1/"
 var Groups = []Group{
 	{Function: "auth", Prefixes: []string{"/api/v1/auth/"}},
 	{Function: "users", Prefixes: []string{"/api/v1/users/"}},
+	{Function: "prompts", Prefixes: []string{"/api/v1/prompts/"}},
+	{Function: "payments", Prefixes: []string{"/api/v1/payments/"}},
 }
 
 // Match answers the group whose longest prefix matches path.

@@ -48,7 +48,7 @@ func newStack(t *testing.T, configure ...func(*config.Auth)) *stack {
 	for _, c := range configure {
 		c(&cfg)
 	}
-	h, err := devstack.Handler(st, cfg, "")
+	h, err := devstack.Handler(st, devstack.Config{Auth: cfg, Prompts: config.Prompts{FreePromptsPerUser: 5}}, "")
 	if err != nil {
 		t.Fatalf("devstack.Handler: %v", err)
 	}

@@ -1,0 +1,29 @@
+// Command payments is the payments route group's Lambda.
+package main
+
+import (
+	"context"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"aiwork/shared/api/paymentsapi"
+	"aiwork/shared/auth"
+	"aiwork/shared/config"
+	"aiwork/shared/lambdaadapter"
+	"aiwork/shared/store"
+)
+
+func main() {
+	lambdaadapter.Logging()
+	ctx := context.Background()
+	awsCfg, err := config.AWS(ctx, config.LoadStore().Region)
+	if err != nil {
+		lambdaadapter.Fatal("aws config", err)
+	}
+	cfg, err := config.LoadPayments(ctx, config.SecretsClient(awsCfg))
+	if err != nil {
+		lambdaadapter.Fatal("config", err)
+	}
+	st := store.NewFromAWS(awsCfg, cfg.Store)
+	lambda.Start(lambdaadapter.NewProxy(paymentsapi.New(st, auth.NewTokens(cfg.JWTSecret, 0)).Handler()))
+}

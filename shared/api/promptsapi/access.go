@@ -1,0 +1,124 @@
+package promptsapi
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"time"
+
+	"aiwork/shared/auth"
+	"aiwork/shared/domain"
+	"aiwork/shared/httpx"
+	"aiwork/shared/store"
+)
+
+func (s *Service) freeStatus(w http.ResponseWriter, r *http.Request) error {
+	uid, _ := auth.UserID(r.Context())
+	st, err := s.st.FreeStatus(r.Context(), uid, s.freeLimit)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, st)
+	return nil
+}
+
+type useFreeResponse struct {
+	Prompt         promptJSON        `json:"prompt"`
+	Status         domain.FreeStatus `json:"status"`
+	AlreadyClaimed bool              `json:"already_claimed"`
+}
+
+// useFree claims a free use of a prompt. A prompt claimed before (or bought)
+// answers success again and spends nothing.
+func (s *Service) useFree(w http.ResponseWriter, r *http.Request, pid string) error {
+	ctx := r.Context()
+	uid, _ := auth.UserID(ctx)
+	p, err := s.promptOr404(r, pid)
+	if err != nil {
+		return err
+	}
+	owned, err := s.st.Owns(ctx, uid, pid)
+	if err != nil {
+		return err
+	}
+	already := owned
+	if !owned {
+		_, already, err = s.st.ClaimFree(ctx, uid, pid, s.freeLimit)
+		if errors.Is(err, store.ErrQuotaExhausted) {
+			return httpx.Forbidden(fmt.Sprintf("You have used all %d of your free prompts. Purchase this prompt to use it.", s.freeLimit))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !already {
+		if err := s.st.AddActivity(ctx, uid, domain.Activity{
+			ID: "free-" + pid, Type: domain.ActivityFreePromptUsed, Title: "Used a free prompt",
+			Description: fmt.Sprintf("Unlocked \"%s\" with a free use.", p.Title), PromptTitle: p.Title,
+			CreatedAt: time.Now().UTC(),
+		}); err != nil {
+			return err
+		}
+	}
+	v, err := s.loadViewer(ctx)
+	if err != nil {
+		return err
+	}
+	names, err := s.categoryNames(ctx)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, useFreeResponse{Prompt: s.present(p, v, names), Status: v.freeState, AlreadyClaimed: already})
+	return nil
+}
+
+type rateInput struct {
+	Rating *float64 `json:"rating"`
+}
+
+type rateResponse struct {
+	RatingAvg   float64 `json:"rating_avg"`
+	RatingCount int     `json:"rating_count"`
+	UserRating  int     `json:"user_rating"`
+}
+
+const msgRateBuyersOnly = "You can only rate prompts you have purchased"
+
+// rate sets the caller's 1–5 rating of a prompt they bought.
+func (s *Service) rate(w http.ResponseWriter, r *http.Request, pid string) error {
+	var in rateInput
+	if err := httpx.DecodeJSON(w, r, &in); err != nil {
+		return err
+	}
+	if in.Rating == nil || *in.Rating != math.Trunc(*in.Rating) || *in.Rating < 1 || *in.Rating > 5 {
+		return httpx.Invalid("Rating must be a whole number from 1 to 5")
+	}
+	rating := int(*in.Rating)
+	ctx := r.Context()
+	uid, _ := auth.UserID(ctx)
+	if _, err := s.promptOr404(r, pid); err != nil {
+		return err
+	}
+	owned, err := s.st.Owns(ctx, uid, pid)
+	if err != nil {
+		return err
+	}
+	if !owned {
+		return httpx.Forbidden(msgRateBuyersOnly)
+	}
+	p, err := s.st.Rate(ctx, uid, pid, rating)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, rateResponse{RatingAvg: p.RatingAvg(), RatingCount: p.RatingCount, UserRating: rating})
+	return nil
+}
+
+func (s *Service) promptOr404(r *http.Request, pid string) (domain.Prompt, error) {
+	p, err := s.st.GetPrompt(r.Context(), pid)
+	if errors.Is(err, store.ErrNotFound) {
+		return p, httpx.NotFound("Prompt not found")
+	}
+	return p, err
+}

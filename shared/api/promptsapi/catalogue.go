@@ -1,0 +1,208 @@
+package promptsapi
+
+import (
+	"cmp"
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"aiwork/shared/domain"
+	"aiwork/shared/httpx"
+	"aiwork/shared/store"
+)
+
+// FeaturedCount is how many prompts the featured list answers.
+const FeaturedCount = 6
+
+// maxLimit caps one page of the list.
+const maxLimit = 100
+
+type listQuery struct {
+	search     string
+	categoryID string
+	sort       string
+	limit      int
+	offset     int
+}
+
+func parseListQuery(r *http.Request) (listQuery, error) {
+	q := r.URL.Query()
+	lq := listQuery{
+		search:     strings.ToLower(strings.TrimSpace(q.Get("search"))),
+		categoryID: strings.TrimSpace(q.Get("category_id")),
+		sort:       q.Get("sort"),
+	}
+	switch lq.sort {
+	case "":
+		lq.sort = "newest"
+	case "newest", "price-low", "price-high":
+	default:
+		return lq, httpx.Invalid("sort must be one of newest, price-low, price-high")
+	}
+	var err error
+	if lq.limit, err = intParam(q.Get("limit"), maxLimit, 1, maxLimit, "limit"); err != nil {
+		return lq, err
+	}
+	if lq.offset, err = intParam(q.Get("offset"), 0, 0, 1<<30, "offset"); err != nil {
+		return lq, err
+	}
+	return lq, nil
+}
+
+func intParam(raw string, def, lo, hi int, name string) (int, error) {
+	if raw == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < lo || n > hi {
+		return 0, httpx.Invalid(name + " must be a whole number from " + strconv.Itoa(lo) + " to " + strconv.Itoa(hi))
+	}
+	return n, nil
+}
+
+// list answers the catalogue filtered, sorted and paged: a JSON array.
+func (s *Service) list(w http.ResponseWriter, r *http.Request) error {
+	lq, err := parseListQuery(r)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	prompts, err := s.st.Prompts(ctx)
+	if err != nil {
+		return err
+	}
+	names, err := s.categoryNames(ctx)
+	if err != nil {
+		return err
+	}
+	v, err := s.loadViewer(ctx)
+	if err != nil {
+		return err
+	}
+	prompts = slices.DeleteFunc(prompts, func(p domain.Prompt) bool { return !lq.matches(p, names) })
+	sortPrompts(prompts, lq.sort)
+	page := window(prompts, lq.offset, lq.limit)
+	out := make([]promptJSON, 0, len(page))
+	for _, p := range page {
+		out = append(out, s.present(p, v, names))
+	}
+	httpx.WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (lq listQuery) matches(p domain.Prompt, names map[string]string) bool {
+	if lq.categoryID != "" && p.CategoryID != lq.categoryID {
+		return false
+	}
+	if lq.search == "" {
+		return true
+	}
+	return strings.Contains(strings.ToLower(p.Title), lq.search) ||
+		strings.Contains(strings.ToLower(p.Description), lq.search) ||
+		strings.Contains(strings.ToLower(names[p.CategoryID]), lq.search)
+}
+
+// newestFirst orders by created_at, newest first, then by id (SPEC §9).
+func newestFirst(a, b domain.Prompt) int {
+	if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
+		return c
+	}
+	return cmp.Compare(b.ID, a.ID)
+}
+
+func sortPrompts(ps []domain.Prompt, order string) {
+	slices.SortStableFunc(ps, func(a, b domain.Prompt) int {
+		switch order {
+		case "price-low":
+			if c := cmp.Compare(a.Price, b.Price); c != 0 {
+				return c
+			}
+		case "price-high":
+			if c := cmp.Compare(b.Price, a.Price); c != 0 {
+				return c
+			}
+		}
+		return newestFirst(a, b)
+	})
+}
+
+func window(ps []domain.Prompt, offset, limit int) []domain.Prompt {
+	if offset >= len(ps) {
+		return nil
+	}
+	return ps[offset:min(len(ps), offset+limit)]
+}
+
+// featured: prompts flagged featured first, then the best rated (average,
+// then number of ratings), then the newest; FeaturedCount of them.
+func (s *Service) featured(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	prompts, err := s.st.Prompts(ctx)
+	if err != nil {
+		return err
+	}
+	names, err := s.categoryNames(ctx)
+	if err != nil {
+		return err
+	}
+	v, err := s.loadViewer(ctx)
+	if err != nil {
+		return err
+	}
+	slices.SortStableFunc(prompts, func(a, b domain.Prompt) int {
+		if a.Featured != b.Featured {
+			if a.Featured {
+				return -1
+			}
+			return 1
+		}
+		if c := cmp.Compare(b.RatingAvg(), a.RatingAvg()); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.RatingCount, a.RatingCount); c != 0 {
+			return c
+		}
+		return newestFirst(a, b)
+	})
+	out := []promptJSON{}
+	for _, p := range window(prompts, 0, FeaturedCount) {
+		out = append(out, s.present(p, v, names))
+	}
+	httpx.WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Service) categories(w http.ResponseWriter, r *http.Request) error {
+	cats, err := s.st.Categories(r.Context())
+	if err != nil {
+		return err
+	}
+	if cats == nil {
+		cats = []domain.Category{}
+	}
+	httpx.WriteJSON(w, http.StatusOK, cats)
+	return nil
+}
+
+// get answers one prompt as the caller may see it.
+func (s *Service) get(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.st.GetPrompt(r.Context(), r.PathValue("id"))
+	if errors.Is(err, store.ErrNotFound) {
+		return httpx.NotFound("Prompt not found")
+	}
+	if err != nil {
+		return err
+	}
+	names, err := s.categoryNames(r.Context())
+	if err != nil {
+		return err
+	}
+	v, err := s.loadViewer(r.Context())
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, s.present(p, v, names))
+	return nil
+}

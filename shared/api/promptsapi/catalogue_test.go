@@ -1,0 +1,125 @@
+package promptsapi_test
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestVisitorListsPreviewsOnly(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, 5, fixture("a", "business", 9.99, 0), fixture("b", "writing", 2.99, 1))
+	w := s.do("GET", "/api/v1/prompts/", "", "")
+	got := decode[[]promptJSON](t, w, http.StatusOK)
+	if len(got) != 2 {
+		t.Fatalf("got %d prompts, want 2", len(got))
+	}
+	if strings.Contains(w.Body.String(), "SECRET-TAIL") || strings.Contains(w.Body.String(), `"content"`) {
+		t.Errorf("visitor list carries content: %s", w.Body.String())
+	}
+	for _, p := range got {
+		if utf8.RuneCountInString(p.Preview) != 200 || !strings.HasPrefix(p.Preview, "Preview part of "+p.ID) {
+			t.Errorf("%s preview = %q (%d chars), want the first 200 characters", p.ID, p.Preview, utf8.RuneCountInString(p.Preview))
+		}
+		if p.UserRating != nil || p.IsPurchased {
+			t.Errorf("%s: visitor fields user_rating=%v is_purchased=%v", p.ID, p.UserRating, p.IsPurchased)
+		}
+		if p.Category.Name == "" || p.CreatedAt.IsZero() {
+			t.Errorf("%s: category %+v created_at %v", p.ID, p.Category, p.CreatedAt)
+		}
+	}
+	if got[0].Category.Name != "Writing" || got[1].Category.Name != "Business" {
+		t.Errorf("category names %q, %q", got[0].Category.Name, got[1].Category.Name)
+	}
+}
+
+func TestPreviewCountsCharactersNotBytes(t *testing.T) {
+	t.Parallel()
+	p := fixture("u", "writing", 3.99, 0)
+	p.Content = strings.Repeat("é", 250)
+	s := newStack(t, 5, p)
+	got := decode[[]promptJSON](t, s.do("GET", "/api/v1/prompts/", "", ""), http.StatusOK)
+	if got[0].Preview != strings.Repeat("é", 200) {
+		t.Errorf("preview of multi-byte text is %d characters", utf8.RuneCountInString(got[0].Preview))
+	}
+}
+
+func TestSearchFilterSortPage(t *testing.T) {
+	t.Parallel()
+	a := fixture("a", "business", 9.99, 0)
+	a.Title = "Cold Email Sequence"
+	b := fixture("b", "writing", 2.99, 2)
+	b.Description = "Turns a messy draft into an EMAIL people read"
+	c := fixture("c", "productivity", 19.99, 1)
+	d := fixture("d", "content-creation", 9.99, 2) // same time as b: id decides
+	s := newStack(t, 5, a, b, c, d)
+	tests := []struct {
+		query string
+		want  []string
+	}{
+		{"", []string{"d", "b", "c", "a"}},
+		{"?sort=newest", []string{"d", "b", "c", "a"}},
+		{"?sort=price-low", []string{"b", "d", "a", "c"}},
+		{"?sort=price-high", []string{"c", "d", "a", "b"}},
+		{"?search=email", []string{"b", "a"}},
+		{"?search=%20EMAIL%20", []string{"b", "a"}},
+		{"?search=content%20creation", []string{"d"}},
+		{"?search=PRODUCTIVITY", []string{"c"}},
+		{"?category_id=business", []string{"a"}},
+		{"?category_id=business&search=nothing-like-this", []string{}},
+		{"?category_id=no-such-category", []string{}},
+		{"?limit=2", []string{"d", "b"}},
+		{"?limit=2&offset=2", []string{"c", "a"}},
+		{"?offset=10", []string{}},
+	}
+	for _, tt := range tests {
+		got := ids(decode[[]promptJSON](t, s.do("GET", "/api/v1/prompts/"+tt.query, "", ""), http.StatusOK))
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("GET %s = %v, want %v", tt.query, got, tt.want)
+		}
+	}
+	for _, bad := range []string{"?sort=cheapest", "?limit=0", "?limit=101", "?limit=x", "?offset=-1"} {
+		wantError(t, s.do("GET", "/api/v1/prompts/"+bad, "", ""), http.StatusBadRequest, "")
+	}
+}
+
+func TestCategoriesAndFeatured(t *testing.T) {
+	t.Parallel()
+	a, b, c := fixture("a", "business", 9.99, 0), fixture("b", "writing", 2.99, 1), fixture("c", "writing", 4.99, 2)
+	b.Featured = true
+	s := newStack(t, 5, a, b, c)
+	cats := decode[[]struct{ ID, Name string }](t, s.do("GET", "/api/v1/prompts/categories", "", ""), http.StatusOK)
+	var names []string
+	for _, c := range cats {
+		names = append(names, c.ID+"="+c.Name)
+	}
+	if want := []string{"business=Business", "content-creation=Content Creation", "productivity=Productivity", "writing=Writing"}; !slices.Equal(names, want) {
+		t.Errorf("categories = %v, want %v", names, want)
+	}
+	// a is rated best, b is flagged: flagged first, then by rating, then newest.
+	uid, _ := s.user("rater")
+	s.buy(uid, "a")
+	if _, err := s.st.Rate(t.Context(), uid, "a", 5); err != nil {
+		t.Fatal(err)
+	}
+	w := s.do("GET", "/api/v1/prompts/featured", "", "")
+	if got := ids(decode[[]promptJSON](t, w, http.StatusOK)); !slices.Equal(got, []string{"b", "a", "c"}) {
+		t.Errorf("featured = %v, want [b a c]", got)
+	}
+	if strings.Contains(w.Body.String(), "SECRET-TAIL") {
+		t.Error("featured leaks content to visitors")
+	}
+}
+
+func TestGetOne(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, 5, fixture("a", "business", 9.99, 0))
+	p := decode[promptJSON](t, s.do("GET", "/api/v1/prompts/a", "", ""), http.StatusOK)
+	if p.ID != "a" || p.Content != nil {
+		t.Errorf("visitor GET one = %+v", p)
+	}
+	wantError(t, s.do("GET", "/api/v1/prompts/nope", "", ""), http.StatusNotFound, "Prompt not found")
+	wantError(t, s.do("GET", "/api/v1/prompts/a", "not-a-token", ""), http.StatusUnauthorized, "")
+}

@@ -1,0 +1,170 @@
+package promptsapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"aiwork/shared/auth"
+	"aiwork/shared/catalog"
+	"aiwork/shared/config"
+	"aiwork/shared/devstack"
+	"aiwork/shared/domain"
+	"aiwork/shared/store"
+	"aiwork/shared/store/storetest"
+)
+
+func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
+
+var secret = []byte(strings.Repeat("s", 32))
+
+type stack struct {
+	t      *testing.T
+	h      http.Handler
+	st     *store.Store
+	tokens *auth.Tokens
+}
+
+// newStack is the whole API on a fresh table with the categories and the
+// given prompts (none: the real seed catalogue).
+func newStack(t *testing.T, freeLimit int, prompts ...domain.Prompt) *stack {
+	t.Helper()
+	st, storeCfg := storetest.NewWithConfig(t)
+	ctx := context.Background()
+	if len(prompts) == 0 {
+		storetest.Must(t, catalog.Seed(ctx, st), "seed")
+	} else {
+		for _, c := range catalog.Categories {
+			storetest.Must(t, st.PutCategory(ctx, c), "category")
+		}
+		for _, p := range prompts {
+			storetest.Must(t, st.PutPrompt(ctx, p), "prompt")
+		}
+	}
+	cfg := devstack.Config{
+		Auth:    config.Auth{Store: storeCfg, JWTSecret: secret, TokenTTL: time.Hour},
+		Prompts: config.Prompts{Store: storeCfg, JWTSecret: secret, FreePromptsPerUser: freeLimit},
+	}
+	h, err := devstack.Handler(st, cfg, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &stack{t: t, h: h, st: st, tokens: auth.NewTokens(secret, time.Hour)}
+}
+
+// user creates an account directly in the store and answers its id and token.
+func (s *stack) user(name string) (uid, token string) {
+	s.t.Helper()
+	uid = fmt.Sprintf("%s-%d", name, time.Now().UnixNano())
+	u := domain.User{ID: uid, Email: uid + "@example.com", Username: uid, FullName: name, CreatedAt: time.Now()}
+	storetest.Must(s.t, s.st.CreateUser(context.Background(), u), "create user")
+	token, err := s.tokens.Issue(uid)
+	storetest.Must(s.t, err, "token")
+	return uid, token
+}
+
+// buy records a purchase the way fulfilment does.
+func (s *stack) buy(uid, pid string) {
+	s.t.Helper()
+	_, err := s.st.GrantOwnership(context.Background(), uid, domain.Ownership{PromptID: pid, Source: domain.SourcePurchase, OrderID: "order-" + pid, Amount: 9.99, CreatedAt: time.Now()})
+	storetest.Must(s.t, err, "grant")
+}
+
+func (s *stack) do(method, path, token, body string) *httptest.ResponseRecorder {
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	req := httptest.NewRequest(method, path, r)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	w := httptest.NewRecorder()
+	s.h.ServeHTTP(w, req)
+	return w
+}
+
+func decode[T any](t *testing.T, w *httptest.ResponseRecorder, wantStatus int) T {
+	t.Helper()
+	if w.Code != wantStatus {
+		t.Fatalf("status = %d, want %d; body %s", w.Code, wantStatus, w.Body.String())
+	}
+	var v T
+	if err := json.Unmarshal(w.Body.Bytes(), &v); err != nil {
+		t.Fatalf("decode %s: %v", w.Body.String(), err)
+	}
+	return v
+}
+
+type errorJSON struct {
+	Detail string `json:"detail"`
+	Code   string `json:"code"`
+}
+
+func wantError(t *testing.T, w *httptest.ResponseRecorder, status int, detail string) {
+	t.Helper()
+	e := decode[errorJSON](t, w, status)
+	if detail != "" && e.Detail != detail {
+		t.Errorf("detail = %q, want %q", e.Detail, detail)
+	}
+	if e.Code == "" {
+		t.Errorf("error without code: %s", w.Body.String())
+	}
+}
+
+type promptJSON struct {
+	ID          string  `json:"id"`
+	Title       string  `json:"title"`
+	Description string  `json:"description"`
+	Content     *string `json:"content"`
+	Preview     string  `json:"preview"`
+	Price       float64 `json:"price"`
+	RatingAvg   float64 `json:"rating_avg"`
+	RatingCount int     `json:"rating_count"`
+	UserRating  *int    `json:"user_rating"`
+	IsPurchased bool    `json:"is_purchased"`
+	Category    struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	} `json:"category"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+type freeStatus struct {
+	Remaining    int      `json:"remaining"`
+	TotalAllowed int      `json:"total_allowed"`
+	Used         int      `json:"used"`
+	PromptIDs    []string `json:"prompt_ids"`
+}
+
+type useFreeJSON struct {
+	Prompt         promptJSON `json:"prompt"`
+	Status         freeStatus `json:"status"`
+	AlreadyClaimed bool       `json:"already_claimed"`
+}
+
+func ids(ps []promptJSON) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.ID
+	}
+	return out
+}
+
+var base = time.Date(2026, 9, 1, 10, 0, 0, 0, time.UTC)
+
+// fixture is a prompt with predictable fields; content longer than a preview.
+func fixture(id, cat string, price float64, dayOffset int) domain.Prompt {
+	return domain.Prompt{
+		ID: id, Title: "Title " + id, Description: "Description of " + id, CategoryID: cat, Price: price,
+		CreatedAt: base.AddDate(0, 0, dayOffset),
+		Content:   "Preview part of " + id + " " + strings.Repeat("x", 220) + " SECRET-TAIL-" + id,
+	}
+}

@@ -1,0 +1,113 @@
+package promptsapi
+
+import (
+	"context"
+	"time"
+	"unicode/utf8"
+
+	"aiwork/shared/auth"
+	"aiwork/shared/domain"
+)
+
+// PreviewLength is how much of a prompt everyone may read (SPEC §9).
+const PreviewLength = 200
+
+type categoryJSON struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// promptJSON is a prompt as one caller may see it. Content is set only for a
+// caller with access; present is the one place that decides.
+type promptJSON struct {
+	ID          string       `json:"id"`
+	Title       string       `json:"title"`
+	Description string       `json:"description"`
+	Content     *string      `json:"content,omitempty"`
+	Preview     string       `json:"preview"`
+	Price       float64      `json:"price"`
+	RatingAvg   float64      `json:"rating_avg"`
+	RatingCount int          `json:"rating_count"`
+	UserRating  *int         `json:"user_rating"`
+	IsPurchased bool         `json:"is_purchased"`
+	Category    categoryJSON `json:"category"`
+	CreatedAt   time.Time    `json:"created_at"`
+}
+
+// viewer is what decides access and the per-caller fields: nothing for a
+// visitor; purchases, free claims and ratings for a signed-in user.
+type viewer struct {
+	signedIn  bool
+	owned     map[string]bool
+	freeUsed  map[string]bool
+	ratings   map[string]int
+	freeState domain.FreeStatus
+}
+
+func (v viewer) hasAccess(pid string) bool { return v.owned[pid] || v.freeUsed[pid] }
+
+// loadViewer reads the caller's state: three reads, whatever the catalogue size.
+func (s *Service) loadViewer(ctx context.Context) (viewer, error) {
+	uid, ok := auth.UserID(ctx)
+	if !ok {
+		return viewer{}, nil
+	}
+	owned, err := s.st.OwnedPromptIDs(ctx, uid)
+	if err != nil {
+		return viewer{}, err
+	}
+	status, err := s.st.FreeStatus(ctx, uid, s.freeLimit)
+	if err != nil {
+		return viewer{}, err
+	}
+	ratings, err := s.st.UserRatings(ctx, uid)
+	if err != nil {
+		return viewer{}, err
+	}
+	return viewer{signedIn: true, owned: toSet(owned), freeUsed: toSet(status.PromptIDs), ratings: ratings, freeState: status}, nil
+}
+
+func toSet(ids []string) map[string]bool {
+	m := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		m[id] = true
+	}
+	return m
+}
+
+func (s *Service) present(p domain.Prompt, v viewer, categories map[string]string) promptJSON {
+	out := promptJSON{
+		ID: p.ID, Title: p.Title, Description: p.Description, Preview: preview(p.Content),
+		Price: p.Price, RatingAvg: p.RatingAvg(), RatingCount: p.RatingCount,
+		IsPurchased: v.owned[p.ID], CreatedAt: p.CreatedAt,
+		Category: categoryJSON{ID: p.CategoryID, Name: categories[p.CategoryID]},
+	}
+	if v.hasAccess(p.ID) {
+		content := p.Content
+		out.Content = &content
+	}
+	if r, ok := v.ratings[p.ID]; ok {
+		out.UserRating = &r
+	}
+	return out
+}
+
+// preview is the first PreviewLength characters (not bytes) of content.
+func preview(content string) string {
+	if utf8.RuneCountInString(content) <= PreviewLength {
+		return content
+	}
+	return string([]rune(content)[:PreviewLength])
+}
+
+func (s *Service) categoryNames(ctx context.Context) (map[string]string, error) {
+	cats, err := s.st.Categories(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names := make(map[string]string, len(cats))
+	for _, c := range cats {
+		names[c.ID] = c.Name
+	}
+	return names, nil
+}

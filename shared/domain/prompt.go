@@ -1,0 +1,57 @@
+package domain
+
+import "time"
+
+// Prompt is a catalogue entry. Content is the paid text: the API layer decides
+// who may see it; the domain type always carries it.
+type Prompt struct {
+	ID          string
+	Title       string
+	Description string
+	Content     string
+	Price       float64
+	CategoryID  string
+	Featured    bool
+	CreatedAt   time.Time
+	RatingSum   int
+	RatingCount int
+}
+
+// RatingAvg is the mean rating rounded to one decimal (0 when unrated).
+func (p Prompt) RatingAvg() float64 {
+	if p.RatingCount == 0 {
+		return 0
+	}
+	return RoundOne(float64(p.RatingSum) / float64(p.RatingCount))
+}
+
+// RoundOne rounds half away from zero to one decimal.
+func RoundOne(x float64) float64 {
+	if x < 0 {
+		return -RoundOne(-x)
+	}
+	return float64(int64(x*10+0.5)) / 10
+}
+
+// FreeStatus is a user's free-prompt quota.
+type FreeStatus struct {
+	Remaining    int      `json:"remaining"`
+	TotalAllowed int      `json:"total_allowed"`
+	Used         int      `json:"used"`
+	PromptIDs    []string `json:"prompt_ids"`
+}
+
+// Ownership sources.
+const (
+	SourcePurchase = "purchase"
+	SourceFree     = "free"
+)
+
+// Ownership is a user's right to a prompt's content through a purchase.
+type Ownership struct {
+	PromptID  string
+	Source    string
+	OrderID   string
+	Amount    float64
+	CreatedAt time.Time
+}

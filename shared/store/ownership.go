@@ -1,0 +1,86 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"aiwork/shared/domain"
+)
+
+const ownPrefix = "OWN#"
+
+func ownSK(pid string) string { return ownPrefix + pid }
+
+type ownItem struct {
+	PK        string  `dynamodbav:"PK"`
+	SK        string  `dynamodbav:"SK"`
+	PromptID  string  `dynamodbav:"prompt_id"`
+	Source    string  `dynamodbav:"source"`
+	OrderID   string  `dynamodbav:"order_id,omitempty"`
+	Amount    float64 `dynamodbav:"amount"`
+	CreatedAt string  `dynamodbav:"created_at"`
+}
+
+// GrantOwnership records that uid owns a prompt. Granting it again is a
+// no-op answering created = false, so fulfilment can be re-run safely.
+func (s *Store) GrantOwnership(ctx context.Context, uid string, o domain.Ownership) (created bool, err error) {
+	it := ownItem{
+		PK: userPK(uid), SK: ownSK(o.PromptID), PromptID: o.PromptID, Source: o.Source,
+		OrderID: o.OrderID, Amount: o.Amount, CreatedAt: o.CreatedAt.UTC().Format(time.RFC3339Nano),
+	}
+	switch err := s.putNew(ctx, it); {
+	case errors.Is(err, errExists):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("grant ownership: %w", err)
+	}
+	return true, nil
+}
+
+// Owns reports whether uid owns pid through a purchase.
+func (s *Store) Owns(ctx context.Context, uid, pid string) (bool, error) {
+	var it ownItem
+	err := s.getItem(ctx, userPK(uid), ownSK(pid), &it)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("owns: %w", err)
+	}
+	return true, nil
+}
+
+// OwnedPromptIDs lists the prompts uid owns, in id order.
+func (s *Store) OwnedPromptIDs(ctx context.Context, uid string) ([]string, error) {
+	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{
+		TableName:              aws.String(s.table),
+		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :own)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk":  &types.AttributeValueMemberS{Value: userPK(uid)},
+			":own": &types.AttributeValueMemberS{Value: ownPrefix},
+		},
+		ConsistentRead: aws.Bool(true),
+	})
+	ids := []string{}
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("owned prompts: %w", err)
+		}
+		var items []ownItem
+		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
+			return nil, fmt.Errorf("owned prompts: %w", err)
+		}
+		for _, it := range items {
+			ids = append(ids, it.PromptID)
+		}
+	}
+	return ids, nil
+}

@@ -1,0 +1,115 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"aiwork/shared/domain"
+)
+
+func promptPK(pid string) string { return "PROMPT#" + pid }
+
+const (
+	skPromptMeta  = "META"
+	gsiCatalogKey = "CATALOG"
+)
+
+type promptItem struct {
+	PK          string  `dynamodbav:"PK"`
+	SK          string  `dynamodbav:"SK"`
+	GSI1PK      string  `dynamodbav:"GSI1PK"`
+	GSI1SK      string  `dynamodbav:"GSI1SK"`
+	ID          string  `dynamodbav:"id"`
+	Title       string  `dynamodbav:"title"`
+	Description string  `dynamodbav:"description"`
+	Content     string  `dynamodbav:"content"`
+	Price       float64 `dynamodbav:"price"`
+	CategoryID  string  `dynamodbav:"category_id"`
+	Featured    bool    `dynamodbav:"featured"`
+	CreatedAt   string  `dynamodbav:"created_at"`
+	RatingSum   int     `dynamodbav:"rating_sum"`
+	RatingCount int     `dynamodbav:"rating_count"`
+}
+
+func (it promptItem) domain() domain.Prompt {
+	created, _ := time.Parse(time.RFC3339Nano, it.CreatedAt)
+	return domain.Prompt{
+		ID: it.ID, Title: it.Title, Description: it.Description, Content: it.Content,
+		Price: it.Price, CategoryID: it.CategoryID, Featured: it.Featured, CreatedAt: created,
+		RatingSum: it.RatingSum, RatingCount: it.RatingCount,
+	}
+}
+
+// PutPrompt writes a prompt's catalogue fields and leaves its rating
+// aggregate alone, so re-seeding never resets ratings.
+func (s *Store) PutPrompt(ctx context.Context, p domain.Prompt) error {
+	created := p.CreatedAt.UTC().Format(time.RFC3339Nano)
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName: aws.String(s.table),
+		Key:       key(promptPK(p.ID), skPromptMeta),
+		UpdateExpression: aws.String("SET GSI1PK = :gpk, GSI1SK = :gsk, id = :id, title = :title, description = :desc, content = :content, " +
+			"price = :price, category_id = :cat, featured = :featured, created_at = :created, " +
+			"rating_sum = if_not_exists(rating_sum, :zero), rating_count = if_not_exists(rating_count, :zero)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":gpk":      &types.AttributeValueMemberS{Value: gsiCatalogKey},
+			":gsk":      &types.AttributeValueMemberS{Value: sortableTime(p.CreatedAt) + "#" + p.ID},
+			":id":       &types.AttributeValueMemberS{Value: p.ID},
+			":title":    &types.AttributeValueMemberS{Value: p.Title},
+			":desc":     &types.AttributeValueMemberS{Value: p.Description},
+			":content":  &types.AttributeValueMemberS{Value: p.Content},
+			":price":    &types.AttributeValueMemberN{Value: strconv.FormatFloat(p.Price, 'f', 2, 64)},
+			":cat":      &types.AttributeValueMemberS{Value: p.CategoryID},
+			":featured": &types.AttributeValueMemberBOOL{Value: p.Featured},
+			":created":  &types.AttributeValueMemberS{Value: created},
+			":zero":     &types.AttributeValueMemberN{Value: "0"},
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("put prompt %s: %w", p.ID, err)
+	}
+	return nil
+}
+
+// GetPrompt reads one prompt; ErrNotFound when it does not exist.
+func (s *Store) GetPrompt(ctx context.Context, pid string) (domain.Prompt, error) {
+	var it promptItem
+	if err := s.getItem(ctx, promptPK(pid), skPromptMeta, &it); err != nil {
+		return domain.Prompt{}, fmt.Errorf("get prompt: %w", err)
+	}
+	return it.domain(), nil
+}
+
+// Prompts lists the whole catalogue, newest first (created_at, then id).
+func (s *Store) Prompts(ctx context.Context) ([]domain.Prompt, error) {
+	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{
+		TableName:              aws.String(s.table),
+		IndexName:              aws.String(IndexGSI1),
+		KeyConditionExpression: aws.String("GSI1PK = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": &types.AttributeValueMemberS{Value: gsiCatalogKey},
+		},
+		ScanIndexForward: aws.Bool(false),
+	})
+	var out []domain.Prompt
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("list prompts: %w", err)
+		}
+		var items []promptItem
+		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
+			return nil, fmt.Errorf("list prompts: %w", err)
+		}
+		for _, it := range items {
+			out = append(out, it.domain())
+		}
+	}
+	return out, nil
+}

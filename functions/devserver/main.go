@@ -41,7 +41,7 @@ func run() error {
 	dataDir := config.Env("DATA_DIR", ".data")
 	port := config.Env("PORT", "8080")
 	staticDir := config.Env("STATIC_DIR", filepath.Join("webapp", "dist"))
-	if err := devstack.EnsureSecret(dataDir, "JWT_SECRET", 32); err != nil {
+	if err := devstack.EnsureLocalSecrets(dataDir); err != nil {
 		return err
 	}
 

@@ -24,6 +24,10 @@ func main() {
 	if err != nil {
 		lambdaadapter.Fatal("config", err)
 	}
+	if cfg.StripeSecretKey == "" {
+		lambdaadapter.Fatal("config", errStripeKeyRequired)
+	}
 	st := store.NewFromAWS(awsCfg, cfg.Store)
-	lambda.Start(lambdaadapter.NewProxy(paymentsapi.New(st, auth.NewTokens(cfg.JWTSecret, 0)).Handler()))
+	svc := paymentsapi.New(st, auth.NewTokens(cfg.JWTSecret, 0), paymentsapi.NewProvider(st, cfg), cfg)
+	lambda.Start(lambdaadapter.NewProxy(svc.Handler()))
 }

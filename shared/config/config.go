@@ -66,6 +66,30 @@ type Prompts struct {
 type Payments struct {
 	Store     Store
 	JWTSecret []byte
+	// StripeSecretKey empty means the local test checkout.
+	StripeSecretKey string
+	// StripeAPIURL overrides Stripe's API address (stripe-mock).
+	StripeAPIURL       string
+	FreePromptsPerUser int
+	PublicURL          string
+}
+
+// Webhook is the stripe-webhook function's configuration.
+type Webhook struct {
+	Store         Store
+	WebhookSecret string
+}
+
+// LoadWebhook reads the webhook's settings.
+func LoadWebhook(ctx context.Context, sm SecretFetcher) (Webhook, error) {
+	secret, err := Secret(ctx, sm, "STRIPE_WEBHOOK_SECRET")
+	if err != nil {
+		return Webhook{}, err
+	}
+	if secret == "" {
+		return Webhook{}, errors.New("STRIPE_WEBHOOK_SECRET (or STRIPE_WEBHOOK_SECRET_ARN) is required")
+	}
+	return Webhook{Store: LoadStore(), WebhookSecret: secret}, nil
 }
 
 // LoadPrompts reads the prompts group's settings.
@@ -87,7 +111,18 @@ func LoadPayments(ctx context.Context, sm SecretFetcher) (Payments, error) {
 	if err != nil {
 		return Payments{}, err
 	}
-	return Payments{Store: LoadStore(), JWTSecret: secret}, nil
+	key, err := Secret(ctx, sm, "STRIPE_SECRET_KEY")
+	if err != nil {
+		return Payments{}, err
+	}
+	free, err := EnvInt("FREE_PROMPTS_PER_USER", 5)
+	if err != nil {
+		return Payments{}, err
+	}
+	return Payments{
+		Store: LoadStore(), JWTSecret: secret, StripeSecretKey: key, StripeAPIURL: Env("STRIPE_API_URL", ""),
+		FreePromptsPerUser: free, PublicURL: strings.TrimRight(Env("PUBLIC_URL", ""), "/"),
+	}, nil
 }
 
 // MinJWTSecretBytes keeps HS256 keys at the hash size or more.

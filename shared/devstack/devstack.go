@@ -17,10 +17,13 @@ import (
 	"aiwork/shared/api/paymentsapi"
 	"aiwork/shared/api/promptsapi"
 	"aiwork/shared/api/usersapi"
+	"aiwork/shared/api/webhookapi"
 	"aiwork/shared/auth"
 	"aiwork/shared/catalog"
 	"aiwork/shared/config"
 	"aiwork/shared/httpx"
+	"aiwork/shared/payments"
+	"aiwork/shared/payments/localcheckout"
 	"aiwork/shared/routes"
 	"aiwork/shared/store"
 )
@@ -28,23 +31,39 @@ import (
 // Handler mounts every route group and, when staticDir is set, the built app.
 func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error) {
 	tokens := auth.NewTokens(cfg.Auth.JWTSecret, cfg.Auth.TokenTTL)
+	provider := paymentsapi.NewProvider(st, cfg.Payments)
+	webhook := webhookapi.New(st, cfg.Webhook.WebhookSecret, provider.Name())
 	handlers := map[string]http.Handler{
-		"auth":     authapi.New(st, cfg.Auth).Handler(),
-		"users":    usersapi.New(st, tokens),
-		"prompts":  promptsapi.New(st, tokens, cfg.Prompts.FreePromptsPerUser).Handler(),
-		"payments": paymentsapi.New(st, tokens).Handler(),
+		"auth":           authapi.New(st, cfg.Auth).Handler(),
+		"users":          usersapi.New(st, tokens),
+		"prompts":        promptsapi.New(st, tokens, cfg.Prompts.FreePromptsPerUser).Handler(),
+		"payments":       paymentsapi.New(st, tokens, provider, cfg.Payments).Handler(),
+		"stripe-webhook": webhook,
 	}
 	var app http.Handler
 	if staticDir != "" {
 		app = httpx.SPA(staticDir)
 	}
-	return routes.Mount(handlers, app)
+	api, err := routes.Mount(handlers, app)
+	if err != nil {
+		return nil, err
+	}
+	if provider.Name() != "local" {
+		return api, nil
+	}
+	// The local test checkout stands in for Stripe's hosted page.
+	mux := http.NewServeMux()
+	mux.Handle(payments.LocalCheckoutPath, localcheckout.New(st, webhook, cfg.Webhook.WebhookSecret))
+	mux.Handle("/", api)
+	return mux, nil
 }
 
 // Config is every route group's configuration, read once for the whole stack.
 type Config struct {
-	Auth    config.Auth
-	Prompts config.Prompts
+	Auth     config.Auth
+	Prompts  config.Prompts
+	Payments config.Payments
+	Webhook  config.Webhook
 }
 
 // LoadConfig reads every group's settings from the environment.
@@ -57,7 +76,15 @@ func LoadConfig(ctx context.Context) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	return Config{Auth: a, Prompts: p}, nil
+	pay, err := config.LoadPayments(ctx, nil)
+	if err != nil {
+		return Config{}, err
+	}
+	hook, err := config.LoadWebhook(ctx, nil)
+	if err != nil {
+		return Config{}, err
+	}
+	return Config{Auth: a, Prompts: p, Payments: pay, Webhook: hook}, nil
 }
 
 // Prepare creates the table when missing and seeds the catalogue.
@@ -68,10 +95,18 @@ func Prepare(ctx context.Context, st *store.Store) error {
 	return catalog.Seed(ctx, st)
 }
 
+// EnsureLocalSecrets creates the secrets a local run needs when unset.
+func EnsureLocalSecrets(dataDir string) error {
+	if err := EnsureSecret(dataDir, "JWT_SECRET", "", 32); err != nil {
+		return err
+	}
+	return EnsureSecret(dataDir, "STRIPE_WEBHOOK_SECRET", "whsec_", 24)
+}
+
 // EnsureSecret sets the variable name from dataDir/secrets/<name>, creating a
 // random value there on first use, unless the environment already sets it.
 // Local runs only: in Lambda every secret comes from Secrets Manager.
-func EnsureSecret(dataDir, name string, bytes int) error {
+func EnsureSecret(dataDir, name, prefix string, bytes int) error {
 	if strings.TrimSpace(os.Getenv(name)) != "" || os.Getenv(name+"_ARN") != "" {
 		return nil
 	}
@@ -87,7 +122,7 @@ func EnsureSecret(dataDir, name string, bytes int) error {
 	if _, err := rand.Read(raw); err != nil {
 		return err
 	}
-	value := hex.EncodeToString(raw)
+	value := prefix + hex.EncodeToString(raw)
 	if err := os.WriteFile(file, []byte(value+"\n"), 0o600); err != nil {
 		return fmt.Errorf("secret %s: %w", name, err)
 	}

@@ -25,6 +25,7 @@ var Groups = []Group{
 	{Function: "users", Prefixes: []string{"/api/v1/users/"}},
 	{Function: "prompts", Prefixes: []string{"/api/v1/prompts/"}},
 	{Function: "payments", Prefixes: []string{"/api/v1/payments/"}},
+	{Function: "stripe-webhook", Prefixes: []string{"/api/v1/payments/webhook"}},
 }
 
 // Match answers the group whose longest prefix matches path.

@@ -232,22 +232,4 @@ func usernameFrom(email string) string {
 	return local
 }
 
-// publicURL is where the browser reaches the app: PUBLIC_URL when set, else
-// the forwarded or direct host of this request.
-func (s *Service) publicURL(r *http.Request) string {
-	if s.cfg.PublicURL != "" {
-		return s.cfg.PublicURL
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	if p := r.Header.Get("X-Forwarded-Proto"); p == "https" || p == "http" {
-		scheme = p
-	}
-	host := r.Host
-	if h := r.Header.Get("X-Forwarded-Host"); h != "" {
-		host = strings.TrimSpace(strings.Split(h, ",")[0])
-	}
-	return scheme + "://" + host
-}
+func (s *Service) publicURL(r *http.Request) string { return httpx.PublicURL(r, s.cfg.PublicURL) }

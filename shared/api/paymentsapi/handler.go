@@ -1,30 +1,47 @@
-// Package paymentsapi is the payments route group: what the caller owns, and
-// (with the payments work) checkout and its verification.
+// Package paymentsapi is the payments route group: checkout, its
+// verification on the success page, and what the caller owns.
 package paymentsapi
 
 import (
 	"net/http"
 
 	"aiwork/shared/auth"
+	"aiwork/shared/config"
 	"aiwork/shared/httpx"
+	"aiwork/shared/payments"
 	"aiwork/shared/store"
 )
 
 // Service holds what the handlers need.
 type Service struct {
-	st     *store.Store
-	tokens *auth.Tokens
+	st        *store.Store
+	tokens    *auth.Tokens
+	provider  payments.Provider
+	fulfiller *payments.Fulfiller
+	cfg       config.Payments
 }
 
-// New builds the payments group.
-func New(st *store.Store, tokens *auth.Tokens) *Service {
-	return &Service{st: st, tokens: tokens}
+// New builds the payments group with its checkout provider.
+func New(st *store.Store, tokens *auth.Tokens, provider payments.Provider, cfg config.Payments) *Service {
+	return &Service{st: st, tokens: tokens, provider: provider, fulfiller: payments.NewFulfiller(st), cfg: cfg}
 }
 
-// Handler routes /api/v1/payments/*.
+// NewProvider picks Stripe when a secret key is configured, else the local
+// test checkout.
+func NewProvider(st *store.Store, cfg config.Payments) payments.Provider {
+	if cfg.StripeSecretKey != "" {
+		return payments.NewStripe(cfg.StripeSecretKey, cfg.StripeAPIURL)
+	}
+	return payments.NewLocal(st)
+}
+
+// Handler routes /api/v1/payments/* (the webhook is its own function).
 func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("GET /api/v1/payments/owned-prompts", s.tokens.Required(httpx.Handle(s.ownedPrompts)))
+	required := s.tokens.Required
+	mux.Handle("GET /api/v1/payments/owned-prompts", required(httpx.Handle(s.ownedPrompts)))
+	mux.Handle("POST /api/v1/payments/create-checkout-session", required(httpx.Handle(s.createCheckout)))
+	mux.Handle("GET /api/v1/payments/verify-session/{session_id}", required(httpx.Handle(s.verifySession)))
 	return httpx.WithNotFound(mux)
 }
 

@@ -1,0 +1,75 @@
+package payments
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"aiwork/shared/store"
+)
+
+// LocalProvider is the local test checkout: sessions live in our table and
+// are paid on a devserver page, where no money moves. Used when no Stripe key
+// is set.
+type LocalProvider struct {
+	st *store.Store
+	// CheckoutPath prefixes the session id in checkout URLs.
+	CheckoutPath string
+}
+
+var _ Provider = (*LocalProvider)(nil)
+
+// LocalCheckoutPath is where the devserver serves the local checkout page.
+const LocalCheckoutPath = "/dev/checkout/"
+
+// NewLocal makes the local test checkout provider.
+func NewLocal(st *store.Store) *LocalProvider {
+	return &LocalProvider{st: st, CheckoutPath: LocalCheckoutPath}
+}
+
+func (p *LocalProvider) Name() string { return "local" }
+
+// CreateCheckout stores an open session; its URL is the local checkout page
+// (relative to the site that asked, like Stripe's hosted page but on this host).
+func (p *LocalProvider) CreateCheckout(ctx context.Context, req CheckoutRequest) (Session, error) {
+	id := "cs_local_" + randomHex(12)
+	ls := store.LocalSession{
+		ID: id, Status: "open", PaymentStatus: "unpaid", AmountCents: req.AmountCents, Currency: "usd",
+		ProductName: req.ProductName, ClientRef: req.UserID,
+		Metadata:   map[string]string{"user_id": req.UserID, "prompt_id": req.PromptID},
+		SuccessURL: req.SuccessURL, CancelURL: req.CancelURL, Created: time.Now().Unix(), IdemKey: req.IdempotencyKey,
+	}
+	if err := p.st.PutLocalSession(ctx, ls); err != nil {
+		return Session{}, fmt.Errorf("local checkout: %w", err)
+	}
+	return fromLocal(ls, p.CheckoutPath), nil
+}
+
+// GetSession reads a local session.
+func (p *LocalProvider) GetSession(ctx context.Context, id string) (Session, error) {
+	ls, err := p.st.GetLocalSession(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return Session{}, ErrUnknownSession
+	}
+	if err != nil {
+		return Session{}, err
+	}
+	return fromLocal(ls, p.CheckoutPath), nil
+}
+
+func fromLocal(ls store.LocalSession, path string) Session {
+	return Session{
+		ID: ls.ID, URL: path + ls.ID, Status: ls.Status, PaymentStatus: ls.PaymentStatus,
+		UserID: ls.Metadata["user_id"], PromptID: ls.Metadata["prompt_id"],
+		AmountCents: ls.AmountCents, Currency: ls.Currency, PaymentIntent: ls.PaymentIntent,
+	}
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

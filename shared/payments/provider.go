@@ -1,0 +1,49 @@
+// Package payments sells prompts: a checkout provider (Stripe, or the local
+// test checkout when no Stripe key is set), and the one idempotent fulfilment
+// that both the webhook and the success page run.
+package payments
+
+import (
+	"context"
+	"errors"
+)
+
+// CheckoutRequest is one prompt bought by one user.
+type CheckoutRequest struct {
+	UserID         string
+	PromptID       string
+	ProductName    string
+	AmountCents    int64
+	SuccessURL     string // contains {CHECKOUT_SESSION_ID}
+	CancelURL      string
+	IdempotencyKey string
+}
+
+// Session is a checkout session as the provider reports it.
+type Session struct {
+	ID            string
+	URL           string
+	Status        string // open | complete | expired
+	PaymentStatus string // paid | unpaid | no_payment_required
+	UserID        string
+	PromptID      string
+	AmountCents   int64
+	Currency      string
+	PaymentIntent string
+}
+
+// Paid reports whether the money has arrived.
+func (s Session) Paid() bool {
+	return s.Status == "complete" && (s.PaymentStatus == "paid" || s.PaymentStatus == "no_payment_required")
+}
+
+// Provider creates and reads checkout sessions.
+type Provider interface {
+	// Name is "stripe" or "local".
+	Name() string
+	CreateCheckout(ctx context.Context, req CheckoutRequest) (Session, error)
+	GetSession(ctx context.Context, id string) (Session, error)
+}
+
+// ErrUnknownSession is a session id the provider does not know.
+var ErrUnknownSession = errors.New("unknown checkout session")

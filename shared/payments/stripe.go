@@ -1,0 +1,86 @@
+package payments
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/stripe/stripe-go/v84"
+)
+
+// StripeProvider talks to Stripe's API (or stripe-mock in tests).
+type StripeProvider struct {
+	client *stripe.Client
+}
+
+var _ Provider = (*StripeProvider)(nil)
+
+// NewStripe makes the provider; apiURL overrides Stripe's API address (tests).
+func NewStripe(secretKey, apiURL string) *StripeProvider {
+	var opts []stripe.ClientOption
+	if apiURL != "" {
+		backends := stripe.NewBackendsWithConfig(&stripe.BackendConfig{URL: stripe.String(apiURL), HTTPClient: &http.Client{}})
+		opts = append(opts, stripe.WithBackends(backends))
+	}
+	return &StripeProvider{client: stripe.NewClient(secretKey, opts...)}
+}
+
+func (p *StripeProvider) Name() string { return "stripe" }
+
+// CreateCheckout opens a Checkout Session in payment mode priced from the prompt.
+func (p *StripeProvider) CreateCheckout(ctx context.Context, req CheckoutRequest) (Session, error) {
+	params := &stripe.CheckoutSessionCreateParams{
+		Mode:              stripe.String(string(stripe.CheckoutSessionModePayment)),
+		ClientReferenceID: stripe.String(req.UserID),
+		SuccessURL:        stripe.String(req.SuccessURL),
+		CancelURL:         stripe.String(req.CancelURL),
+		Metadata:          map[string]string{"user_id": req.UserID, "prompt_id": req.PromptID},
+		LineItems: []*stripe.CheckoutSessionCreateLineItemParams{{
+			Quantity: stripe.Int64(1),
+			PriceData: &stripe.CheckoutSessionCreateLineItemPriceDataParams{
+				Currency:    stripe.String("usd"),
+				UnitAmount:  stripe.Int64(req.AmountCents),
+				ProductData: &stripe.CheckoutSessionCreateLineItemPriceDataProductDataParams{Name: stripe.String(req.ProductName)},
+			},
+		}},
+		PaymentIntentData: &stripe.CheckoutSessionCreatePaymentIntentDataParams{
+			Metadata: map[string]string{"user_id": req.UserID, "prompt_id": req.PromptID},
+		},
+	}
+	params.SetIdempotencyKey(req.IdempotencyKey)
+	s, err := p.client.V1CheckoutSessions.Create(ctx, params)
+	if err != nil {
+		return Session{}, fmt.Errorf("stripe create checkout: %w", err)
+	}
+	return fromStripe(s), nil
+}
+
+// GetSession retrieves a session from Stripe.
+func (p *StripeProvider) GetSession(ctx context.Context, id string) (Session, error) {
+	s, err := p.client.V1CheckoutSessions.Retrieve(ctx, id, nil)
+	var serr *stripe.Error
+	if errors.As(err, &serr) && serr.HTTPStatusCode == http.StatusNotFound {
+		return Session{}, ErrUnknownSession
+	}
+	if err != nil {
+		return Session{}, fmt.Errorf("stripe retrieve checkout: %w", err)
+	}
+	return fromStripe(s), nil
+}
+
+// fromStripe reads the fields we use from a Stripe checkout session.
+func fromStripe(s *stripe.CheckoutSession) Session {
+	out := Session{
+		ID: s.ID, URL: s.URL, Status: string(s.Status), PaymentStatus: string(s.PaymentStatus),
+		AmountCents: s.AmountTotal, Currency: string(s.Currency),
+		UserID: s.Metadata["user_id"], PromptID: s.Metadata["prompt_id"],
+	}
+	if out.UserID == "" {
+		out.UserID = s.ClientReferenceID
+	}
+	if s.PaymentIntent != nil {
+		out.PaymentIntent = s.PaymentIntent.ID
+	}
+	return out
+}

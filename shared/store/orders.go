@@ -1,0 +1,244 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Order states: PENDING → PAID → REFUNDED, or PENDING → EXPIRED / FAILED.
+const (
+	OrderPending  = "PENDING"
+	OrderPaid     = "PAID"
+	OrderExpired  = "EXPIRED"
+	OrderFailed   = "FAILED"
+	OrderRefunded = "REFUNDED"
+)
+
+func orderPK(sid string) string    { return "ORDER#" + sid }
+func paymentPK(pi string) string   { return "PAYMENTINTENT#" + pi }
+func eventPK(id string) string     { return "STRIPEEVENT#" + id }
+func localPayPK(sid string) string { return "LOCALCHECKOUT#" + sid }
+
+const skOrder = "ORDER"
+
+// Order is one checkout: who buys which prompt for how much.
+type Order struct {
+	SessionID   string  `dynamodbav:"session_id"`
+	UserID      string  `dynamodbav:"user_id"`
+	PromptID    string  `dynamodbav:"prompt_id"`
+	PromptTitle string  `dynamodbav:"prompt_title"`
+	Amount      float64 `dynamodbav:"amount"`
+	Status      string  `dynamodbav:"status"`
+	Provider    string  `dynamodbav:"provider"`
+	CreatedAt   string  `dynamodbav:"created_at"`
+	PaidAt      string  `dynamodbav:"paid_at,omitempty"`
+	// PaymentIntent links refunds back to the order.
+	PaymentIntent string `dynamodbav:"payment_intent,omitempty"`
+}
+
+type orderItem struct {
+	PK     string `dynamodbav:"PK"`
+	SK     string `dynamodbav:"SK"`
+	GSI1PK string `dynamodbav:"GSI1PK"`
+	GSI1SK string `dynamodbav:"GSI1SK"`
+	Order
+}
+
+// PutOrder stores a new order; an order already stored under the session
+// id is left as it is (a retried create, or a webhook that came first).
+func (s *Store) PutOrder(ctx context.Context, o Order) error {
+	created, _ := time.Parse(time.RFC3339Nano, o.CreatedAt)
+	it := orderItem{PK: orderPK(o.SessionID), SK: skOrder, GSI1PK: userPK(o.UserID), GSI1SK: "ORDER#" + sortableTime(created), Order: o}
+	if err := s.putNew(ctx, it); err != nil && !errors.Is(err, errExists) {
+		return fmt.Errorf("put order: %w", err)
+	}
+	return nil
+}
+
+// GetOrder reads an order by checkout session id.
+func (s *Store) GetOrder(ctx context.Context, sid string) (Order, error) {
+	var it orderItem
+	if err := s.getItem(ctx, orderPK(sid), skOrder, &it); err != nil {
+		return Order{}, fmt.Errorf("get order: %w", err)
+	}
+	return it.Order, nil
+}
+
+// ErrOrderState is a transition the order's current state does not allow.
+var ErrOrderState = errors.New("order is not in a state that allows this")
+
+// MarkOrderPaid moves an order to PAID from any state but REFUNDED and
+// answers it. The first caller's paid_at stays, so everyone after reads the
+// same time (deterministic activity keys).
+func (s *Store) MarkOrderPaid(ctx context.Context, sid, paymentIntent string, now time.Time) (Order, error) {
+	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                aws.String(s.table),
+		Key:                      key(orderPK(sid), skOrder),
+		UpdateExpression:         aws.String("SET #s = :paid, paid_at = if_not_exists(paid_at, :now), payment_intent = :pi"),
+		ConditionExpression:      aws.String("attribute_exists(PK) AND #s <> :refunded"),
+		ExpressionAttributeNames: map[string]string{"#s": "status"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":paid":     &types.AttributeValueMemberS{Value: OrderPaid},
+			":refunded": &types.AttributeValueMemberS{Value: OrderRefunded},
+			":now":      &types.AttributeValueMemberS{Value: now.UTC().Format(time.RFC3339Nano)},
+			":pi":       &types.AttributeValueMemberS{Value: paymentIntent},
+		},
+		ReturnValues: types.ReturnValueAllNew,
+	})
+	if isConditionFailed(err) {
+		return Order{}, ErrOrderState
+	}
+	if err != nil {
+		return Order{}, fmt.Errorf("mark order paid: %w", err)
+	}
+	var it orderItem
+	if err := attributevalue.UnmarshalMap(out.Attributes, &it); err != nil {
+		return Order{}, err
+	}
+	if paymentIntent != "" {
+		if err := s.put(ctx, map[string]any{AttrPK: paymentPK(paymentIntent), AttrSK: skOrder, "session_id": sid}); err != nil {
+			return Order{}, fmt.Errorf("index payment intent: %w", err)
+		}
+	}
+	return it.Order, nil
+}
+
+// SetOrderStatus moves an order from one of the states in from to to.
+// ErrOrderState when it is in none of them (an event that came too late).
+func (s *Store) SetOrderStatus(ctx context.Context, sid, to string, from ...string) error {
+	values := map[string]types.AttributeValue{":to": &types.AttributeValueMemberS{Value: to}}
+	cond := "attribute_exists(PK) AND ("
+	for i, f := range from {
+		k := fmt.Sprintf(":f%d", i)
+		values[k] = &types.AttributeValueMemberS{Value: f}
+		if i > 0 {
+			cond += " OR "
+		}
+		cond += "#s = " + k
+	}
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 aws.String(s.table),
+		Key:                       key(orderPK(sid), skOrder),
+		UpdateExpression:          aws.String("SET #s = :to"),
+		ConditionExpression:       aws.String(cond + ")"),
+		ExpressionAttributeNames:  map[string]string{"#s": "status"},
+		ExpressionAttributeValues: values,
+	})
+	if isConditionFailed(err) {
+		return ErrOrderState
+	}
+	if err != nil {
+		return fmt.Errorf("set order status: %w", err)
+	}
+	return nil
+}
+
+// OrderByPaymentIntent finds the order a payment intent paid.
+func (s *Store) OrderByPaymentIntent(ctx context.Context, pi string) (Order, error) {
+	var ref struct {
+		SessionID string `dynamodbav:"session_id"`
+	}
+	if err := s.getItem(ctx, paymentPK(pi), skOrder, &ref); err != nil {
+		return Order{}, fmt.Errorf("order by payment intent: %w", err)
+	}
+	return s.GetOrder(ctx, ref.SessionID)
+}
+
+// RevokeOwnership removes uid's ownership of pid (a refund).
+func (s *Store) RevokeOwnership(ctx context.Context, uid, pid string) error {
+	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.table), Key: key(userPK(uid), ownSK(pid))})
+	if err != nil {
+		return fmt.Errorf("revoke ownership: %w", err)
+	}
+	return nil
+}
+
+// EventProcessed reports whether a webhook event was handled before.
+func (s *Store) EventProcessed(ctx context.Context, id string) (bool, error) {
+	var it map[string]any
+	err := s.getItem(ctx, eventPK(id), "EVENT", &it)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// MarkEventProcessed records a handled event, after its work succeeded; the
+// record expires after 30 days (Stripe retries for 3).
+func (s *Store) MarkEventProcessed(ctx context.Context, id, typ string, now time.Time) error {
+	return s.put(ctx, map[string]any{
+		AttrPK: eventPK(id), AttrSK: "EVENT", "type": typ,
+		"processed_at": now.UTC().Format(time.RFC3339Nano), AttrExpires: now.Add(30 * 24 * time.Hour).Unix(),
+	})
+}
+
+// LocalSession is the local test checkout's record of a checkout session,
+// standing in for Stripe's.
+type LocalSession struct {
+	ID            string            `dynamodbav:"id"`
+	Status        string            `dynamodbav:"status"`
+	PaymentStatus string            `dynamodbav:"payment_status"`
+	AmountCents   int64             `dynamodbav:"amount_cents"`
+	Currency      string            `dynamodbav:"currency"`
+	ProductName   string            `dynamodbav:"product_name"`
+	ClientRef     string            `dynamodbav:"client_reference_id"`
+	Metadata      map[string]string `dynamodbav:"metadata"`
+	SuccessURL    string            `dynamodbav:"success_url"`
+	CancelURL     string            `dynamodbav:"cancel_url"`
+	PaymentIntent string            `dynamodbav:"payment_intent,omitempty"`
+	Created       int64             `dynamodbav:"created"`
+	IdemKey       string            `dynamodbav:"idempotency_key"`
+}
+
+// PutLocalSession stores a new local checkout session.
+func (s *Store) PutLocalSession(ctx context.Context, ls LocalSession) error {
+	item := struct {
+		PK string `dynamodbav:"PK"`
+		SK string `dynamodbav:"SK"`
+		LocalSession
+	}{localPayPK(ls.ID), "SESSION", ls}
+	return s.putNew(ctx, item)
+}
+
+// GetLocalSession reads a local checkout session.
+func (s *Store) GetLocalSession(ctx context.Context, sid string) (LocalSession, error) {
+	var ls LocalSession
+	if err := s.getItem(ctx, localPayPK(sid), "SESSION", &ls); err != nil {
+		return LocalSession{}, fmt.Errorf("local session: %w", err)
+	}
+	return ls, nil
+}
+
+// CompleteLocalSession marks an open local session paid, once.
+func (s *Store) CompleteLocalSession(ctx context.Context, sid, paymentIntent string) (LocalSession, error) {
+	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                aws.String(s.table),
+		Key:                      key(localPayPK(sid), "SESSION"),
+		UpdateExpression:         aws.String("SET #s = :complete, payment_status = :paid, payment_intent = :pi"),
+		ConditionExpression:      aws.String("#s = :open"),
+		ExpressionAttributeNames: map[string]string{"#s": "status"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":complete": &types.AttributeValueMemberS{Value: "complete"},
+			":paid":     &types.AttributeValueMemberS{Value: "paid"},
+			":open":     &types.AttributeValueMemberS{Value: "open"},
+			":pi":       &types.AttributeValueMemberS{Value: paymentIntent},
+		},
+		ReturnValues: types.ReturnValueAllNew,
+	})
+	if isConditionFailed(err) {
+		return LocalSession{}, ErrOrderState
+	}
+	if err != nil {
+		return LocalSession{}, fmt.Errorf("complete local session: %w", err)
+	}
+	var ls LocalSession
+	err = attributevalue.UnmarshalMap(out.Attributes, &ls)
+	return ls, err
+}

@@ -37,6 +37,12 @@ $(BIN)/.go-modules: go.work shared/go.mod functions/go.mod infra/go.mod
 
 deps: $(WEBAPP)/node_modules/.installed $(BIN)/.go-modules ## install npm packages and Go modules
 
+STRIPE_MOCK_VERSION := v0.203.0
+
+# stripe-mock: Stripe's API mock, for the Stripe provider's tests.
+$(BIN)/stripe-mock:
+	GOBIN=$(abspath $(BIN)) $(GO) install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION)
+
 # Debian's Chromium for the browser tests (never a downloaded browser build).
 $(CHROMIUM):
 	@if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
@@ -84,9 +90,9 @@ test: deps $(CHROMIUM) ## run every test: Go, Vitest, browser end-to-end
 	@$(MAKE) --no-print-directory test-go test-web test-e2e
 	@echo "make test: every suite passed"
 
-test-go: $(BIN)/.go-modules $(WEBAPP)/node_modules/.installed ## Go unit and API tests (dynalite)
+test-go: $(BIN)/.go-modules $(WEBAPP)/node_modules/.installed $(BIN)/stripe-mock ## Go unit and API tests (dynalite, stripe-mock)
 	$(GO) vet ./shared/... ./functions/... ./infra/...
-	$(GO) test -count=1 ./shared/... ./functions/... ./infra/...
+	STRIPE_MOCK_BIN=$(abspath $(BIN)/stripe-mock) $(GO) test -count=1 ./shared/... ./functions/... ./infra/...
 
 test-web: $(WEBAPP)/node_modules/.installed ## Vitest unit and component tests
 	cd $(WEBAPP) && $(NPM) run --silent typecheck && $(NPM) test --silent

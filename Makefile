@@ -15,7 +15,7 @@ NPM       ?= npm
 BIN       := .bin
 WEBAPP    := webapp
 CHROMIUM  ?= /usr/bin/chromium
-LAMBDAS   := auth users prompts payments stripe-webhook
+LAMBDAS   := auth users prompts payments stripe-webhook mcp chat
 
 .PHONY: help deps run dev test test-go test-web test-e2e build webapp clean
 

@@ -125,6 +125,49 @@ func LoadPayments(ctx context.Context, sm SecretFetcher) (Payments, error) {
 	}, nil
 }
 
+// Chat is the configuration of the chat and mcp groups: provider keys (a
+// provider without one is served by the local demo model) and stream limits.
+type Chat struct {
+	Store        Store
+	JWTSecret    []byte
+	StallTimeout time.Duration
+	DemoDelay    time.Duration
+	OpenAIKey    string
+	AnthropicKey string
+	GeminiKey    string
+	// MetaBedrock serves Meta Llama through Amazon Bedrock with the
+	// function's AWS credentials.
+	MetaBedrock bool
+	// Base URLs override the providers' API addresses (gateways, tests).
+	OpenAIBaseURL    string
+	AnthropicBaseURL string
+	GeminiBaseURL    string
+	ModelMap         string
+}
+
+// LoadChat reads the chat settings.
+func LoadChat(ctx context.Context, sm SecretFetcher) (Chat, error) {
+	secret, err := jwtSecret(ctx, sm)
+	if err != nil {
+		return Chat{}, err
+	}
+	c := Chat{Store: LoadStore(), JWTSecret: secret, ModelMap: Env("LLM_MODEL_MAP", ""),
+		OpenAIBaseURL: Env("OPENAI_BASE_URL", ""), AnthropicBaseURL: Env("ANTHROPIC_BASE_URL", ""), GeminiBaseURL: Env("GEMINI_BASE_URL", ""),
+		MetaBedrock: Env("META_BEDROCK", "") == "1" || Env("META_BEDROCK", "") == "true"}
+	if c.StallTimeout, err = EnvDuration("CHAT_STALL_TIMEOUT", 30*time.Second); err != nil {
+		return Chat{}, err
+	}
+	if c.DemoDelay, err = EnvDuration("DEMO_CHUNK_DELAY", 60*time.Millisecond); err != nil {
+		return Chat{}, err
+	}
+	for name, dst := range map[string]*string{"OPENAI_API_KEY": &c.OpenAIKey, "ANTHROPIC_API_KEY": &c.AnthropicKey, "GEMINI_API_KEY": &c.GeminiKey} {
+		if *dst, err = Secret(ctx, sm, name); err != nil {
+			return Chat{}, err
+		}
+	}
+	return c, nil
+}
+
 // MinJWTSecretBytes keeps HS256 keys at the hash size or more.
 const MinJWTSecretBytes = 32
 

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"aiwork/shared/api/authapi"
+	"aiwork/shared/api/chatapi"
+	"aiwork/shared/api/mcpapi"
 	"aiwork/shared/api/paymentsapi"
 	"aiwork/shared/api/promptsapi"
 	"aiwork/shared/api/usersapi"
@@ -22,6 +24,7 @@ import (
 	"aiwork/shared/catalog"
 	"aiwork/shared/config"
 	"aiwork/shared/httpx"
+	"aiwork/shared/llm"
 	"aiwork/shared/payments"
 	"aiwork/shared/payments/localcheckout"
 	"aiwork/shared/routes"
@@ -32,6 +35,10 @@ import (
 func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error) {
 	tokens := auth.NewTokens(cfg.Auth.JWTSecret, cfg.Auth.TokenTTL)
 	provider := paymentsapi.NewProvider(st, cfg.Payments)
+	registry, err := llm.RegistryFromConfig(context.Background(), cfg.Chat)
+	if err != nil {
+		return nil, err
+	}
 	webhook := webhookapi.New(st, cfg.Webhook.WebhookSecret, provider.Name())
 	handlers := map[string]http.Handler{
 		"auth":           authapi.New(st, cfg.Auth).Handler(),
@@ -39,6 +46,8 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 		"prompts":        promptsapi.New(st, tokens, cfg.Prompts.FreePromptsPerUser).Handler(),
 		"payments":       paymentsapi.New(st, tokens, provider, cfg.Payments).Handler(),
 		"stripe-webhook": webhook,
+		"mcp":            mcpapi.New(st, tokens, registry).Handler(),
+		"chat":           chatapi.New(st, tokens, registry, chatapi.Options{StallTimeout: cfg.Chat.StallTimeout}).Handler(),
 	}
 	var app http.Handler
 	if staticDir != "" {
@@ -64,6 +73,7 @@ type Config struct {
 	Prompts  config.Prompts
 	Payments config.Payments
 	Webhook  config.Webhook
+	Chat     config.Chat
 }
 
 // LoadConfig reads every group's settings from the environment.
@@ -84,7 +94,11 @@ func LoadConfig(ctx context.Context) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	return Config{Auth: a, Prompts: p, Payments: pay, Webhook: hook}, nil
+	chat, err := config.LoadChat(ctx, nil)
+	if err != nil {
+		return Config{}, err
+	}
+	return Config{Auth: a, Prompts: p, Payments: pay, Webhook: hook, Chat: chat}, nil
 }
 
 // Prepare creates the table when missing and seeds the catalogue.

@@ -46,15 +46,21 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 // DecodeJSON reads a JSON object body into dst. Unknown fields are ignored;
 // malformed JSON and wrong types are 400, bodies over MaxBodyBytes are 413.
 func DecodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
+	return DecodeJSONLimit(w, r, dst, MaxBodyBytes)
+}
+
+// DecodeJSONLimit is DecodeJSON with another body cap, for routes whose
+// bodies are larger by nature (a chat conversation).
+func DecodeJSONLimit(w http.ResponseWriter, r *http.Request, dst any, limit int64) error {
 	if r.Body == nil {
 		return Invalid("Request body is required.")
 	}
-	body := http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	body := http.MaxBytesReader(w, r.Body, limit)
 	data, err := io.ReadAll(body)
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return &Error{Code: CodeTooLarge, Detail: fmt.Sprintf("Request body is larger than %d KiB.", MaxBodyBytes>>10)}
+			return &Error{Code: CodeTooLarge, Detail: fmt.Sprintf("Request body is larger than %d KiB.", limit>>10)}
 		}
 		return Invalid("Could not read the request body.")
 	}

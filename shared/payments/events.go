@@ -3,6 +3,7 @@ package payments
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 
@@ -22,7 +23,7 @@ func (f *Fulfiller) HandleEvent(ctx context.Context, provider string, ev stripe.
 			return nil // a delayed payment method: async_payment_succeeded follows
 		}
 		_, err = f.Fulfil(ctx, provider, sess)
-		if err == ErrRefunded {
+		if errors.Is(err, ErrRefunded) {
 			return nil
 		}
 		return err

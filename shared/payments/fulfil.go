@@ -61,7 +61,10 @@ func (f *Fulfiller) Fulfil(ctx context.Context, provider string, sess Session) (
 	}
 	// A refund that landed between our paid mark and the grant wins.
 	if now, err := f.st.GetOrder(ctx, sess.ID); err == nil && now.Status == store.OrderRefunded {
-		return now, errors.Join(ErrRefunded, f.st.RevokeOwnership(ctx, now.UserID, now.PromptID))
+		if err := f.st.RevokeOwnership(ctx, now.UserID, now.PromptID); err != nil {
+			return store.Order{}, fmt.Errorf("fulfil: %w", err)
+		}
+		return now, ErrRefunded
 	}
 	return order, nil
 }
@@ -111,17 +114,24 @@ func (f *Fulfiller) Refund(ctx context.Context, paymentIntent string) error {
 	if err != nil {
 		return err
 	}
-	if err := ignoreState(f.st.SetOrderStatus(ctx, order.SessionID, store.OrderRefunded, store.OrderPaid)); err != nil {
+	order, err = f.st.MarkOrderRefunded(ctx, order.SessionID, f.now())
+	if errors.Is(err, store.ErrOrderState) {
+		slog.WarnContext(ctx, "refund for an order that was never paid", "payment_intent", paymentIntent)
+		return nil
+	}
+	if err != nil {
 		return err
 	}
 	if err := f.st.RevokeOwnership(ctx, order.UserID, order.PromptID); err != nil {
 		return err
 	}
+	// The first refund's time keys the activity, so a re-run writes nothing.
+	refundedAt, _ := time.Parse(time.RFC3339Nano, order.RefundedAt)
 	amount := order.Amount
 	return f.st.AddActivity(ctx, order.UserID, domain.Activity{
 		ID: "refund-" + order.SessionID, Type: domain.ActivityOther, Title: "Purchase refunded",
 		Description: fmt.Sprintf("Your purchase of \"%s\" was refunded; the prompt is no longer in your library.", order.PromptTitle),
-		Amount:      &amount, PromptTitle: order.PromptTitle, CreatedAt: f.now().UTC(),
+		Amount:      &amount, PromptTitle: order.PromptTitle, CreatedAt: refundedAt,
 	})
 }
 

@@ -26,6 +26,8 @@ var Groups = []Group{
 	{Function: "prompts", Prefixes: []string{"/api/v1/prompts/"}},
 	{Function: "payments", Prefixes: []string{"/api/v1/payments/"}},
 	{Function: "stripe-webhook", Prefixes: []string{"/api/v1/payments/webhook"}},
+	{Function: "mcp", Prefixes: []string{"/api/v1/mcp-servers/", "/api/v1/mcp-connections/"}},
+	{Function: "chat", Prefixes: []string{"/api/v1/mcp-connections/message"}, Streaming: true},
 }
 
 // Match answers the group whose longest prefix matches path.

@@ -41,6 +41,8 @@ type Order struct {
 	PaidAt      string  `dynamodbav:"paid_at,omitempty"`
 	// PaymentIntent links refunds back to the order.
 	PaymentIntent string `dynamodbav:"payment_intent,omitempty"`
+	// RefundedAt is the first refund's time, so a re-run refund reads the same.
+	RefundedAt string `dynamodbav:"refunded_at,omitempty"`
 }
 
 type orderItem struct {
@@ -106,6 +108,37 @@ func (s *Store) MarkOrderPaid(ctx context.Context, sid, paymentIntent string, no
 		if err := s.put(ctx, map[string]any{AttrPK: paymentPK(paymentIntent), AttrSK: skOrder, "session_id": sid}); err != nil {
 			return Order{}, fmt.Errorf("index payment intent: %w", err)
 		}
+	}
+	return it.Order, nil
+}
+
+// MarkOrderRefunded moves a paid order to REFUNDED (again, for a re-run) and
+// answers it. The first caller's refunded_at stays, so everyone after reads
+// the same time (deterministic activity keys). ErrOrderState when the order
+// was never paid.
+func (s *Store) MarkOrderRefunded(ctx context.Context, sid string, now time.Time) (Order, error) {
+	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                aws.String(s.table),
+		Key:                      key(orderPK(sid), skOrder),
+		UpdateExpression:         aws.String("SET #s = :refunded, refunded_at = if_not_exists(refunded_at, :now)"),
+		ConditionExpression:      aws.String("attribute_exists(PK) AND (#s = :paid OR #s = :refunded)"),
+		ExpressionAttributeNames: map[string]string{"#s": "status"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":paid":     &types.AttributeValueMemberS{Value: OrderPaid},
+			":refunded": &types.AttributeValueMemberS{Value: OrderRefunded},
+			":now":      &types.AttributeValueMemberS{Value: now.UTC().Format(time.RFC3339Nano)},
+		},
+		ReturnValues: types.ReturnValueAllNew,
+	})
+	if isConditionFailed(err) {
+		return Order{}, ErrOrderState
+	}
+	if err != nil {
+		return Order{}, fmt.Errorf("mark order refunded: %w", err)
+	}
+	var it orderItem
+	if err := attributevalue.UnmarshalMap(out.Attributes, &it); err != nil {
+		return Order{}, err
 	}
 	return it.Order, nil
 }

@@ -1,0 +1,47 @@
+package chatapi
+
+import (
+	"encoding/json"
+	"net/http"
+)
+
+// sse writes the chat stream framing of DESIGN §4, flushing every frame.
+type sse struct {
+	w  http.ResponseWriter
+	rc *http.ResponseController
+}
+
+func newSSE(w http.ResponseWriter) *sse {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream; charset=utf-8")
+	h.Set("Cache-Control", "no-cache, no-transform")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	s := &sse{w: w, rc: http.NewResponseController(w)}
+	_ = s.rc.Flush()
+	return s
+}
+
+func (s *sse) data(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return s.raw("data: " + string(b) + "\n\n")
+}
+
+func (s *sse) content(text string) error { return s.data(map[string]string{"content": text}) }
+
+func (s *sse) error(detail string) error {
+	b, _ := json.Marshal(map[string]string{"detail": detail})
+	return s.raw("event: error\ndata: " + string(b) + "\n\n")
+}
+
+func (s *sse) done() error { return s.raw("data: [DONE]\n\n") }
+
+func (s *sse) raw(frame string) error {
+	if _, err := s.w.Write([]byte(frame)); err != nil {
+		return err
+	}
+	return s.rc.Flush()
+}

@@ -1,15 +1,90 @@
-import { Link } from 'react-router';
-import { Text } from '@aws-amplify/ui-react';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { Alert, Loader, Text } from '@aws-amplify/ui-react';
+import { useSWRConfig } from 'swr';
 import { Page } from '../../../components/page';
+import { PAYMENT_SUCCESS_TOAST_MS, toast } from '../../../components/notifications/notification-store';
+import { errorMessage } from '../../../lib/api-client';
+import { trackPurchase } from '../../../lib/analytics';
+import { verifySession } from '../api/verify-session';
+import { formatAmount, initialState, PAYMENT_MESSAGES, type VerificationState } from '../payment-messages';
 
-// Placeholder: session verification (session_id, verified/failed states) is later work.
+// /payment/success?session_id=… (login required by the route guard): asks the
+// server to verify the session — which also fulfils it when the webhook has
+// not arrived yet — then shows the purchase or the failure.
 export default function PaymentSuccessPage() {
+  const [params] = useSearchParams();
+  const sessionId = params.get('session_id');
+  const [state, setState] = useState<VerificationState>(() => initialState(sessionId));
+  const { mutate } = useSWRConfig();
+  const started = useRef<string | null>(null);
+
+  useEffect(() => {
+    if (!sessionId || !sessionId.trim() || started.current === sessionId) return;
+    started.current = sessionId;
+    // Verified once per session id, even under StrictMode's double effects;
+    // a late answer after unmount is dropped by React.
+    verifySession(sessionId)
+      .then((v) => {
+        setState({ kind: 'verified', promptTitle: v.prompt_title, amount: v.amount, sessionId: v.session_id, status: v.status });
+        toast.success(PAYMENT_MESSAGES.successToast, { duration: PAYMENT_SUCCESS_TOAST_MS });
+        trackPurchase({ sessionId: v.session_id, amount: v.amount, promptTitle: v.prompt_title });
+        // Ownership changed: refresh every cached list (prompts, owned, activities).
+        void mutate(() => true);
+      })
+      .catch((err) => {
+        setState({ kind: 'failed', detail: errorMessage(err, PAYMENT_MESSAGES.failedFallback) });
+        toast.error(PAYMENT_MESSAGES.failedToast);
+      });
+  }, [sessionId, mutate]);
+
+  if (state.kind === 'loading') {
+    return (
+      <Page title="Verifying your payment" className="page--centered">
+        <div role="status" aria-live="polite" className="payment-status">
+          <Loader size="large" />
+          <Text>Confirming your payment with the payment provider...</Text>
+        </div>
+      </Page>
+    );
+  }
+
+  if (state.kind === 'failed') {
+    return (
+      <Page title={PAYMENT_MESSAGES.failedTitle} className="page--centered">
+        <Alert variation="error" role="alert">
+          {state.detail}
+        </Alert>
+        <div className="button-row">
+          <Link to="/marketplace" className="button-link button-link--primary">
+            Back to prompts
+          </Link>
+          <Link to="/dashboard" className="button-link">
+            Go to Dashboard
+          </Link>
+        </div>
+      </Page>
+    );
+  }
+
   return (
-    <Page title="Payment" subtitle="Checking your payment...">
-      <Text>Payment verification is on its way.</Text>
+    <Page title="Payment successful!" subtitle="Your prompt is ready to use." className="page--centered">
+      <dl className="payment-details" data-testid="payment-details">
+        <dt>Prompt</dt>
+        <dd data-testid="payment-prompt-title">{state.promptTitle}</dd>
+        <dt>Amount</dt>
+        <dd data-testid="payment-amount">{formatAmount(state.amount)}</dd>
+        <dt>Session ID</dt>
+        <dd className="payment-details__mono">{state.sessionId}</dd>
+        <dt>Status</dt>
+        <dd>{state.status}</dd>
+      </dl>
       <div className="button-row">
         <Link to="/dashboard" className="button-link button-link--primary">
           Go to Dashboard
+        </Link>
+        <Link to="/marketplace?filter=purchased" className="button-link">
+          View your prompts
         </Link>
         <Link to="/marketplace" className="button-link">
           Browse prompts

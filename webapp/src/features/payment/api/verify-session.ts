@@ -1,0 +1,13 @@
+import { apiRequest } from '../../../lib/api-client';
+
+/** SPEC §3 "Payment session verification result". */
+export interface VerifiedPayment {
+  prompt_title: string;
+  amount: number;
+  session_id: string;
+  status: string;
+}
+
+export function verifySession(sessionId: string, signal?: AbortSignal): Promise<VerifiedPayment> {
+  return apiRequest<VerifiedPayment>(`/payments/verify-session/${encodeURIComponent(sessionId)}`, { signal });
+}

@@ -1,0 +1,23 @@
+// SPEC §2 payment/success and §8 payment texts, in one place.
+export const PAYMENT_MESSAGES = {
+  noSession: 'No session ID provided',
+  failedTitle: 'Payment Verification Failed',
+  failedFallback: 'Failed to verify payment',
+  failedToast: 'Payment verification failed',
+  successToast: 'Payment successful! Prompt is now available in your dashboard.',
+} as const;
+
+export type VerificationState =
+  | { kind: 'loading' }
+  | { kind: 'verified'; promptTitle: string; amount: number; sessionId: string; status: string }
+  | { kind: 'failed'; detail: string };
+
+/** The page's first state, from the query: no session id fails at once. */
+export function initialState(sessionId: string | null): VerificationState {
+  return sessionId && sessionId.trim() ? { kind: 'loading' } : { kind: 'failed', detail: PAYMENT_MESSAGES.noSession };
+}
+
+/** USD with two decimals, as prices are shown everywhere (SPEC §9). */
+export function formatAmount(amount: number): string {
+  return `$${(Number.isFinite(amount) ? amount : 0).toFixed(2)}`;
+}

@@ -8,11 +8,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/stripe/stripe-go/v84"
 
 	"aiwork/shared/store/storetest"
 )
@@ -20,6 +23,8 @@ import (
 // TestMain runs the package's tests, then stops the dynalite and the
 // stripe-mock they started.
 func TestMain(m *testing.M) {
+	// Refusals are what some tests ask for; keep stripe-go from logging them.
+	stripe.DefaultLeveledLogger = &stripe.LeveledLogger{Level: stripe.LevelNull}
 	code := storetest.Main(m)
 	stripeMock.stop()
 	os.Exit(code)
@@ -47,12 +52,14 @@ func stripeMockURL(t *testing.T) string {
 	return stripeMock.url
 }
 
+const installHint = "`make test` installs it with `go install github.com/stripe/stripe-mock@v0.203.0`"
+
 // findStripeMock looks where `make test` and a developer put the program:
 // $STRIPE_MOCK_BIN, PATH, the repository's .bin, then GOPATH/bin.
 func findStripeMock() (string, error) {
 	if p := os.Getenv("STRIPE_MOCK_BIN"); p != "" {
 		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("STRIPE_MOCK_BIN=%s: %w", p, err)
+			return "", fmt.Errorf("STRIPE_MOCK_BIN=%s: %w; %s", p, err, installHint)
 		}
 		return p, nil
 	}
@@ -62,7 +69,7 @@ func findStripeMock() (string, error) {
 	candidates := []string{}
 	if wd, err := os.Getwd(); err == nil {
 		// shared/payments → the repository root's .bin.
-		candidates = append(candidates, filepath.Join(wd, "..", "..", ".bin", "stripe-mock"))
+		candidates = append(candidates, filepath.Clean(filepath.Join(wd, "..", "..", ".bin", "stripe-mock")))
 	}
 	candidates = append(candidates, "/work/main/.bin/stripe-mock")
 	gopath := os.Getenv("GOPATH")
@@ -74,13 +81,15 @@ func findStripeMock() (string, error) {
 	for _, dir := range filepath.SplitList(gopath) {
 		candidates = append(candidates, filepath.Join(dir, "bin", "stripe-mock"))
 	}
-	for _, c := range candidates {
+	for i, c := range candidates {
+		if slices.Contains(candidates[:i], c) {
+			continue
+		}
 		if st, err := os.Stat(c); err == nil && !st.IsDir() {
 			return c, nil
 		}
 	}
-	return "", fmt.Errorf("stripe-mock not found (looked at $STRIPE_MOCK_BIN, PATH, %s); "+
-		"`make test` installs it with `go install github.com/stripe/stripe-mock@v0.203.0`", strings.Join(candidates, ", "))
+	return "", fmt.Errorf("stripe-mock not found (looked at $STRIPE_MOCK_BIN, PATH, %s); %s", strings.Join(slices.Compact(candidates), ", "), installHint)
 }
 
 var listening = regexp.MustCompile(`Listening for HTTP at address: (\S+)`)

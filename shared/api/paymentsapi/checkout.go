@@ -133,8 +133,12 @@ func (s *Service) verifySession(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-	case sess.Status == "expired":
+	// The order knows what the provider's session may not show (the local
+	// test checkout's sessions never change state on their own).
+	case sess.Status == "expired" || order.Status == store.OrderExpired:
 		return httpx.Invalid("This checkout session expired before payment. Nothing was charged.")
+	case order.Status == store.OrderFailed:
+		return httpx.Invalid("This payment failed. Nothing was charged.")
 	default:
 		return httpx.Invalid("This payment has not been completed yet.")
 	}

@@ -1,0 +1,203 @@
+package paymentsapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"aiwork/shared/auth"
+	"aiwork/shared/catalog"
+	"aiwork/shared/config"
+	"aiwork/shared/devstack"
+	"aiwork/shared/domain"
+	"aiwork/shared/store"
+	"aiwork/shared/store/storetest"
+)
+
+func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
+
+var jwtSecret = []byte(strings.Repeat("k", 32))
+
+const webhookSecret = "whsec_test_paymentsapi"
+
+// stack is the whole API (devstack.Handler, local test checkout) on a fresh table.
+type stack struct {
+	t      *testing.T
+	h      http.Handler
+	st     *store.Store
+	tokens *auth.Tokens
+}
+
+// newStack mounts everything with freeLimit free prompts per user and the
+// given prompts in the catalogue.
+func newStack(t *testing.T, freeLimit int, prompts ...domain.Prompt) *stack {
+	t.Helper()
+	st, storeCfg := storetest.NewWithConfig(t)
+	ctx := context.Background()
+	for _, c := range catalog.Categories {
+		storetest.Must(t, st.PutCategory(ctx, c), "category")
+	}
+	for _, p := range prompts {
+		storetest.Must(t, st.PutPrompt(ctx, p), "prompt")
+	}
+	cfg := devstack.Config{
+		Auth:     config.Auth{Store: storeCfg, JWTSecret: jwtSecret, TokenTTL: time.Hour},
+		Prompts:  config.Prompts{Store: storeCfg, JWTSecret: jwtSecret, FreePromptsPerUser: freeLimit},
+		Payments: config.Payments{Store: storeCfg, JWTSecret: jwtSecret, FreePromptsPerUser: freeLimit, PublicURL: ""},
+		Webhook:  config.Webhook{Store: storeCfg, WebhookSecret: webhookSecret},
+	}
+	h, err := devstack.Handler(st, cfg, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &stack{t: t, h: h, st: st, tokens: auth.NewTokens(jwtSecret, time.Hour)}
+}
+
+var userSeq atomic.Int64
+
+// user creates an account in the store and answers its id and a token.
+func (s *stack) user(name string) (uid, token string) {
+	s.t.Helper()
+	uid = fmt.Sprintf("%s-%d-%d", name, time.Now().UnixNano(), userSeq.Add(1))
+	u := domain.User{ID: uid, Email: uid + "@example.com", Username: uid, FullName: name, CreatedAt: time.Now()}
+	storetest.Must(s.t, s.st.CreateUser(context.Background(), u), "create user")
+	token, err := s.tokens.Issue(uid)
+	storetest.Must(s.t, err, "token")
+	return uid, token
+}
+
+// do sends one request to the stack as the browser would from host.
+func (s *stack) do(method, path, token, body string) *httptest.ResponseRecorder {
+	return s.doHost("app.test:3000", method, path, token, body)
+}
+
+func (s *stack) doHost(host, method, path, token, body string) *httptest.ResponseRecorder {
+	return s.doHostHeaders(host, method, path, token, body, nil)
+}
+
+func (s *stack) doHostHeaders(host, method, path, token, body string, headers map[string]string) *httptest.ResponseRecorder {
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	req := httptest.NewRequest(method, path, r)
+	req.Host = host
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	w := httptest.NewRecorder()
+	s.h.ServeHTTP(w, req)
+	return w
+}
+
+type checkoutJSON struct {
+	CheckoutURL string `json:"checkout_url"`
+	SessionID   string `json:"session_id"`
+}
+
+// checkout opens a checkout for pid and answers it.
+func (s *stack) checkout(token, pid string) checkoutJSON {
+	s.t.Helper()
+	return decode[checkoutJSON](s.t, s.do("POST", "/api/v1/payments/create-checkout-session", token, `{"prompt_id":"`+pid+`"}`), http.StatusOK)
+}
+
+func (s *stack) owned(token string) []string {
+	s.t.Helper()
+	got := decode[map[string][]string](s.t, s.do("GET", "/api/v1/payments/owned-prompts", token, ""), http.StatusOK)
+	ids, ok := got["owned_prompt_ids"]
+	if !ok || ids == nil {
+		s.t.Fatalf("owned-prompts answer without owned_prompt_ids list: %v", got)
+	}
+	return ids
+}
+
+func (s *stack) activities(token, typ string) []activityJSON {
+	s.t.Helper()
+	var out []activityJSON
+	for _, a := range decode[[]activityJSON](s.t, s.do("GET", "/api/v1/users/activities", token, ""), http.StatusOK) {
+		if a.Type == typ {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func (s *stack) orderStatus(sid string) string {
+	s.t.Helper()
+	o, err := s.st.GetOrder(context.Background(), sid)
+	storetest.Must(s.t, err, "get order")
+	return o.Status
+}
+
+func decode[T any](t *testing.T, w *httptest.ResponseRecorder, wantStatus int) T {
+	t.Helper()
+	if w.Code != wantStatus {
+		t.Fatalf("status = %d, want %d; body %s", w.Code, wantStatus, w.Body.String())
+	}
+	var v T
+	if err := json.Unmarshal(w.Body.Bytes(), &v); err != nil {
+		t.Fatalf("decode %q: %v", w.Body.String(), err)
+	}
+	return v
+}
+
+type errorJSON struct {
+	Detail string `json:"detail"`
+	Code   string `json:"code"`
+}
+
+// wantError checks a JSON error answer; detail is a substring ("" for any).
+func wantError(t *testing.T, w *httptest.ResponseRecorder, status int, detail string) {
+	t.Helper()
+	e := decode[errorJSON](t, w, status)
+	if !strings.Contains(e.Detail, detail) {
+		t.Errorf("detail = %q, want it to contain %q", e.Detail, detail)
+	}
+	if e.Code == "" {
+		t.Errorf("error without code: %s", w.Body.String())
+	}
+}
+
+type verifyJSON struct {
+	PromptTitle string  `json:"prompt_title"`
+	Amount      float64 `json:"amount"`
+	SessionID   string  `json:"session_id"`
+	Status      string  `json:"status"`
+}
+
+type activityJSON struct {
+	ID          string   `json:"id"`
+	Type        string   `json:"type"`
+	Title       string   `json:"title"`
+	Amount      *float64 `json:"amount"`
+	PromptTitle string   `json:"prompt_title"`
+}
+
+type promptJSON struct {
+	ID          string  `json:"id"`
+	Content     *string `json:"content"`
+	IsPurchased bool    `json:"is_purchased"`
+}
+
+// fixture is a prompt whose content ends in a marker the tests look for.
+func fixture(id string, price float64) domain.Prompt {
+	return domain.Prompt{
+		ID: id, Title: "Title " + id, Description: "About " + id, CategoryID: "business", Price: price,
+		CreatedAt: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
+		Content:   "Body of " + id + " " + strings.Repeat("y", 220) + " SECRET-" + id,
+	}
+}

@@ -1,0 +1,223 @@
+package webhookapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stripe/stripe-go/v84"
+	"github.com/stripe/stripe-go/v84/webhook"
+
+	"aiwork/shared/auth"
+	"aiwork/shared/catalog"
+	"aiwork/shared/config"
+	"aiwork/shared/devstack"
+	"aiwork/shared/domain"
+	"aiwork/shared/store"
+	"aiwork/shared/store/storetest"
+)
+
+func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
+
+var jwtSecret = []byte(strings.Repeat("w", 32))
+
+const (
+	webhookSecret = "whsec_test_webhookapi"
+	webhookPath   = "/api/v1/payments/webhook"
+	verifyPath    = "/api/v1/payments/verify-session/"
+)
+
+// stack is the whole API (devstack.Handler, local provider) on a fresh table.
+type stack struct {
+	t      *testing.T
+	h      http.Handler
+	st     *store.Store
+	tokens *auth.Tokens
+}
+
+func newStack(t *testing.T, prompts ...domain.Prompt) *stack {
+	t.Helper()
+	st, storeCfg := storetest.NewWithConfig(t)
+	ctx := context.Background()
+	for _, c := range catalog.Categories {
+		storetest.Must(t, st.PutCategory(ctx, c), "category")
+	}
+	for _, p := range prompts {
+		storetest.Must(t, st.PutPrompt(ctx, p), "prompt")
+	}
+	cfg := devstack.Config{
+		Auth:     config.Auth{Store: storeCfg, JWTSecret: jwtSecret, TokenTTL: time.Hour},
+		Prompts:  config.Prompts{Store: storeCfg, JWTSecret: jwtSecret, FreePromptsPerUser: 0},
+		Payments: config.Payments{Store: storeCfg, JWTSecret: jwtSecret, FreePromptsPerUser: 0},
+		Webhook:  config.Webhook{Store: storeCfg, WebhookSecret: webhookSecret},
+	}
+	h, err := devstack.Handler(st, cfg, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &stack{t: t, h: h, st: st, tokens: auth.NewTokens(jwtSecret, time.Hour)}
+}
+
+var seq atomic.Int64
+
+func (s *stack) user(name string) (uid, token string) {
+	s.t.Helper()
+	uid = fmt.Sprintf("%s-%d-%d", name, time.Now().UnixNano(), seq.Add(1))
+	u := domain.User{ID: uid, Email: uid + "@example.com", Username: uid, FullName: name, CreatedAt: time.Now()}
+	storetest.Must(s.t, s.st.CreateUser(context.Background(), u), "create user")
+	token, err := s.tokens.Issue(uid)
+	storetest.Must(s.t, err, "token")
+	return uid, token
+}
+
+func (s *stack) do(method, path, token, body string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	w := httptest.NewRecorder()
+	s.h.ServeHTTP(w, req)
+	return w
+}
+
+// post delivers an event body with a Stripe-Signature header ("" for none).
+func (s *stack) post(payload []byte, signature string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(http.MethodPost, webhookPath, strings.NewReader(string(payload)))
+	req.Header.Set("Content-Type", "application/json; charset=utf-8")
+	if signature != "" {
+		req.Header.Set("Stripe-Signature", signature)
+	}
+	w := httptest.NewRecorder()
+	s.h.ServeHTTP(w, req)
+	return w
+}
+
+// deliver signs the event as Stripe does now and wants it accepted.
+func (s *stack) deliver(payload []byte) {
+	s.t.Helper()
+	if w := s.post(payload, sign(payload, webhookSecret, time.Now())); w.Code != http.StatusOK {
+		s.t.Fatalf("webhook: %d %s", w.Code, w.Body.String())
+	}
+}
+
+// checkout opens a checkout through the API (a PENDING order and a local session).
+func (s *stack) checkout(token, pid string) string {
+	s.t.Helper()
+	w := s.do("POST", "/api/v1/payments/create-checkout-session", token, `{"prompt_id":"`+pid+`"}`)
+	if w.Code != http.StatusOK {
+		s.t.Fatalf("checkout: %d %s", w.Code, w.Body.String())
+	}
+	var got struct {
+		SessionID string `json:"session_id"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil || got.SessionID == "" {
+		s.t.Fatalf("checkout answer %s: %v", w.Body.String(), err)
+	}
+	return got.SessionID
+}
+
+func (s *stack) owned(uid string) []string {
+	s.t.Helper()
+	ids, err := s.st.OwnedPromptIDs(context.Background(), uid)
+	storetest.Must(s.t, err, "owned")
+	return ids
+}
+
+func (s *stack) order(sid string) store.Order {
+	s.t.Helper()
+	o, err := s.st.GetOrder(context.Background(), sid)
+	storetest.Must(s.t, err, "get order "+sid)
+	return o
+}
+
+func (s *stack) activities(uid, typ string) []domain.Activity {
+	s.t.Helper()
+	acts, err := s.st.Activities(context.Background(), uid)
+	storetest.Must(s.t, err, "activities")
+	var out []domain.Activity
+	for _, a := range acts {
+		if a.Type == typ {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// verify calls verify-session and answers status and detail (or status).
+func (s *stack) verify(token, sid string) (int, string) {
+	s.t.Helper()
+	w := s.do("GET", verifyPath+sid, token, "")
+	var body struct {
+		Detail string `json:"detail"`
+		Status string `json:"status"`
+	}
+	_ = json.Unmarshal(w.Body.Bytes(), &body)
+	if w.Code == http.StatusOK {
+		return w.Code, body.Status
+	}
+	return w.Code, body.Detail
+}
+
+func sign(payload []byte, secret string, at time.Time) string {
+	return webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: secret, Timestamp: at}).Header
+}
+
+// event is a Stripe-format event of our API version around one object.
+func event(id, typ string, object map[string]any) []byte {
+	b, err := json.Marshal(map[string]any{
+		"id": id, "object": "event", "api_version": stripe.APIVersion, "created": time.Now().Unix(),
+		"livemode": false, "pending_webhooks": 1, "type": typ,
+		"request": map[string]any{"id": nil, "idempotency_key": nil},
+		"data":    map[string]any{"object": object},
+	})
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// checkoutSession is a checkout.session object as Stripe sends it.
+type checkoutSession struct {
+	ID, Status, PaymentStatus, PaymentIntent, UserID, PromptID string
+	AmountCents                                                int64
+}
+
+func (c checkoutSession) object() map[string]any {
+	obj := map[string]any{
+		"id": c.ID, "object": "checkout.session", "mode": "payment", "status": c.Status,
+		"payment_status": c.PaymentStatus, "amount_total": c.AmountCents, "currency": "usd",
+		"client_reference_id": c.UserID, "metadata": map[string]string{"user_id": c.UserID, "prompt_id": c.PromptID},
+		"success_url": "http://localhost/payment/success?session_id={CHECKOUT_SESSION_ID}",
+		"cancel_url":  "http://localhost/payment/cancel", "created": time.Now().Unix(),
+	}
+	if c.PaymentIntent != "" {
+		obj["payment_intent"] = c.PaymentIntent
+	} else {
+		obj["payment_intent"] = nil
+	}
+	return obj
+}
+
+// charge is a charge object for charge.refunded.
+func charge(id, paymentIntent string, amount, refundedAmount int64, refunded bool) map[string]any {
+	return map[string]any{
+		"id": id, "object": "charge", "amount": amount, "amount_refunded": refundedAmount, "currency": "usd",
+		"paid": true, "captured": true, "refunded": refunded, "status": "succeeded", "payment_intent": paymentIntent,
+	}
+}
+
+// fixture is a prompt whose content ends in a marker.
+func fixture(id string, price float64) domain.Prompt {
+	return domain.Prompt{
+		ID: id, Title: "Title " + id, Description: "About " + id, CategoryID: "business", Price: price,
+		CreatedAt: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
+		Content:   "Body of " + id + " " + strings.Repeat("z", 220) + " SECRET-" + id,
+	}
+}

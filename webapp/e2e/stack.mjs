@@ -118,3 +118,21 @@ export function newUser(tag = 'user') {
     password: `pw-${id}`,
   };
 }
+
+/** Registers u through the API and stores the session in page's browser storage. */
+export async function signInAs(page, u) {
+  const res = await page.request.post('/api/v1/auth/register', {
+    data: { email: u.email, username: u.username, full_name: u.fullName, password: u.password },
+  });
+  if (res.status() !== 201) throw new Error(`register ${u.email}: ${res.status()} ${await res.text()}`);
+  const body = await res.json();
+  await page.context().addInitScript(
+    ([user, token]) => {
+      if (!localStorage.getItem('auth-storage')) {
+        localStorage.setItem('auth-storage', JSON.stringify({ user, token, isAuthenticated: true }));
+      }
+    },
+    [body.user, body.access_token],
+  );
+  return body;
+}

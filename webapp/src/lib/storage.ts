@@ -61,4 +61,13 @@ export const STORAGE_KEYS = {
   /** Tour flags: JSON {at: epoch ms}; they expire after 2 hours. */
   tourCompleted: 'tour-completed',
   tourCancelled: 'tour-cancelled',
+  /**
+   * Chat hand-off ('Use in Chat' → /llm-chat), sessionStorage; written and
+   * read only through lib/chat-handoff.ts. Prefill: the raw prompt text.
+   */
+  chatPrefill: 'chat-prefill',
+  /** sessionStorage: 'true' when the prefill holds a [start menu] … [end menu] block; absent otherwise. */
+  chatOpenMenu: 'chat-open-menu',
+  /** sessionStorage: 'true' when the chat should open the prefill in a new tab; absent otherwise. */
+  chatForceNewTab: 'chat-force-new-tab',
 } as const;

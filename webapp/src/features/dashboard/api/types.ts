@@ -11,7 +11,3 @@ export interface Activity {
   amount?: number | null;
   prompt_title?: string | null;
 }
-
-export interface OwnedPromptsResponse {
-  owned_prompt_ids: (string | number)[];
-}

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { Link, Navigate } from 'react-router';
 import { Button, Card, Heading, Loader, Placeholder, Text } from '@aws-amplify/ui-react';
 import { useAuth, useLogout } from '../../auth/use-auth';
-import { useOwnedPrompts } from '../api/use-owned-prompts';
+import { useOwnedPrompts } from '../../payment/api/use-owned-prompts';
 import { useActivities } from '../api/use-activities';
 import { usePrompts } from '../../marketplace/api/use-prompts';
 import { buildFallbackActivities } from '../fallback-activities';

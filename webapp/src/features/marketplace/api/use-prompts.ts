@@ -1,7 +1,8 @@
-import useSWR from 'swr';
+import { useRef } from 'react';
+import useSWR, { type Key } from 'swr';
 import { apiRequest } from '../../../lib/api-client';
 import { useAuth } from '../../auth/use-auth';
-import type { Prompt } from './types';
+import type { Prompt, SortOption } from './types';
 
 export const PROMPTS_PATH = '/prompts/';
 /** SPEC §9: prompt list cached 5 minutes. */
@@ -10,14 +11,25 @@ export const PROMPTS_CACHE_MS = 5 * 60_000;
 export interface PromptQuery {
   search?: string;
   category_id?: string;
+  /** Omitted for 'newest', the server's default, so the plain list shares one cache entry. */
+  sort?: SortOption;
 }
 
 export function promptsUrl(query: PromptQuery = {}): string {
   const params = new URLSearchParams();
-  if (query.search) params.set('search', query.search);
+  const search = query.search?.trim();
+  if (search) params.set('search', search);
   if (query.category_id) params.set('category_id', query.category_id);
+  if (query.sort && query.sort !== 'newest') params.set('sort', query.sort);
   const qs = params.toString();
   return qs ? `${PROMPTS_PATH}?${qs}` : PROMPTS_PATH;
+}
+
+/** Any cached prompt list, whatever its query or user (for mutate matchers). */
+export function isPromptListKey(key: unknown): boolean {
+  if (!Array.isArray(key) || typeof key[0] !== 'string') return false;
+  const path = key[0];
+  return path === PROMPTS_PATH || path.startsWith(PROMPTS_PATH + '?');
 }
 
 /** Accepts a bare array or an {items|prompts: [...]} envelope. */
@@ -31,16 +43,50 @@ export function normalisePromptList(data: unknown): Prompt[] {
   return [];
 }
 
+/** Replace one prompt (matched by id) in a cached list; lists without it are returned unchanged. */
+export function replacePromptInList(list: Prompt[] | undefined, prompt: Prompt): Prompt[] | undefined {
+  if (!list) return list;
+  const id = String(prompt.id);
+  return list.some((p) => String(p.id) === id) ? list.map((p) => (String(p.id) === id ? { ...p, ...prompt } : p)) : list;
+}
+
+/** Merge fields into one prompt of a cached list. */
+export function patchPromptInList(list: Prompt[] | undefined, id: string, patch: Partial<Prompt>): Prompt[] | undefined {
+  if (!list) return list;
+  return list.some((p) => String(p.id) === id) ? list.map((p) => (String(p.id) === id ? { ...p, ...patch } : p)) : list;
+}
+
+async function fetchPrompts([url]: readonly [string, string]): Promise<Prompt[]> {
+  return normalisePromptList(await apiRequest(url));
+}
+
 /**
- * GET /api/v1/prompts/ (query search, category_id). Failure gives an empty
- * list (SPEC §8). Pass null to skip the request.
+ * GET /api/v1/prompts/ (query search, category_id, sort), keyed per user so a
+ * visitor's previews and a buyer's contents never share a cache entry. Failure
+ * gives an empty `prompts` (SPEC §8; the error stays in `error`). While a new
+ * query loads, the previous query's list of the same user stays in `data`.
+ * Pass null to skip the request.
  */
 export function usePrompts(query: PromptQuery | null) {
   const { user } = useAuth();
-  const key = query ? ([promptsUrl(query), user?.id ?? 'visitor'] as const) : null;
-  const swr = useSWR<Prompt[]>(key, async ([url]: readonly [string, string]) => normalisePromptList(await apiRequest(url)), {
+  const scope = user?.id ?? 'visitor';
+  const key: Key = query ? ([promptsUrl(query), scope] as const) : null;
+  const swr = useSWR<Prompt[]>(key, fetchPrompts, {
     dedupingInterval: PROMPTS_CACHE_MS,
     shouldRetryOnError: false,
   });
-  return { ...swr, prompts: swr.error ? [] : (swr.data ?? []) };
+  // Keep the last list on screen while the next query loads, never across users.
+  const last = useRef<{ scope: string; data: Prompt[] } | null>(null);
+  if (swr.data !== undefined) last.current = { scope, data: swr.data };
+  const data = swr.data ?? (query && !swr.error && last.current?.scope === scope ? last.current.data : undefined);
+  return {
+    data,
+    error: swr.error as unknown,
+    isLoading: swr.isLoading,
+    isValidating: swr.isValidating,
+    mutate: swr.mutate,
+    /** True when `data` is an older query's list shown while this one loads. */
+    isPrevious: swr.data === undefined && data !== undefined,
+    prompts: swr.error ? [] : (data ?? []),
+  };
 }

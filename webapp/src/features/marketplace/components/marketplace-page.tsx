@@ -1,19 +1,222 @@
-import { Alert, Text } from '@aws-amplify/ui-react';
-import { Link } from 'react-router';
+import { useRef, useState } from 'react';
+import { Alert, Button, SelectField, TextField } from '@aws-amplify/ui-react';
+import { Link, useSearchParams } from 'react-router';
 import { Page } from '../../../components/page';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { trackViewItem } from '../../../lib/analytics';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useAuth } from '../../auth/use-auth';
+import { useOwnedPrompts } from '../../payment/api/use-owned-prompts';
+import type { Prompt, SortOption } from '../api/types';
+import { useCategories } from '../api/use-categories';
+import { useFreeUsageStatus } from '../api/use-free-usage-status';
+import { usePrompts } from '../api/use-prompts';
+import { MESSAGES } from '../messages';
+import { cardState, promptAccess, ratingBlockedReason } from '../prompt-access';
+import { categoryLabel } from '../prompt-text';
+import { filterSamplePrompts, SAMPLE_PROMPTS } from '../sample-prompts';
+import { DEFAULT_SORT, isSortOption, SORT_OPTIONS, sortPrompts } from '../sort-prompts';
+import { usePromptActions } from '../use-prompt-actions';
+import { FreePromptsPanel } from './free-prompts-panel';
+import { PromptCard, PromptCardSkeleton, priceOf } from './prompt-card';
+import { PromptDetailModal } from './prompt-detail-modal';
+import './marketplace.css';
 
-// Placeholder: the marketplace (cards, filters, free prompts, purchase) is later work.
+export const SEARCH_DEBOUNCE_MS = 300;
+/** SPEC §9: six skeleton cards while loading. */
+export const SKELETON_COUNT = 6;
+export const PURCHASED_FILTER = 'purchased';
+
+function isUnauthorized(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401;
+}
+
 export default function MarketplacePage() {
-  const { status } = useAuth();
+  const { status, user } = useAuth();
+  const signedIn = status === 'authenticated' && user !== null;
+  const [params] = useSearchParams();
+  const purchasedOnly = params.get('filter') === PURCHASED_FILTER;
+
+  const [searchInput, setSearchInput] = useState('');
+  const search = useDebouncedValue(searchInput.trim(), SEARCH_DEBOUNCE_MS);
+  const [categoryId, setCategoryId] = useState('');
+  const [sort, setSort] = useState<SortOption>(DEFAULT_SORT);
+
+  const list = usePrompts(status === 'loading' ? null : { search, category_id: categoryId, sort });
+  const { categories } = useCategories();
+  const free = useFreeUsageStatus();
+  const owned = useOwnedPrompts();
+  const actions = usePromptActions();
+
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const lastSelected = useRef<Prompt | null>(null);
+
+  // SPEC §4: a visitor whose list call answers 401 sees the built-in samples.
+  const visitorFallback = isUnauthorized(list.error);
+  const failed = list.error !== undefined && !visitorFallback;
+  const loading = !visitorFallback && !failed && list.data === undefined;
+  const base: Prompt[] = visitorFallback ? filterSamplePrompts(SAMPLE_PROMPTS, { search, categoryId }) : list.prompts;
+
+  const ownedIds = new Set(signedIn ? owned.ownedPromptIds : []);
+  const freeIds = new Set(signedIn ? free.freeIds : []);
+  const remaining = signedIn && free.freeStatus ? free.freeStatus.remaining : null;
+
+  const describe = (prompt: Prompt) => {
+    const access = promptAccess(prompt, ownedIds, freeIds);
+    return {
+      prompt,
+      access,
+      state: cardState({ signedIn, remaining, purchased: access.purchased, usedFree: access.usedFree }),
+      ratingBlocked: ratingBlockedReason({ signedIn, purchased: access.purchased }),
+    };
+  };
+  const entries = sortPrompts(base, sort)
+    .map(describe)
+    .filter((e) => !purchasedOnly || e.access.hasAccess);
+
+  // The open dialog follows the list (a free claim shows the content at once);
+  // a prompt that left the list stays open as it was last seen.
+  const selectedEntry = selectedId === null ? undefined : entries.find((e) => String(e.prompt.id) === selectedId);
+  if (selectedEntry) lastSelected.current = selectedEntry.prompt;
+  const selected = selectedEntry ?? (selectedId !== null && lastSelected.current ? describe(lastSelected.current) : null);
+
+  const openPrompt = (prompt: Prompt) => {
+    lastSelected.current = prompt;
+    setSelectedId(String(prompt.id));
+    trackViewItem({ promptId: String(prompt.id), promptTitle: prompt.title, price: priceOf(prompt) });
+  };
+
+  const filtersActive = search !== '' || categoryId !== '';
+  const clearFilters = () => {
+    setSearchInput('');
+    setCategoryId('');
+  };
+
   return (
-    <Page title="Prompt Marketplace" subtitle="Discover and buy prompts crafted for real work.">
-      {status !== 'authenticated' ? (
-        <Alert variation="info" className="page__notice">
-          You are browsing in demo mode. <Link to="/login?redirect=%2Fmarketplace">Sign in</Link> to buy prompts and use your free prompts.
+    <Page title="Prompt Marketplace" subtitle="Discover, buy and use prompts crafted for real work." className="marketplace">
+      {!signedIn ? (
+        <Alert variation="info" className="page__notice" data-testid="demo-banner" heading="Demo mode">
+          Prompts show previews only. <Link to="/login?redirect=%2Fmarketplace">Log in</Link> or{' '}
+          <Link to="/register">sign up</Link> to buy prompts and use your free prompts.
         </Alert>
       ) : null}
-      <Text>The prompt catalogue is on its way.</Text>
+
+      {signedIn && free.freeStatus ? <FreePromptsPanel status={free.freeStatus} /> : null}
+
+      <div className="marketplace-filters" role="search" aria-label="Filter prompts">
+        <TextField
+          className="marketplace-filters__search"
+          label="Search prompts"
+          type="search"
+          placeholder="Search by title, description or category"
+          value={searchInput}
+          onChange={(e) => setSearchInput(e.target.value)}
+          autoComplete="off"
+        />
+        <SelectField label="Category" value={categoryId} onChange={(e) => setCategoryId(e.target.value)}>
+          <option value="">All Categories</option>
+          {categories.map((c) => (
+            <option key={String(c.id)} value={String(c.id)}>
+              {categoryLabel(c.name)}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Sort by"
+          value={sort}
+          onChange={(e) => {
+            if (isSortOption(e.target.value)) setSort(e.target.value);
+          }}
+        >
+          {SORT_OPTIONS.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+
+      {purchasedOnly ? (
+        <div className="filter-bar" data-testid="purchased-filter">
+          <span>Showing your purchased and free prompts.</span>
+          <Link to="/marketplace" className="filter-bar__link">
+            Show all prompts
+          </Link>
+        </div>
+      ) : signedIn ? (
+        <div className="filter-bar filter-bar--quiet">
+          <Link to="/marketplace?filter=purchased" className="filter-bar__link">
+            Show only my prompts
+          </Link>
+        </div>
+      ) : null}
+
+      {failed ? (
+        <Alert variation="error" heading="Could not load prompts" className="marketplace__error">
+          <span>{errorMessage(list.error, 'Please check your connection and try again.')}</span>{' '}
+          <Button size="small" onClick={() => void list.mutate()}>
+            Retry
+          </Button>
+        </Alert>
+      ) : null}
+
+      {loading ? (
+        <div className="prompt-grid" role="status" aria-label="Loading prompts">
+          {Array.from({ length: SKELETON_COUNT }, (_, i) => (
+            <PromptCardSkeleton key={i} />
+          ))}
+        </div>
+      ) : failed ? null : (
+        <>
+          <p className="marketplace__count" data-testid="prompt-count" aria-live="polite">
+            {entries.length} prompts found
+          </p>
+          {entries.length === 0 ? (
+            <div className="empty-state" data-testid="empty-state">
+              <h2 className="empty-state__title">{MESSAGES.noPrompts}</h2>
+              <p className="empty-state__hint">{MESSAGES.noPromptsHint}</p>
+              {filtersActive ? (
+                <Button size="small" onClick={clearFilters}>
+                  Clear filters
+                </Button>
+              ) : null}
+            </div>
+          ) : (
+            <div className="prompt-grid" aria-busy={list.isPrevious}>
+              {entries.map((e) => (
+                <PromptCard
+                  key={String(e.prompt.id)}
+                  prompt={e.prompt}
+                  access={e.access}
+                  state={e.state}
+                  ratingBlockedReason={e.ratingBlocked}
+                  pending={actions.pending}
+                  onView={openPrompt}
+                  onUseInChat={actions.openInChat}
+                  onUseFree={(p) => void actions.claimFree(p)}
+                  onPurchase={(p) => void actions.purchase(p)}
+                  onRate={(p, n) => void actions.rate(p, n, e.access)}
+                />
+              ))}
+            </div>
+          )}
+        </>
+      )}
+
+      {selected ? (
+        <PromptDetailModal
+          prompt={selected.prompt}
+          access={selected.access}
+          state={selected.state}
+          signedIn={signedIn}
+          pending={actions.pending}
+          onClose={() => setSelectedId(null)}
+          onCopy={(text) => void actions.copy(text)}
+          onUseFree={(p) => void actions.claimFree(p)}
+          onPurchase={(p) => void actions.purchase(p)}
+          onUseInChat={actions.openInChat}
+        />
+      ) : null}
     </Page>
   );
 }

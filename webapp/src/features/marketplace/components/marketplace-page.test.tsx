@@ -1,0 +1,574 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderApp } from '../../../test/render-app';
+import { getAuthState, resetAuthForTests } from '../../../lib/auth-session';
+import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
+import { jsonResponse } from '../../../test/jwt-fixtures';
+import { stubSystemTheme } from '../../../test/match-media';
+import { startSignedIn, startSignedOut } from '../../../test/session';
+import { browserLocation } from '../../../lib/browser-location';
+import type { FreeUsageStatus, Prompt } from '../api/types';
+
+// A small stand-in for the backend: state plus handlers keyed by "METHOD path".
+type Handler = (req: { url: URL; body: unknown }) => Response | Promise<Response>;
+let routes: Record<string, Handler>;
+let calls: { method: string; path: string; search: string; body: unknown; auth: string | null }[];
+
+function route(key: string, handler: Handler) {
+  routes[key] = handler;
+}
+
+// The route is lazy: load its module once up front so the first test's
+// timing is not the module transform's.
+beforeAll(async () => {
+  await import('./marketplace-page');
+}, 30_000);
+
+beforeEach(() => {
+  stubSystemTheme(false);
+  routes = {};
+  calls = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string, init: RequestInit = {}) => {
+      const url = new URL(input, 'http://localhost');
+      const method = init.method ?? 'GET';
+      const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+      const headers = (init.headers ?? {}) as Record<string, string>;
+      calls.push({ method, path: url.pathname, search: url.search, body, auth: headers.Authorization ?? null });
+      const handler = routes[`${method} ${url.pathname}`];
+      return handler ? handler({ url, body }) : jsonResponse(404, { detail: 'Not found' });
+    }),
+  );
+});
+
+afterEach(() => {
+  act(() => clearNotificationsForTests());
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+  resetAuthForTests();
+});
+
+const CATEGORIES = [
+  { id: 'business', name: 'Business' },
+  { id: 'writing', name: 'Writing' },
+];
+
+function prompt(over: Partial<Prompt> & { id: string }): Prompt {
+  return {
+    title: `Prompt ${over.id}`,
+    description: `About ${over.id}`,
+    preview: `Preview of ${over.id} for [AUDIENCE]`,
+    price: 9.99,
+    rating_avg: 4,
+    rating_count: 2,
+    user_rating: null,
+    is_purchased: false,
+    category: CATEGORIES[0],
+    created_at: '2026-01-01T00:00:00Z',
+    ...over,
+  };
+}
+
+const toasts = () => screen.getByTestId('toasts');
+const card = (id: string) => {
+  const el = document.querySelector<HTMLElement>(`[data-testid="prompt-card"][data-prompt-id="${id}"]`);
+  if (!el) throw new Error(`no card ${id}`);
+  return el;
+};
+const findCard = async (id: string) => {
+  await waitFor(() => card(id));
+  return card(id);
+};
+const listCalls = () => calls.filter((c) => c.method === 'GET' && c.path === '/api/v1/prompts/');
+
+function serveCatalogue(list: () => Prompt[], extra: { free?: () => FreeUsageStatus; owned?: () => string[] } = {}) {
+  route('GET /api/v1/prompts/', () => jsonResponse(200, list()));
+  route('GET /api/v1/prompts/categories', () => jsonResponse(200, CATEGORIES));
+  if (extra.free) route('GET /api/v1/prompts/free-usage-status', () => jsonResponse(200, extra.free!()));
+  if (extra.owned) route('GET /api/v1/payments/owned-prompts', () => jsonResponse(200, { owned_prompt_ids: extra.owned!() }));
+}
+
+describe('MarketplacePage: listing', () => {
+  it('shows six skeleton cards while loading, then the count line', async () => {
+    startSignedOut();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    route('GET /api/v1/prompts/', async () => {
+      await gate;
+      return jsonResponse(200, [prompt({ id: 'p1' }), prompt({ id: 'p2' })]);
+    });
+    renderApp('/marketplace');
+    const loading = await screen.findByRole('status', { name: 'Loading prompts' });
+    expect(within(loading).getAllByTestId('prompt-card-skeleton')).toHaveLength(6);
+    expect(screen.queryByTestId('prompt-count')).not.toBeInTheDocument();
+    release();
+    expect(await screen.findByTestId('prompt-count')).toHaveTextContent('2 prompts found');
+    expect(screen.queryByTestId('prompt-card-skeleton')).not.toBeInTheDocument();
+    expect(screen.getAllByTestId('prompt-card')).toHaveLength(2);
+  });
+
+  it('shows the demo banner to visitors, no free panel, and cards with previews and prices', async () => {
+    startSignedOut();
+    serveCatalogue(() => [prompt({ id: 'p1', title: 'Cold email', price: 12.5, preview: 'Email [COMPANY NAME] now' })]);
+    renderApp('/marketplace');
+    expect(await screen.findByTestId('demo-banner')).toBeInTheDocument();
+    const c = await findCard('p1');
+    expect(c.tagName).toBe('ARTICLE');
+    expect(within(c).getByRole('heading', { name: 'Cold email' })).toBeInTheDocument();
+    expect(within(c).getByText('$12.50')).toBeInTheDocument();
+    expect(within(c).getByText('Business')).toBeInTheDocument();
+    const preview = within(c).getByTestId('prompt-preview');
+    expect(preview).toHaveTextContent('Email [COMPANY NAME] now');
+    expect(preview.querySelector('mark')).toHaveTextContent('[COMPANY NAME]');
+    expect(within(c).getByRole('button', { name: 'View' })).toBeInTheDocument();
+    expect(within(c).getByRole('button', { name: 'Purchase' })).toBeEnabled();
+    expect(within(c).queryByRole('button', { name: 'Use in Chat' })).not.toBeInTheDocument();
+    expect(within(c).queryByRole('button', { name: 'Use Free' })).not.toBeInTheDocument();
+    expect(screen.queryByTestId('free-panel')).not.toBeInTheDocument();
+    // Visitors send no token.
+    expect(listCalls()[0].auth).toBeNull();
+  });
+
+  it('cuts long previews with an ellipsis and a hint to click View', async () => {
+    startSignedOut();
+    serveCatalogue(() => [prompt({ id: 'long', preview: 'x'.repeat(200) }), prompt({ id: 'short', preview: 'short one' })]);
+    renderApp('/marketplace');
+    const long = await findCard('long');
+    expect(within(long).getByTestId('prompt-preview').textContent).toBe('x'.repeat(200) + '...');
+    expect(within(long).getByText('Click View to see the full prompt.')).toBeInTheDocument();
+    expect(within(card('short')).queryByText(/Click View/)).not.toBeInTheDocument();
+  });
+
+  it('shows the empty state texts when nothing matches', async () => {
+    startSignedOut();
+    serveCatalogue(() => []);
+    renderApp('/marketplace');
+    expect(await screen.findByTestId('prompt-count')).toHaveTextContent('0 prompts found');
+    expect(screen.getByRole('heading', { name: 'No prompts found' })).toBeInTheDocument();
+    expect(screen.getByText('Try adjusting your search criteria or browse all categories.')).toBeInTheDocument();
+  });
+
+  it('falls back to the five sample prompts when the list answers 401', async () => {
+    startSignedOut();
+    route('GET /api/v1/prompts/', () => jsonResponse(401, { detail: 'Not authenticated', code: 'unauthorized' }));
+    route('GET /api/v1/prompts/categories', () => jsonResponse(200, CATEGORIES));
+    renderApp('/marketplace');
+    expect(await screen.findByTestId('prompt-count')).toHaveTextContent('5 prompts found');
+    const cards = screen.getAllByTestId('prompt-card');
+    expect(cards).toHaveLength(5);
+    expect(cards.every((c) => c.getAttribute('data-prompt-id')?.startsWith('sample-'))).toBe(true);
+    expect(screen.getByTestId('demo-banner')).toBeInTheDocument();
+    expect(screen.queryByTestId('prompt-content')).not.toBeInTheDocument();
+  });
+
+  it('shows an error with Retry for other failures, not samples', async () => {
+    startSignedOut();
+    let fail = true;
+    route('GET /api/v1/prompts/', () => (fail ? jsonResponse(500, { detail: 'Internal error.' }) : jsonResponse(200, [prompt({ id: 'p1' })])));
+    renderApp('/marketplace');
+    expect(await screen.findByText('Could not load prompts')).toBeInTheDocument();
+    expect(screen.queryAllByTestId('prompt-card')).toHaveLength(0);
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByTestId('prompt-count')).toHaveTextContent('1 prompts found');
+  });
+
+  it('sends search (debounced) and category to the server, sorts on the client', async () => {
+    startSignedOut();
+    route('GET /api/v1/prompts/categories', () => jsonResponse(200, CATEGORIES));
+    route('GET /api/v1/prompts/', ({ url }) => {
+      const all = [
+        prompt({ id: 'cheap', price: 1, created_at: '2026-01-01T00:00:00Z' }),
+        prompt({ id: 'dear', price: 30, created_at: '2026-01-02T00:00:00Z' }),
+        prompt({ id: 'mid', price: 10, created_at: '2026-01-03T00:00:00Z', category: CATEGORIES[1] }),
+      ];
+      const cat = url.searchParams.get('category_id');
+      const q = url.searchParams.get('search');
+      // The test server deliberately answers in a fixed order: the client sorts.
+      return jsonResponse(200, all.filter((p) => (!cat || p.category?.id === cat) && (!q || String(p.id).includes(q))));
+    });
+    renderApp('/marketplace');
+    await findCard('cheap');
+    const order = () => screen.getAllByTestId('prompt-card').map((c) => c.getAttribute('data-prompt-id'));
+    expect(order()).toEqual(['mid', 'dear', 'cheap']);
+
+    await userEvent.selectOptions(screen.getByLabelText('Sort by'), 'price-low');
+    expect(order()).toEqual(['cheap', 'mid', 'dear']);
+    await userEvent.selectOptions(screen.getByLabelText('Sort by'), 'price-high');
+    expect(order()).toEqual(['dear', 'mid', 'cheap']);
+    await waitFor(() => expect(listCalls().some((c) => c.search === '?sort=price-high')).toBe(true));
+
+    const category = screen.getByLabelText('Category');
+    expect(within(category).getByRole('option', { name: 'All Categories' })).toBeInTheDocument();
+    await waitFor(() => expect(within(category).getByRole('option', { name: 'Writing' })).toBeInTheDocument());
+    await userEvent.selectOptions(category, 'writing');
+    await waitFor(() => expect(order()).toEqual(['mid']));
+    expect(listCalls().at(-1)?.search).toBe('?category_id=writing&sort=price-high');
+
+    await userEvent.selectOptions(category, '');
+    const before = listCalls().length;
+    await userEvent.type(screen.getByLabelText('Search prompts'), 'dea');
+    // Debounced: typing three letters makes one request, not three.
+    await waitFor(() => expect(order()).toEqual(['dear']));
+    const searches = listCalls()
+      .slice(before)
+      .map((c) => new URLSearchParams(c.search).get('search'))
+      .filter(Boolean);
+    expect(searches).toEqual(['dea']);
+    expect(screen.getByTestId('prompt-count')).toHaveTextContent('1 prompts found');
+  });
+});
+
+describe('MarketplacePage: signed in', () => {
+  it('shows the free panel with remaining of total and a used/total bar, without the demo banner', async () => {
+    startSignedIn();
+    serveCatalogue(() => [prompt({ id: 'p1' })], { free: () => ({ remaining: 3, total_allowed: 5, used: 2, prompt_ids: [] }), owned: () => [] });
+    renderApp('/marketplace');
+    const panel = await screen.findByTestId('free-panel');
+    expect(panel).toHaveTextContent('3 of 5 remaining');
+    expect(within(panel).getByTestId('free-panel-bar')).toHaveStyle({ width: '40%' });
+    expect(within(panel).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '2');
+    expect(screen.queryByTestId('demo-banner')).not.toBeInTheDocument();
+    expect(within(await findCard('p1')).getByRole('button', { name: 'Use Free' })).toBeEnabled();
+  });
+
+  it('Use Free shows the content on the card and in the dialog, and revalidates', async () => {
+    startSignedIn();
+    const CONTENT = 'Full text for [AUDIENCE] with <b>tags</b>';
+    const server = { claimed: false };
+    const listNow = () => [prompt({ id: 'p1', ...(server.claimed ? { content: CONTENT } : {}) }), prompt({ id: 'p2' })];
+    const status = () => (server.claimed ? { remaining: 4, total_allowed: 5, used: 1, prompt_ids: ['p1'] } : { remaining: 5, total_allowed: 5, used: 0, prompt_ids: [] });
+    serveCatalogue(listNow, { free: status, owned: () => [] });
+    route('POST /api/v1/prompts/use-free-prompt/p1', () => {
+      server.claimed = true;
+      return jsonResponse(200, { prompt: listNow()[0], status: status(), already_claimed: false });
+    });
+    renderApp('/marketplace');
+    const c = await findCard('p1');
+    await waitFor(() => expect(within(c).getByRole('button', { name: 'Use Free' })).toBeInTheDocument());
+    const listsBefore = listCalls().length;
+    await userEvent.click(within(c).getByRole('button', { name: 'Use Free' }));
+
+    expect(await within(toasts()).findByText('Prompt accessed successfully for free!')).toBeInTheDocument();
+    await waitFor(() => expect(within(card('p1')).getByRole('button', { name: 'Used Free' })).toBeDisabled());
+    expect(within(card('p1')).getByRole('button', { name: 'View Full' })).toBeInTheDocument();
+    expect(within(card('p1')).getByRole('button', { name: 'Use in Chat' })).toBeInTheDocument();
+    expect(within(card('p1')).getByText('Used Free', { selector: '.amplify-badge' })).toBeInTheDocument();
+    expect(within(card('p2')).getByRole('button', { name: 'Use Free' })).toBeInTheDocument();
+    expect(screen.getByTestId('free-panel')).toHaveTextContent('4 of 5 remaining');
+    await waitFor(() => expect(listCalls().length).toBeGreaterThan(listsBefore));
+    expect(calls.find((c) => c.method === 'POST')?.body).toBeUndefined();
+
+    await userEvent.click(within(card('p1')).getByRole('button', { name: 'View Full' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Prompt p1' });
+    const content = within(dialog).getByTestId('prompt-content');
+    expect(content).toHaveTextContent(CONTENT);
+    expect(content.querySelector('b')).toBeNull();
+    expect(content.querySelector('mark')).toHaveTextContent('[AUDIENCE]');
+    expect(within(dialog).getByRole('heading', { name: 'You have access to' })).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: /Purchase Now/ })).not.toBeInTheDocument();
+  });
+
+  it('Use Free from the dialog turns the preview into the content', async () => {
+    startSignedIn();
+    const server = { claimed: false };
+    const listNow = () => [prompt({ id: 'p1', ...(server.claimed ? { content: 'The whole thing' } : {}) })];
+    serveCatalogue(listNow, { free: () => ({ remaining: 1, total_allowed: 5, used: 4, prompt_ids: server.claimed ? ['p1'] : [] }), owned: () => [] });
+    route('POST /api/v1/prompts/use-free-prompt/p1', () => {
+      server.claimed = true;
+      return jsonResponse(200, { prompt: listNow()[0], status: { remaining: 0, total_allowed: 5, used: 5, prompt_ids: ['p1'] }, already_claimed: false });
+    });
+    renderApp('/marketplace');
+    await waitFor(() => expect(within(card('p1')).getByRole('button', { name: 'Use Free' })).toBeInTheDocument());
+    await userEvent.click(within(card('p1')).getByRole('button', { name: 'View' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Prompt p1' });
+    expect(within(dialog).getByTestId('prompt-preview')).toBeInTheDocument();
+    expect(within(dialog).getByRole('heading', { name: "What you'll get" })).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Use Free' }));
+    expect(await within(dialog).findByTestId('prompt-content')).toHaveTextContent('The whole thing');
+    expect(within(dialog).queryByRole('button', { name: 'Use Free' })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Use in Chat' })).toBeInTheDocument();
+  });
+
+  it('Use Free shows the server detail on 403', async () => {
+    startSignedIn();
+    serveCatalogue(() => [prompt({ id: 'p1' })], { free: () => ({ remaining: 1, total_allowed: 5, used: 4, prompt_ids: [] }), owned: () => [] });
+    route('POST /api/v1/prompts/use-free-prompt/p1', () =>
+      jsonResponse(403, { detail: 'You have used all 5 of your free prompts. Purchase this prompt to use it.', code: 'forbidden' }),
+    );
+    renderApp('/marketplace');
+    await waitFor(() => expect(within(card('p1')).getByRole('button', { name: 'Use Free' })).toBeInTheDocument());
+    await userEvent.click(within(card('p1')).getByRole('button', { name: 'Use Free' }));
+    expect(await within(toasts()).findByText('You have used all 5 of your free prompts. Purchase this prompt to use it.')).toBeInTheDocument();
+  });
+
+  it('Use Free falls back to the generic message without a detail', async () => {
+    startSignedIn();
+    serveCatalogue(() => [prompt({ id: 'p1' })], { free: () => ({ remaining: 1, total_allowed: 5, used: 4, prompt_ids: [] }), owned: () => [] });
+    route('POST /api/v1/prompts/use-free-prompt/p1', () => new Response('oops', { status: 500 }));
+    renderApp('/marketplace');
+    await waitFor(() => expect(within(card('p1')).getByRole('button', { name: 'Use Free' })).toBeInTheDocument());
+    await userEvent.click(within(card('p1')).getByRole('button', { name: 'Use Free' }));
+    expect(await within(toasts()).findByText('Failed to access prompt')).toBeInTheDocument();
+  });
+
+  it('Use Free on 401 says the session expired, then goes to /login after 2 s', async () => {
+    startSignedIn();
+    serveCatalogue(() => [prompt({ id: 'p1' })], { free: () => ({ remaining: 1, total_allowed: 5, used: 4, prompt_ids: [] }), owned: () => [] });
+    route('POST /api/v1/prompts/use-free-prompt/p1', () => jsonResponse(401, { detail: 'Token expired', code: 'unauthorized' }));
+    renderApp('/marketplace');
+    await waitFor(() => expect(within(card('p1')).getByRole('button', { name: 'Use Free' })).toBeInTheDocument());
+    await userEvent.click(within(card('p1')).getByRole('button', { name: 'Use Free' }));
+    expect(await within(toasts()).findByText('Your session has expired. Please log in again.')).toBeInTheDocument();
+    const clickedAt = Date.now();
+    expect(getAuthState().status).toBe('unauthenticated');
+    expect(screen.getByTestId('location')).toHaveTextContent('/marketplace');
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toMatch(/^\/login/), { timeout: 4000 });
+    expect(Date.now() - clickedAt).toBeGreaterThanOrEqual(1500);
+    expect(screen.getByTestId('location')).toHaveTextContent('/login?redirect=%2Fmarketplace');
+  });
+
+  it('Purchase goes to the checkout URL', async () => {
+    startSignedIn();
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
+    serveCatalogue(() => [prompt({ id: 'p1' })], { free: () => ({ remaining: 0, total_allowed: 5, used: 5, prompt_ids: [] }), owned: () => [] });
+    route('POST /api/v1/payments/create-checkout-session', () => jsonResponse(200, { checkout_url: 'https://checkout.example/cs_1', session_id: 'cs_1' }));
+    renderApp('/marketplace');
+    await waitFor(() => expect(within(card('p1')).getByRole('button', { name: 'Purchase' })).toBeInTheDocument());
+    await userEvent.click(within(card('p1')).getByRole('button', { name: 'Purchase' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://checkout.example/cs_1'));
+    expect(calls.find((c) => c.path === '/api/v1/payments/create-checkout-session')?.body).toEqual({ prompt_id: 'p1' });
+  });
+
+  it('Purchase switches to the free use when the server says so', async () => {
+    startSignedIn();
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
+    const server = { claimed: false };
+    const listNow = () => [prompt({ id: 'p1', ...(server.claimed ? { content: 'Unlocked' } : {}) })];
+    serveCatalogue(listNow, { free: () => ({ remaining: 0, total_allowed: 5, used: 5, prompt_ids: server.claimed ? ['p1'] : [] }), owned: () => [] });
+    route('POST /api/v1/payments/create-checkout-session', () =>
+      jsonResponse(400, { detail: 'You can use this prompt for free. Use a free prompt instead.', code: 'invalid' }),
+    );
+    route('POST /api/v1/prompts/use-free-prompt/p1', () => {
+      server.claimed = true;
+      return jsonResponse(200, { prompt: listNow()[0], status: { remaining: 0, total_allowed: 5, used: 5, prompt_ids: ['p1'] }, already_claimed: false });
+    });
+    renderApp('/marketplace');
+    await waitFor(() => expect(within(card('p1')).getByRole('button', { name: 'Purchase' })).toBeInTheDocument());
+    await userEvent.click(within(card('p1')).getByRole('button', { name: 'Purchase' }));
+    expect(await within(toasts()).findByText('Using prompt for free...')).toBeInTheDocument();
+    expect(await within(toasts()).findByText('Prompt accessed successfully for free!')).toBeInTheDocument();
+    await waitFor(() => expect(within(card('p1')).getByRole('button', { name: 'Used Free' })).toBeDisabled());
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    [401, { detail: 'Token expired' }, 'Your session has expired. Please log in again.'],
+    [404, { detail: 'Not found' }, 'Not found'],
+    [409, { detail: 'You already own this prompt' }, 'You already own this prompt'],
+    [500, {}, 'Failed to create payment'],
+  ])('Purchase failure %i shows %j as %s', async (status, body, message) => {
+    startSignedIn();
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
+    serveCatalogue(() => [prompt({ id: 'p1' })], { free: () => ({ remaining: 0, total_allowed: 5, used: 5, prompt_ids: [] }), owned: () => [] });
+    route('POST /api/v1/payments/create-checkout-session', () => jsonResponse(status, body));
+    renderApp('/marketplace');
+    await waitFor(() => expect(within(card('p1')).getByRole('button', { name: 'Purchase' })).toBeInTheDocument());
+    await userEvent.click(within(card('p1')).getByRole('button', { name: 'Purchase' }));
+    expect(await within(toasts()).findByText(message)).toBeInTheDocument();
+    expect(assign).not.toHaveBeenCalled();
+    expect(calls.some((c) => c.path.includes('use-free-prompt'))).toBe(false);
+  });
+
+  it('Purchase refuses a checkout URL that is not http(s)', async () => {
+    startSignedIn();
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
+    serveCatalogue(() => [prompt({ id: 'p1' })], { free: () => ({ remaining: 0, total_allowed: 5, used: 5, prompt_ids: [] }), owned: () => [] });
+    route('POST /api/v1/payments/create-checkout-session', () => jsonResponse(200, { checkout_url: 'javascript:alert(1)' }));
+    renderApp('/marketplace');
+    await waitFor(() => expect(within(card('p1')).getByRole('button', { name: 'Purchase' })).toBeInTheDocument());
+    await userEvent.click(within(card('p1')).getByRole('button', { name: 'Purchase' }));
+    expect(await within(toasts()).findByText('Failed to create payment')).toBeInTheDocument();
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('shows Purchased (disabled) for owned prompts and Use in Chat writes the hand-off', async () => {
+    startSignedIn();
+    const CONTENT = 'Plan.\n[start menu]\nd {focus} Focus\n- deep work\n[end menu]';
+    serveCatalogue(() => [prompt({ id: 'p1', is_purchased: true, content: CONTENT })], {
+      free: () => ({ remaining: 5, total_allowed: 5, used: 0, prompt_ids: [] }),
+      owned: () => ['p1'],
+    });
+    renderApp('/marketplace');
+    const c = await findCard('p1');
+    expect(within(c).getByRole('button', { name: 'Purchased' })).toBeDisabled();
+    expect(within(c).queryByText('Used Free')).not.toBeInTheDocument();
+    await userEvent.click(within(c).getByRole('button', { name: 'Use in Chat' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/llm-chat$/));
+    expect(sessionStorage.getItem('chat-prefill')).toBe(CONTENT);
+    expect(sessionStorage.getItem('chat-open-menu')).toBe('true');
+    expect(sessionStorage.getItem('chat-force-new-tab')).toBe('true');
+  });
+});
+
+describe('MarketplacePage: rating', () => {
+  it('tells a visitor to log in, without calling the server', async () => {
+    startSignedOut();
+    serveCatalogue(() => [prompt({ id: 'p1' })]);
+    renderApp('/marketplace');
+    const c = await findCard('p1');
+    const star = within(c).getByRole('button', { name: 'Rate 4 stars' });
+    expect(star).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.click(star);
+    expect(await within(toasts()).findByText('Please log in to rate prompts')).toBeInTheDocument();
+    expect(calls.some((x) => x.path.endsWith('/rate'))).toBe(false);
+  });
+
+  it('tells a signed-in user who has not purchased it, also for a free claim', async () => {
+    startSignedIn();
+    serveCatalogue(() => [prompt({ id: 'p1' }), prompt({ id: 'p2', content: 'free text' })], {
+      free: () => ({ remaining: 4, total_allowed: 5, used: 1, prompt_ids: ['p2'] }),
+      owned: () => [],
+    });
+    renderApp('/marketplace');
+    await findCard('p1');
+    await userEvent.click(within(card('p1')).getByRole('button', { name: 'Rate 5 stars' }));
+    expect(await within(toasts()).findByText('You can only rate prompts you have purchased')).toBeInTheDocument();
+    act(() => clearNotificationsForTests());
+    await userEvent.click(within(card('p2')).getByRole('button', { name: 'Rate 5 stars' }));
+    expect(await within(toasts()).findByText('You can only rate prompts you have purchased')).toBeInTheDocument();
+    expect(calls.some((x) => x.path.endsWith('/rate'))).toBe(false);
+  });
+
+  it('recomputes at once, then takes the server answer', async () => {
+    startSignedIn();
+    let answer!: (r: Response) => void;
+    serveCatalogue(() => [prompt({ id: 'p1', is_purchased: true, content: 'x', rating_avg: 4, rating_count: 3, user_rating: null })], {
+      free: () => ({ remaining: 5, total_allowed: 5, used: 0, prompt_ids: [] }),
+      owned: () => ['p1'],
+    });
+    route('POST /api/v1/prompts/p1/rate', () => new Promise<Response>((r) => (answer = r)));
+    renderApp('/marketplace');
+    const c = await findCard('p1');
+    expect(within(c).getByText('4.0 (3)')).toBeInTheDocument();
+    const star = within(c).getByRole('button', { name: 'Rate 5 stars' });
+    expect(star).toHaveAttribute('aria-disabled', 'false');
+    await userEvent.click(star);
+    // Local: (4*3 + 5) / 4 = 4.25 → 4.3, count 4.
+    expect(await within(card('p1')).findByText('4.3 (4)')).toBeInTheDocument();
+    expect(within(card('p1')).getByRole('button', { name: 'Rate 5 stars' })).toHaveAttribute('aria-pressed', 'true');
+    expect(calls.find((x) => x.path.endsWith('/rate'))?.body).toEqual({ rating: 5 });
+    await act(async () => answer(jsonResponse(200, { rating_avg: 4.4, rating_count: 5, user_rating: 5 })));
+    expect(await within(card('p1')).findByText('4.4 (5)')).toBeInTheDocument();
+    expect(await within(toasts()).findByText('Rating submitted successfully!')).toBeInTheDocument();
+  });
+
+  it('rolls back and shows the detail when rating fails', async () => {
+    startSignedIn();
+    serveCatalogue(() => [prompt({ id: 'p1', is_purchased: true, content: 'x', rating_avg: 4, rating_count: 3, user_rating: 4 })], {
+      free: () => ({ remaining: 5, total_allowed: 5, used: 0, prompt_ids: [] }),
+      owned: () => ['p1'],
+    });
+    route('POST /api/v1/prompts/p1/rate', () => jsonResponse(403, { detail: 'You can only rate prompts you have purchased', code: 'forbidden' }));
+    renderApp('/marketplace');
+    const c = await findCard('p1');
+    await userEvent.click(within(c).getByRole('button', { name: 'Rate 1 star' }));
+    expect(await within(toasts()).findByText('You can only rate prompts you have purchased')).toBeInTheDocument();
+    await waitFor(() => expect(within(card('p1')).getByText('4.0 (3)')).toBeInTheDocument());
+    expect(within(card('p1')).getByRole('button', { name: 'Rate 4 stars' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('falls back to the generic rating message', async () => {
+    startSignedIn();
+    serveCatalogue(() => [prompt({ id: 'p1', is_purchased: true, content: 'x' })], {
+      free: () => ({ remaining: 5, total_allowed: 5, used: 0, prompt_ids: [] }),
+      owned: () => ['p1'],
+    });
+    route('POST /api/v1/prompts/p1/rate', () => new Response('', { status: 502 }));
+    renderApp('/marketplace');
+    await userEvent.click(within(await findCard('p1')).getByRole('button', { name: 'Rate 3 stars' }));
+    expect(await within(toasts()).findByText('Failed to submit rating')).toBeInTheDocument();
+  });
+});
+
+describe('MarketplacePage: detail dialog', () => {
+  it('shows a preview, the notice and purchase for a visitor; Escape closes and focus returns', async () => {
+    startSignedOut();
+    serveCatalogue(() => [prompt({ id: 'p1', title: 'Launch plan', price: 7, description: 'Plan a launch.' })]);
+    renderApp('/marketplace');
+    const view = within(await findCard('p1')).getByRole('button', { name: 'View' });
+    await userEvent.click(view);
+    const dialog = await screen.findByRole('dialog', { name: 'Launch plan' });
+    expect(dialog).toHaveAttribute('aria-modal', 'true');
+    expect(dialog).toHaveTextContent('Plan a launch.');
+    expect(dialog).toHaveTextContent('Business');
+    expect(within(dialog).getByTestId('prompt-preview')).toHaveTextContent('Preview of p1');
+    expect(within(dialog).queryByTestId('prompt-content')).not.toBeInTheDocument();
+    expect(within(dialog).getByText(/This is a preview/)).toBeInTheDocument();
+    expect(within(dialog).getByRole('heading', { name: "What you'll get" })).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Use Free' })).not.toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Copy' })).not.toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Purchase Now - $7.00' }));
+    expect(await within(toasts()).findByText('Please log in to purchase prompts')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(view).toHaveFocus();
+  });
+
+  it('keeps Tab inside the dialog', async () => {
+    startSignedOut();
+    serveCatalogue(() => [prompt({ id: 'p1' })]);
+    renderApp('/marketplace');
+    await userEvent.click(within(await findCard('p1')).getByRole('button', { name: 'View' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Prompt p1' });
+    expect(dialog).toHaveFocus();
+    for (let i = 0; i < 8; i++) {
+      await userEvent.tab();
+      expect(dialog.contains(document.activeElement)).toBe(true);
+    }
+    await userEvent.tab({ shift: true });
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('copies the full content, and reports a failed copy', async () => {
+    startSignedIn();
+    const writeText = vi.fn().mockResolvedValueOnce(undefined).mockRejectedValueOnce(new Error('denied'));
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    serveCatalogue(() => [prompt({ id: 'p1', is_purchased: true, content: 'Copy me [NAME]' })], {
+      free: () => ({ remaining: 5, total_allowed: 5, used: 0, prompt_ids: [] }),
+      owned: () => ['p1'],
+    });
+    renderApp('/marketplace');
+    await userEvent.click(within(await findCard('p1')).getByRole('button', { name: 'View Full' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Prompt p1' });
+    expect(within(dialog).getByRole('heading', { name: 'You have access to' })).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Copy' }));
+    expect(writeText).toHaveBeenCalledWith('Copy me [NAME]');
+    expect(await within(toasts()).findByText('Prompt copied to clipboard!')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Copy' }));
+    expect(await within(toasts()).findByText('Failed to copy to clipboard')).toBeInTheDocument();
+    Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true });
+  });
+});
+
+describe('MarketplacePage: ?filter=purchased', () => {
+  it('shows only purchased and free-claimed prompts, with a way back to all', async () => {
+    startSignedIn();
+    serveCatalogue(
+      () => [prompt({ id: 'bought', is_purchased: true, content: 'a' }), prompt({ id: 'freebie', content: 'b' }), prompt({ id: 'other' })],
+      { free: () => ({ remaining: 4, total_allowed: 5, used: 1, prompt_ids: ['freebie'] }), owned: () => ['bought'] },
+    );
+    renderApp('/marketplace?filter=purchased');
+    expect(await screen.findByTestId('prompt-count')).toHaveTextContent('2 prompts found');
+    expect(screen.getAllByTestId('prompt-card').map((c) => c.getAttribute('data-prompt-id')).sort()).toEqual(['bought', 'freebie']);
+    await userEvent.click(screen.getByRole('link', { name: 'Show all prompts' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/marketplace$/));
+    expect(await screen.findByTestId('prompt-count')).toHaveTextContent('3 prompts found');
+  });
+});

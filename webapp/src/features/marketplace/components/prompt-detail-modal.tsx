@@ -1,0 +1,146 @@
+import { useId } from 'react';
+import { Alert, Badge, Button } from '@aws-amplify/ui-react';
+import { Modal } from '../../../components/modal';
+import { formatUsd } from '../../../lib/format';
+import type { Prompt } from '../api/types';
+import type { CardState, PromptAccess } from '../prompt-access';
+import { cardPreview, categoryLabel } from '../prompt-text';
+import type { PendingAction } from '../use-prompt-actions';
+import { HighlightedText } from './highlighted-text';
+import { priceOf, type PromptHandlers } from './prompt-card';
+
+interface PromptDetailModalProps extends Omit<PromptHandlers, 'onView' | 'onRate'> {
+  prompt: Prompt;
+  access: PromptAccess;
+  state: CardState;
+  signedIn: boolean;
+  pending: PendingAction;
+  onCopy: (text: string) => void;
+  onClose: () => void;
+}
+
+export const WHAT_YOU_GET: readonly string[] = [
+  'The complete prompt text, ready to paste into any AI model',
+  'Highlighted placeholders to fill in with your own details',
+  'One-click hand-off to LLM Chat',
+  'Lifetime access, no expiry',
+];
+
+function accessList(access: PromptAccess): string[] {
+  return [
+    'The complete prompt text',
+    'Copy to clipboard',
+    'Use in Chat with one click',
+    access.purchased ? 'Rating this prompt' : 'Lifetime access through your free use',
+  ];
+}
+
+export function PromptDetailModal({
+  prompt,
+  access,
+  state,
+  signedIn,
+  pending,
+  onCopy,
+  onClose,
+  onUseFree,
+  onPurchase,
+  onUseInChat,
+}: PromptDetailModalProps) {
+  const titleId = useId();
+  const descriptionId = useId();
+  const content = access.hasAccess && typeof prompt.content === 'string' && prompt.content ? prompt.content : null;
+  const price = formatUsd(priceOf(prompt));
+  const busy = pending !== null && pending.promptId === String(prompt.id) && pending.kind !== 'rate';
+  const notice = signedIn
+    ? state.action === 'use-free'
+      ? 'This is a preview. Purchase this prompt or use one of your free prompts to see the full text.'
+      : 'This is a preview. Purchase this prompt to see the full text.'
+    : 'This is a preview. Log in to purchase this prompt or use one of your free prompts.';
+
+  return (
+    <Modal labelledBy={titleId} describedBy={descriptionId} onClose={onClose} className="prompt-detail" testId="prompt-detail">
+      <header className="prompt-detail__header">
+        <div className="prompt-detail__heading">
+          <h2 id={titleId} className="prompt-detail__title">
+            {prompt.title}
+          </h2>
+          <div className="prompt-detail__meta">
+            <span className="prompt-card__category">{categoryLabel(prompt.category?.name)}</span>
+            <span className="prompt-detail__price">{price}</span>
+            {state.usedFreeBadge ? (
+              <Badge variation="success" size="small">
+                Used Free
+              </Badge>
+            ) : null}
+            {access.purchased ? (
+              <Badge variation="info" size="small">
+                Purchased
+              </Badge>
+            ) : null}
+          </div>
+        </div>
+        <button type="button" className="icon-button" aria-label="Close dialog" onClick={onClose}>
+          <span aria-hidden="true">×</span>
+        </button>
+      </header>
+
+      <div className="prompt-detail__body">
+        <p id={descriptionId} className="prompt-detail__description">
+          {prompt.description}
+        </p>
+
+        {content !== null ? (
+          <section className="prompt-detail__section" aria-label="Full prompt">
+            <div className="prompt-detail__section-head">
+              <h3 className="prompt-detail__section-title">Full prompt</h3>
+              <Button size="small" onClick={() => onCopy(content)}>
+                Copy
+              </Button>
+            </div>
+            <div className="prompt-text prompt-detail__text" data-testid="prompt-content">
+              <HighlightedText text={content} />
+            </div>
+          </section>
+        ) : (
+          <section className="prompt-detail__section" aria-label="Preview">
+            <h3 className="prompt-detail__section-title">Preview</h3>
+            <div className="prompt-text prompt-detail__text" data-testid="prompt-preview">
+              <HighlightedText text={cardPreview({ preview: prompt.preview }).text} />
+            </div>
+            <Alert variation="info" className="prompt-detail__notice">
+              {notice}
+            </Alert>
+          </section>
+        )}
+
+        <section className="prompt-detail__section" aria-label={access.hasAccess ? 'You have access to' : "What you'll get"}>
+          <h3 className="prompt-detail__section-title">{access.hasAccess ? 'You have access to' : "What you'll get"}</h3>
+          <ul className="prompt-detail__list">
+            {(access.hasAccess ? accessList(access) : WHAT_YOU_GET).map((item) => (
+              <li key={item}>{item}</li>
+            ))}
+          </ul>
+        </section>
+      </div>
+
+      <footer className="prompt-detail__footer">
+        <Button onClick={onClose}>Close</Button>
+        {state.action === 'use-free' ? (
+          <Button variation="primary" isDisabled={busy} onClick={() => onUseFree(prompt)}>
+            {busy && pending?.kind === 'use-free' ? 'Processing...' : 'Use Free'}
+          </Button>
+        ) : null}
+        {!access.hasAccess ? (
+          <Button variation="primary" isDisabled={busy} onClick={() => onPurchase(prompt)}>
+            {busy && pending?.kind === 'purchase' ? 'Processing...' : `Purchase Now - ${price}`}
+          </Button>
+        ) : (
+          <Button variation="primary" onClick={() => onUseInChat(prompt)}>
+            Use in Chat
+          </Button>
+        )}
+      </footer>
+    </Modal>
+  );
+}

@@ -1,0 +1,67 @@
+import { act, renderHook } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router';
+import { SWRConfig } from 'swr';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { clearNotificationsForTests, getNotifications } from '../../components/notifications/notification-store';
+import { resetAuthForTests } from '../../lib/auth-session';
+import { startSignedOut } from '../../test/session';
+import { usePromptActions } from './use-prompt-actions';
+
+const wrapper = ({ children }: { children: ReactNode }) => (
+  <SWRConfig value={{ provider: () => new Map() }}>
+    <MemoryRouter>{children}</MemoryRouter>
+  </SWRConfig>
+);
+const PROMPT = { id: 'p1', title: 'T', description: '', price: 1 };
+
+let fetchMock: ReturnType<typeof vi.fn>;
+beforeEach(() => {
+  fetchMock = vi.fn();
+  vi.stubGlobal('fetch', fetchMock);
+  startSignedOut();
+});
+afterEach(() => {
+  act(() => clearNotificationsForTests());
+  vi.unstubAllGlobals();
+  resetAuthForTests();
+});
+
+describe('usePromptActions signed out', () => {
+  it.each([
+    ['claimFree', 'Please log in to use prompts'],
+    ['purchase', 'Please log in to purchase prompts'],
+  ] as const)('%s asks to log in without calling the server', async (action, message) => {
+    const { result } = renderHook(() => usePromptActions(), { wrapper });
+    await act(async () => {
+      await result.current[action](PROMPT);
+    });
+    expect(getNotifications().map((n) => [n.kind, n.message])).toEqual([['error', message]]);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('rate asks to log in', async () => {
+    const { result } = renderHook(() => usePromptActions(), { wrapper });
+    await act(async () => {
+      await result.current.rate(PROMPT, 5, { purchased: true });
+    });
+    expect(getNotifications().map((n) => n.message)).toEqual(['Please log in to rate prompts']);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('copy toasts last 2 s', async () => {
+    Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true });
+    const { result } = renderHook(() => usePromptActions(), { wrapper });
+    await act(async () => {
+      await result.current.copy('x');
+    });
+    expect(getNotifications().map((n) => [n.message, n.duration])).toEqual([['Failed to copy to clipboard', 2000]]);
+  });
+
+  it('Use in Chat without content does not navigate or write the hand-off', async () => {
+    const { result } = renderHook(() => usePromptActions(), { wrapper });
+    act(() => result.current.openInChat(PROMPT));
+    expect(sessionStorage.getItem('chat-prefill')).toBeNull();
+    expect(getNotifications()).toHaveLength(1);
+  });
+});

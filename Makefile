@@ -16,8 +16,13 @@ BIN       := .bin
 WEBAPP    := webapp
 CHROMIUM  ?= /usr/bin/chromium
 LAMBDAS   := auth users prompts payments stripe-webhook mcp chat
+INFRA     := infra
+CDK_OUTDIR ?= cdk.out
+# The pinned CDK CLI runs the Go app of cdk.json; without notices and
+# telemetry calls it needs no network, so synth works offline.
+CDK       := CDK_DISABLE_CLI_TELEMETRY=true $(INFRA)/node_modules/.bin/cdk --no-notices
 
-.PHONY: help deps run dev test test-go test-web test-e2e build webapp clean
+.PHONY: help deps run dev test test-go test-web test-e2e build webapp clean synth deploy test-infra
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | column -t -s $$'\t'
@@ -27,6 +32,11 @@ help: ## list targets
 # npm ci again only when the lock file changed since the last install.
 $(WEBAPP)/node_modules/.installed: $(WEBAPP)/package-lock.json
 	cd $(WEBAPP) && $(NPM) ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# The pinned AWS CDK CLI (infra/package.json) for synth and deploy.
+$(INFRA)/node_modules/.installed: $(INFRA)/package-lock.json
+	cd $(INFRA) && $(NPM) ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 $(BIN)/.go-modules: go.work shared/go.mod functions/go.mod infra/go.mod
@@ -63,14 +73,27 @@ $(BIN)/devserver: $(BIN)/.go-modules FORCE
 
 FORCE:
 
+# LAMBDAS must list every Function of shared/routes.Groups (an infra test
+# checks it). Zips are packed deterministically, so unchanged code keeps its
+# CDK asset hash and is not redeployed.
 build: $(BIN)/.go-modules ## cross-compile every Lambda as bootstrap zips in dist/lambda
-	@mkdir -p dist/lambda
+	@mkdir -p dist/lambda $(BIN)
+	@$(GO) build -o $(BIN)/lambdazip ./infra/cmd/lambdazip
 	@for fn in $(LAMBDAS); do \
 	  mkdir -p dist/lambda/$$fn; \
 	  GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -tags lambda.norpc -o dist/lambda/$$fn/bootstrap ./functions/$$fn; \
-	  (cd dist/lambda/$$fn && rm -f ../$$fn.zip && zip -q -X ../$$fn.zip bootstrap); \
+	  $(BIN)/lambdazip dist/lambda/$$fn.zip dist/lambda/$$fn/bootstrap; \
 	  echo "dist/lambda/$$fn.zip $$(du -h dist/lambda/$$fn/bootstrap | cut -f1)"; \
 	done
+
+## --- deploying (AWS CDK; see infra/README-deploy.md) ---------------------
+
+synth: build webapp $(INFRA)/node_modules/.installed ## synthesize the CloudFormation templates offline into CDK_OUTDIR (default cdk.out)
+	$(CDK) synth --quiet --output $(CDK_OUTDIR)
+	@echo "templates in $(CDK_OUTDIR)/: $$(cd $(CDK_OUTDIR) && ls *.template.json | tr '\n' ' ')"
+
+deploy: build webapp $(INFRA)/node_modules/.installed ## deploy to the AWS account of your credentials (cdk deploy)
+	$(CDK) deploy --output $(CDK_OUTDIR) $(CDK_DEPLOY_FLAGS)
 
 ## --- running --------------------------------------------------------------
 
@@ -93,6 +116,9 @@ test: deps $(CHROMIUM) ## run every test: Go, Vitest, browser end-to-end
 test-go: $(BIN)/.go-modules $(WEBAPP)/node_modules/.installed $(BIN)/stripe-mock ## Go unit and API tests (dynalite, stripe-mock)
 	$(GO) vet ./shared/... ./functions/... ./infra/...
 	STRIPE_MOCK_BIN=$(abspath $(BIN)/stripe-mock) $(GO) test -count=1 ./shared/... ./functions/... ./infra/...
+
+test-infra: $(BIN)/.go-modules ## CDK stack assertions (synthesizes with dummy assets; also part of test-go)
+	$(GO) test -count=1 ./infra/...
 
 test-web: $(WEBAPP)/node_modules/.installed ## Vitest unit and component tests
 	cd $(WEBAPP) && $(NPM) run --silent typecheck && $(NPM) test --silent

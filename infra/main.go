@@ -1,13 +1,144 @@
-// Command infra is the CDK app that deploys the product (filled in by the
-// infrastructure work; see README "Deploying").
+// Command infra is the CDK app that deploys the product: `cdk synth` and
+// `cdk deploy` run it through cdk.json ("go run ./infra" from the top of
+// the repository). See infra/README-deploy.md.
+//
+// Context values (cdk.json or `-c key=value`):
+//
+//	stackName             the CloudFormation stack (AIWork)
+//	lambdaDir, webappDir  the assets (dist/lambda, webapp/dist)
+//	freePromptsPerUser    FREE_PROMPTS_PER_USER of prompts and payments
+//	adminEmails           comma-separated ADMIN_EMAILS of auth
+//	metaBedrock           "true": Meta Llama on Amazon Bedrock
+//	publicUrl             PUBLIC_URL for a custom domain in front of CloudFront
+//	analytics             "true": allow Google Analytics in the CSP
+//	apiGatewayAccountRole "false": keep the account's API Gateway logging role
 package main
 
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/jsii-runtime-go"
+
+	_ "aiwork/infra/internal/nodequiet" // before jsii starts Node
+	"aiwork/infra/stack"
 )
 
 func main() {
-	fmt.Fprintln(os.Stderr, "infra: the CDK stack is not written yet")
-	os.Exit(1)
+	err := run()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "infra:", err)
+	}
+	closeJSII()
+	if err != nil {
+		os.Exit(1)
+	}
+}
+
+// closeJSII stops jsii's Node process. jsii-runtime-go v1.139.0 waits for
+// that process twice (in Close and in a watcher goroutine); the loser gets
+// "waitid: no child processes" and prints "Runtime process exited
+// abnormally" on every clean run. Nothing else is written after Close, so
+// its stderr goes to /dev/null.
+func closeJSII() {
+	if null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
+		os.Stderr = null
+	}
+	jsii.Close()
+}
+
+func run() error {
+	app := awscdk.NewApp(nil)
+	root, err := repoRoot()
+	if err != nil {
+		return err
+	}
+	str := func(key, def string) string {
+		if v, ok := app.Node().TryGetContext(jsii.String(key)).(string); ok && strings.TrimSpace(v) != "" {
+			return strings.TrimSpace(v)
+		}
+		return def
+	}
+	flag := func(key string, def bool) (bool, error) {
+		v := app.Node().TryGetContext(jsii.String(key))
+		switch v := v.(type) {
+		case nil:
+			return def, nil
+		case bool:
+			return v, nil
+		case string:
+			return strconv.ParseBool(v)
+		}
+		return false, fmt.Errorf("context %s: want true or false, got %v", key, v)
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(root, p)
+	}
+
+	props := &stack.Props{
+		LambdaDir: abs(str("lambdaDir", filepath.Join("dist", "lambda"))),
+		WebappDir: abs(str("webappDir", filepath.Join("webapp", "dist"))),
+		PublicURL: str("publicUrl", ""),
+	}
+	if n := str("freePromptsPerUser", ""); n != "" {
+		if props.FreePromptsPerUser, err = strconv.Atoi(n); err != nil {
+			return fmt.Errorf("context freePromptsPerUser: %w", err)
+		}
+	}
+	for _, e := range strings.Split(str("adminEmails", ""), ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			props.AdminEmails = append(props.AdminEmails, e)
+		}
+	}
+	if props.MetaBedrock, err = flag("metaBedrock", false); err != nil {
+		return err
+	}
+	if props.Analytics, err = flag("analytics", false); err != nil {
+		return err
+	}
+	accountRole, err := flag("apiGatewayAccountRole", true)
+	if err != nil {
+		return err
+	}
+	props.SkipAPIGatewayAccount = !accountRole
+	if _, err := os.Stat(filepath.Join(props.WebappDir, "index.html")); err != nil {
+		return fmt.Errorf("web app not built in %s (run `make synth`, or `make webapp`): %w", props.WebappDir, err)
+	}
+
+	// Account and region come from the CLI's credentials at deploy time.
+	if account, region := os.Getenv("CDK_DEFAULT_ACCOUNT"), os.Getenv("CDK_DEFAULT_REGION"); account != "" && region != "" {
+		props.Env = &awscdk.Environment{Account: jsii.String(account), Region: jsii.String(region)}
+	}
+	name := str("stackName", "AIWork")
+	props.StackName = jsii.String(name)
+	props.Description = jsii.String("AIWork: prompt marketplace, MCP registry and streaming multi-model chat")
+	if _, err := stack.NewAIWorkStack(app, name, props); err != nil {
+		return err
+	}
+	app.Synth(nil)
+	return nil
+}
+
+// repoRoot is the directory holding go.work (cdk runs the app from the
+// directory of cdk.json, the repository's top; `go run .` in infra works too).
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return dir, nil
+		}
+	}
 }

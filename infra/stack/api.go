@@ -1,0 +1,200 @@
+package stack
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigateway"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+
+	"aiwork/shared/routes"
+)
+
+// StageName is the API's one stage; CloudFront's origin path.
+const StageName = "prod"
+
+// Stage throttling: steady requests per second and burst for the whole API.
+const (
+	ThrottleRate  = 100
+	ThrottleBurst = 200
+)
+
+// ExactPathMethods is the HTTP method of each exact-path route (a prefix
+// without a trailing "/"); other exact paths get ANY.
+var ExactPathMethods = map[string]string{
+	"/api/v1/payments/webhook":        "POST",
+	"/api/v1/mcp-connections/message": "POST",
+}
+
+// newAPI builds the REST API from the route table: for a subtree prefix
+// ("/x/") the resource /x with ANY plus /x/{proxy+} with ANY; for an exact
+// path the resource with its method. Resources are shared between groups
+// (/api/v1/payments and /api/v1/payments/webhook). The streaming group's
+// integration uses response streaming.
+func newAPI(scope constructs.Construct, fns map[string]awslambda.Function, setAccountRole bool) (awsapigateway.RestApi, error) {
+	accessLogs := awslogs.NewLogGroup(scope, jsii.String("ApiAccessLogs"), &awslogs.LogGroupProps{
+		Retention:     awslogs.RetentionDays_ONE_MONTH,
+		RemovalPolicy: awscdk.RemovalPolicy_DESTROY,
+	})
+	api := awsapigateway.NewRestApi(scope, jsii.String("Api"), &awsapigateway.RestApiProps{
+		RestApiName: jsii.String(*awscdk.Stack_Of(scope).StackName() + "-api"),
+		Description: jsii.String("Route groups of aiwork/shared/routes; reached through CloudFront /api/*"),
+		EndpointConfiguration: &awsapigateway.EndpointConfiguration{
+			// Regional: CloudFront is in front already, and streams on a
+			// regional endpoint may idle up to 5 minutes (30 s edge-optimised).
+			Types: &[]awsapigateway.EndpointType{awsapigateway.EndpointType_REGIONAL},
+		},
+		CloudWatchRole: jsii.Bool(false), // set below without a managed policy
+		DeployOptions: &awsapigateway.StageOptions{
+			StageName:            jsii.String(StageName),
+			ThrottlingRateLimit:  jsii.Number(ThrottleRate),
+			ThrottlingBurstLimit: jsii.Number(ThrottleBurst),
+			AccessLogDestination: awsapigateway.NewLogGroupLogDestination(accessLogs),
+			AccessLogFormat: awsapigateway.AccessLogFormat_JsonWithStandardFields(&awsapigateway.JsonWithStandardFieldProps{
+				Caller: jsii.Bool(false), HttpMethod: jsii.Bool(true), Ip: jsii.Bool(true), Protocol: jsii.Bool(true),
+				RequestTime: jsii.Bool(true), ResourcePath: jsii.Bool(true), ResponseLength: jsii.Bool(true),
+				Status: jsii.Bool(true), User: jsii.Bool(false),
+			}),
+			MetricsEnabled: jsii.Bool(true),
+		},
+	})
+	gatewayErrors(api)
+	if setAccountRole {
+		account := apiGatewayAccount(scope, accessLogs)
+		api.DeploymentStage().Node().AddDependency(account)
+	}
+
+	integrations := map[string]awsapigateway.LambdaIntegration{}
+	integration := func(g routes.Group) awsapigateway.LambdaIntegration {
+		if in, ok := integrations[g.Function]; ok {
+			return in
+		}
+		opts := &awsapigateway.LambdaIntegrationOptions{Proxy: jsii.Bool(true), AllowTestInvoke: jsii.Bool(false)}
+		if g.Streaming {
+			// Streaming integrations may run up to 15 minutes without a
+			// quota increase (buffered ones stop at 29 s).
+			opts.ResponseTransferMode = awsapigateway.ResponseTransferMode_STREAM
+			opts.Timeout = awscdk.Duration_Seconds(jsii.Number(ChatTimeoutSeconds))
+		}
+		in := awsapigateway.NewLambdaIntegration(fns[g.Function], opts)
+		integrations[g.Function] = in
+		return in
+	}
+
+	methods := map[string]string{} // "METHOD path" → function, to refuse a clash
+	addMethod := func(res awsapigateway.IResource, method string, g routes.Group) error {
+		key := method + " " + *res.Path()
+		if prev, ok := methods[key]; ok {
+			return fmt.Errorf("route %s claimed by %s and %s", key, prev, g.Function)
+		}
+		methods[key] = g.Function
+		res.AddMethod(jsii.String(method), integration(g), nil)
+		return nil
+	}
+	for _, g := range routes.Groups {
+		if _, ok := fns[g.Function]; !ok {
+			return nil, fmt.Errorf("route group %s has no function", g.Function)
+		}
+		for _, prefix := range g.Prefixes {
+			if strings.HasSuffix(prefix, "/") {
+				res := resourceAt(api.Root(), strings.TrimSuffix(prefix, "/"))
+				if err := addMethod(res, "ANY", g); err != nil {
+					return nil, err
+				}
+				if err := addMethod(resourceAt(res, "{proxy+}"), "ANY", g); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			method, ok := ExactPathMethods[prefix]
+			if !ok {
+				method = "ANY"
+			}
+			if err := addMethod(resourceAt(api.Root(), prefix), method, g); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return api, nil
+}
+
+// GatewayErrors are the answers API Gateway gives itself, in the API's
+// error shape ({"detail", "code"}, as httpx writes them) instead of
+// {"message": …}: a path outside the route table is a JSON 404 as on the
+// devserver (not API Gateway's 403 "Missing Authentication Token").
+var GatewayErrors = []struct {
+	Type, Status, Body string
+}{
+	{"MISSING_AUTHENTICATION_TOKEN", "404", `{"detail":"Not found.","code":"not_found"}`},
+	{"THROTTLED", "429", `{"detail":"Too many requests. Try again in a moment.","code":"rate_limited"}`},
+	{"DEFAULT_4XX", "", `{"detail":$context.error.messageString,"code":"invalid"}`},
+	{"DEFAULT_5XX", "", `{"detail":"The service is unavailable. Try again in a moment.","code":"upstream"}`},
+}
+
+func gatewayErrors(api awsapigateway.RestApi) {
+	types := map[string]awsapigateway.ResponseType{
+		"MISSING_AUTHENTICATION_TOKEN": awsapigateway.ResponseType_MISSING_AUTHENTICATION_TOKEN(),
+		"THROTTLED":                    awsapigateway.ResponseType_THROTTLED(),
+		"DEFAULT_4XX":                  awsapigateway.ResponseType_DEFAULT_4XX(),
+		"DEFAULT_5XX":                  awsapigateway.ResponseType_DEFAULT_5XX(),
+	}
+	for _, e := range GatewayErrors {
+		opts := &awsapigateway.GatewayResponseOptions{
+			Type:      types[e.Type],
+			Templates: &map[string]*string{"application/json": jsii.String(e.Body)},
+		}
+		if e.Status != "" {
+			opts.StatusCode = jsii.String(e.Status)
+		}
+		api.AddGatewayResponse(jsii.String("Gateway"+constructID(strings.ToLower(e.Type))), opts)
+	}
+}
+
+// resourceAt returns the resource at path below parent, creating only the
+// segments that do not exist yet.
+func resourceAt(parent awsapigateway.IResource, path string) awsapigateway.IResource {
+	res := parent
+	for _, seg := range strings.Split(strings.Trim(path, "/"), "/") {
+		if seg == "" {
+			continue
+		}
+		if child := res.GetResource(jsii.String(seg)); child != nil {
+			res = child
+			continue
+		}
+		res = res.AddResource(jsii.String(seg), nil)
+	}
+	return res
+}
+
+// apiGatewayAccount sets API Gateway's account-level CloudWatch role (one
+// per account and region, needed for access logging) to a role that may
+// write this API's access log group only; no managed policy.
+func apiGatewayAccount(scope constructs.Construct, accessLogs awslogs.LogGroup) awsapigateway.CfnAccount {
+	role := awsiam.NewRole(scope, jsii.String("ApiGatewayCloudWatchRole"), &awsiam.RoleProps{
+		AssumedBy:   awsiam.NewServicePrincipal(jsii.String("apigateway.amazonaws.com"), nil),
+		Description: jsii.String("API Gateway writes the API's access logs"),
+	})
+	role.AddToPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Actions:   jsii.Strings("logs:CreateLogStream", "logs:PutLogEvents", "logs:DescribeLogStreams"),
+		Resources: &[]*string{accessLogs.LogGroupArn()},
+	}))
+	role.AddToPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Actions:   jsii.Strings("logs:DescribeLogGroups"),
+		Resources: &[]*string{awscdk.Fn_Sub(jsii.String("arn:${AWS::Partition}:logs:${AWS::Region}:${AWS::AccountId}:log-group:*"), nil)},
+	}))
+	account := awsapigateway.NewCfnAccount(scope, jsii.String("ApiGatewayAccount"), &awsapigateway.CfnAccountProps{
+		CloudWatchRoleArn: role.RoleArn(),
+	})
+	// Kept when the stack goes, like CDK's own cloudWatchRole: other APIs
+	// of the account may log through it by then.
+	role.ApplyRemovalPolicy(awscdk.RemovalPolicy_RETAIN)
+	account.ApplyRemovalPolicy(awscdk.RemovalPolicy_RETAIN, nil)
+	account.Node().AddDependency(role)
+	return account
+}

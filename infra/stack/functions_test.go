@@ -1,0 +1,180 @@
+package stack_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+
+	"aiwork/infra/stack"
+	"aiwork/shared/routes"
+)
+
+func TestEveryRouteGroupHasAFunctionFolderAndIsBuilt(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^LAMBDAS\s*:?=\s*(.*)$`).FindSubmatch(raw)
+	if m == nil {
+		t.Fatal("Makefile has no LAMBDAS line")
+	}
+	var want []string
+	for _, g := range routes.Groups {
+		want = append(want, g.Function)
+		if _, err := os.Stat(filepath.Join("..", "..", "functions", g.Function, "main.go")); err != nil {
+			t.Errorf("route group %s has no functions/%s/main.go: %v", g.Function, g.Function, err)
+		}
+		if _, ok := stack.FunctionSpecs[g.Function]; !ok {
+			t.Errorf("route group %s has no stack.FunctionSpecs entry", g.Function)
+		}
+	}
+	if got := sortedSet(strings.Fields(string(m[1]))); !equal(got, sortedSet(want)) {
+		t.Errorf("Makefile LAMBDAS = %v, want the route table's functions %v", got, sortedSet(want))
+	}
+	if len(stack.FunctionSpecs) != len(routes.Groups) {
+		t.Errorf("FunctionSpecs has %d entries for %d route groups", len(stack.FunctionSpecs), len(routes.Groups))
+	}
+}
+
+func TestFunctionsRunGoOnGravitonWithOnlyTheirSecretARNs(t *testing.T) {
+	tp := synth(t, mainStack)
+	tableID := tp.ofType("AWS::DynamoDB::Table")[0]
+	secretIDs := secretLogicalIDs(t, tp)
+	secretNames := map[string]bool{}
+	for name := range secretIDs {
+		secretNames[name] = true
+	}
+	// Literal settings a function may carry; everything else is a reference.
+	literal := map[string]bool{"FREE_PROMPTS_PER_USER": true, "ADMIN_EMAILS": true, "META_BEDROCK": true}
+
+	for _, g := range routes.Groups {
+		t.Run(g.Function, func(t *testing.T) {
+			_, fn := tp.function(t, g.Function)
+			for key, want := range map[string]any{"Runtime": "provided.al2023", "Handler": "bootstrap"} {
+				if got := props(fn, key); got != want {
+					t.Errorf("%s = %v, want %v", key, got, want)
+				}
+			}
+			if got := strs(props(fn, "Architectures")); !equal(got, []string{"arm64"}) {
+				t.Errorf("Architectures = %v, want [arm64]", got)
+			}
+			timeout, _ := props(fn, "Timeout").(float64)
+			if g.Streaming && timeout != 300 || !g.Streaming && (timeout < 10 || timeout > 30) {
+				t.Errorf("Timeout = %v s (streaming %v)", timeout, g.Streaming)
+			}
+			if mem, _ := props(fn, "MemorySize").(float64); mem < 256 {
+				t.Errorf("MemorySize = %v", mem)
+			}
+
+			env, _ := props(fn, "Environment", "Variables").(map[string]any)
+			if ref(env["TABLE_NAME"]) != tableID {
+				t.Errorf("TABLE_NAME = %v, want a Ref to %s", flat(env["TABLE_NAME"]), tableID)
+			}
+			var gotARNs []string
+			for key, v := range env {
+				if secretNames[key] {
+					t.Errorf("environment holds %s itself; only %s_ARN may be there", key, key)
+				}
+				name, isARN := strings.CutSuffix(key, "_ARN")
+				switch {
+				case isARN:
+					if ref(v) != secretIDs[name] {
+						t.Errorf("%s = %s, want a Ref to secret %s", key, flat(v), secretIDs[name])
+					}
+					gotARNs = append(gotARNs, name)
+				case key == "TABLE_NAME":
+				case literal[key]:
+					if _, ok := v.(string); !ok {
+						t.Errorf("%s = %s, want a literal", key, flat(v))
+					}
+				default:
+					t.Errorf("unexpected environment variable %s = %s", key, flat(v))
+				}
+			}
+			if want := sortedSet(wantSecrets[g.Function]); !equal(sortedSet(gotARNs), want) {
+				t.Errorf("secret ARNs in the environment = %v, want %v", sortedSet(gotARNs), want)
+			}
+			if _, ok := env["PUBLIC_URL"]; ok {
+				t.Error("PUBLIC_URL is set; without a custom domain the functions take it from x-forwarded-host")
+			}
+		})
+	}
+}
+
+func TestFunctionSettingsFollowTheProps(t *testing.T) {
+	want := map[string]map[string]string{
+		"auth":    {"ADMIN_EMAILS": testAdmin},
+		"prompts": {"FREE_PROMPTS_PER_USER": "7"},
+		"chat":    {"META_BEDROCK": "1"},
+		"mcp":     {"META_BEDROCK": "1"},
+	}
+	main, plain := synth(t, mainStack), synth(t, plainStack)
+	for fn, vars := range want {
+		_, set := main.function(t, fn)
+		_, unset := plain.function(t, fn)
+		for key, value := range vars {
+			if got := props(set, "Environment", "Variables", key); got != value {
+				t.Errorf("%s %s = %v, want %q", fn, key, got, value)
+			}
+			if got := props(unset, "Environment", "Variables", key); got != nil {
+				t.Errorf("%s %s = %v by default, want unset", fn, key, got)
+			}
+		}
+	}
+}
+
+func TestEachFunctionWritesLogsForAMonth(t *testing.T) {
+	tp := synth(t, mainStack)
+	for _, g := range routes.Groups {
+		_, fn := tp.function(t, g.Function)
+		lg := ref(props(fn, "LoggingConfig", "LogGroup"))
+		if lg == "" {
+			t.Errorf("%s has no log group of its own", g.Function)
+			continue
+		}
+		if got := props(tp.Resources[lg], "RetentionInDays"); got != float64(30) {
+			t.Errorf("%s log retention = %v days, want 30", g.Function, got)
+		}
+	}
+}
+
+// wantSecrets is what each function's config loader reads (shared/config:
+// LoadAuth, LoadUsers, LoadPrompts, LoadPayments, LoadWebhook, LoadChat),
+// written out here rather than taken from stack.FunctionSpecs, so that a
+// grant widened there fails.
+var wantSecrets = map[string][]string{
+	"auth":           {stack.SecretJWT, stack.SecretGoogleClientID, stack.SecretGoogleClientSecret},
+	"users":          {stack.SecretJWT},
+	"prompts":        {stack.SecretJWT},
+	"payments":       {stack.SecretJWT, stack.SecretStripeKey},
+	"stripe-webhook": {stack.SecretStripeWebhookSecret},
+	"mcp":            {stack.SecretJWT, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey},
+	"chat":           {stack.SecretJWT, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey},
+}
+
+func TestMissingLambdaPackageSaysHowToBuildIt(t *testing.T) {
+	dir := t.TempDir()
+	_, err := stack.NewAIWorkStack(awscdk.NewApp(nil), "Missing", &stack.Props{LambdaDir: dir, WebappDir: dir})
+	if err == nil || !strings.Contains(err.Error(), "make build") {
+		t.Errorf("err = %v, want a hint to run make build", err)
+	}
+}
+
+// secretLogicalIDs maps secret names (JWT_SECRET …) to logical ids.
+func secretLogicalIDs(t *testing.T, tp *tmpl) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, id := range tp.ofType("AWS::SecretsManager::Secret") {
+		name := flat(props(tp.Resources[id], "Name"))
+		i := strings.LastIndex(name, "/")
+		if i < 0 {
+			t.Fatalf("secret %s has name %s, want <stack>/<NAME>", id, name)
+		}
+		out[strings.Trim(name[i+1:], `"`)] = id
+	}
+	return out
+}

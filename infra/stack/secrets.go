@@ -1,0 +1,83 @@
+package stack
+
+import (
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+)
+
+// Secret names: each is also the environment variable a function reads
+// (locally the value itself; in Lambda the secret's ARN in NAME_ARN).
+const (
+	SecretJWT                 = "JWT_SECRET"
+	SecretStripeKey           = "STRIPE_SECRET_KEY"
+	SecretStripeWebhookSecret = "STRIPE_WEBHOOK_SECRET"
+	SecretGoogleClientID      = "GOOGLE_CLIENT_ID"
+	SecretGoogleClientSecret  = "GOOGLE_CLIENT_SECRET"
+	SecretOpenAIKey           = "OPENAI_API_KEY"
+	SecretAnthropicKey        = "ANTHROPIC_API_KEY"
+	SecretGeminiKey           = "GEMINI_API_KEY"
+)
+
+// secretNames lists every secret in a fixed order.
+var secretNames = []string{
+	SecretJWT, SecretStripeKey, SecretStripeWebhookSecret,
+	SecretGoogleClientID, SecretGoogleClientSecret,
+	SecretOpenAIKey, SecretAnthropicKey, SecretGeminiKey,
+}
+
+// Unset is what an operator-filled secret holds until the operator puts
+// the real value: a single space, which the functions read as "not set"
+// (config.Secret trims it away). An empty value cannot be expressed: CDK's
+// Secret takes it as absent and would generate a random value instead.
+const Unset = " "
+
+// newSecrets creates the secrets, named <stack>/<NAME> so operators find
+// them. The JWT signing key is generated at deploy; the others start Unset
+// for the operator to fill (README "Deploying to AWS").
+func newSecrets(scope constructs.Construct) map[string]awssecretsmanager.Secret {
+	stackName := *awscdk.Stack_Of(scope).StackName()
+	out := make(map[string]awssecretsmanager.Secret, len(secretNames))
+	for _, name := range secretNames {
+		props := &awssecretsmanager.SecretProps{
+			SecretName:  jsii.String(SecretName(stackName, name)),
+			Description: jsii.String(secretDescriptions[name]),
+		}
+		if name == SecretJWT {
+			props.GenerateSecretString = &awssecretsmanager.SecretStringGenerator{
+				PasswordLength:     jsii.Number(64),
+				ExcludePunctuation: jsii.Bool(true),
+			}
+		} else {
+			props.SecretStringValue = awscdk.SecretValue_UnsafePlainText(jsii.String(Unset))
+		}
+		out[name] = awssecretsmanager.NewSecret(scope, jsii.String(secretIDs[name]), props)
+	}
+	return out
+}
+
+// SecretName is the Secrets Manager name of secret name in stack stackName.
+func SecretName(stackName, name string) string { return stackName + "/" + name }
+
+var secretIDs = map[string]string{
+	SecretJWT:                 "JwtSecret",
+	SecretStripeKey:           "StripeSecretKey",
+	SecretStripeWebhookSecret: "StripeWebhookSecret",
+	SecretGoogleClientID:      "GoogleClientId",
+	SecretGoogleClientSecret:  "GoogleClientSecret",
+	SecretOpenAIKey:           "OpenAiApiKey",
+	SecretAnthropicKey:        "AnthropicApiKey",
+	SecretGeminiKey:           "GeminiApiKey",
+}
+
+var secretDescriptions = map[string]string{
+	SecretJWT:                 "HS256 key that signs sign-in tokens (generated at deploy)",
+	SecretStripeKey:           "Stripe secret key (sk_live_… or sk_test_…); payments refuse to start until it is set",
+	SecretStripeWebhookSecret: "Signing secret (whsec_…) of the Stripe webhook endpoint",
+	SecretGoogleClientID:      "Google OAuth client id; a single space leaves Google sign-in off",
+	SecretGoogleClientSecret:  "Google OAuth client secret; a single space leaves Google sign-in off",
+	SecretOpenAIKey:           "OpenAI API key; a single space serves OpenAI models by the demo model",
+	SecretAnthropicKey:        "Anthropic API key; a single space serves Anthropic models by the demo model",
+	SecretGeminiKey:           "Google Gemini API key; a single space serves Gemini models by the demo model",
+}

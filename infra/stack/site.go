@@ -1,0 +1,190 @@
+package stack
+
+import (
+	"strings"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigateway"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudfront"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudfrontorigins"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awss3"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awss3deployment"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+)
+
+// APIPathPattern is the CloudFront behaviour that reaches the REST API.
+const APIPathPattern = "/api/*"
+
+// APIReadTimeoutSeconds is how long CloudFront waits for the API's first
+// byte and between two chunks of a streamed reply. It outlasts the chat's
+// 30 s stall timeout and stays within the default CloudFront quota.
+const APIReadTimeoutSeconds = 60
+
+// SPARewriteCode sends every path whose last segment has no dot to
+// /index.html, so the app's client-side routes load; files keep their path.
+// API responses are never rewritten: this runs on the S3 behaviour only.
+const SPARewriteCode = `function handler(event) {
+  var request = event.request;
+  var uri = request.uri;
+  var last = uri.substring(uri.lastIndexOf('/') + 1);
+  if (last.indexOf('.') === -1) {
+    request.uri = '/index.html';
+  }
+  return request;
+}`
+
+// ForwardedHostCode copies the viewer's Host into x-forwarded-host (any
+// value the viewer sent is replaced) so the API can build public URLs: the
+// origin request policy sends API Gateway its own Host.
+const ForwardedHostCode = `function handler(event) {
+  var request = event.request;
+  request.headers['x-forwarded-host'] = { value: request.headers.host.value };
+  return request;
+}`
+
+type siteProps struct {
+	WebappDir string
+	API       awsapigateway.RestApi
+	Analytics bool
+}
+
+// newSite is the private bucket holding the web app and the CloudFront
+// distribution in front of it and of the API.
+func newSite(scope constructs.Construct, p siteProps) awscloudfront.Distribution {
+	bucket := awss3.NewBucket(scope, jsii.String("SiteBucket"), &awss3.BucketProps{
+		BlockPublicAccess: awss3.BlockPublicAccess_BLOCK_ALL(),
+		EnforceSSL:        jsii.Bool(true),
+		Encryption:        awss3.BucketEncryption_S3_MANAGED,
+		ObjectOwnership:   awss3.ObjectOwnership_BUCKET_OWNER_ENFORCED,
+		Versioned:         jsii.Bool(false),
+		// The content is rebuilt from webapp/dist on every deploy.
+		RemovalPolicy:     awscdk.RemovalPolicy_DESTROY,
+		AutoDeleteObjects: jsii.Bool(true),
+	})
+
+	headers := awscloudfront.NewResponseHeadersPolicy(scope, jsii.String("SecurityHeaders"), &awscloudfront.ResponseHeadersPolicyProps{
+		Comment: jsii.String("CSP, HSTS, nosniff, referrer policy, no framing"),
+		SecurityHeadersBehavior: &awscloudfront.ResponseSecurityHeadersBehavior{
+			ContentSecurityPolicy: &awscloudfront.ResponseHeadersContentSecurityPolicy{
+				ContentSecurityPolicy: jsii.String(ContentSecurityPolicy(p.Analytics)), Override: jsii.Bool(true),
+			},
+			StrictTransportSecurity: &awscloudfront.ResponseHeadersStrictTransportSecurity{
+				AccessControlMaxAge: awscdk.Duration_Days(jsii.Number(365)), IncludeSubdomains: jsii.Bool(true), Override: jsii.Bool(true),
+			},
+			ContentTypeOptions: &awscloudfront.ResponseHeadersContentTypeOptions{Override: jsii.Bool(true)},
+			ReferrerPolicy: &awscloudfront.ResponseHeadersReferrerPolicy{
+				ReferrerPolicy: awscloudfront.HeadersReferrerPolicy_STRICT_ORIGIN_WHEN_CROSS_ORIGIN, Override: jsii.Bool(true),
+			},
+			FrameOptions: &awscloudfront.ResponseHeadersFrameOptions{
+				FrameOption: awscloudfront.HeadersFrameOption_DENY, Override: jsii.Bool(true),
+			},
+		},
+	})
+
+	spa := awscloudfront.NewFunction(scope, jsii.String("SpaRewrite"), &awscloudfront.FunctionProps{
+		Comment: jsii.String("Client-side routes: paths without a file extension get /index.html"),
+		Code:    awscloudfront.FunctionCode_FromInline(jsii.String(SPARewriteCode)),
+		Runtime: awscloudfront.FunctionRuntime_JS_2_0(),
+	})
+	forwardedHost := awscloudfront.NewFunction(scope, jsii.String("ForwardedHost"), &awscloudfront.FunctionProps{
+		Comment: jsii.String("Viewer Host into x-forwarded-host for the API"),
+		Code:    awscloudfront.FunctionCode_FromInline(jsii.String(ForwardedHostCode)),
+		Runtime: awscloudfront.FunctionRuntime_JS_2_0(),
+	})
+
+	dist := awscloudfront.NewDistribution(scope, jsii.String("Site"), &awscloudfront.DistributionProps{
+		Comment:           jsii.String(*awscdk.Stack_Of(scope).StackName() + " web app and API"),
+		DefaultRootObject: jsii.String("index.html"),
+		HttpVersion:       awscloudfront.HttpVersion_HTTP2_AND_3,
+		DefaultBehavior: &awscloudfront.BehaviorOptions{
+			Origin:                awscloudfrontorigins.S3BucketOrigin_WithOriginAccessControl(bucket, nil),
+			ViewerProtocolPolicy:  awscloudfront.ViewerProtocolPolicy_REDIRECT_TO_HTTPS,
+			AllowedMethods:        awscloudfront.AllowedMethods_ALLOW_GET_HEAD(),
+			CachePolicy:           awscloudfront.CachePolicy_CACHING_OPTIMIZED(),
+			Compress:              jsii.Bool(true),
+			ResponseHeadersPolicy: headers,
+			FunctionAssociations: &[]*awscloudfront.FunctionAssociation{
+				{Function: spa, EventType: awscloudfront.FunctionEventType_VIEWER_REQUEST},
+			},
+		},
+		AdditionalBehaviors: &map[string]*awscloudfront.BehaviorOptions{
+			APIPathPattern: {
+				Origin: awscloudfrontorigins.NewRestApiOrigin(p.API, &awscloudfrontorigins.RestApiOriginProps{
+					ReadTimeout: awscdk.Duration_Seconds(jsii.Number(APIReadTimeoutSeconds)),
+				}),
+				// HTTPS only: a redirect would turn a POST into a GET and
+				// the request would already have crossed in the clear.
+				ViewerProtocolPolicy: awscloudfront.ViewerProtocolPolicy_HTTPS_ONLY,
+				AllowedMethods:       awscloudfront.AllowedMethods_ALLOW_ALL(),
+				// With caching disabled, this origin request policy forwards
+				// every viewer header (Authorization and cookies included)
+				// except Host, which API Gateway needs to be its own.
+				CachePolicy:           awscloudfront.CachePolicy_CACHING_DISABLED(),
+				OriginRequestPolicy:   awscloudfront.OriginRequestPolicy_ALL_VIEWER_EXCEPT_HOST_HEADER(),
+				ResponseHeadersPolicy: headers,
+				Compress:              jsii.Bool(false), // streamed replies pass through as they come
+				FunctionAssociations: &[]*awscloudfront.FunctionAssociation{
+					{Function: forwardedHost, EventType: awscloudfront.FunctionEventType_VIEWER_REQUEST},
+				},
+			},
+		},
+	})
+
+	// Hashed build files first (kept across deploys, so a browser holding
+	// the previous index.html still finds its chunks), then the rest with
+	// revalidation; the second one prunes everything but assets/.
+	src := awss3deployment.Source_Asset(jsii.String(p.WebappDir), nil)
+	assets := awss3deployment.NewBucketDeployment(scope, jsii.String("SiteAssets"), &awss3deployment.BucketDeploymentProps{
+		DestinationBucket: bucket,
+		Sources:           &[]awss3deployment.ISource{src},
+		Exclude:           jsii.Strings("*"),
+		Include:           jsii.Strings("assets/*"),
+		Prune:             jsii.Bool(false),
+		CacheControl: &[]awss3deployment.CacheControl{
+			awss3deployment.CacheControl_FromString(jsii.String("public, max-age=31536000, immutable")),
+		},
+		MemoryLimit: jsii.Number(512),
+	})
+	pages := awss3deployment.NewBucketDeployment(scope, jsii.String("SitePages"), &awss3deployment.BucketDeploymentProps{
+		DestinationBucket: bucket,
+		Sources:           &[]awss3deployment.ISource{src},
+		Exclude:           jsii.Strings("assets/*"),
+		Prune:             jsii.Bool(true),
+		CacheControl: &[]awss3deployment.CacheControl{
+			awss3deployment.CacheControl_FromString(jsii.String("no-cache")),
+		},
+		Distribution:      dist,
+		DistributionPaths: jsii.Strings("/*"),
+		MemoryLimit:       jsii.Number(512),
+	})
+	pages.Node().AddDependency(assets)
+	return dist
+}
+
+// ContentSecurityPolicy allows the app's own scripts, styles (plus inline
+// styles: Amplify UI's theme injects a <style> element), images (and data:
+// URIs) and API calls; nothing may frame the app. Google sign-in and Stripe
+// checkout are top-level navigations, which CSP does not restrict.
+func ContentSecurityPolicy(analytics bool) string {
+	script, connect, img := "'self'", "'self'", "'self' data:"
+	if analytics {
+		// Google's documented CSP for Google Analytics 4 (gtag.js).
+		script += " https://*.googletagmanager.com"
+		connect += " https://*.google-analytics.com https://*.analytics.google.com https://*.googletagmanager.com"
+		img += " https://*.google-analytics.com https://*.googletagmanager.com"
+	}
+	return strings.Join([]string{
+		"default-src 'self'",
+		"script-src " + script,
+		"style-src 'self' 'unsafe-inline'",
+		"img-src " + img,
+		"font-src 'self' data:",
+		"connect-src " + connect,
+		"object-src 'none'",
+		"base-uri 'self'",
+		"form-action 'self'",
+		"frame-ancestors 'none'",
+		"upgrade-insecure-requests",
+	}, "; ")
+}

@@ -1,0 +1,265 @@
+package stack_test
+
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"aiwork/infra/stack"
+)
+
+// Managed CloudFront policy ids (AWS documentation, "Use managed policies").
+const (
+	cachingDisabled           = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"
+	allViewerExceptHostHeader = "b689b0a8-53d0-40ab-baf2-68738e2966ac"
+)
+
+func distribution(t *testing.T, tp *tmpl) (string, map[string]any) {
+	t.Helper()
+	ids := tp.ofType("AWS::CloudFront::Distribution")
+	if len(ids) != 1 {
+		t.Fatalf("distributions = %v, want one", ids)
+	}
+	return ids[0], props(tp.Resources[ids[0]], "DistributionConfig").(map[string]any)
+}
+
+func origin(t *testing.T, cfg map[string]any, id string) map[string]any {
+	t.Helper()
+	for _, o := range asList(cfg["Origins"]) {
+		if m := o.(map[string]any); m["Id"] == id {
+			return m
+		}
+	}
+	t.Fatalf("no origin %s", id)
+	return nil
+}
+
+// functionCode answers the code of the CloudFront Function a behaviour
+// runs on viewer-request.
+func functionCode(t *testing.T, tp *tmpl, behaviour map[string]any) string {
+	t.Helper()
+	fas := asList(behaviour["FunctionAssociations"])
+	if len(fas) != 1 {
+		t.Fatalf("function associations = %s, want one", flat(fas))
+	}
+	fa := fas[0].(map[string]any)
+	if fa["EventType"] != "viewer-request" {
+		t.Errorf("function event = %v, want viewer-request", fa["EventType"])
+	}
+	fn := tp.Resources[ref(fa["FunctionARN"])]
+	if fn.Type != "AWS::CloudFront::Function" {
+		t.Fatalf("function association to %s", flat(fa["FunctionARN"]))
+	}
+	if rt := props(fn, "FunctionConfig", "Runtime"); rt != "cloudfront-js-2.0" {
+		t.Errorf("function runtime = %v", rt)
+	}
+	code, _ := props(fn, "FunctionCode").(string)
+	return code
+}
+
+func TestDefaultBehaviourServesTheBucketThroughOAC(t *testing.T) {
+	tp := synth(t, mainStack)
+	_, cfg := distribution(t, tp)
+	def := cfg["DefaultCacheBehavior"].(map[string]any)
+	if def["ViewerProtocolPolicy"] != "redirect-to-https" {
+		t.Errorf("default ViewerProtocolPolicy = %v", def["ViewerProtocolPolicy"])
+	}
+	o := origin(t, cfg, def["TargetOriginId"].(string))
+	if tp.Resources[ref(o["DomainName"])].Type != "AWS::S3::Bucket" {
+		t.Errorf("default origin %s, want the site bucket", flat(o["DomainName"]))
+	}
+	if tp.Resources[ref(o["OriginAccessControlId"])].Type != "AWS::CloudFront::OriginAccessControl" {
+		t.Errorf("default origin without origin access control: %s", flat(o))
+	}
+	if !strings.Contains(functionCode(t, tp, def), "/index.html") {
+		t.Error("the default behaviour's function does not rewrite to /index.html")
+	}
+	if _, ok := cfg["CustomErrorResponses"]; ok {
+		t.Errorf("distribution maps errors to pages (%s): API 404s must stay 404s", flat(cfg["CustomErrorResponses"]))
+	}
+	if cfg["DefaultRootObject"] != "index.html" {
+		t.Errorf("DefaultRootObject = %v", cfg["DefaultRootObject"])
+	}
+}
+
+func TestAPIBehaviourPassesEverythingThroughUncached(t *testing.T) {
+	tp := synth(t, mainStack)
+	_, cfg := distribution(t, tp)
+	var api map[string]any
+	for _, b := range asList(cfg["CacheBehaviors"]) {
+		if m := b.(map[string]any); m["PathPattern"] == stack.APIPathPattern {
+			api = m
+		}
+	}
+	if api == nil {
+		t.Fatalf("no %s behaviour in %s", stack.APIPathPattern, flat(cfg["CacheBehaviors"]))
+	}
+	if api["CachePolicyId"] != cachingDisabled {
+		t.Errorf("API CachePolicyId = %v, want CachingDisabled", api["CachePolicyId"])
+	}
+	if api["OriginRequestPolicyId"] != allViewerExceptHostHeader {
+		t.Errorf("API OriginRequestPolicyId = %v, want AllViewerExceptHostHeader", api["OriginRequestPolicyId"])
+	}
+	if got := sortedSet(strs(api["AllowedMethods"])); !equal(got, sortedSet([]string{"GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"})) {
+		t.Errorf("API AllowedMethods = %v, want all", got)
+	}
+	if p := api["ViewerProtocolPolicy"]; p != "https-only" && p != "redirect-to-https" {
+		t.Errorf("API ViewerProtocolPolicy = %v, want HTTPS", p)
+	}
+	o := origin(t, cfg, api["TargetOriginId"].(string))
+	if tp.Resources[ref(o["DomainName"])].Type != "AWS::ApiGateway::RestApi" && !strings.Contains(flat(o["DomainName"]), "execute-api") {
+		t.Errorf("API origin = %s, want the REST API", flat(o["DomainName"]))
+	}
+	if !strings.Contains(flat(o["OriginPath"]), stack.StageName) {
+		t.Errorf("API origin path = %s, want the stage", flat(o["OriginPath"]))
+	}
+	if rt := o["CustomOriginConfig"].(map[string]any)["OriginReadTimeout"]; rt != float64(stack.APIReadTimeoutSeconds) {
+		t.Errorf("API origin read timeout = %v", rt)
+	}
+	if !strings.Contains(functionCode(t, tp, api), "x-forwarded-host") {
+		t.Error("the API behaviour's function does not set x-forwarded-host")
+	}
+	if api["ResponseHeadersPolicyId"] == nil {
+		t.Error("API responses lack the security headers")
+	}
+}
+
+// TestCloudFrontFunctionsBehave runs both functions' code in Node, which
+// jsii needs anyway, on requests shaped like CloudFront's events.
+func TestCloudFrontFunctionsBehave(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node not found")
+	}
+	run := func(code string, req map[string]any) map[string]any {
+		t.Helper()
+		ev, _ := json.Marshal(map[string]any{"request": req})
+		out, err := exec.Command(node, "-e", code+"\nprocess.stdout.write(JSON.stringify(handler("+string(ev)+")));").CombinedOutput()
+		if err != nil {
+			t.Fatalf("node: %v: %s", err, out)
+		}
+		var got map[string]any
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("function answered %s", out)
+		}
+		return got
+	}
+	for uri, want := range map[string]string{
+		"/":                        "/index.html",
+		"/dashboard":               "/index.html",
+		"/prompts/abc/":            "/index.html",
+		"/auth/callback":           "/index.html",
+		"/assets/index-abc.js":     "/assets/index-abc.js",
+		"/favicon.svg":             "/favicon.svg",
+		"/v1.2/releases":           "/index.html",
+		"/docs/guide.pdf":          "/docs/guide.pdf",
+		"/index.html":              "/index.html",
+		"/assets/font.woff2?x=1.2": "/assets/font.woff2?x=1.2",
+	} {
+		if got := run(stack.SPARewriteCode, map[string]any{"uri": uri, "headers": map[string]any{}})["uri"]; got != want {
+			t.Errorf("SPA rewrite of %s = %v, want %s", uri, got, want)
+		}
+	}
+	got := run(stack.ForwardedHostCode, map[string]any{"uri": "/api/v1/auth/google/login", "headers": map[string]any{
+		"host":             map[string]any{"value": "d123.cloudfront.net"},
+		"x-forwarded-host": map[string]any{"value": "evil.example"},
+	}})
+	if h := flat(got["headers"].(map[string]any)["x-forwarded-host"]); h != `{"value":"d123.cloudfront.net"}` {
+		t.Errorf("x-forwarded-host = %s, want the viewer's Host (never the client's own header)", h)
+	}
+}
+
+func TestSecurityHeaders(t *testing.T) {
+	tp := synth(t, mainStack)
+	ids := tp.ofType("AWS::CloudFront::ResponseHeadersPolicy")
+	if len(ids) != 1 {
+		t.Fatalf("response headers policies = %v", ids)
+	}
+	sec := props(tp.Resources[ids[0]], "ResponseHeadersPolicyConfig", "SecurityHeadersConfig").(map[string]any)
+	csp, _ := sec["ContentSecurityPolicy"].(map[string]any)["ContentSecurityPolicy"].(string)
+	for _, want := range []string{"default-src 'self'", "script-src 'self'", "connect-src 'self'", "img-src 'self' data:", "frame-ancestors 'none'", "object-src 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("CSP %q lacks %q", csp, want)
+		}
+	}
+	for _, bad := range []string{"'unsafe-eval'", "script-src 'self' 'unsafe-inline'", "*;"} {
+		if strings.Contains(csp, bad) {
+			t.Errorf("CSP %q allows %q", csp, bad)
+		}
+	}
+	if hsts := sec["StrictTransportSecurity"].(map[string]any); hsts["AccessControlMaxAgeSec"].(float64) < 31536000 || hsts["Override"] != true {
+		t.Errorf("HSTS = %s", flat(hsts))
+	}
+	if flat(sec["ContentTypeOptions"]) != `{"Override":true}` {
+		t.Errorf("nosniff = %s", flat(sec["ContentTypeOptions"]))
+	}
+	if rp := sec["ReferrerPolicy"].(map[string]any); rp["ReferrerPolicy"] != "strict-origin-when-cross-origin" {
+		t.Errorf("referrer policy = %s", flat(rp))
+	}
+	_, cfg := distribution(t, tp)
+	if def := cfg["DefaultCacheBehavior"].(map[string]any); ref(def["ResponseHeadersPolicyId"]) != ids[0] {
+		t.Errorf("default behaviour headers policy = %s", flat(def["ResponseHeadersPolicyId"]))
+	}
+	if !strings.Contains(stack.ContentSecurityPolicy(true), "googletagmanager.com") || strings.Contains(stack.ContentSecurityPolicy(false), "google") {
+		t.Error("analytics must widen the CSP only when asked")
+	}
+}
+
+func TestBucketIsPrivateEncryptedTLSOnlyAndFilled(t *testing.T) {
+	tp := synth(t, mainStack)
+	buckets := tp.ofType("AWS::S3::Bucket")
+	if len(buckets) != 1 {
+		t.Fatalf("buckets = %v", buckets)
+	}
+	b := tp.Resources[buckets[0]]
+	if got := flat(props(b, "PublicAccessBlockConfiguration")); got != `{"BlockPublicAcls":true,"BlockPublicPolicy":true,"IgnorePublicAcls":true,"RestrictPublicBuckets":true}` {
+		t.Errorf("public access block = %s", got)
+	}
+	if !strings.Contains(flat(props(b, "BucketEncryption")), "AES256") {
+		t.Errorf("encryption = %s", flat(props(b, "BucketEncryption")))
+	}
+	var tlsOnly, oac bool
+	for _, id := range tp.ofType("AWS::S3::BucketPolicy") {
+		for _, st := range statements(props(tp.Resources[id], "PolicyDocument", "Statement")) {
+			s := flat(st.Raw)
+			tlsOnly = tlsOnly || st.Effect == "Deny" && strings.Contains(s, `"aws:SecureTransport":"false"`)
+			oac = oac || st.Effect == "Allow" && strings.Contains(s, "cloudfront.amazonaws.com") && strings.Contains(s, "AWS:SourceArn")
+			if st.Effect == "Allow" && strings.Contains(s, `"Principal":{"AWS":"*"}`) || strings.Contains(s, `"Principal":"*"`) && st.Effect == "Allow" {
+				t.Errorf("bucket policy allows anyone: %s", s)
+			}
+		}
+	}
+	if !tlsOnly || !oac {
+		t.Errorf("bucket policy: TLS-only deny %v, CloudFront OAC allow %v", tlsOnly, oac)
+	}
+	deployments := tp.ofType("Custom::CDKBucketDeployment")
+	if len(deployments) != 2 {
+		t.Fatalf("bucket deployments = %v, want the hashed assets and the pages", deployments)
+	}
+	for _, id := range deployments {
+		if ref(props(tp.Resources[id], "DestinationBucketName")) != buckets[0] {
+			t.Errorf("deployment %s does not fill the site bucket", id)
+		}
+	}
+}
+
+func TestOutputsGiveTheSiteAndWebhookURLs(t *testing.T) {
+	tp := synth(t, mainStack)
+	dist, _ := distribution(t, tp)
+	for name, suffix := range map[string]string{
+		stack.OutputSiteURL:           `"DomainName"]}]]}`,
+		stack.OutputWebhookURL:        `"/api/v1/payments/webhook"]]}`,
+		stack.OutputGoogleRedirectURI: `"/api/v1/auth/google/callback"]]}`,
+	} {
+		o, ok := tp.Outputs[name]
+		if !ok {
+			t.Errorf("no output %s", name)
+			continue
+		}
+		v := flat(o["Value"])
+		if !strings.HasPrefix(v, `{"Fn::Join":["",["https://",{"Fn::GetAtt":["`+dist+`","DomainName"]}`) || !strings.HasSuffix(v, suffix) {
+			t.Errorf("output %s = %s", name, v)
+		}
+	}
+}

@@ -1,0 +1,118 @@
+// Package stack is the product's CDK stack: one DynamoDB table, the secrets,
+// one Lambda per route group of aiwork/shared/routes, a REST API built from
+// the same route table, and the web app on S3 behind CloudFront.
+package stack
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+
+	_ "aiwork/infra/internal/nodequiet" // before jsii starts Node
+)
+
+// Props configures the stack. The asset directories are props so that tests
+// can point them at temporary directories holding dummy files.
+type Props struct {
+	awscdk.StackProps
+	// LambdaDir holds one <function>.zip (a `bootstrap` binary) per route
+	// group, as `make build` writes them (dist/lambda).
+	LambdaDir string
+	// WebappDir is the built web app (webapp/dist) deployed to the bucket.
+	WebappDir string
+	// FreePromptsPerUser is FREE_PROMPTS_PER_USER (0: the functions' default).
+	FreePromptsPerUser int
+	// AdminEmails become admins when they register (ADMIN_EMAILS).
+	AdminEmails []string
+	// MetaBedrock serves Meta Llama through Amazon Bedrock (META_BEDROCK)
+	// and grants the chat function Bedrock access to Meta Llama models.
+	MetaBedrock bool
+	// PublicURL, when set (a custom domain), is PUBLIC_URL of auth and
+	// payments. Empty: the functions build public URLs from the
+	// x-forwarded-host header that CloudFront's API behaviour sets.
+	PublicURL string
+	// Analytics widens the Content-Security-Policy for Google Analytics
+	// (a web app built with VITE_ANALYTICS_ID).
+	Analytics bool
+	// SkipAPIGatewayAccount leaves API Gateway's account-wide CloudWatch
+	// role alone (for accounts that already set one); by default the stack
+	// sets it so the API's access logs can be written.
+	SkipAPIGatewayAccount bool
+}
+
+// Output names of the stack.
+const (
+	OutputSiteURL           = "SiteUrl"
+	OutputWebhookURL        = "WebhookUrl"
+	OutputGoogleRedirectURI = "GoogleRedirectUri"
+)
+
+// WebhookPath is where Stripe sends events (the stripe-webhook group's path).
+const WebhookPath = "/api/v1/payments/webhook"
+
+// GoogleCallbackPath is the OAuth redirect path of the auth group.
+const GoogleCallbackPath = "/api/v1/auth/google/callback"
+
+// NewAIWorkStack builds the whole product.
+func NewAIWorkStack(scope constructs.Construct, id string, props *Props) (awscdk.Stack, error) {
+	if props == nil {
+		return nil, fmt.Errorf("stack %s: props are required", id)
+	}
+	if props.LambdaDir == "" || props.WebappDir == "" {
+		return nil, fmt.Errorf("stack %s: LambdaDir and WebappDir are required", id)
+	}
+	st := awscdk.NewStack(scope, jsii.String(id), &props.StackProps)
+
+	table := newTable(st)
+	secrets := newSecrets(st)
+	fns, err := newFunctions(st, functionsProps{
+		LambdaDir:          props.LambdaDir,
+		Table:              table,
+		Secrets:            secrets,
+		FreePromptsPerUser: props.FreePromptsPerUser,
+		AdminEmails:        props.AdminEmails,
+		MetaBedrock:        props.MetaBedrock,
+		PublicURL:          props.PublicURL,
+	})
+	if err != nil {
+		return nil, err
+	}
+	api, err := newAPI(st, fns, !props.SkipAPIGatewayAccount)
+	if err != nil {
+		return nil, err
+	}
+	site := newSite(st, siteProps{WebappDir: props.WebappDir, API: api, Analytics: props.Analytics})
+
+	siteURL := awscdk.Fn_Join(jsii.String(""), &[]*string{jsii.String("https://"), site.DistributionDomainName()})
+	output(st, OutputSiteURL, siteURL, "The product's address")
+	output(st, OutputWebhookURL, awscdk.Fn_Join(jsii.String(""), &[]*string{siteURL, jsii.String(WebhookPath)}),
+		"Register this endpoint in Stripe (Developers > Webhooks)")
+	output(st, OutputGoogleRedirectURI, awscdk.Fn_Join(jsii.String(""), &[]*string{siteURL, jsii.String(GoogleCallbackPath)}),
+		"Authorised redirect URI of the Google OAuth client")
+	for _, name := range secretNames {
+		output(st, "Secret"+strings.ReplaceAll(titleCase(name), "_", ""), jsii.String(SecretName(*st.StackName(), name)),
+			"Secrets Manager secret holding "+name)
+	}
+	return st, nil
+}
+
+func output(scope constructs.Construct, id string, value *string, description string) {
+	awscdk.NewCfnOutput(scope, jsii.String(id), &awscdk.CfnOutputProps{
+		Value:       value,
+		Description: jsii.String(description),
+	})
+}
+
+// titleCase turns STRIPE_SECRET_KEY into Stripe_Secret_Key.
+func titleCase(s string) string {
+	parts := strings.Split(strings.ToLower(s), "_")
+	for i, p := range parts {
+		if p != "" {
+			parts[i] = strings.ToUpper(p[:1]) + p[1:]
+		}
+	}
+	return strings.Join(parts, "_")
+}

@@ -16,12 +16,16 @@ interface ModalProps {
   testId?: string;
 }
 
+/** Open dialogs, innermost last: only the innermost one answers Escape and traps Tab. */
+const openDialogs: HTMLElement[] = [];
+
 /**
  * An accessible modal dialog: role=dialog, aria-modal, named by its heading;
  * Escape and the backdrop close it; Tab and Shift+Tab stay inside; focus
  * moves into it on open and back to where it was on close; the page behind
- * does not scroll. Rendered in place (not portalled) so the theme's CSS
- * variables apply; it is position: fixed.
+ * does not scroll. Dialogs may stack (one opened from another): keys go to
+ * the innermost only, and closing it hands focus back. Rendered in place
+ * (not portalled) so the theme's CSS variables apply; it is position: fixed.
  */
 export function Modal({ labelledBy, describedBy, onClose, children, className, testId }: ModalProps) {
   const dialogRef = useRef<HTMLDivElement>(null);
@@ -31,16 +35,18 @@ export function Modal({ labelledBy, describedBy, onClose, children, className, t
   useEffect(() => {
     const dialog = dialogRef.current;
     const previouslyFocused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (dialog) openDialogs.push(dialog);
     dialog?.focus();
 
     const onKey = (e: KeyboardEvent) => {
+      if (!dialog || openDialogs[openDialogs.length - 1] !== dialog) return;
       if (e.key === 'Escape') {
         e.preventDefault();
         e.stopPropagation();
         onCloseRef.current();
         return;
       }
-      if (e.key !== 'Tab' || !dialog) return;
+      if (e.key !== 'Tab') return;
       const focusables = Array.from(dialog.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => !el.hasAttribute('inert'));
       if (focusables.length === 0) {
         e.preventDefault();
@@ -63,6 +69,10 @@ export function Modal({ labelledBy, describedBy, onClose, children, className, t
     const previousOverflow = document.body.style.overflow;
     document.body.style.overflow = 'hidden';
     return () => {
+      if (dialog) {
+        const at = openDialogs.lastIndexOf(dialog);
+        if (at !== -1) openDialogs.splice(at, 1);
+      }
       document.removeEventListener('keydown', onKey, true);
       document.body.style.overflow = previousOverflow;
       if (previouslyFocused?.isConnected) previouslyFocused.focus();

@@ -87,13 +87,39 @@ function resolveUrl(path: string): string {
   return API_BASE + (path.startsWith('/') ? path : '/' + path);
 }
 
+export interface AuthorizedFetchInit extends Omit<RequestInit, 'headers'> {
+  headers?: Record<string, string>;
+  /** Use this token instead of the session's. null: send none. */
+  token?: string | null;
+}
+
+/**
+ * Raw fetch under the API's rules, for callers that read the body
+ * themselves (the chat's event stream): resolves the path under /api/v1,
+ * attaches the session's bearer token, and clears the session when a
+ * request that carried the token gets a 401. Network failures reject as
+ * fetch does; the caller handles the response.
+ */
+export async function authorizedFetch(path: string, init: AuthorizedFetchInit = {}): Promise<Response> {
+  const { token: explicitToken, headers = {}, ...rest } = init;
+  const token = explicitToken === undefined ? getToken() : explicitToken;
+  const h: Record<string, string> = { ...headers };
+  if (token) h.Authorization = `Bearer ${token}`;
+  const response = await fetch(resolveUrl(path), { ...rest, headers: h });
+  // A 401 on a request that carried a bearer token means that token is no
+  // longer accepted: drop the stored session (SPEC §7). Requests sent on
+  // purpose without a token (login, register, warm-up pings) have no
+  // session to judge.
+  if (response.status === 401 && token) clearSession();
+  return response;
+}
+
 export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = options.body === undefined ? 'GET' : 'POST', body, timeoutMs, headers = {} } = options;
   const token = options.token === undefined ? getToken() : options.token;
 
-  const init: RequestInit = { method, headers: { Accept: 'application/json', ...headers } };
-  const h = init.headers as Record<string, string>;
-  if (token) h.Authorization = `Bearer ${token}`;
+  const h: Record<string, string> = { Accept: 'application/json', ...headers };
+  const init: AuthorizedFetchInit = { method, headers: h, token };
   if (body !== undefined) {
     if (typeof body === 'string' || body instanceof FormData) {
       init.body = body;
@@ -115,7 +141,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
 
   let response: Response;
   try {
-    response = await fetch(resolveUrl(path), init);
+    response = await authorizedFetch(path, init);
   } catch (err) {
     if (timeoutSignal?.aborted) throw new ApiError(0, 'Request timed out', { code: 'timeout' });
     if (options.signal?.aborted) throw new ApiError(0, 'Request aborted', { code: 'aborted' });
@@ -123,12 +149,6 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
       code: 'network_error',
     });
   }
-
-  // A 401 on a request that carried a bearer token means that token is no
-  // longer accepted: drop the stored session (SPEC §7). Requests sent on
-  // purpose without a token (login, register, warm-up pings) have no
-  // session to judge.
-  if (response.status === 401 && token) clearSession();
 
   const text = await response.text().catch(() => '');
   let parsed: unknown = undefined;

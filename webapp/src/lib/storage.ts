@@ -70,4 +70,10 @@ export const STORAGE_KEYS = {
   chatOpenMenu: 'chat-open-menu',
   /** sessionStorage: 'true' when the chat should open the prefill in a new tab; absent otherwise. */
   chatForceNewTab: 'chat-force-new-tab',
+  /** LLM chat tabs: JSON [{id, title, provider, model, createdAt}]. */
+  chatTabs: 'chat-tabs',
+  /** LLM chat: the id of the active tab (plain string). */
+  chatActiveTab: 'chat-active-tab',
+  /** LLM chat conversations: JSON {tabId: [message, …]} (SPEC §3 Message fields). */
+  chatConversations: 'chat-conversations',
 } as const;

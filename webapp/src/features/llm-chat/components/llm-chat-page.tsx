@@ -1,11 +1,154 @@
-import { Text } from '@aws-amplify/ui-react';
-import { Page } from '../../../components/page';
+// SPEC §2 'llm-chat': tabs, provider/model picker with connection status,
+// the conversation, the message box, and the editor / menu / viewer dialogs.
 
-// Placeholder: the tabbed multi-model chat is later work. Requires login (route guard).
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { Page } from '../../../components/page';
+import { takeChatHandoff } from '../../../lib/chat-handoff';
+import { holdsMenu } from '../menu';
+import { providerLabel } from '../providers';
+import type { ChatMessage } from '../state/types';
+import { useChat } from '../use-chat';
+import { ChatInput } from './chat-input';
+import { FillMenuModal } from './fill-menu-modal';
+import { LargeEditorModal } from './large-editor-modal';
+import { MessageList } from './message-list';
+import { FullMessageModal, RawMessageModal } from './message-viewers';
+import { ModelPicker } from './model-picker';
+import { TabStrip, tabDomId } from './tab-strip';
+import './llm-chat.css';
+
+interface MenuDialog {
+  tabId: string;
+  source: string;
+  /** Opened for the message box: sending clears it. */
+  fromInput: boolean;
+}
+
 export default function LlmChatPage() {
+  const chat = useChat();
+  const { tab, state, send, setDraft, newTab, setShowFull } = chat;
+  const panelId = useId();
+  const label = providerLabel(tab.provider);
+
+  const [largeEditor, setLargeEditor] = useState(false);
+  const [menuDialog, setMenuDialog] = useState<MenuDialog | null>(null);
+  const [fullView, setFullView] = useState<string | null>(null);
+  const [rawView, setRawView] = useState<string | null>(null);
+
+  // 'Use in Chat' hand-off (SPEC §4): taken once, so a reload does not repeat it.
+  const handoffTaken = useRef(false);
+  useEffect(() => {
+    if (handoffTaken.current) return;
+    handoffTaken.current = true;
+    const handoff = takeChatHandoff();
+    if (!handoff) return;
+    const tabId = handoff.forceNewTab ? newTab() : state.activeTabId;
+    setDraft(handoff.text, tabId);
+    if (handoff.openMenu && holdsMenu(handoff.text)) setMenuDialog({ tabId, source: handoff.text, fromInput: true });
+  }, [newTab, setDraft, state.activeTabId]);
+
+  const sendDraft = () => void send(chat.draft, { clearDraft: true });
+
+  const onViewFull = useCallback(
+    (message: ChatMessage) => {
+      setShowFull(message.id, true);
+      setFullView(message.id);
+    },
+    [setShowFull],
+  );
+  const onShowLess = useCallback((message: ChatMessage) => setShowFull(message.id, false), [setShowFull]);
+  const onOpenMenu = useCallback(
+    (message: ChatMessage) => setMenuDialog({ tabId: state.activeTabId, source: message.content, fromInput: false }),
+    [state.activeTabId],
+  );
+
+  const fullMessage = fullView ? chat.messages.find((m) => m.id === fullView) : undefined;
+
   return (
-    <Page title="LLM Chat" subtitle="Chat with OpenAI, Anthropic, Google and Meta models in tabs.">
-      <Text>The chat workspace is on its way.</Text>
+    <Page title="LLM Chat" className="chat-page">
+      <div className="chat">
+        <TabStrip
+          tabs={state.tabs}
+          activeTabId={state.activeTabId}
+          panelId={panelId}
+          onSelect={chat.selectTab}
+          onClose={chat.closeTab}
+          onNew={() => void newTab()}
+        />
+        <section id={panelId} role="tabpanel" aria-labelledby={tabDomId(tab.id)} className="chat-panel">
+          <ModelPicker
+            provider={tab.provider}
+            model={tab.model}
+            status={chat.status}
+            onChange={chat.changeModel}
+            onConnect={() => void chat.connect()}
+            onReconnect={() => void chat.connect({ force: true })}
+          />
+          <MessageList
+            messages={chat.messages}
+            providerLabel={label}
+            model={tab.model}
+            connecting={chat.status === 'connecting'}
+            summarizing={chat.summarizing}
+            onViewFull={onViewFull}
+            onShowLess={onShowLess}
+            onOpenMenu={onOpenMenu}
+          />
+          <div className="chat-tools">
+            <button type="button" className="chat-button chat-button--small" onClick={() => setLargeEditor(true)}>
+              Open in Big View
+            </button>
+            <button
+              type="button"
+              className="chat-button chat-button--small"
+              disabled={!holdsMenu(chat.draft)}
+              title={holdsMenu(chat.draft) ? undefined : 'The message holds no [start menu] … [end menu] template'}
+              onClick={() => setMenuDialog({ tabId: tab.id, source: chat.draft, fromInput: true })}
+            >
+              Open in Menu
+            </button>
+          </div>
+          <ChatInput
+            value={chat.draft}
+            placeholder={`Message ${label} (${tab.model})...`}
+            sending={chat.sending}
+            onChange={(text) => setDraft(text)}
+            onSend={sendDraft}
+          />
+        </section>
+      </div>
+
+      {largeEditor ? (
+        <LargeEditorModal
+          text={chat.draft}
+          onClose={() => setLargeEditor(false)}
+          onDone={(text) => {
+            setDraft(text);
+            setLargeEditor(false);
+          }}
+        />
+      ) : null}
+      {menuDialog ? (
+        <FillMenuModal
+          key={menuDialog.source}
+          source={menuDialog.source}
+          busy={chat.sending}
+          onCancel={() => setMenuDialog(null)}
+          onSubmit={(message) => {
+            const { tabId, fromInput } = menuDialog;
+            setMenuDialog(null);
+            void send(message, { tabId, clearDraft: fromInput });
+          }}
+        />
+      ) : null}
+      {fullMessage ? (
+        <FullMessageModal
+          message={fullMessage}
+          onRaw={() => setRawView(fullMessage.content)}
+          onClose={() => setFullView(null)}
+        />
+      ) : null}
+      {rawView !== null ? <RawMessageModal content={rawView} onClose={() => setRawView(null)} /> : null}
     </Page>
   );
 }

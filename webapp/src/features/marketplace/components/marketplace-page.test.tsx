@@ -407,10 +407,12 @@ describe('MarketplacePage: signed in', () => {
     expect(within(c).queryByText('Used Free')).not.toBeInTheDocument();
     await userEvent.click(within(c).getByRole('button', { name: 'Use in Chat' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/llm-chat$/));
-    expect(sessionStorage.getItem('chat-prefill')).toBe(CONTENT);
-    expect(sessionStorage.getItem('chat-open-menu')).toBe('true');
-    expect(sessionStorage.getItem('chat-force-new-tab')).toBe('true');
-  });
+    // The chat page takes the hand-off (prefill, open-menu, force-new-tab) once and clears it.
+    expect(await screen.findByRole('dialog', { name: 'Fill Template Variables' }, { timeout: 15_000 })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue(CONTENT);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Chat 1', 'Chat 2']);
+    expect(sessionStorage.getItem('chat-prefill')).toBeNull();
+  }, 30_000);
 });
 
 describe('MarketplacePage: rating', () => {

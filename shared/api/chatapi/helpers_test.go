@@ -1,0 +1,290 @@
+package chatapi_test
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"aiwork/shared/api/chatapi"
+	"aiwork/shared/api/mcpapi"
+	"aiwork/shared/auth"
+	"aiwork/shared/llm"
+	"aiwork/shared/routes"
+	"aiwork/shared/store"
+	"aiwork/shared/store/storetest"
+)
+
+func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
+
+var secret = []byte(strings.Repeat("c", 32))
+
+// stack is the chat and mcp route groups, mounted the way the devserver
+// mounts them, on a fresh table, with the LLM upstreams played by fakes:
+// an LLM provider is the one thing a test cannot reach.
+type stack struct {
+	t      *testing.T
+	h      http.Handler
+	st     *store.Store
+	tokens *auth.Tokens
+}
+
+func newStack(t *testing.T, stall time.Duration, upstreams map[string]llm.Provider) *stack {
+	t.Helper()
+	st := storetest.New(t)
+	tokens := auth.NewTokens(secret, time.Hour)
+	reg := llm.NewRegistry(0)
+	for id, p := range upstreams {
+		reg.Use(id, p)
+	}
+	h, err := routes.Mount(map[string]http.Handler{
+		"mcp":  mcpapi.New(st, tokens, reg).Handler(),
+		"chat": chatapi.New(st, tokens, reg, chatapi.Options{StallTimeout: stall}).Handler(),
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &stack{t: t, h: h, st: st, tokens: tokens}
+}
+
+// user answers a new user's token.
+func (s *stack) user() (uid, token string) {
+	s.t.Helper()
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	uid = "u-" + hex.EncodeToString(b)
+	token, err := s.tokens.Issue(uid)
+	storetest.Must(s.t, err, "token")
+	return uid, token
+}
+
+// connect opens a chat connection through the API and answers its id.
+func (s *stack) connect(token, provider, model string) string {
+	s.t.Helper()
+	w := s.do("POST", "/api/v1/mcp-connections/"+provider, token, `{"model":"`+model+`"}`)
+	if w.Code != http.StatusOK {
+		s.t.Fatalf("connect %s: %d %s", provider, w.Code, w.Body)
+	}
+	var c struct{ ID string }
+	if err := json.Unmarshal(w.Body.Bytes(), &c); err != nil || c.ID == "" {
+		s.t.Fatalf("connect body %s: %v", w.Body, err)
+	}
+	return c.ID
+}
+
+func (s *stack) do(method, path, token, body string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	w := httptest.NewRecorder()
+	s.h.ServeHTTP(w, req)
+	return w
+}
+
+// send posts a message to the stream.
+func (s *stack) send(token string, in any) *httptest.ResponseRecorder {
+	s.t.Helper()
+	b, err := json.Marshal(in)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return s.do("POST", chatapi.Path, token, string(b))
+}
+
+// sendWithin is send failing the test when no answer comes in time.
+func (s *stack) sendWithin(token string, in any, d time.Duration) *httptest.ResponseRecorder {
+	s.t.Helper()
+	b, err := json.Marshal(in)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	ch := make(chan *httptest.ResponseRecorder, 1)
+	go func() { ch <- s.do("POST", chatapi.Path, token, string(b)) }()
+	select {
+	case w := <-ch:
+		return w
+	case <-time.After(d):
+		s.t.Fatalf("no complete answer within %v", d)
+		return nil
+	}
+}
+
+type msg struct {
+	ConnectionID string        `json:"connection_id"`
+	Message      string        `json:"message"`
+	Model        string        `json:"model,omitempty"`
+	Context      []llm.Message `json:"context"`
+}
+
+type errorJSON struct {
+	Detail string `json:"detail"`
+	Code   string `json:"code"`
+}
+
+func wantError(t *testing.T, w *httptest.ResponseRecorder, status int) errorJSON {
+	t.Helper()
+	if w.Code != status {
+		t.Fatalf("status = %d, want %d; body %s", w.Code, status, w.Body)
+	}
+	var e errorJSON
+	if err := json.Unmarshal(w.Body.Bytes(), &e); err != nil || e.Detail == "" || e.Code == "" {
+		t.Fatalf("error body %s: %v", w.Body, err)
+	}
+	return e
+}
+
+// upstream is a fake LLM provider: script plays its reply. It records each
+// request and closes ended when a call's context is cancelled.
+type upstream struct {
+	script func(ctx context.Context, req llm.Request, emit func(string) error) (llm.Usage, error)
+	mu     sync.Mutex
+	reqs   []llm.Request
+	ended  chan struct{}
+	once   sync.Once
+}
+
+var _ llm.Provider = (*upstream)(nil)
+
+func newUpstream(script func(ctx context.Context, req llm.Request, emit func(string) error) (llm.Usage, error)) *upstream {
+	return &upstream{script: script, ended: make(chan struct{})}
+}
+
+func (u *upstream) Stream(ctx context.Context, req llm.Request, emit func(string) error) (llm.Usage, error) {
+	u.mu.Lock()
+	u.reqs = append(u.reqs, req)
+	u.mu.Unlock()
+	end := func() { u.once.Do(func() { close(u.ended) }) }
+	stop := context.AfterFunc(ctx, end)
+	usage, err := u.script(ctx, req, emit)
+	// The handler cancels the context once the call is over: only a
+	// cancel seen during the call counts.
+	stop()
+	if ctx.Err() != nil {
+		end()
+	}
+	return usage, err
+}
+
+func (u *upstream) requests() []llm.Request {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return append([]llm.Request(nil), u.reqs...)
+}
+
+// replies is an upstream that emits the deltas and answers the usage.
+func replies(usage llm.Usage, deltas ...string) *upstream {
+	return newUpstream(func(ctx context.Context, _ llm.Request, emit func(string) error) (llm.Usage, error) {
+		for _, d := range deltas {
+			if err := emit(d); err != nil {
+				return llm.Usage{}, err
+			}
+		}
+		return usage, nil
+	})
+}
+
+// fails is an upstream that emits the deltas, then fails with err.
+func fails(err error, deltas ...string) *upstream {
+	return newUpstream(func(ctx context.Context, _ llm.Request, emit func(string) error) (llm.Usage, error) {
+		for _, d := range deltas {
+			if err := emit(d); err != nil {
+				return llm.Usage{}, err
+			}
+		}
+		return llm.Usage{}, err
+	})
+}
+
+// holds is an upstream that emits first, then waits for release (or for
+// its context to end), then emits rest.
+func holds(release <-chan struct{}, first string, rest ...string) *upstream {
+	return newUpstream(func(ctx context.Context, _ llm.Request, emit func(string) error) (llm.Usage, error) {
+		if err := emit(first); err != nil {
+			return llm.Usage{}, err
+		}
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return llm.Usage{}, ctx.Err()
+		}
+		for _, d := range rest {
+			if err := emit(d); err != nil {
+				return llm.Usage{}, err
+			}
+		}
+		return llm.Usage{InputTokens: 10, OutputTokens: 3}, nil
+	})
+}
+
+// frames splits an SSE body into its frames, each with its final blank line.
+func frames(body string) []string {
+	var out []string
+	for body != "" {
+		i := strings.Index(body, "\n\n")
+		if i < 0 {
+			out = append(out, body)
+			break
+		}
+		out = append(out, body[:i+2])
+		body = body[i+2:]
+	}
+	return out
+}
+
+// readFrame reads one SSE frame, failing the test after timeout: a server
+// that buffers its stream fails instead of hanging.
+func readFrame(t *testing.T, r *bufio.Reader, timeout time.Duration) string {
+	t.Helper()
+	type result struct {
+		frame string
+		err   error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		var b strings.Builder
+		for {
+			line, err := r.ReadString('\n')
+			b.WriteString(line)
+			if err != nil {
+				ch <- result{b.String(), err}
+				return
+			}
+			if line == "\n" {
+				ch <- result{b.String(), nil}
+				return
+			}
+		}
+	}()
+	select {
+	case res := <-ch:
+		if res.err != nil && res.err != io.EOF {
+			t.Fatalf("read frame: %v (got %q)", res.err, res.frame)
+		}
+		return res.frame
+	case <-time.After(timeout):
+		t.Fatalf("no frame within %v: the stream is buffered", timeout)
+		return ""
+	}
+}
+
+func contentFrame(text string) string {
+	b, _ := json.Marshal(map[string]string{"content": text})
+	return "data: " + string(b) + "\n\n"
+}
+
+func errorFrame(detail string) string {
+	b, _ := json.Marshal(map[string]string{"detail": detail})
+	return "event: error\ndata: " + string(b) + "\n\n"
+}
+
+const doneFrame = "data: [DONE]\n\n"

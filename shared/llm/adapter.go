@@ -1,0 +1,135 @@
+package llm
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+)
+
+// Options configure a real provider adapter.
+type Options struct {
+	// APIKey authenticates with the provider. Bedrock has none: it signs
+	// with the credentials of its AWS configuration.
+	APIKey string
+	// BaseURL overrides the provider's API address (an OpenAI-compatible
+	// gateway, a proxy, a test server); empty means the provider's own.
+	BaseURL string
+	// HTTPClient sends the requests; nil means a client without an overall
+	// timeout (Bedrock: the AWS SDK's default client): a reply streams as
+	// long as it takes, and ctx bounds it.
+	HTTPClient *http.Client
+	// MaxRetries is how often a request refused before any output (429,
+	// 5xx, connection failure) is tried again; 0 tries once.
+	MaxRetries int
+}
+
+// Provider labels, as users read them in error messages.
+const (
+	LabelOpenAI    = "OpenAI"
+	LabelAnthropic = "Anthropic"
+	LabelGoogle    = "Google Gemini"
+	LabelBedrock   = "Amazon Bedrock"
+)
+
+func (o Options) httpClient() *http.Client {
+	if o.HTTPClient != nil {
+		return o.HTTPClient
+	}
+	return &http.Client{}
+}
+
+// maxDetail keeps a provider's message short enough for a toast.
+const maxDetail = 400
+
+// upstreamError builds the error of a provider's failure. The API key is
+// cut out of the detail wherever the provider echoed it.
+func upstreamError(provider string, status int, detail, apiKey string) *UpstreamError {
+	detail = strings.TrimSpace(detail)
+	if apiKey != "" {
+		detail = strings.ReplaceAll(detail, apiKey, "[redacted]")
+	}
+	if detail == "" {
+		detail = http.StatusText(status)
+	}
+	if detail == "" {
+		detail = "the request failed"
+	}
+	if utf8.RuneCountInString(detail) > maxDetail {
+		detail = string([]rune(detail)[:maxDetail]) + "…"
+	}
+	return &UpstreamError{Provider: provider, Status: status, Detail: detail}
+}
+
+// errorMessage digs the human message out of a provider's error body:
+// {"error":{"message":…}} (OpenAI, Anthropic, Gemini), {"message":…} (AWS)
+// or {"error":"…"}; anything else is answered as the body's text.
+func errorMessage(body []byte) string {
+	var v struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+	}
+	if err := json.Unmarshal(body, &v); err == nil {
+		var inner struct {
+			Message string `json:"message"`
+			Type    string `json:"type"`
+		}
+		if len(v.Error) > 0 && json.Unmarshal(v.Error, &inner) == nil && inner.Message != "" {
+			return inner.Message
+		}
+		var s string
+		if len(v.Error) > 0 && json.Unmarshal(v.Error, &s) == nil && s != "" {
+			return s
+		}
+		if v.Message != "" {
+			return v.Message
+		}
+	}
+	return strings.TrimSpace(string(body))
+}
+
+// httpFailure keeps the status and body of a refused request, whatever the
+// body's shape, for SDKs that only parse the shape they expect.
+type httpFailure struct {
+	status int
+	body   []byte
+}
+
+// capture is an SDK middleware (openai-go and anthropic-sdk-go share the
+// signature) recording a failed response into f.
+func (f *httpFailure) capture(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
+	res, err := next(req)
+	if err == nil && res != nil && res.StatusCode >= 400 {
+		body, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
+		_ = res.Body.Close()
+		res.Body = io.NopCloser(bytes.NewReader(body))
+		f.status, f.body = res.StatusCode, body
+	}
+	return res, err
+}
+
+// turns splits a conversation into its system text and its user and
+// assistant turns, merging consecutive turns of one role: Anthropic, Gemini
+// and Bedrock want the roles to alternate, and a failed reply leaves two
+// user turns in a row.
+func turns(msgs []Message) (system string, out []Message) {
+	var sys []string
+	for _, m := range msgs {
+		if m.Role == "system" {
+			sys = append(sys, m.Content)
+			continue
+		}
+		role := m.Role
+		if role != "assistant" {
+			role = "user"
+		}
+		if n := len(out); n > 0 && out[n-1].Role == role {
+			out[n-1].Content += "\n\n" + m.Content
+			continue
+		}
+		out = append(out, Message{Role: role, Content: m.Content})
+	}
+	return strings.Join(sys, "\n\n"), out
+}

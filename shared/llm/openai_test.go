@@ -1,0 +1,125 @@
+package llm_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"aiwork/shared/llm"
+)
+
+// OpenAI Chat Completions streaming: SSE "data: {chat.completion.chunk}"
+// lines, a last chunk with empty choices and the usage (stream_options.
+// include_usage), then "data: [DONE]".
+var openaiWire = wire{
+	label:       llm.LabelOpenAI,
+	model:       "gpt-4o-mini",
+	contentType: "text/event-stream; charset=utf-8",
+	newProvider: func(t *testing.T, url string) llm.Provider {
+		return llm.NewOpenAI(llm.Options{APIKey: testKey, BaseURL: url + "/v1/"})
+	},
+	open: func() [][]byte {
+		return [][]byte{openaiChunk(`{"role":"assistant","content":"","refusal":null}`, "null")}
+	},
+	delta: func(text string) []byte {
+		return openaiChunk(fmt.Sprintf(`{"content":%s}`, mustJSON(text)), "null")
+	},
+	close: func(u llm.Usage) [][]byte {
+		usage := fmt.Sprintf(`{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1760000000,"model":"gpt-4o-mini-2024-07-18","system_fingerprint":"fp_1","choices":[],"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d,"prompt_tokens_details":{"cached_tokens":0},"completion_tokens_details":{"reasoning_tokens":0}}}`,
+			u.InputTokens, u.OutputTokens, u.InputTokens+u.OutputTokens)
+		return [][]byte{openaiChunk(`{}`, `"stop"`), sseData(usage), []byte("data: [DONE]\n\n")}
+	},
+	fail: func(message string) []byte {
+		return sseData(fmt.Sprintf(`{"error":{"message":%s,"type":"server_error","param":null,"code":null}}`, mustJSON(message)))
+	},
+	httpError: func(w http.ResponseWriter, status int, message string) {
+		code := "invalid_api_key"
+		if status == http.StatusTooManyRequests {
+			code = "rate_limit_exceeded"
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		fmt.Fprintf(w, `{"error":{"message":%s,"type":"invalid_request_error","param":null,"code":%q}}`, mustJSON(message), code)
+	},
+	checkRequest: func(t *testing.T, r *http.Request, body []byte) {
+		if got, want := r.URL.Path, "/v1/chat/completions"; got != want {
+			t.Errorf("path = %q, want %q", got, want)
+		}
+		if got, want := r.Header.Get("Authorization"), "Bearer "+testKey; got != want {
+			t.Errorf("Authorization = %q, want %q", got, want)
+		}
+		var req struct {
+			Model         string `json:"model"`
+			Stream        bool   `json:"stream"`
+			StreamOptions struct {
+				IncludeUsage bool `json:"include_usage"`
+			} `json:"stream_options"`
+			MaxCompletion int           `json:"max_completion_tokens"`
+			Messages      []llm.Message `json:"messages"`
+		}
+		decodeBody(t, body, &req)
+		if req.Model != "gpt-4o-mini" || !req.Stream || !req.StreamOptions.IncludeUsage || req.MaxCompletion != 321 {
+			t.Errorf("request = %s, want model gpt-4o-mini, stream, include_usage, max_completion_tokens 321", body)
+		}
+		wantMessages(t, req.Messages, testConversation)
+	},
+}
+
+func TestOpenAI(t *testing.T) {
+	t.Parallel()
+	runWire(t, openaiWire)
+}
+
+// An OpenAI-compatible gateway may answer errors in its own shape; the
+// status and text still reach the user.
+func TestOpenAIGatewayError(t *testing.T) {
+	t.Parallel()
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.WriteHeader(http.StatusBadGateway)
+		fmt.Fprint(w, "upstream connect error")
+	})
+	_, err := openaiWire.newProvider(t, up.URL).Stream(t.Context(), request("gpt-4o"), func(string) error { return nil })
+	ue := wantUpstream(t, err, llm.LabelOpenAI, http.StatusBadGateway)
+	if ue.Detail != "upstream connect error" {
+		t.Errorf("detail = %q", ue.Detail)
+	}
+}
+
+func openaiChunk(delta, finish string) []byte {
+	return sseData(fmt.Sprintf(`{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1760000000,"model":"gpt-4o-mini-2024-07-18","system_fingerprint":"fp_1","choices":[{"index":0,"delta":%s,"logprobs":null,"finish_reason":%s}],"usage":null}`, delta, finish))
+}
+
+func sseData(data string) []byte { return []byte("data: " + data + "\n\n") }
+
+func sseEvent(event, data string) []byte {
+	return []byte("event: " + event + "\ndata: " + data + "\n\n")
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+func decodeBody(t *testing.T, body []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(body, v); err != nil {
+		t.Fatalf("request body %s: %v", body, err)
+	}
+}
+
+func wantMessages(t *testing.T, got, want []llm.Message) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("messages = %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("message %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}

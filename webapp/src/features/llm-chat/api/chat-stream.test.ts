@@ -1,0 +1,266 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getAuthState, resetAuthForTests } from '../../../lib/auth-session';
+import { startSignedIn } from '../../../test/session';
+import {
+  createSseParser,
+  errorEventMessage,
+  interpretEvent,
+  isAbortError,
+  streamChatMessage,
+  StreamError,
+  type SseEvent,
+  type StreamRequest,
+} from './chat-stream';
+
+const enc = new TextEncoder();
+const REQUEST: StreamRequest = { connection_id: 'c1', message: 'Hi', model: 'gpt-4o-mini', context: [{ role: 'user', content: 'before' }] };
+
+/** A streaming body that delivers the given chunks (strings or raw bytes), then ends unless `open`. */
+function sseResponse(chunks: (string | Uint8Array)[], { open = false, status = 200 } = {}): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(typeof chunk === 'string' ? enc.encode(chunk) : chunk);
+      if (!open) controller.close();
+    },
+  });
+  return new Response(body, { status, headers: { 'Content-Type': 'text/event-stream' } });
+}
+
+let fetchMock: ReturnType<typeof vi.fn>;
+function answer(response: Response | (() => Response | Promise<Response>)) {
+  fetchMock.mockImplementation(async () => (typeof response === 'function' ? response() : response));
+}
+
+beforeEach(() => {
+  fetchMock = vi.fn();
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+  resetAuthForTests();
+});
+
+async function run(options: Parameters<typeof streamChatMessage>[1] = {}) {
+  const chunks: string[] = [];
+  const result = await streamChatMessage(REQUEST, { ...options, onContent: (c) => chunks.push(c) });
+  return { ...result, chunks };
+}
+
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('createSseParser', () => {
+  const collect = (pieces: string[], end = true) => {
+    const events: SseEvent[] = [];
+    const parser = createSseParser((e) => events.push(e));
+    for (const p of pieces) parser.push(p);
+    if (end) parser.end();
+    return events;
+  };
+
+  it('emits one event per blank-line-terminated frame', () => {
+    expect(collect(['data: a\n\ndata: b\n\n'])).toEqual([
+      { event: 'message', data: 'a' },
+      { event: 'message', data: 'b' },
+    ]);
+  });
+
+  it('reassembles frames split anywhere across chunks, CRLF included', () => {
+    const text = 'data: {"content":"Hel"}\r\n\r\ndata: {"content":"lo"}\n\nevent: error\ndata: {"detail":"x"}\n\n';
+    for (let cut = 1; cut < text.length; cut++) {
+      expect(collect([text.slice(0, cut), text.slice(cut)])).toEqual([
+        { event: 'message', data: '{"content":"Hel"}' },
+        { event: 'message', data: '{"content":"lo"}' },
+        { event: 'error', data: '{"detail":"x"}' },
+      ]);
+    }
+  });
+
+  it('joins multi-line data, strips one leading space, ignores comments and other fields', () => {
+    expect(collect([': ping\nid: 1\ndata:  two spaces\ndata:x\n\n'])).toEqual([{ event: 'message', data: ' two spaces\nx' }]);
+  });
+
+  it('emits an unterminated last frame at the end only', () => {
+    expect(collect(['data: tail'], false)).toEqual([]);
+    expect(collect(['data: tail'])).toEqual([{ event: 'message', data: 'tail' }]);
+  });
+
+  it('emits an error event even without data, and skips empty non-error frames', () => {
+    expect(collect(['event: error\n\nevent: ping\n\n'])).toEqual([{ event: 'error', data: '' }]);
+  });
+});
+
+describe('interpretEvent', () => {
+  const ev = (data: string, event = 'message'): SseEvent => ({ event, data });
+  it('reads content, usage and [DONE]', () => {
+    expect(interpretEvent(ev('{"content":"hi"}'))).toEqual({ content: 'hi' });
+    expect(interpretEvent(ev('{"usage":{"input_tokens":3,"output_tokens":5,"cost_usd":0.01}}'))).toEqual({
+      usage: { input_tokens: 3, output_tokens: 5, cost_usd: 0.01 },
+    });
+    expect(interpretEvent(ev('[DONE]'))).toEqual({ done: true });
+    expect(interpretEvent(ev('{}'))).toEqual({});
+  });
+  it('takes a plain-text data line (not JSON) as content', () => {
+    expect(interpretEvent(ev('just text'))).toEqual({ content: 'just text' });
+    expect(interpretEvent(ev('42'))).toEqual({ content: '42' });
+  });
+  it('throws the error event detail, else Stream error occurred', () => {
+    expect(() => interpretEvent(ev('{"detail":"Stream timeout"}', 'error'))).toThrow('Stream timeout');
+    expect(() => interpretEvent(ev('{}', 'error'))).toThrow('Stream error occurred');
+    expect(() => interpretEvent(ev('', 'error'))).toThrow('Stream error occurred');
+    expect(() => interpretEvent(ev('{"error":"bad key"}'))).toThrow('bad key');
+  });
+  it('errorEventMessage reads detail, message, error, or plain text', () => {
+    expect(errorEventMessage('{"detail":"d"}')).toBe('d');
+    expect(errorEventMessage('{"message":"m"}')).toBe('m');
+    expect(errorEventMessage('{"error":"e"}')).toBe('e');
+    expect(errorEventMessage('upstream broke')).toBe('upstream broke');
+    expect(errorEventMessage('{"detail":""}')).toBe('');
+  });
+});
+
+describe('streamChatMessage', () => {
+  it('posts the request with the bearer token and streams content in order', async () => {
+    const token = startSignedIn();
+    answer(
+      sseResponse(['data: {"content":"Hel', 'lo"}\n\ndata: {"content":", wor', 'ld"}\n', '\ndata: {"usage":{"input_tokens":1,"output_tokens":2,"cost_usd":0}}\n\ndata: [DONE]\n\n']),
+    );
+    const got = await run();
+    expect(got.chunks).toEqual(['Hello', ', world']);
+    expect(got.content).toBe('Hello, world');
+    expect(got.usage).toEqual({ input_tokens: 1, output_tokens: 2, cost_usd: 0 });
+    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(url).toBe('/api/v1/mcp-connections/message');
+    expect(init.method).toBe('POST');
+    expect(JSON.parse(init.body as string)).toEqual(REQUEST);
+    expect((init.headers as Record<string, string>).Authorization).toBe(`Bearer ${token}`);
+  });
+
+  it('decodes multi-byte characters split across chunks', async () => {
+    const bytes = enc.encode('data: {"content":"héllo ✓"}\n\ndata: [DONE]\n\n');
+    const cut = bytes.indexOf(0xc3) + 1;
+    answer(sseResponse([bytes.slice(0, cut), bytes.slice(cut)]));
+    expect((await run()).content).toBe('héllo ✓');
+  });
+
+  it('appends plain-text data lines as content', async () => {
+    answer(sseResponse(['data: plain\n\ndata: {"content":" json"}\n\ndata: [DONE]\n\n']));
+    expect((await run()).content).toBe('plain json');
+  });
+
+  it('stops at [DONE] and ignores anything after it', async () => {
+    answer(sseResponse(['data: {"content":"a"}\n\ndata: [DONE]\n\ndata: {"content":"b"}\n\n'], { open: true }));
+    expect((await run()).content).toBe('a');
+  });
+
+  it('resolves when the body ends without [DONE]', async () => {
+    answer(sseResponse(['data: {"content":"a"}\n\ndata: {"content":"b"}']));
+    expect((await run()).content).toBe('ab');
+  });
+
+  it('rejects with the error event detail', async () => {
+    answer(sseResponse(['data: {"content":"partial"}\n\nevent: error\ndata: {"detail":"Stream timeout"}\n\n']));
+    const err = await failure(run());
+    expect(err).toBeInstanceOf(StreamError);
+    expect(err.message).toBe('Stream timeout');
+  });
+
+  it('rejects with Stream error occurred when the error event has no detail', async () => {
+    answer(sseResponse(['event: error\ndata: {}\n\n']));
+    expect((await failure(run())).message).toBe('Stream error occurred');
+  });
+
+  it('rejects a non-OK answer with its status and body text', async () => {
+    answer(new Response('{"detail":"Message is required","code":"invalid"}', { status: 400 }));
+    const err = await failure(run());
+    expect(err.message).toBe('HTTP error! status: 400, message: {"detail":"Message is required","code":"invalid"}');
+    expect((err as StreamError).status).toBe(400);
+  });
+
+  it('clears the session on a 401', async () => {
+    startSignedIn();
+    answer(new Response('{"detail":"Not authenticated"}', { status: 401 }));
+    expect((await failure(run())).message).toBe('HTTP error! status: 401, message: {"detail":"Not authenticated"}');
+    expect(getAuthState().status).toBe('unauthenticated');
+  });
+
+  it('rejects with No response body', async () => {
+    answer(new Response(null, { status: 200 }));
+    expect((await failure(run())).message).toBe('No response body');
+  });
+
+  it('times out with Stream timeout after 30 s without data, not before', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    answer(sseResponse(['data: {"content":"a"}\n\n'], { open: true }));
+    const chunks: string[] = [];
+    let settled: Error | null | undefined;
+    streamChatMessage(REQUEST, { onContent: (c) => chunks.push(c) }).then(
+      () => (settled = null),
+      (e: Error) => (settled = e),
+    );
+    await vi.advanceTimersByTimeAsync(29_999);
+    expect(chunks).toEqual(['a']);
+    expect(settled).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(settled).toBeInstanceOf(StreamError);
+    expect(settled?.message).toBe('Stream timeout');
+  });
+
+  it('restarts the stall clock on every chunk', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let push: (s: string) => void = () => undefined;
+    answer(
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(c) {
+            push = (s) => c.enqueue(enc.encode(s));
+          },
+        }),
+      ),
+    );
+    let settled: Error | null | undefined;
+    const promise = streamChatMessage(REQUEST, { stallMs: 1000 }).then(
+      (r) => ((settled = null), r),
+      (e: Error) => (settled = e),
+    );
+    for (let i = 0; i < 5; i++) {
+      await vi.advanceTimersByTimeAsync(900);
+      push(`data: {"content":"${i}"}\n\n`);
+    }
+    await vi.advanceTimersByTimeAsync(900);
+    expect(settled).toBeUndefined();
+    push('data: [DONE]\n\n');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await promise).toMatchObject({ content: '01234' });
+  });
+
+  it('times out a request that never answers', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    fetchMock.mockImplementation(() => new Promise(() => undefined));
+    let settled: Error | undefined;
+    streamChatMessage(REQUEST, { stallMs: 500 }).catch((e: Error) => (settled = e));
+    await vi.advanceTimersByTimeAsync(500);
+    expect(settled?.message).toBe('Stream timeout');
+  });
+
+  it('rejects with an AbortError when the caller aborts, and aborts the fetch', async () => {
+    answer(sseResponse(['data: {"content":"a"}\n\n'], { open: true }));
+    const controller = new AbortController();
+    const promise = streamChatMessage(REQUEST, { signal: controller.signal, onContent: () => controller.abort() });
+    const err = await failure(promise);
+    expect(isAbortError(err)).toBe(true);
+    expect((fetchMock.mock.calls[0][1] as RequestInit).signal?.aborted).toBe(true);
+  });
+
+  it('passes a network failure on', async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    expect((await failure(run())).message).toBe('Failed to fetch');
+  });
+});

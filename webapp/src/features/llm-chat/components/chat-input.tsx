@@ -1,0 +1,63 @@
+import { useId, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
+import { INPUT_MAX_HEIGHT_PX } from '../constants';
+
+export const INPUT_HINT = 'Enter to send • Shift+Enter for newline';
+
+interface ChatInputProps {
+  value: string;
+  placeholder: string;
+  sending: boolean;
+  onChange: (text: string) => void;
+  onSend: () => void;
+}
+
+/** The message box: grows with its text up to 320 px; Enter sends, Shift+Enter is a newline. */
+export function ChatInput({ value, placeholder, sending, onChange, onSend }: ChatInputProps) {
+  const id = useId();
+  const hintId = useId();
+  const ref = useRef<HTMLTextAreaElement>(null);
+
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    const height = Math.min(el.scrollHeight, INPUT_MAX_HEIGHT_PX);
+    if (height > 0) el.style.height = `${height}px`;
+    el.style.overflowY = el.scrollHeight > INPUT_MAX_HEIGHT_PX ? 'auto' : 'hidden';
+  }, [value]);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
+    e.preventDefault();
+    onSend();
+  };
+
+  const canSend = value.trim().length > 0 && !sending;
+  return (
+    <div className="chat-input">
+      <label htmlFor={id} className="chat-sr-only">
+        Message
+      </label>
+      <div className="chat-input__row">
+        <textarea
+          ref={ref}
+          id={id}
+          className="chat-input__box"
+          rows={1}
+          value={value}
+          placeholder={placeholder}
+          aria-describedby={hintId}
+          style={{ maxHeight: INPUT_MAX_HEIGHT_PX }}
+          onChange={(e) => onChange(e.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <button type="button" className="chat-button chat-button--primary chat-input__send" disabled={!canSend} onClick={onSend}>
+          {sending ? 'Sending...' : 'Send'}
+        </button>
+      </div>
+      <p id={hintId} className="chat-input__hint">
+        {INPUT_HINT}
+      </p>
+    </div>
+  );
+}

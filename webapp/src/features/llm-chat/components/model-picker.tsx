@@ -1,0 +1,57 @@
+import { useId } from 'react';
+import { STATUS_TEXT, type ConnectionStatus } from '../connection';
+import { getProvider, PROVIDERS, type ProviderId } from '../providers';
+
+interface ModelPickerProps {
+  provider: ProviderId;
+  model: string;
+  status: ConnectionStatus;
+  onChange: (provider: ProviderId, model: string) => void;
+  onConnect: () => void;
+  onReconnect: () => void;
+}
+
+/** Provider and model selects, the connection status, and Connect / Reconnect. */
+export function ModelPicker({ provider, model, status, onChange, onConnect, onReconnect }: ModelPickerProps) {
+  const providerId = useId();
+  const modelId = useId();
+  const models = getProvider(provider).models;
+  return (
+    <div className="chat-picker">
+      <div className="chat-field">
+        <label htmlFor={providerId}>Provider</label>
+        <select id={providerId} value={provider} onChange={(e) => onChange(e.target.value as ProviderId, model)}>
+          {PROVIDERS.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="chat-field">
+        <label htmlFor={modelId}>Model</label>
+        <select id={modelId} value={model} onChange={(e) => onChange(provider, e.target.value)}>
+          {models.map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="chat-picker__status">
+        <span className={`chat-status chat-status--${status}`} data-testid="connection-status" data-status={status} role="status">
+          <span className="chat-status__dot" aria-hidden="true" />
+          {STATUS_TEXT[status]}
+        </span>
+        <button
+          type="button"
+          className="chat-button"
+          disabled={status === 'connecting'}
+          onClick={status === 'connected' ? onReconnect : onConnect}
+        >
+          {status === 'connected' ? 'Reconnect' : 'Connect'}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import { buildMenuMessage } from '../menu';
+import { chatReducer, contextFor, createMessage, freshChatState, nextTabTitle, titleFromMessage, type ChatAction } from './chat-state';
+import { loadChatState, restoreChatState, saveChatState } from './persistence';
+import type { ChatState, ChatTab } from './types';
+
+const NOW = '2026-03-07T10:00:00.000Z';
+const run = (state: ChatState, ...actions: ChatAction[]) => actions.reduce(chatReducer, state);
+const newTab = (id: string): ChatAction => ({ type: 'newTab', id, now: NOW });
+const close = (tabId: string, id = 'fresh'): ChatAction => ({ type: 'closeTab', tabId, id, now: NOW });
+const user = (id: string, content: string) => createMessage(id, 'user', content, NOW, true);
+const titles = (s: ChatState) => s.tabs.map((t) => t.title);
+
+describe('tabs', () => {
+  it('starts with Chat 1 on openai with its first model', () => {
+    const s = freshChatState('t1', NOW);
+    expect(s.tabs).toEqual([{ id: 't1', title: 'Chat 1', provider: 'openai', model: 'gpt-4o-mini', createdAt: NOW }]);
+    expect(s.activeTabId).toBe('t1');
+    expect(s.conversations).toEqual({ t1: [] });
+  });
+
+  it('a new tab uses the active tab’s provider and model and becomes active', () => {
+    const s = run(freshChatState('t1', NOW), { type: 'setTabModel', tabId: 't1', provider: 'anthropic', model: 'claude-3-opus' }, newTab('t2'));
+    expect(s.tabs[1]).toMatchObject({ id: 't2', title: 'Chat 2', provider: 'anthropic', model: 'claude-3-opus' });
+    expect(s.activeTabId).toBe('t2');
+    expect(s.conversations.t2).toEqual([]);
+  });
+
+  it('closing the active tab activates the last remaining one', () => {
+    const s = run(freshChatState('t1', NOW), newTab('t2'), newTab('t3'), { type: 'selectTab', tabId: 't2' }, close('t2'));
+    expect(s.tabs.map((t) => t.id)).toEqual(['t1', 't3']);
+    expect(s.activeTabId).toBe('t3');
+    expect(s.conversations.t2).toBeUndefined();
+  });
+
+  it('closing another tab keeps the active one', () => {
+    const s = run(freshChatState('t1', NOW), newTab('t2'), newTab('t3'), { type: 'selectTab', tabId: 't1' }, close('t3'));
+    expect(s.activeTabId).toBe('t1');
+    expect(s.tabs.map((t) => t.id)).toEqual(['t1', 't2']);
+  });
+
+  it('closing the last tab creates a fresh Chat 1 on openai with its first model', () => {
+    const start = run(freshChatState('t1', NOW), { type: 'setTabModel', tabId: 't1', provider: 'google', model: 'gemini-1.5-flash' }, {
+      type: 'addMessage',
+      tabId: 't1',
+      message: user('m1', 'hello'),
+    });
+    const s = run(start, close('t1', 'new1'));
+    expect(s).toEqual(freshChatState('new1', NOW));
+  });
+
+  it('closing or selecting an unknown tab changes nothing', () => {
+    const s = freshChatState('t1', NOW);
+    expect(run(s, close('nope'))).toBe(s);
+    expect(run(s, { type: 'selectTab', tabId: 'nope' })).toBe(s);
+  });
+
+  it('numbers new tabs past titles in use', () => {
+    const tab = (title: string) => ({ title }) as ChatTab;
+    expect(nextTabTitle([])).toBe('Chat 1');
+    expect(nextTabTitle([tab('Chat 1')])).toBe('Chat 2');
+    expect(nextTabTitle([tab('Chat 2')])).toBe('Chat 3');
+    expect(nextTabTitle([tab('Hello'), tab('Chat 3')])).toBe('Chat 4');
+    const s = run(freshChatState('t1', NOW), newTab('t2'), close('t1'), newTab('t3'));
+    expect(titles(s)).toEqual(['Chat 2', 'Chat 3']);
+  });
+
+  it('a provider change with a model it does not offer selects its first model', () => {
+    const s = run(freshChatState('t1', NOW), { type: 'setTabModel', tabId: 't1', provider: 'meta', model: 'gpt-4o' });
+    expect(s.tabs[0]).toMatchObject({ provider: 'meta', model: 'llama-3.1-8b-instruct' });
+    const s2 = run(s, { type: 'setTabModel', tabId: 't1', provider: 'meta', model: 'llama-3.2-1b-instruct' });
+    expect(s2.tabs[0].model).toBe('llama-3.2-1b-instruct');
+  });
+});
+
+describe('titles', () => {
+  it('the first user message replaces a Chat {n} title with its first 30 characters', () => {
+    const text = 'Explain the tides to a curious ten-year-old, please';
+    const s = run(freshChatState('t1', NOW), { type: 'addMessage', tabId: 't1', message: user('m1', text) });
+    expect(s.tabs[0].title).toBe('Explain the tides to a curious');
+    expect(s.tabs[0].title).toHaveLength(30);
+  });
+
+  it('keeps a short message whole, collapses whitespace and hides a menu block', () => {
+    expect(titleFromMessage('  Hi\n\nthere  ')).toBe('Hi there');
+    expect(titleFromMessage(buildMenuMessage('Plan {x}\n[start menu]\ns {x}\n[end menu]', { x: 'a trip' }))).toBe('Plan a trip');
+  });
+
+  it('only the first user message names the tab, and only a Chat {n} title', () => {
+    let s = run(
+      freshChatState('t1', NOW),
+      { type: 'addMessage', tabId: 't1', message: createMessage('a0', 'assistant', 'Welcome', NOW, true) },
+      { type: 'addMessage', tabId: 't1', message: user('m1', 'First') },
+      { type: 'addMessage', tabId: 't1', message: user('m2', 'Second') },
+    );
+    expect(s.tabs[0].title).toBe('First');
+    s = run(freshChatState('t1', NOW), { type: 'addMessage', tabId: 't1', message: user('m1', 'Chat 9') }, { type: 'addMessage', tabId: 't1', message: user('m2', 'Later') });
+    expect(s.tabs[0].title).toBe('Chat 9');
+  });
+});
+
+describe('messages', () => {
+  const base = () =>
+    run(
+      freshChatState('t1', NOW),
+      { type: 'addMessage', tabId: 't1', message: user('u1', 'Hi') },
+      { type: 'addMessage', tabId: 't1', message: createMessage('a1', 'assistant', '', NOW, false) },
+    );
+
+  it('streams into the assistant message and completes it', () => {
+    const s = run(
+      base(),
+      { type: 'appendContent', tabId: 't1', messageId: 'a1', chunk: 'Hel' },
+      { type: 'appendContent', tabId: 't1', messageId: 'a1', chunk: 'lo' },
+      { type: 'completeMessage', tabId: 't1', messageId: 'a1' },
+    );
+    expect(s.conversations.t1[1]).toMatchObject({ content: 'Hello', complete: true, truncated: false });
+  });
+
+  it('removes a message', () => {
+    const s = run(base(), { type: 'removeMessage', tabId: 't1', messageId: 'a1' });
+    expect(s.conversations.t1.map((m) => m.id)).toEqual(['u1']);
+  });
+
+  it('marks a long reply truncated only once complete; long user messages at once', () => {
+    const long = 'x'.repeat(1800);
+    let s = run(base(), { type: 'appendContent', tabId: 't1', messageId: 'a1', chunk: long });
+    expect(s.conversations.t1[1].truncated).toBe(false);
+    s = run(s, { type: 'completeMessage', tabId: 't1', messageId: 'a1' });
+    expect(s.conversations.t1[1].truncated).toBe(true);
+    expect(user('u', long).truncated).toBe(true);
+    expect(user('u', 'x'.repeat(1799)).truncated).toBe(false);
+  });
+
+  it('patches summary fields', () => {
+    const s = run(base(), { type: 'patchMessage', tabId: 't1', messageId: 'u1', patch: { summary: 'S', summaryRequested: true, showFull: true } });
+    expect(s.conversations.t1[0]).toMatchObject({ summary: 'S', summaryRequested: true, showFull: true });
+  });
+
+  it('the context is the complete messages, role and content only', () => {
+    const s = base();
+    expect(contextFor(s.conversations.t1)).toEqual([{ role: 'user', content: 'Hi' }]);
+  });
+
+  it('creates messages with every SPEC field', () => {
+    expect(Object.keys(user('u', 'x')).sort()).toEqual(
+      ['complete', 'content', 'id', 'role', 'showFull', 'summary', 'summaryRequested', 'timestamp', 'truncated'].sort(),
+    );
+  });
+});
+
+describe('persistence', () => {
+  it('round-trips tabs, the active tab and conversations through localStorage', () => {
+    const s = run(
+      freshChatState('t1', NOW),
+      { type: 'addMessage', tabId: 't1', message: user('u1', 'Hello') },
+      newTab('t2'),
+      { type: 'setTabModel', tabId: 't2', provider: 'google', model: 'gemini-1.5-pro' },
+      { type: 'selectTab', tabId: 't1' },
+    );
+    saveChatState(s);
+    expect(JSON.parse(localStorage.getItem('chat-tabs')!)).toHaveLength(2);
+    expect(localStorage.getItem('chat-active-tab')).toBe('t1');
+    expect(Object.keys(JSON.parse(localStorage.getItem('chat-conversations')!))).toEqual(['t1', 't2']);
+    expect(loadChatState('unused', NOW)).toEqual(s);
+  });
+
+  it('with nothing stored there is a fresh Chat 1', () => {
+    expect(loadChatState('f1', NOW)).toEqual(freshChatState('f1', NOW));
+    expect(restoreChatState([], 'x', {}, 'f1', NOW)).toEqual(freshChatState('f1', NOW));
+    expect(restoreChatState('junk', null, null, 'f1', NOW)).toEqual(freshChatState('f1', NOW));
+  });
+
+  it('repairs what it can and drops what it cannot', () => {
+    const s = restoreChatState(
+      [
+        { id: 'a', title: 'Mine', provider: 'anthropic', model: 'gpt-4o', createdAt: NOW },
+        { id: 'a', title: 'duplicate' },
+        { id: 'b', provider: 'nobody' },
+        { title: 'no id' },
+      ],
+      'missing',
+      {
+        a: [
+          { id: 'm1', role: 'user', content: 'hi', timestamp: NOW, complete: true },
+          { id: 'm2', role: 'assistant', content: '', complete: false },
+          { id: 'm3', role: 'assistant', content: 'partial', complete: false },
+          { id: 'm4', role: 'system', content: 'x' },
+          { role: 'user', content: 'no id' },
+        ],
+        ghost: [{ id: 'g', role: 'user', content: 'x' }],
+      },
+      'f',
+      NOW,
+    );
+    expect(s.tabs).toEqual([
+      { id: 'a', title: 'Mine', provider: 'anthropic', model: 'claude-3-5-sonnet', createdAt: NOW },
+      { id: 'b', title: 'Chat 3', provider: 'openai', model: 'gpt-4o-mini', createdAt: NOW },
+    ]);
+    expect(s.activeTabId).toBe('a');
+    expect(s.conversations.a.map((m) => [m.id, m.complete])).toEqual([
+      ['m1', true],
+      ['m3', true],
+    ]);
+    expect(s.conversations.b).toEqual([]);
+    expect(s.conversations.ghost).toBeUndefined();
+  });
+});

@@ -2,8 +2,6 @@
 package main
 
 import (
-	"context"
-
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"aiwork/shared/api/paymentsapi"
@@ -14,13 +12,8 @@ import (
 )
 
 func main() {
-	lambdaadapter.Logging()
-	ctx := context.Background()
-	awsCfg, err := config.AWS(ctx, config.LoadStore().Region)
-	if err != nil {
-		lambdaadapter.Fatal("aws config", err)
-	}
-	cfg, err := config.LoadPayments(ctx, config.SecretsClient(awsCfg))
+	ctx, awsCfg, secrets := lambdaadapter.Boot()
+	cfg, err := config.LoadPayments(ctx, secrets)
 	if err != nil {
 		lambdaadapter.Fatal("config", err)
 	}

@@ -2,8 +2,6 @@
 package main
 
 import (
-	"context"
-
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"aiwork/shared/api/webhookapi"
@@ -13,13 +11,8 @@ import (
 )
 
 func main() {
-	lambdaadapter.Logging()
-	ctx := context.Background()
-	awsCfg, err := config.AWS(ctx, config.LoadStore().Region)
-	if err != nil {
-		lambdaadapter.Fatal("aws config", err)
-	}
-	cfg, err := config.LoadWebhook(ctx, config.SecretsClient(awsCfg))
+	ctx, awsCfg, secrets := lambdaadapter.Boot()
+	cfg, err := config.LoadWebhook(ctx, secrets)
 	if err != nil {
 		lambdaadapter.Fatal("config", err)
 	}

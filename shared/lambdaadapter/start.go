@@ -6,6 +6,9 @@ import (
 	"os"
 
 	"github.com/aws/aws-lambda-go/lambdacontext"
+	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"aiwork/shared/config"
 )
 
 // Logging makes slog write JSON with the Lambda request id on every line.
@@ -34,4 +37,17 @@ func (h requestIDHandler) WithAttrs(as []slog.Attr) slog.Handler {
 
 func (h requestIDHandler) WithGroup(name string) slog.Handler {
 	return requestIDHandler{h.Handler.WithGroup(name)}
+}
+
+// Boot prepares a Lambda's process: JSON logging, the AWS configuration
+// for its region, and the Secrets Manager reader (nil when no secret is
+// read by ARN). A failure ends the process, which Lambda reports.
+func Boot() (context.Context, aws.Config, config.SecretFetcher) {
+	Logging()
+	ctx := context.Background()
+	awsCfg, err := config.AWS(ctx, config.LoadStore().Region)
+	if err != nil {
+		Fatal("aws config", err)
+	}
+	return ctx, awsCfg, config.SecretsClient(awsCfg)
 }

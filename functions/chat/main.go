@@ -8,7 +8,7 @@ import (
 	"aiwork/shared/auth"
 	"aiwork/shared/config"
 	"aiwork/shared/lambdaadapter"
-	"aiwork/shared/llm"
+	"aiwork/shared/llm/providers"
 	"aiwork/shared/store"
 )
 
@@ -18,7 +18,7 @@ func main() {
 	if err != nil {
 		lambdaadapter.Fatal("config", err)
 	}
-	registry, err := llm.RegistryFromConfig(ctx, cfg)
+	registry, err := providers.RegistryFromConfig(ctx, cfg)
 	if err != nil {
 		lambdaadapter.Fatal("llm", err)
 	}

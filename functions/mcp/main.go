@@ -19,10 +19,6 @@ func main() {
 	if err != nil {
 		lambdaadapter.Fatal("config", err)
 	}
-	registry, err := llm.RegistryFromConfig(ctx, cfg)
-	if err != nil {
-		lambdaadapter.Fatal("llm", err)
-	}
 	st := store.NewFromAWS(awsCfg, cfg.Store)
-	lambda.Start(lambdaadapter.NewProxy(mcpapi.New(st, auth.NewTokens(cfg.JWTSecret, 0), registry).Handler()))
+	lambda.Start(lambdaadapter.NewProxy(mcpapi.New(st, auth.NewTokens(cfg.JWTSecret, 0), llm.RealProviders(cfg)).Handler()))
 }

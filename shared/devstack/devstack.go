@@ -25,6 +25,7 @@ import (
 	"aiwork/shared/config"
 	"aiwork/shared/httpx"
 	"aiwork/shared/llm"
+	"aiwork/shared/llm/providers"
 	"aiwork/shared/payments"
 	"aiwork/shared/payments/localcheckout"
 	"aiwork/shared/routes"
@@ -35,7 +36,7 @@ import (
 func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error) {
 	tokens := auth.NewTokens(cfg.Auth.JWTSecret, cfg.Auth.TokenTTL)
 	provider := paymentsapi.NewProvider(st, cfg.Payments)
-	registry, err := llm.RegistryFromConfig(context.Background(), cfg.Chat)
+	registry, err := providers.RegistryFromConfig(context.Background(), cfg.Chat)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +47,7 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 		"prompts":        promptsapi.New(st, tokens, cfg.Prompts.FreePromptsPerUser).Handler(),
 		"payments":       paymentsapi.New(st, tokens, provider, cfg.Payments).Handler(),
 		"stripe-webhook": webhook,
-		"mcp":            mcpapi.New(st, tokens, registry).Handler(),
+		"mcp":            mcpapi.New(st, tokens, llm.RealProviders(cfg.Chat)).Handler(),
 		"chat":           chatapi.New(st, tokens, registry, chatapi.Options{StallTimeout: cfg.Chat.StallTimeout}).Handler(),
 	}
 	var app http.Handler

@@ -7,6 +7,7 @@ import (
 
 	"aiwork/shared/config"
 	"aiwork/shared/llm"
+	"aiwork/shared/llm/providers"
 )
 
 // restoreCatalogue puts the catalogue back after a test that remaps it.
@@ -126,7 +127,7 @@ func TestApplyOverridesRefusesBadMaps(t *testing.T) {
 		}
 	}
 	// A bad map is refused at start-up too.
-	if _, err := llm.RegistryFromConfig(t.Context(), config.Chat{ModelMap: `{"x":`}); err == nil {
+	if _, err := providers.RegistryFromConfig(t.Context(), config.Chat{ModelMap: `{"x":`}); err == nil {
 		t.Error("RegistryFromConfig accepted a malformed LLM_MODEL_MAP")
 	}
 }
@@ -136,7 +137,7 @@ func TestRegistryFromConfig(t *testing.T) {
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "secret")
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 
-	r, err := llm.RegistryFromConfig(t.Context(), config.Chat{})
+	r, err := providers.RegistryFromConfig(t.Context(), config.Chat{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func TestRegistryFromConfig(t *testing.T) {
 		}
 	}
 
-	r, err = llm.RegistryFromConfig(t.Context(), config.Chat{
+	r, err = providers.RegistryFromConfig(t.Context(), config.Chat{
 		Store:     config.Store{Region: "us-west-2"},
 		OpenAIKey: "sk-o", AnthropicKey: "sk-a", GeminiKey: "g-key", MetaBedrock: true,
 	})
@@ -155,10 +156,10 @@ func TestRegistryFromConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	checks := map[string]func(llm.Provider) bool{
-		"openai":    func(p llm.Provider) bool { _, ok := p.(*llm.OpenAI); return ok },
-		"anthropic": func(p llm.Provider) bool { _, ok := p.(*llm.Anthropic); return ok },
-		"google":    func(p llm.Provider) bool { _, ok := p.(*llm.Google); return ok },
-		"meta":      func(p llm.Provider) bool { _, ok := p.(*llm.Bedrock); return ok },
+		"openai":    func(p llm.Provider) bool { _, ok := p.(*providers.OpenAI); return ok },
+		"anthropic": func(p llm.Provider) bool { _, ok := p.(*providers.Anthropic); return ok },
+		"google":    func(p llm.Provider) bool { _, ok := p.(*providers.Google); return ok },
+		"meta":      func(p llm.Provider) bool { _, ok := p.(*providers.Bedrock); return ok },
 	}
 	for id, isReal := range checks {
 		a, demo, _ := r.Adapter(id)

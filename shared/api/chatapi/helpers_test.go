@@ -43,11 +43,13 @@ func newStack(t *testing.T, stall time.Duration, upstreams map[string]llm.Provid
 	st := storetest.New(t)
 	tokens := auth.NewTokens(secret, time.Hour)
 	reg := llm.NewRegistry(0)
+	real := map[string]bool{}
 	for id, p := range upstreams {
 		reg.Use(id, p)
+		real[id] = true
 	}
 	h, err := routes.Mount(map[string]http.Handler{
-		"mcp":  mcpapi.New(st, tokens, reg).Handler(),
+		"mcp":  mcpapi.New(st, tokens, real).Handler(),
 		"chat": chatapi.New(st, tokens, reg, chatapi.Options{StallTimeout: stall}).Handler(),
 	}, nil)
 	if err != nil {

@@ -18,14 +18,16 @@ import (
 
 // Service holds what the handlers need.
 type Service struct {
-	st       *store.Store
-	tokens   *auth.Tokens
-	registry *llm.Registry
+	st     *store.Store
+	tokens *auth.Tokens
+	real   map[string]bool
 }
 
-// New builds the mcp group.
-func New(st *store.Store, tokens *auth.Tokens, registry *llm.Registry) *Service {
-	return &Service{st: st, tokens: tokens, registry: registry}
+// New builds the mcp group. real says which providers are served by their
+// APIs (llm.RealProviders); the others by the local demo model. Knowing that
+// is enough here, so this function links none of the provider SDKs.
+func New(st *store.Store, tokens *auth.Tokens, real map[string]bool) *Service {
+	return &Service{st: st, tokens: tokens, real: real}
 }
 
 // Handler routes /api/v1/mcp-connections/{provider}.
@@ -60,7 +62,7 @@ func (s *Service) connectProvider(w http.ResponseWriter, r *http.Request) error 
 	if _, ok := p.FindModel(in.Model); !ok {
 		return httpx.Invalid(fmt.Sprintf("Model '%s' is not offered by %s. Choose one of: %s.", in.Model, p.Label, strings.Join(p.ModelNames(), ", ")))
 	}
-	_, demo, _ := s.registry.Adapter(p.ID)
+	demo := !s.real[p.ID]
 	name := p.Label
 	if demo {
 		name += " (local demo)"

@@ -12,7 +12,6 @@ import (
 
 	"aiwork/shared/api/mcpapi"
 	"aiwork/shared/auth"
-	"aiwork/shared/llm"
 	"aiwork/shared/routes"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
@@ -21,14 +20,6 @@ import (
 func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
 
 var secret = []byte(strings.Repeat("m", 32))
-
-// fakeLLM stands in for a configured provider: the mcp group only asks the
-// registry whether a provider is real or the demo model.
-type fakeLLM struct{}
-
-func (fakeLLM) Stream(context.Context, llm.Request, func(string) error) (llm.Usage, error) {
-	return llm.Usage{}, nil
-}
 
 type stack struct {
 	t      *testing.T
@@ -43,9 +34,8 @@ func newStack(t *testing.T) *stack {
 	t.Helper()
 	st := storetest.New(t)
 	tokens := auth.NewTokens(secret, time.Hour)
-	reg := llm.NewRegistry(0)
-	reg.Use("anthropic", fakeLLM{})
-	h, err := routes.Mount(map[string]http.Handler{"mcp": mcpapi.New(st, tokens, reg).Handler()}, nil)
+	real := map[string]bool{"anthropic": true}
+	h, err := routes.Mount(map[string]http.Handler{"mcp": mcpapi.New(st, tokens, real).Handler()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

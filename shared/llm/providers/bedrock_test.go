@@ -1,4 +1,4 @@
-package llm_test
+package providers_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
 	"aiwork/shared/llm"
+	"aiwork/shared/llm/providers"
 )
 
 // Bedrock ConverseStream: the AWS event-stream binary encoding
@@ -21,13 +22,13 @@ import (
 // messageStart, contentBlockDelta…, contentBlockStop, messageStop, metadata.
 // Exceptions are messages of :message-type "exception".
 var bedrockWire = wire{
-	label:       llm.LabelBedrock,
+	label:       providers.LabelBedrock,
 	keyless:     true,
 	model:       "meta.llama3-1-8b-instruct-v1:0",
 	contentType: "application/vnd.amazon.eventstream",
 	newProvider: func(t *testing.T, url string) llm.Provider {
 		cfg := aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")}
-		return llm.NewBedrock(cfg, llm.Options{BaseURL: url})
+		return providers.NewBedrock(cfg, providers.Options{BaseURL: url})
 	},
 	open: func() [][]byte {
 		return [][]byte{awsEvent("messageStart", `{"p":"abcdefgh","role":"assistant"}`)}

@@ -1,4 +1,4 @@
-package llm_test
+package providers_test
 
 import (
 	"fmt"
@@ -6,17 +6,18 @@ import (
 	"testing"
 
 	"aiwork/shared/llm"
+	"aiwork/shared/llm/providers"
 )
 
 // Gemini API streamGenerateContent?alt=sse: SSE "data:" lines, each a
 // GenerateContentResponse with candidates[].content.parts[].text and
 // usageMetadata, separated by CRLF pairs as Google sends them.
 var googleWire = wire{
-	label:       llm.LabelGoogle,
+	label:       providers.LabelGoogle,
 	model:       "gemini-1.5-flash",
 	contentType: "text/event-stream",
 	newProvider: func(t *testing.T, url string) llm.Provider {
-		g, err := llm.NewGoogle(t.Context(), llm.Options{APIKey: testKey, BaseURL: url + "/"})
+		g, err := providers.NewGoogle(t.Context(), providers.Options{APIKey: testKey, BaseURL: url + "/"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package llm_test
+package providers_test
 
 import (
 	"context"

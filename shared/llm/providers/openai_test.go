@@ -1,4 +1,4 @@
-package llm_test
+package providers_test
 
 import (
 	"encoding/json"
@@ -7,17 +7,18 @@ import (
 	"testing"
 
 	"aiwork/shared/llm"
+	"aiwork/shared/llm/providers"
 )
 
 // OpenAI Chat Completions streaming: SSE "data: {chat.completion.chunk}"
 // lines, a last chunk with empty choices and the usage (stream_options.
 // include_usage), then "data: [DONE]".
 var openaiWire = wire{
-	label:       llm.LabelOpenAI,
+	label:       providers.LabelOpenAI,
 	model:       "gpt-4o-mini",
 	contentType: "text/event-stream; charset=utf-8",
 	newProvider: func(t *testing.T, url string) llm.Provider {
-		return llm.NewOpenAI(llm.Options{APIKey: testKey, BaseURL: url + "/v1/"})
+		return providers.NewOpenAI(providers.Options{APIKey: testKey, BaseURL: url + "/v1/"})
 	},
 	open: func() [][]byte {
 		return [][]byte{openaiChunk(`{"role":"assistant","content":"","refusal":null}`, "null")}
@@ -81,7 +82,7 @@ func TestOpenAIGatewayError(t *testing.T) {
 		fmt.Fprint(w, "upstream connect error")
 	})
 	_, err := openaiWire.newProvider(t, up.URL).Stream(t.Context(), request("gpt-4o"), func(string) error { return nil })
-	ue := wantUpstream(t, err, llm.LabelOpenAI, http.StatusBadGateway)
+	ue := wantUpstream(t, err, providers.LabelOpenAI, http.StatusBadGateway)
 	if ue.Detail != "upstream connect error" {
 		t.Errorf("detail = %q", ue.Detail)
 	}

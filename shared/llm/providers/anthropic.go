@@ -1,6 +1,7 @@
-package llm
+package providers
 
 import (
+	"aiwork/shared/llm"
 	"context"
 	"errors"
 	"fmt"
@@ -16,7 +17,7 @@ type Anthropic struct {
 	key    string
 }
 
-var _ Provider = (*Anthropic)(nil)
+var _ llm.Provider = (*Anthropic)(nil)
 
 // NewAnthropic builds the adapter. It reads nothing from the environment:
 // the key and address are the ones given.
@@ -39,7 +40,7 @@ const defaultMaxTokens = 4096
 
 // Stream sends system messages as the system parameter and the turns as
 // messages; usage comes from message_start and message_delta.
-func (a *Anthropic) Stream(ctx context.Context, req Request, emit func(string) error) (Usage, error) {
+func (a *Anthropic) Stream(ctx context.Context, req llm.Request, emit func(string) error) (llm.Usage, error) {
 	system, ts := turns(req.Messages)
 	msgs := make([]anthropic.MessageParam, 0, len(ts))
 	for _, m := range ts {
@@ -61,7 +62,7 @@ func (a *Anthropic) Stream(ctx context.Context, req Request, emit func(string) e
 	stream := a.client.Messages.NewStreaming(ctx, params, option.WithMiddleware(failed.capture))
 	defer stream.Close()
 
-	var u Usage
+	var u llm.Usage
 	for stream.Next() {
 		ev := stream.Current()
 		switch ev.Type {

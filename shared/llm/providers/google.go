@@ -1,6 +1,7 @@
-package llm
+package providers
 
 import (
+	"aiwork/shared/llm"
 	"context"
 	"errors"
 	"fmt"
@@ -14,7 +15,7 @@ type Google struct {
 	key    string
 }
 
-var _ Provider = (*Google)(nil)
+var _ llm.Provider = (*Google)(nil)
 
 // NewGoogle builds the adapter on the Gemini API backend.
 func NewGoogle(ctx context.Context, o Options) (*Google, error) {
@@ -37,7 +38,7 @@ func NewGoogle(ctx context.Context, o Options) (*Google, error) {
 
 // Stream sends the turns (assistant as "model"), system messages as the
 // system instruction, and emits the text parts of each streamed response.
-func (g *Google) Stream(ctx context.Context, req Request, emit func(string) error) (Usage, error) {
+func (g *Google) Stream(ctx context.Context, req llm.Request, emit func(string) error) (llm.Usage, error) {
 	system, ts := turns(req.Messages)
 	contents := make([]*genai.Content, 0, len(ts))
 	for _, m := range ts {
@@ -55,7 +56,7 @@ func (g *Google) Stream(ctx context.Context, req Request, emit func(string) erro
 		cfg.MaxOutputTokens = int32(req.MaxTokens)
 	}
 
-	var u Usage
+	var u llm.Usage
 	for resp, err := range g.client.Models.GenerateContentStream(ctx, req.Model, contents, cfg) {
 		if err != nil {
 			return u, g.fail(ctx, err)
@@ -71,7 +72,7 @@ func (g *Google) Stream(ctx context.Context, req Request, emit func(string) erro
 			}
 		}
 		if m := resp.UsageMetadata; m != nil {
-			u = Usage{InputTokens: int(m.PromptTokenCount), OutputTokens: int(m.CandidatesTokenCount + m.ThoughtsTokenCount)}
+			u = llm.Usage{InputTokens: int(m.PromptTokenCount), OutputTokens: int(m.CandidatesTokenCount + m.ThoughtsTokenCount)}
 		}
 	}
 	if ctx.Err() != nil {

@@ -1,6 +1,7 @@
-package llm
+package providers
 
 import (
+	"aiwork/shared/llm"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -46,7 +47,7 @@ const maxDetail = 400
 
 // upstreamError builds the error of a provider's failure. The API key is
 // cut out of the detail wherever the provider echoed it.
-func upstreamError(provider string, status int, detail, apiKey string) *UpstreamError {
+func upstreamError(provider string, status int, detail, apiKey string) *llm.UpstreamError {
 	detail = strings.TrimSpace(detail)
 	if apiKey != "" {
 		detail = strings.ReplaceAll(detail, apiKey, "[redacted]")
@@ -60,7 +61,7 @@ func upstreamError(provider string, status int, detail, apiKey string) *Upstream
 	if utf8.RuneCountInString(detail) > maxDetail {
 		detail = string([]rune(detail)[:maxDetail]) + "…"
 	}
-	return &UpstreamError{Provider: provider, Status: status, Detail: detail}
+	return &llm.UpstreamError{Provider: provider, Status: status, Detail: detail}
 }
 
 // errorMessage digs the human message out of a provider's error body:
@@ -114,7 +115,7 @@ func (f *httpFailure) capture(req *http.Request, next func(*http.Request) (*http
 // assistant turns, merging consecutive turns of one role: Anthropic, Gemini
 // and Bedrock want the roles to alternate, and a failed reply leaves two
 // user turns in a row.
-func turns(msgs []Message) (system string, out []Message) {
+func turns(msgs []llm.Message) (system string, out []llm.Message) {
 	var sys []string
 	for _, m := range msgs {
 		if m.Role == "system" {
@@ -129,7 +130,7 @@ func turns(msgs []Message) (system string, out []Message) {
 			out[n-1].Content += "\n\n" + m.Content
 			continue
 		}
-		out = append(out, Message{Role: role, Content: m.Content})
+		out = append(out, llm.Message{Role: role, Content: m.Content})
 	}
 	return strings.Join(sys, "\n\n"), out
 }

@@ -1,6 +1,7 @@
-package llm
+package providers
 
 import (
+	"aiwork/shared/llm"
 	"context"
 	"errors"
 	"fmt"
@@ -21,7 +22,7 @@ type Bedrock struct {
 	client *bedrockruntime.Client
 }
 
-var _ Provider = (*Bedrock)(nil)
+var _ llm.Provider = (*Bedrock)(nil)
 
 // NewBedrock builds the adapter. Options.BaseURL overrides the regional
 // endpoint; Options.APIKey is not used.
@@ -59,7 +60,7 @@ func (c plainBodyClient) Do(req *http.Request) (*http.Response, error) {
 
 // Stream calls ConverseStream and emits each text delta; usage comes from
 // the closing metadata event.
-func (b *Bedrock) Stream(ctx context.Context, req Request, emit func(string) error) (Usage, error) {
+func (b *Bedrock) Stream(ctx context.Context, req llm.Request, emit func(string) error) (llm.Usage, error) {
 	system, ts := turns(req.Messages)
 	in := &bedrockruntime.ConverseStreamInput{ModelId: aws.String(req.Model)}
 	for _, m := range ts {
@@ -76,7 +77,7 @@ func (b *Bedrock) Stream(ctx context.Context, req Request, emit func(string) err
 		in.InferenceConfig = &types.InferenceConfiguration{MaxTokens: aws.Int32(int32(req.MaxTokens))}
 	}
 
-	var u Usage
+	var u llm.Usage
 	out, err := b.client.ConverseStream(ctx, in)
 	if err != nil {
 		return u, b.fail(ctx, err)
@@ -104,7 +105,7 @@ func (b *Bedrock) Stream(ctx context.Context, req Request, emit func(string) err
 				}
 			case *types.ConverseStreamOutputMemberMetadata:
 				if v.Value.Usage != nil {
-					u = Usage{InputTokens: int(aws.ToInt32(v.Value.Usage.InputTokens)), OutputTokens: int(aws.ToInt32(v.Value.Usage.OutputTokens))}
+					u = llm.Usage{InputTokens: int(aws.ToInt32(v.Value.Usage.InputTokens)), OutputTokens: int(aws.ToInt32(v.Value.Usage.OutputTokens))}
 				}
 			}
 		}

@@ -1,6 +1,7 @@
-package llm
+package providers
 
 import (
+	"aiwork/shared/llm"
 	"context"
 	"errors"
 	"fmt"
@@ -17,7 +18,7 @@ type OpenAI struct {
 	key    string
 }
 
-var _ Provider = (*OpenAI)(nil)
+var _ llm.Provider = (*OpenAI)(nil)
 
 // NewOpenAI builds the adapter.
 func NewOpenAI(o Options) *OpenAI {
@@ -34,7 +35,7 @@ func NewOpenAI(o Options) *OpenAI {
 
 // Stream sends the conversation with stream_options.include_usage, so the
 // last chunk carries the usage, and emits each content delta as it comes.
-func (a *OpenAI) Stream(ctx context.Context, req Request, emit func(string) error) (Usage, error) {
+func (a *OpenAI) Stream(ctx context.Context, req llm.Request, emit func(string) error) (llm.Usage, error) {
 	msgs := make([]openai.ChatCompletionMessageParamUnion, 0, len(req.Messages))
 	for _, m := range req.Messages {
 		switch m.Role {
@@ -58,7 +59,7 @@ func (a *OpenAI) Stream(ctx context.Context, req Request, emit func(string) erro
 	stream := a.client.Chat.Completions.NewStreaming(ctx, params, option.WithMiddleware(failed.capture))
 	defer stream.Close()
 
-	var u Usage
+	var u llm.Usage
 	for stream.Next() {
 		chunk := stream.Current()
 		for _, c := range chunk.Choices {
@@ -70,7 +71,7 @@ func (a *OpenAI) Stream(ctx context.Context, req Request, emit func(string) erro
 			}
 		}
 		if chunk.Usage.PromptTokens > 0 || chunk.Usage.CompletionTokens > 0 {
-			u = Usage{InputTokens: int(chunk.Usage.PromptTokens), OutputTokens: int(chunk.Usage.CompletionTokens)}
+			u = llm.Usage{InputTokens: int(chunk.Usage.PromptTokens), OutputTokens: int(chunk.Usage.CompletionTokens)}
 		}
 	}
 	if err := stream.Err(); err != nil {

@@ -1,4 +1,4 @@
-package llm_test
+package providers_test
 
 import (
 	"fmt"
@@ -6,17 +6,18 @@ import (
 	"testing"
 
 	"aiwork/shared/llm"
+	"aiwork/shared/llm/providers"
 )
 
 // Anthropic Messages streaming: SSE events message_start (input usage),
 // content_block_start, content_block_delta (text_delta), ping,
 // content_block_stop, message_delta (output usage), message_stop.
 var anthropicWire = wire{
-	label:       llm.LabelAnthropic,
+	label:       providers.LabelAnthropic,
 	model:       "claude-3-5-sonnet-latest",
 	contentType: "text/event-stream; charset=utf-8",
 	newProvider: func(t *testing.T, url string) llm.Provider {
-		return llm.NewAnthropic(llm.Options{APIKey: testKey, BaseURL: url})
+		return providers.NewAnthropic(providers.Options{APIKey: testKey, BaseURL: url})
 	},
 	midStatus: 529,
 	open: func() [][]byte {

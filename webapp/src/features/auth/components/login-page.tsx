@@ -1,9 +1,10 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Alert, Button, Divider, Flex, PasswordField, TextField } from '@aws-amplify/ui-react';
 import { AuthCard } from './auth-card';
 import { GoogleButton } from './google-button';
-import { BLUR_ERROR_DELAY_MS, hasErrors, validateLogin, type LoginValues } from '../validation';
+import { validateLogin, type LoginValues } from '../validation';
+import { useValidatedForm } from '../use-validated-form';
 import { loginErrorMessage } from '../callback-decision';
 import { postLogin, sessionFromTokenResponse } from '../api/auth-api';
 import { errorMessage } from '../../../lib/api-client';
@@ -22,30 +23,13 @@ export default function LoginPage() {
   const target = safeRedirect(params.get('redirect'));
   const queryError = loginErrorMessage(params.get('error'));
 
-  const [values, setValues] = useState<LoginValues>({ email: '', password: '' });
-  const [touched, setTouched] = useState<Partial<Record<keyof LoginValues, boolean>>>({});
-  const [submitted, setSubmitted] = useState(false);
+  const { values, formRef, field, checkOnSubmit } = useValidatedForm<LoginValues>({ email: '', password: '' }, validateLogin);
   const [submitting, setSubmitting] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
-
-  const errors = validateLogin(values);
-  const shown = (field: keyof LoginValues) => (submitted || touched[field] ? errors[field] : undefined);
-
-  const update = (field: keyof LoginValues) => (e: React.ChangeEvent<HTMLInputElement>) =>
-    setValues((v) => ({ ...v, [field]: e.target.value }));
-  // Shown a moment after blur: an error appearing at once would push the
-  // submit button away between mouse-down and mouse-up and swallow the click.
-  const blur = (field: keyof LoginValues) => () =>
-    window.setTimeout(() => setTouched((t) => ({ ...t, [field]: true })), BLUR_ERROR_DELAY_MS);
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     if (submitting) return;
-    setSubmitted(true);
-    if (hasErrors(errors)) {
-      formRef.current?.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus();
-      return;
-    }
+    if (!checkOnSubmit()) return;
     setSubmitting(true);
     try {
       const res = await postLogin(values.email.trim(), values.password);
@@ -84,21 +68,13 @@ export default function LoginPage() {
             type="email"
             autoComplete="email"
             inputMode="email"
-            value={values.email}
-            onChange={update('email')}
-            onBlur={blur('email')}
-            hasError={Boolean(shown('email'))}
-            errorMessage={shown('email')}
+            {...field('email')}
           />
           <PasswordField
             label="Password"
             name="password"
             autoComplete="current-password"
-            value={values.password}
-            onChange={update('password')}
-            onBlur={blur('password')}
-            hasError={Boolean(shown('password'))}
-            errorMessage={shown('password')}
+            {...field('password')}
           />
           <Button type="submit" variation="primary" isFullWidth isLoading={submitting} loadingText="Signing in...">
             Sign in

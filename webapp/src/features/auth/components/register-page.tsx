@@ -1,9 +1,10 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Button, Divider, Flex, PasswordField, TextField } from '@aws-amplify/ui-react';
 import { AuthCard } from './auth-card';
 import { GoogleButton } from './google-button';
-import { BLUR_ERROR_DELAY_MS, hasErrors, validateRegister, type RegisterValues } from '../validation';
+import { validateRegister, type RegisterValues } from '../validation';
+import { useValidatedForm } from '../use-validated-form';
 import { postLogin, postRegister, sessionFromTokenResponse } from '../api/auth-api';
 import { errorMessage } from '../../../lib/api-client';
 import { setSession } from '../../../lib/auth-session';
@@ -20,29 +21,13 @@ const EMPTY: RegisterValues = { email: '', username: '', fullName: '', password:
 
 export default function RegisterPage() {
   const navigate = useNavigate();
-  const [values, setValues] = useState<RegisterValues>(EMPTY);
-  const [touched, setTouched] = useState<Partial<Record<keyof RegisterValues, boolean>>>({});
-  const [submitted, setSubmitted] = useState(false);
+  const { values, formRef, field, checkOnSubmit } = useValidatedForm<RegisterValues>(EMPTY, validateRegister);
   const [submitting, setSubmitting] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
-
-  const errors = validateRegister(values);
-  const shown = (field: keyof RegisterValues) => (submitted || touched[field] ? errors[field] : undefined);
-  const update = (field: keyof RegisterValues) => (e: React.ChangeEvent<HTMLInputElement>) =>
-    setValues((v) => ({ ...v, [field]: e.target.value }));
-  // Shown a moment after blur: an error appearing at once would push the
-  // submit button away between mouse-down and mouse-up and swallow the click.
-  const blur = (field: keyof RegisterValues) => () =>
-    window.setTimeout(() => setTouched((t) => ({ ...t, [field]: true })), BLUR_ERROR_DELAY_MS);
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     if (submitting) return;
-    setSubmitted(true);
-    if (hasErrors(errors)) {
-      formRef.current?.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus();
-      return;
-    }
+    if (!checkOnSubmit()) return;
     setSubmitting(true);
     const email = values.email.trim();
     let res;
@@ -90,52 +75,32 @@ export default function RegisterPage() {
             type="email"
             autoComplete="email"
             inputMode="email"
-            value={values.email}
-            onChange={update('email')}
-            onBlur={blur('email')}
-            hasError={Boolean(shown('email'))}
-            errorMessage={shown('email')}
+            {...field('email')}
           />
           <TextField
             label="Username"
             name="username"
             autoComplete="username"
             autoCapitalize="none"
-            value={values.username}
-            onChange={update('username')}
-            onBlur={blur('username')}
-            hasError={Boolean(shown('username'))}
-            errorMessage={shown('username')}
+            {...field('username')}
           />
           <TextField
             label="Full name"
             name="full_name"
             autoComplete="name"
-            value={values.fullName}
-            onChange={update('fullName')}
-            onBlur={blur('fullName')}
-            hasError={Boolean(shown('fullName'))}
-            errorMessage={shown('fullName')}
+            {...field('fullName')}
           />
           <PasswordField
             label="Password"
             name="password"
             autoComplete="new-password"
-            value={values.password}
-            onChange={update('password')}
-            onBlur={blur('password')}
-            hasError={Boolean(shown('password'))}
-            errorMessage={shown('password')}
+            {...field('password')}
           />
           <PasswordField
             label="Confirm password"
             name="confirm_password"
             autoComplete="new-password"
-            value={values.confirmPassword}
-            onChange={update('confirmPassword')}
-            onBlur={blur('confirmPassword')}
-            hasError={Boolean(shown('confirmPassword'))}
-            errorMessage={shown('confirmPassword')}
+            {...field('confirmPassword')}
           />
           <Button type="submit" variation="primary" isFullWidth isLoading={submitting} loadingText="Creating account...">
             Create account

@@ -23,7 +23,7 @@ CDK_OUTDIR ?= cdk.out
 # telemetry calls it needs no network, so synth works offline.
 CDK       := CDK_DISABLE_CLI_TELEMETRY=true $(INFRA)/node_modules/.bin/cdk --no-notices
 
-.PHONY: help deps run dev test test-go test-web test-e2e build webapp clean synth deploy test-infra
+.PHONY: help deps run dev test test-go test-web test-e2e bench build webapp clean synth deploy test-infra
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | column -t -s $$'\t'
@@ -126,6 +126,12 @@ test-web: $(WEBAPP)/node_modules/.installed ## Vitest unit and component tests
 
 test-e2e: webapp $(BIN)/devserver $(CHROMIUM) ## Playwright (playwright-core + Debian Chromium) against the devserver
 	cd $(WEBAPP) && CHROMIUM_PATH=$(CHROMIUM) DEVSERVER_BIN=$(abspath $(BIN)/devserver) node --test --test-concurrency=1 e2e/
+
+# Prints one table of the DESIGN §10 budgets, each figure beside a reference
+# measured in the same run; over budget is reported, not failed.
+bench: deps webapp build $(BIN)/devserver ## measure the §10 budgets (sizes, API, chat relay, Lambda init, LCP) against same-run references
+	@$(GO) build -o $(BIN)/bench ./functions/bench
+	@$(BIN)/bench -devserver $(abspath $(BIN)/devserver)
 
 clean: ## remove build output (keeps .data)
 	rm -rf $(BIN) dist $(WEBAPP)/dist cdk.out

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"aiwork/shared/config"
+	"aiwork/shared/store"
+)
+
+// Rounds of the devserver API part.
+const (
+	apiWarmup   = 30
+	apiRequests = 300
+	apiBudget   = 1.5 // p99 ratio
+)
+
+// devAPI starts the devserver the way the browser tests do (webapp/e2e/
+// stack.mjs), on the bench's dynalite, and times GET /api/v1/prompts/ as a
+// visitor against the store's own Query (st.Prompts) on the same dynalite,
+// the two interleaved request by request.
+func (b *bench) devAPI(ctx context.Context) error {
+	base, stop, err := b.startDevserver(ctx)
+	if err != nil {
+		return err
+	}
+	defer stop()
+
+	st, err := store.New(ctx, config.Store{TableName: "aiwork", Endpoint: b.dynamo, Region: "us-east-1"})
+	if err != nil {
+		return err
+	}
+	client := &http.Client{Timeout: 10 * time.Second}
+	get := func() error {
+		res, err := client.Get(base + "/api/v1/prompts/")
+		if err != nil {
+			return err
+		}
+		defer res.Body.Close()
+		if _, err := io.Copy(io.Discard, res.Body); err != nil {
+			return err
+		}
+		if res.StatusCode != http.StatusOK {
+			return fmt.Errorf("GET /api/v1/prompts/: HTTP %d", res.StatusCode)
+		}
+		return nil
+	}
+	query := func() error {
+		ps, err := st.Prompts(ctx)
+		if err == nil && len(ps) == 0 {
+			err = fmt.Errorf("catalogue is empty (devserver did not seed it?)")
+		}
+		return err
+	}
+	var api, raw []time.Duration
+	for i := range apiWarmup + apiRequests {
+		t0 := time.Now()
+		if err := get(); err != nil {
+			return err
+		}
+		t1 := time.Now()
+		if err := query(); err != nil {
+			return err
+		}
+		t2 := time.Now()
+		if i >= apiWarmup {
+			api, raw = append(api, t1.Sub(t0)), append(raw, t2.Sub(t1))
+		}
+	}
+	b.rows = append(b.rows,
+		ratioRow("GET /api/v1/prompts/ p50", ms(percentile(api, 50)), ms(percentile(raw, 50)), "ms", apiBudget),
+		ratioRow("GET /api/v1/prompts/ p99", ms(percentile(api, 99)), ms(percentile(raw, 99)), "ms", apiBudget),
+	)
+	return nil
+}
+
+// startDevserver runs the devserver binary from the repository root with a
+// throw-away DATA_DIR, the built app and the bench's dynalite (which it
+// creates and seeds), and waits for its health route.
+func (b *bench) startDevserver(ctx context.Context) (string, func(), error) {
+	if _, err := os.Stat(b.devserver); err != nil {
+		return "", nil, fmt.Errorf("devserver binary: %w (run `make .bin/devserver`)", err)
+	}
+	port, err := freePort()
+	if err != nil {
+		return "", nil, err
+	}
+	dataDir, err := os.MkdirTemp("", "bench-data-")
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := exec.Command(b.devserver)
+	cmd.Dir = b.root
+	cmd.Env = append(os.Environ(),
+		"PORT="+strconv.Itoa(port),
+		"DATA_DIR="+dataDir,
+		"STATIC_DIR="+filepath.Join(b.root, "webapp", "dist"),
+		"AWS_ENDPOINT_URL_DYNAMODB="+b.dynamo,
+		"TABLE_NAME=aiwork",
+		"AWS_REGION=us-east-1",
+	)
+	var logs strings.Builder
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		os.RemoveAll(dataDir)
+		return "", nil, err
+	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	stop := func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(8 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+		os.RemoveAll(dataDir)
+	}
+	base := "http://127.0.0.1:" + strconv.Itoa(port)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		select {
+		case <-exited:
+			os.RemoveAll(dataDir)
+			return "", nil, fmt.Errorf("devserver exited at start:\n%s", logs.String())
+		case <-ctx.Done():
+			stop()
+			return "", nil, ctx.Err()
+		default:
+		}
+		if res, err := http.Get(base + "/api/v1/auth/health"); err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return base, stop, nil
+			}
+		}
+		if time.Now().After(deadline) {
+			stop()
+			return "", nil, fmt.Errorf("devserver not healthy within 60s:\n%s", logs.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}

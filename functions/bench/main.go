@@ -1,0 +1,102 @@
+// Command bench measures the budgets of DESIGN §10 and prints one table:
+// each figure next to a reference measured in the same run, their ratio, the
+// budget and OK or OVER. It is a benchmark tool run by `make bench` from the
+// repository root, not a Lambda function, and it always exits 0 when it could
+// measure: it reports, it does not test.
+//
+// Parts, each kept well under a minute: bootstrap and initial JS sizes, the
+// devserver's GET /api/v1/prompts/ against the raw DynamoDB Query, the chat
+// relay against its upstream reached directly, each Lambda's init against a
+// hello-world aws-lambda-go binary, and the home page's LCP in headless
+// Chromium against a static one-heading page.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"aiwork/shared/localdynamo"
+)
+
+func main() {
+	root := flag.String("root", ".", "repository root (dist/, webapp/dist, .bin/devserver)")
+	devserver := flag.String("devserver", ".bin/devserver", "devserver binary, relative to root unless absolute")
+	skip := flag.String("skip", "", "comma-separated parts to skip: sizes,api,relay,init,lcp")
+	flag.Parse()
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+
+	abs, err := filepath.Abs(*root)
+	if err != nil {
+		fail(err)
+	}
+	b := &bench{root: abs, devserver: *devserver, skip: parseSkip(*skip)}
+	if !filepath.IsAbs(b.devserver) {
+		b.devserver = filepath.Join(abs, b.devserver)
+	}
+	// Each part reads this root's files; dynalite is found from here too.
+	if err := os.Chdir(abs); err != nil {
+		fail(err)
+	}
+	ctx := context.Background()
+	b.run(ctx, "sizes", partTimeout, b.sizes)
+	if b.wantsDynalite() {
+		db, err := localdynamo.Start(ctx, localdynamo.Options{})
+		if err != nil {
+			b.note("dynalite: %v (api, relay, init and lcp skipped)", err)
+		} else {
+			defer db.Stop()
+			b.dynamo = db.Endpoint
+			b.run(ctx, "api", partTimeout, b.devAPI)
+			b.run(ctx, "relay", partTimeout, b.relay)
+			// Most of init is a first go build of amd64 copies; later runs hit the cache.
+			b.run(ctx, "init", 5*time.Minute, b.lambdaInit)
+			b.run(ctx, "lcp", partTimeout, b.lcp)
+		}
+	}
+	b.print(os.Stdout)
+}
+
+// bench collects the rows of every part.
+type bench struct {
+	root      string
+	devserver string
+	dynamo    string // dynalite endpoint shared by the parts
+	skip      map[string]bool
+	rows      []row
+	notes     []string
+}
+
+// partTimeout bounds a part so one stuck measurement cannot hang the run.
+const partTimeout = 90 * time.Second
+
+func (b *bench) run(ctx context.Context, name string, timeout time.Duration, part func(context.Context) error) {
+	if b.skip[name] {
+		b.note("%s: skipped", name)
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	start := time.Now()
+	if err := part(ctx); err != nil {
+		b.note("%s: %v", name, err)
+	}
+	fmt.Fprintf(os.Stderr, "bench: %s done in %s\n", name, time.Since(start).Round(time.Millisecond))
+}
+
+func (b *bench) wantsDynalite() bool {
+	return !b.skip["api"] || !b.skip["relay"] || !b.skip["init"] || !b.skip["lcp"]
+}
+
+func (b *bench) note(format string, args ...any) {
+	b.notes = append(b.notes, fmt.Sprintf(format, args...))
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "bench:", err)
+	os.Exit(1)
+}

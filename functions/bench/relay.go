@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"time"
+
+	"aiwork/shared/config"
+	"aiwork/shared/devstack"
+	"aiwork/shared/store"
+)
+
+// The chat relay part: an upstream speaking OpenAI's streaming wire format,
+// relayed by the chat handler, against the same upstream read directly.
+const (
+	relayChunks   = 50
+	relayGap      = 2 * time.Millisecond
+	relayWarmup   = 3
+	relayRounds   = 30
+	relayBudgetMS = 1.0 // added p99, TTFB and per chunk
+)
+
+// relay builds the whole stack in this process (devstack.Handler, as the
+// devserver does) with OpenAI pointed at a local upstream, on its own table
+// of the bench's dynalite, opens an OpenAI connection as a fresh user and
+// streams messages through POST /api/v1/mcp-connections/message.
+func (b *bench) relay(ctx context.Context) error {
+	upstream := httptest.NewServer(http.HandlerFunc(fakeOpenAI))
+	defer upstream.Close()
+
+	sc := config.Store{TableName: "aiwork-bench-relay", Endpoint: b.dynamo, Region: "us-east-1"}
+	st, err := store.New(ctx, sc)
+	if err != nil {
+		return err
+	}
+	if err := st.EnsureTable(ctx); err != nil {
+		return err
+	}
+	secret := []byte("bench-jwt-secret-0123456789abcdef0123456789")
+	cfg := devstack.Config{
+		Auth:     config.Auth{Store: sc, JWTSecret: secret, TokenTTL: time.Hour},
+		Prompts:  config.Prompts{Store: sc, JWTSecret: secret, FreePromptsPerUser: 5},
+		Payments: config.Payments{Store: sc, JWTSecret: secret, FreePromptsPerUser: 5},
+		Webhook:  config.Webhook{Store: sc, WebhookSecret: "whsec_bench"},
+		Chat: config.Chat{Store: sc, JWTSecret: secret, StallTimeout: 30 * time.Second,
+			OpenAIKey: "sk-bench", OpenAIBaseURL: upstream.URL + "/v1/"},
+	}
+	h, err := devstack.Handler(st, cfg, "")
+	if err != nil {
+		return err
+	}
+	ours := httptest.NewServer(h)
+	defer ours.Close()
+
+	client := &http.Client{Timeout: 30 * time.Second}
+	var reg struct {
+		AccessToken string `json:"access_token"`
+	}
+	id := time.Now().UnixNano()
+	if err := postJSON(ctx, client, ours.URL+"/api/v1/auth/register", "", map[string]string{
+		"email": fmt.Sprintf("bench%d@example.com", id), "username": fmt.Sprintf("bench%d", id),
+		"full_name": "Bench User", "password": "bench-password-1",
+	}, &reg); err != nil {
+		return fmt.Errorf("register: %w", err)
+	}
+	var conn struct {
+		ID   string `json:"id"`
+		Demo bool   `json:"demo"`
+	}
+	if err := postJSON(ctx, client, ours.URL+"/api/v1/mcp-connections/openai", reg.AccessToken, map[string]string{"model": "gpt-4o-mini"}, &conn); err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	if conn.Demo {
+		return fmt.Errorf("connection uses the demo model, not the upstream")
+	}
+	relayed := func() (time.Duration, []time.Duration, error) {
+		body, _ := json.Marshal(map[string]string{"connection_id": conn.ID, "message": "Say something."})
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ours.URL+"/api/v1/mcp-connections/message", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+reg.AccessToken)
+		return timeStream(client, req, `data: {"content"`)
+	}
+	direct := func() (time.Duration, []time.Duration, error) {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, upstream.URL+"/v1/chat/completions",
+			strings.NewReader(`{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Say something."}],"stream":true}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer sk-bench")
+		return timeStream(client, req, `data: {"id"`)
+	}
+	var ttfbOurs, ttfbRef, gapOurs, gapRef []time.Duration
+	for i := range relayWarmup + relayRounds {
+		t1, g1, err := relayed()
+		if err != nil {
+			return fmt.Errorf("relayed stream: %w", err)
+		}
+		t2, g2, err := direct()
+		if err != nil {
+			return fmt.Errorf("direct stream: %w", err)
+		}
+		if i >= relayWarmup {
+			ttfbOurs, ttfbRef = append(ttfbOurs, t1), append(ttfbRef, t2)
+			gapOurs, gapRef = append(gapOurs, g1...), append(gapRef, g2...)
+		}
+	}
+	b.rows = append(b.rows,
+		addedRow("chat relay TTFB p99", ms(percentile(ttfbOurs, 99)), ms(percentile(ttfbRef, 99)), "ms", relayBudgetMS),
+		addedRow("chat relay per-chunk p99", ms(percentile(gapOurs, 99)), ms(percentile(gapRef, 99)), "ms", relayBudgetMS),
+	)
+	b.note("chat relay: %d rounds of %d chunks %s apart; TTFB p50 %.3f ms relayed, %.3f ms direct",
+		relayRounds, relayChunks, relayGap, ms(percentile(ttfbOurs, 50)), ms(percentile(ttfbRef, 50)))
+	return nil
+}
+
+// timeStream sends req and answers the time to the first line starting with
+// prefix and the gaps between such lines; it checks all chunks arrived.
+func timeStream(client *http.Client, req *http.Request, prefix string) (time.Duration, []time.Duration, error) {
+	start := time.Now()
+	res, err := client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(res.Body)
+		return 0, nil, fmt.Errorf("HTTP %d: %s", res.StatusCode, b)
+	}
+	var ttfb time.Duration
+	var gaps []time.Duration
+	var last time.Time
+	n := 0
+	sc := bufio.NewScanner(res.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "event: error") {
+			return 0, nil, fmt.Errorf("error frame in the stream")
+		}
+		if !strings.HasPrefix(line, prefix) {
+			continue
+		}
+		now := time.Now()
+		if n == 0 {
+			ttfb = now.Sub(start)
+		} else {
+			gaps = append(gaps, now.Sub(last))
+		}
+		last = now
+		n++
+	}
+	if err := sc.Err(); err != nil {
+		return 0, nil, err
+	}
+	if n < relayChunks {
+		return 0, nil, fmt.Errorf("got %d content frames of %d", n, relayChunks)
+	}
+	return ttfb, gaps[:relayChunks-1], nil
+}
+
+// fakeOpenAI streams relayChunks chat.completion.chunk frames relayGap
+// apart, a usage frame and [DONE], as OpenAI's Chat Completions API does.
+func fakeOpenAI(w http.ResponseWriter, r *http.Request) {
+	if !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+		http.NotFound(w, r)
+		return
+	}
+	_, _ = io.Copy(io.Discard, r.Body)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	_ = rc.Flush()
+	const chunk = `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":"gpt-4o-mini","choices":[{"index":0,"delta":{"content":"tok "},"finish_reason":null}]}` + "\n\n"
+	for i := range relayChunks {
+		if i > 0 {
+			time.Sleep(relayGap)
+		}
+		if _, err := io.WriteString(w, chunk); err != nil {
+			return
+		}
+		_ = rc.Flush()
+	}
+	_, _ = io.WriteString(w, `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":"gpt-4o-mini","choices":[],"usage":{"prompt_tokens":5,"completion_tokens":50,"total_tokens":55}}`+"\n\n")
+	_, _ = io.WriteString(w, "data: [DONE]\n\n")
+	_ = rc.Flush()
+}
+
+func postJSON(ctx context.Context, client *http.Client, url, token string, in, out any) error {
+	body, _ := json.Marshal(in)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode/100 != 2 {
+		return fmt.Errorf("HTTP %d: %s", res.StatusCode, b)
+	}
+	return json.Unmarshal(b, out)
+}

@@ -2,17 +2,14 @@ package paymentsapi_test
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"aiwork/shared/api/apitest"
 	"aiwork/shared/auth"
 	"aiwork/shared/catalog"
 	"aiwork/shared/config"
@@ -61,17 +58,10 @@ func newStack(t *testing.T, freeLimit int, prompts ...domain.Prompt) *stack {
 	return &stack{t: t, h: h, st: st, tokens: auth.NewTokens(jwtSecret, time.Hour)}
 }
 
-var userSeq atomic.Int64
-
 // user creates an account in the store and answers its id and a token.
 func (s *stack) user(name string) (uid, token string) {
 	s.t.Helper()
-	uid = fmt.Sprintf("%s-%d-%d", name, time.Now().UnixNano(), userSeq.Add(1))
-	u := domain.User{ID: uid, Email: uid + "@example.com", Username: uid, FullName: name, CreatedAt: time.Now()}
-	storetest.Must(s.t, s.st.CreateUser(context.Background(), u), "create user")
-	token, err := s.tokens.Issue(uid)
-	storetest.Must(s.t, err, "token")
-	return uid, token
+	return apitest.User(s.t, s.st, s.tokens, name)
 }
 
 // do sends one request to the stack as the browser would from host.
@@ -84,24 +74,11 @@ func (s *stack) doHost(host, method, path, token, body string) *httptest.Respons
 }
 
 func (s *stack) doHostHeaders(host, method, path, token, body string, headers map[string]string) *httptest.ResponseRecorder {
-	var r io.Reader
-	if body != "" {
-		r = strings.NewReader(body)
-	}
-	req := httptest.NewRequest(method, path, r)
-	req.Host = host
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
+	all := map[string]string{"Host": host}
 	for k, v := range headers {
-		req.Header.Set(k, v)
+		all[k] = v
 	}
-	w := httptest.NewRecorder()
-	s.h.ServeHTTP(w, req)
-	return w
+	return apitest.Do(s.h, method, path, token, body, all)
 }
 
 type checkoutJSON struct {
@@ -145,31 +122,13 @@ func (s *stack) orderStatus(sid string) string {
 
 func decode[T any](t *testing.T, w *httptest.ResponseRecorder, wantStatus int) T {
 	t.Helper()
-	if w.Code != wantStatus {
-		t.Fatalf("status = %d, want %d; body %s", w.Code, wantStatus, w.Body.String())
-	}
-	var v T
-	if err := json.Unmarshal(w.Body.Bytes(), &v); err != nil {
-		t.Fatalf("decode %q: %v", w.Body.String(), err)
-	}
-	return v
-}
-
-type errorJSON struct {
-	Detail string `json:"detail"`
-	Code   string `json:"code"`
+	return apitest.Decode[T](t, w, wantStatus)
 }
 
 // wantError checks a JSON error answer; detail is a substring ("" for any).
 func wantError(t *testing.T, w *httptest.ResponseRecorder, status int, detail string) {
 	t.Helper()
-	e := decode[errorJSON](t, w, status)
-	if !strings.Contains(e.Detail, detail) {
-		t.Errorf("detail = %q, want it to contain %q", e.Detail, detail)
-	}
-	if e.Code == "" {
-		t.Errorf("error without code: %s", w.Body.String())
-	}
+	apitest.WantErrorContaining(t, w, status, detail)
 }
 
 type verifyJSON struct {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"aiwork/shared/api/apitest"
 	"aiwork/shared/domain"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
@@ -160,7 +161,7 @@ func TestVerifySessionRefusals(t *testing.T) {
 	}
 	for _, tc := range tests {
 		w := s.do("GET", verifyPath+tc.sid, tc.token, "")
-		e := decode[errorJSON](t, w, tc.status)
+		e := decode[apitest.Error](t, w, tc.status)
 		if tc.detail != "" && e.Detail != tc.detail {
 			t.Errorf("%s: detail = %q, want %q", tc.name, e.Detail, tc.detail)
 		}

@@ -2,9 +2,6 @@ package promptsapi_test
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"aiwork/shared/api/apitest"
 	"aiwork/shared/auth"
 	"aiwork/shared/catalog"
 	"aiwork/shared/config"
@@ -62,12 +60,7 @@ func newStack(t *testing.T, freeLimit int, prompts ...domain.Prompt) *stack {
 // user creates an account directly in the store and answers its id and token.
 func (s *stack) user(name string) (uid, token string) {
 	s.t.Helper()
-	uid = fmt.Sprintf("%s-%d", name, time.Now().UnixNano())
-	u := domain.User{ID: uid, Email: uid + "@example.com", Username: uid, FullName: name, CreatedAt: time.Now()}
-	storetest.Must(s.t, s.st.CreateUser(context.Background(), u), "create user")
-	token, err := s.tokens.Issue(uid)
-	storetest.Must(s.t, err, "token")
-	return uid, token
+	return apitest.User(s.t, s.st, s.tokens, name)
 }
 
 // buy records a purchase the way fulfilment does.
@@ -78,45 +71,17 @@ func (s *stack) buy(uid, pid string) {
 }
 
 func (s *stack) do(method, path, token, body string) *httptest.ResponseRecorder {
-	var r io.Reader
-	if body != "" {
-		r = strings.NewReader(body)
-	}
-	req := httptest.NewRequest(method, path, r)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	w := httptest.NewRecorder()
-	s.h.ServeHTTP(w, req)
-	return w
+	return apitest.Do(s.h, method, path, token, body, nil)
 }
 
 func decode[T any](t *testing.T, w *httptest.ResponseRecorder, wantStatus int) T {
 	t.Helper()
-	if w.Code != wantStatus {
-		t.Fatalf("status = %d, want %d; body %s", w.Code, wantStatus, w.Body.String())
-	}
-	var v T
-	if err := json.Unmarshal(w.Body.Bytes(), &v); err != nil {
-		t.Fatalf("decode %s: %v", w.Body.String(), err)
-	}
-	return v
-}
-
-type errorJSON struct {
-	Detail string `json:"detail"`
-	Code   string `json:"code"`
+	return apitest.Decode[T](t, w, wantStatus)
 }
 
 func wantError(t *testing.T, w *httptest.ResponseRecorder, status int, detail string) {
 	t.Helper()
-	e := decode[errorJSON](t, w, status)
-	if detail != "" && e.Detail != detail {
-		t.Errorf("detail = %q, want %q", e.Detail, detail)
-	}
-	if e.Code == "" {
-		t.Errorf("error without code: %s", w.Body.String())
-	}
+	apitest.WantError(t, w, status, detail)
 }
 
 type promptJSON struct {

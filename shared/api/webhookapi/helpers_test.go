@@ -3,18 +3,17 @@ package webhookapi_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stripe/stripe-go/v84"
 	"github.com/stripe/stripe-go/v84/webhook"
 
+	"aiwork/shared/api/apitest"
 	"aiwork/shared/auth"
 	"aiwork/shared/catalog"
 	"aiwork/shared/config"
@@ -65,26 +64,13 @@ func newStack(t *testing.T, prompts ...domain.Prompt) *stack {
 	return &stack{t: t, h: h, st: st, tokens: auth.NewTokens(jwtSecret, time.Hour)}
 }
 
-var seq atomic.Int64
-
 func (s *stack) user(name string) (uid, token string) {
 	s.t.Helper()
-	uid = fmt.Sprintf("%s-%d-%d", name, time.Now().UnixNano(), seq.Add(1))
-	u := domain.User{ID: uid, Email: uid + "@example.com", Username: uid, FullName: name, CreatedAt: time.Now()}
-	storetest.Must(s.t, s.st.CreateUser(context.Background(), u), "create user")
-	token, err := s.tokens.Issue(uid)
-	storetest.Must(s.t, err, "token")
-	return uid, token
+	return apitest.User(s.t, s.st, s.tokens, name)
 }
 
 func (s *stack) do(method, path, token, body string) *httptest.ResponseRecorder {
-	req := httptest.NewRequest(method, path, strings.NewReader(body))
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	w := httptest.NewRecorder()
-	s.h.ServeHTTP(w, req)
-	return w
+	return apitest.Do(s.h, method, path, token, body, nil)
 }
 
 // post delivers an event body with a Stripe-Signature header ("" for none).

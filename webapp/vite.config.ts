@@ -34,5 +34,9 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     css: false,
     restoreMocks: true,
+    // Deadlines, not expected durations: a test normally takes well under a
+    // second, but a loaded two-core machine can stretch that many times over.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

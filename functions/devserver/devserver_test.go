@@ -108,10 +108,10 @@ func (s *server) stop(t *testing.T, sig syscall.Signal) {
 	go func() { done <- s.cmd.Wait() }()
 	select {
 	case <-done:
-	case <-time.After(15 * time.Second):
+	case <-time.After(60 * time.Second):
 		t.Fatalf("devserver did not stop on %v", sig)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for _, k := range kids {
 		for alive(k) && time.Now().Before(deadline) {
 			time.Sleep(50 * time.Millisecond)

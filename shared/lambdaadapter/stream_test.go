@@ -20,6 +20,11 @@ import (
 	"aiwork/shared/store/storetest"
 )
 
+// patience bounds a wait for something that normally takes milliseconds:
+// generous, so a busy machine never fails a test that would pass; waits end
+// as soon as their condition holds, so it costs nothing when all is well.
+const patience = 30 * time.Second
+
 // restChatMessage is a REST API proxy event as API Gateway (response
 // transfer mode STREAM) hands it to the chat function.
 const restChatMessage = `{
@@ -132,7 +137,7 @@ func TestStreamingChatEvent(t *testing.T) {
 			t.Fatal(a.err)
 		}
 		res = a.res
-	case <-time.After(3 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("the response did not return while the upstream holds: the handler's output is not streamed")
 	}
 	if res.StatusCode != 200 {
@@ -164,7 +169,7 @@ func TestStreamingChatEvent(t *testing.T) {
 		if want := "data: {\"content\":\"Hello\"}\n\n"; got != want {
 			t.Fatalf("first frame = %q, want %q", got, want)
 		}
-	case <-time.After(3 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("no first frame while the upstream holds: the body is buffered")
 	}
 
@@ -179,7 +184,7 @@ func TestStreamingChatEvent(t *testing.T) {
 		if !strings.HasPrefix(got, "data: {\"content\":\" from\"}\n\ndata: {\"content\":\" Lambda\"}\n\ndata: {\"usage\":") || !strings.HasSuffix(got, "data: [DONE]\n\n") {
 			t.Errorf("rest of the stream = %q", got)
 		}
-	case <-time.After(3 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("the stream did not end after the upstream finished")
 	}
 }

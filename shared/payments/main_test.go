@@ -158,7 +158,7 @@ func (s *mockServer) stop() {
 
 // waitAnswers waits until addr accepts connections.
 func waitAnswers(addr string) error {
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		c, err := net.DialTimeout("tcp", addr, time.Second)
 		if err == nil {

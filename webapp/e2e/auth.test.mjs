@@ -42,9 +42,9 @@ describe('accounts', () => {
     const page = await stack.newPage();
     const u = newUser('alice');
     await register(page, u);
-    await page.waitForURL('**/dashboard');
+    // A toast lives 4 s: watch for it alongside the navigation, not after it.
+    await Promise.all([page.getByText('Registration successful!').waitFor(), page.waitForURL('**/dashboard')]);
     await page.getByTestId('dashboard-greeting').getByText(`Welcome back, ${u.fullName}!`).waitFor();
-    await page.getByText('Registration successful!').waitFor();
     // Initials avatar: first letters of the full name.
     assert.equal((await page.getByTestId('user-menu').innerText()).trim(), 'TA');
     // The activity list shows the account creation recorded by the server.
@@ -63,8 +63,7 @@ describe('accounts', () => {
 
     await page.getByLabel('Password', { exact: true }).fill(u.password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL('**/dashboard');
-    await page.getByText('Login successful!').waitFor();
+    await Promise.all([page.getByText('Login successful!').waitFor(), page.waitForURL('**/dashboard')]);
     await page.context().close();
   });
 

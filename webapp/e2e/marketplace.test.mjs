@@ -117,10 +117,12 @@ describe('payments', () => {
     assert.equal((await page.getByTestId('checkout-amount').innerText()).trim(), `$${paid.price.toFixed(2)}`);
     await page.getByRole('button', { name: /^Pay / }).click();
 
+    // The success toast lives 5 s: watch for it alongside the page, not after it.
+    const toastShown = page.getByText('Payment successful! Prompt is now available in your dashboard.').waitFor();
     await page.waitForURL('**/payment/success?session_id=cs_local_*');
     await page.getByTestId('payment-prompt-title').getByText(paid.title).waitFor();
     assert.equal((await page.getByTestId('payment-amount').innerText()).trim(), `$${paid.price.toFixed(2)}`);
-    await page.getByText('Payment successful! Prompt is now available in your dashboard.').waitFor();
+    await toastShown;
 
     await page.goto('/marketplace');
     const bought = card(page, paid.id);

@@ -92,7 +92,8 @@ export async function startStack(extraEnv = {}) {
         });
       }
       const page = await context.newPage();
-      page.setDefaultTimeout(15_000);
+      // Generous: a busy two-core machine can take seconds for what is instant when idle.
+      page.setDefaultTimeout(30_000);
       return page;
     },
     async stop() {

@@ -24,7 +24,7 @@ import (
 func TestMessageRefusals(t *testing.T) {
 	t.Parallel()
 	up := replies(llm.Usage{}, "never")
-	s := newStack(t, time.Second, map[string]llm.Provider{"openai": up})
+	s := newStack(t, 10*time.Second, map[string]llm.Provider{"openai": up})
 	_, token := s.user()
 	_, otherToken := s.user()
 	conn := s.connect(token, "openai", "gpt-4o-mini")
@@ -72,7 +72,7 @@ func TestMessageRefusals(t *testing.T) {
 // the cap goes through.
 func TestMessageContextAtTheCap(t *testing.T) {
 	t.Parallel()
-	s := newStack(t, time.Second, map[string]llm.Provider{"openai": replies(llm.Usage{}, "ok")})
+	s := newStack(t, 10*time.Second, map[string]llm.Provider{"openai": replies(llm.Usage{}, "ok")})
 	_, token := s.user()
 	conn := s.connect(token, "openai", "gpt-4o")
 	msgText := "é?"
@@ -86,7 +86,7 @@ func TestMessageStreamsFrames(t *testing.T) {
 	t.Parallel()
 	deltas := []string{"Bon", "", "jour", ` "le" monde`, "\n\n```go\nx := 1\n```"}
 	up := replies(llm.Usage{InputTokens: 1200, OutputTokens: 300}, deltas...)
-	s := newStack(t, time.Second, map[string]llm.Provider{"openai": up})
+	s := newStack(t, 10*time.Second, map[string]llm.Provider{"openai": up})
 	_, token := s.user()
 	conn := s.connect(token, "openai", "gpt-4o-mini")
 
@@ -147,7 +147,7 @@ func TestMessageStreamsFrames(t *testing.T) {
 func TestMessageModelChoice(t *testing.T) {
 	t.Parallel()
 	up := replies(llm.Usage{}, "ok")
-	s := newStack(t, time.Second, map[string]llm.Provider{"meta": up})
+	s := newStack(t, 10*time.Second, map[string]llm.Provider{"meta": up})
 	_, token := s.user()
 	conn := s.connect(token, "meta", "llama-3.1-8b-instruct")
 	for _, model := range []string{"", "llama-3.2-1b-instruct"} {
@@ -187,7 +187,7 @@ func TestMessageUpstreamErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s := newStack(t, time.Second, map[string]llm.Provider{"anthropic": fails(tt.err, "Par")})
+			s := newStack(t, 10*time.Second, map[string]llm.Provider{"anthropic": fails(tt.err, "Par")})
 			_, token := s.user()
 			conn := s.connect(token, "anthropic", "claude-3-5-sonnet")
 			w := s.send(token, msg{ConnectionID: conn, Message: "hi"})
@@ -212,8 +212,8 @@ func TestMessageStall(t *testing.T) {
 	_, token := s.user()
 	conn := s.connect(token, "google", "gemini-1.5-flash")
 	start := time.Now()
-	w := s.sendWithin(token, msg{ConnectionID: conn, Message: "hi"}, 3*time.Second)
-	if el := time.Since(start); el < 200*time.Millisecond || el > 3*time.Second {
+	w := s.sendWithin(token, msg{ConnectionID: conn, Message: "hi"}, patience)
+	if el := time.Since(start); el < 200*time.Millisecond || el > patience {
 		t.Errorf("stream ended after %v, want about the 200ms stall timeout", el)
 	}
 	if got, want := frames(w.Body.String()), []string{contentFrame("Bon"), errorFrame("Stream timeout")}; !slices.Equal(got, want) {
@@ -233,27 +233,28 @@ func TestMessageStallBeforeFirstChunk(t *testing.T) {
 		select {
 		case <-ctx.Done():
 			return llm.Usage{}, ctx.Err()
-		case <-time.After(5 * time.Second):
+		case <-time.After(patience):
 			return llm.Usage{}, nil
 		}
 	})
 	s := newStack(t, 150*time.Millisecond, map[string]llm.Provider{"meta": silent})
 	_, token := s.user()
 	conn := s.connect(token, "meta", "llama-3.1-70b-instruct")
-	w := s.sendWithin(token, msg{ConnectionID: conn, Message: "hi"}, 3*time.Second)
+	w := s.sendWithin(token, msg{ConnectionID: conn, Message: "hi"}, patience)
 	if got, want := frames(w.Body.String()), []string{errorFrame("Stream timeout")}; !slices.Equal(got, want) {
 		t.Errorf("frames = %q, want %q", got, want)
 	}
 }
 
 // The stall timeout counts from the last chunk: a slow but steady stream
-// runs longer than the timeout.
+// runs longer than the timeout (5 × 300 ms against 1 s; the gap leaves a
+// busy machine 700 ms of scheduling slack per chunk).
 func TestMessageSteadyStreamOutlivesStallTimeout(t *testing.T) {
 	t.Parallel()
 	slow := newUpstream(func(ctx context.Context, _ llm.Request, emit func(string) error) (llm.Usage, error) {
 		for i := range 5 {
 			select {
-			case <-time.After(100 * time.Millisecond):
+			case <-time.After(300 * time.Millisecond):
 			case <-ctx.Done():
 				return llm.Usage{}, ctx.Err()
 			}
@@ -263,10 +264,10 @@ func TestMessageSteadyStreamOutlivesStallTimeout(t *testing.T) {
 		}
 		return llm.Usage{}, nil
 	})
-	s := newStack(t, 250*time.Millisecond, map[string]llm.Provider{"openai": slow})
+	s := newStack(t, time.Second, map[string]llm.Provider{"openai": slow})
 	_, token := s.user()
 	conn := s.connect(token, "openai", "gpt-4o")
-	w := s.sendWithin(token, msg{ConnectionID: conn, Message: "hi"}, 5*time.Second)
+	w := s.sendWithin(token, msg{ConnectionID: conn, Message: "hi"}, patience)
 	got := frames(w.Body.String())
 	if len(got) != 7 || got[4] != contentFrame("4") || got[6] != doneFrame {
 		t.Errorf("frames = %q, want 5 chunks, usage, [DONE]", got)
@@ -287,7 +288,7 @@ func TestMessageClientDisconnect(t *testing.T) {
 	defer cancel()
 	res := post(t, ctx, srv.URL, token, msg{ConnectionID: conn, Message: "hi"})
 	defer res.Body.Close()
-	if got := readFrame(t, bufio.NewReader(res.Body), 2*time.Second); got != contentFrame("Bon") {
+	if got := readFrame(t, bufio.NewReader(res.Body), patience); got != contentFrame("Bon") {
 		t.Fatalf("first frame = %q", got)
 	}
 	select {
@@ -298,7 +299,7 @@ func TestMessageClientDisconnect(t *testing.T) {
 	cancel()
 	select {
 	case <-held.ended:
-	case <-time.After(2 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("the upstream call was not cancelled within 2s of the client leaving")
 	}
 }
@@ -325,7 +326,7 @@ func TestMessageNotBufferedThroughDevserver(t *testing.T) {
 		t.Errorf("Content-Type = %q", res.Header.Get("Content-Type"))
 	}
 	r := bufio.NewReader(res.Body)
-	if got := readFrame(t, r, 2*time.Second); got != contentFrame("first") {
+	if got := readFrame(t, r, patience); got != contentFrame("first") {
 		t.Fatalf("first frame = %q", got)
 	}
 	close(release)

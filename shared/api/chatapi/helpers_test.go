@@ -24,6 +24,11 @@ import (
 	"aiwork/shared/store/storetest"
 )
 
+// patience bounds a wait for something that normally takes milliseconds:
+// generous, so a busy machine never fails a test that would pass; waits end
+// as soon as their condition holds, so it costs nothing when all is well.
+const patience = 30 * time.Second
+
 func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
 
 var secret = []byte(strings.Repeat("c", 32))

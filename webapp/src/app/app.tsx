@@ -6,6 +6,15 @@ import { Layout } from './layout';
 import { NOT_FOUND, ROUTES } from './routes';
 import { ApiError, swrFetcher } from '../lib/api-client';
 
+// Scheduled error retries, so tests can cancel them when the app goes away.
+const retryTimers = new Set<ReturnType<typeof setTimeout>>();
+
+/** Tests only: drop retries scheduled by a torn-down render. */
+export function cancelErrorRetriesForTests(): void {
+  for (const t of retryTimers) clearTimeout(t);
+  retryTimers.clear();
+}
+
 export const swrConfig: SWRConfiguration = {
   fetcher: swrFetcher,
   revalidateOnFocus: false,
@@ -13,7 +22,11 @@ export const swrConfig: SWRConfiguration = {
   onErrorRetry: (error, _key, _config, revalidate, { retryCount }) => {
     if (error instanceof ApiError && error.status >= 400 && error.status < 500) return;
     if (retryCount >= 3) return;
-    setTimeout(() => void revalidate({ retryCount }), 2000 * 2 ** retryCount);
+    const timer = setTimeout(() => {
+      retryTimers.delete(timer);
+      void revalidate({ retryCount });
+    }, 2000 * 2 ** retryCount);
+    retryTimers.add(timer);
   },
 };
 

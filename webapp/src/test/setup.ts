@@ -1,16 +1,28 @@
 import '@testing-library/jest-dom/vitest';
 import { afterEach } from 'vitest';
+import { cleanup, configure } from '@testing-library/react';
+import { assertNoLeakedTimers, installTimerGuard } from './timer-guard';
+import { clearNotificationsForTests } from '../components/notifications/notification-store';
+import { resetAuthForTests } from '../lib/auth-session';
+import { cancelErrorRetriesForTests } from '../app/app';
 
 // jsdom has no layout: scrolling is a no-op here.
 window.scrollTo = () => undefined;
-import { cleanup, configure } from '@testing-library/react';
 
 // Lazy route chunks are transformed on first use; on a loaded two-core
-// machine that alone can pass the default 1 s of findBy*/waitFor.
-configure({ asyncUtilTimeout: 3000 });
+// machine that alone can pass the default 1 s of findBy*/waitFor. The wait
+// ends as soon as its condition holds, so a long deadline costs nothing.
+configure({ asyncUtilTimeout: 15_000 });
 
-afterEach(() => {
+installTimerGuard();
+
+afterEach(async () => {
   cleanup();
+  // App-wide stores outlive components by design: end their timers here.
+  clearNotificationsForTests();
+  resetAuthForTests();
+  cancelErrorRetriesForTests();
   localStorage.clear();
   sessionStorage.clear();
+  await assertNoLeakedTimers();
 });

@@ -1,5 +1,6 @@
 import { useRef, useState, type ChangeEvent } from 'react';
 import { BLUR_ERROR_DELAY_MS, hasErrors } from './validation';
+import { useTimeouts } from '../../lib/use-timeouts';
 
 type Errors<V> = Partial<Record<keyof V, string>>;
 
@@ -13,14 +14,15 @@ export function useValidatedForm<V extends { [K in keyof V]: string }>(initial: 
   const [touched, setTouched] = useState<Partial<Record<keyof V, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
+  const timeouts = useTimeouts();
   const errors = validate(values);
 
   const shown = (field: keyof V) => (submitted || touched[field] ? errors[field] : undefined);
   const update = (field: keyof V) => (e: ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [field]: e.target.value }));
   // Shown a moment after blur: an error appearing at once would push the
   // submit button away between mouse-down and mouse-up and swallow the click.
-  const blur = (field: keyof V) => () =>
-    window.setTimeout(() => setTouched((t) => ({ ...t, [field]: true })), BLUR_ERROR_DELAY_MS);
+  // The timer dies with the form: it must not fire into an unmounted page.
+  const blur = (field: keyof V) => () => timeouts.set(() => setTouched((t) => ({ ...t, [field]: true })), BLUR_ERROR_DELAY_MS);
 
   /** Marks the form submitted; false (and the first invalid field focused) when it has errors. */
   const checkOnSubmit = (): boolean => {

@@ -21,7 +21,7 @@ describe('warm-up', () => {
     await vi.advanceTimersByTimeAsync(999);
     expect(ping).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
-    expect(ping.mock.calls).toEqual(WARM_UP_ENDPOINTS.map((p) => [p, 3000]));
+    expect(ping.mock.calls.map(([p, ms]) => [p, ms])).toEqual(WARM_UP_ENDPOINTS.map((p) => [p, 3000]));
     expect(done).toHaveBeenCalledWith({ attempts: 1, succeeded: true });
     await vi.advanceTimersByTimeAsync(120_000);
     expect(ping).toHaveBeenCalledTimes(4);
@@ -66,6 +66,20 @@ describe('warm-up', () => {
     startWarmUp(ping, { ...WARM_UP, maxAttempts: 1 }, done);
     await vi.advanceTimersByTimeAsync(1000);
     expect(done).toHaveBeenCalledWith({ attempts: 1, succeeded: false });
+  });
+
+  it('aborts the pings in flight when stopped', async () => {
+    const signals: AbortSignal[] = [];
+    const ping = vi.fn((_path: string, _timeout: number, signal?: AbortSignal) => {
+      if (signal) signals.push(signal);
+      return new Promise<boolean>(() => undefined);
+    });
+    const stop = startWarmUp(ping);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(signals).toHaveLength(4);
+    expect(signals.every((s) => !s.aborted)).toBe(true);
+    stop();
+    expect(signals.every((s) => s.aborted)).toBe(true);
   });
 
   it('stops when cancelled', async () => {

@@ -24,11 +24,11 @@ export const WARM_UP: WarmUpConfig = {
   successRatio: 0.8,
 };
 
-export type Ping = (path: string, timeoutMs: number) => Promise<boolean>;
+export type Ping = (path: string, timeoutMs: number, signal?: AbortSignal) => Promise<boolean>;
 
 /** Default ping: no token (public endpoints, no session side effects), any 2xx is a success. */
-export const apiPing: Ping = (path, timeoutMs) =>
-  apiRequest(path, { timeoutMs, token: null }).then(
+export const apiPing: Ping = (path, timeoutMs, signal) =>
+  apiRequest(path, { timeoutMs, token: null, signal }).then(
     () => true,
     () => false,
   );
@@ -46,11 +46,13 @@ export function startWarmUp(ping: Ping = apiPing, config: WarmUpConfig = WARM_UP
   let stopped = false;
   let attempts = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // Stopping also cancels pings in flight: nothing outlives the page.
+  const inflight = new AbortController();
 
   const attempt = async () => {
     if (stopped) return;
     attempts += 1;
-    const results = await Promise.all(config.endpoints.map((p) => ping(p, config.timeoutMs).catch(() => false)));
+    const results = await Promise.all(config.endpoints.map((p) => ping(p, config.timeoutMs, inflight.signal).catch(() => false)));
     if (stopped) return;
     const ok = results.filter(Boolean).length;
     const ratio = config.endpoints.length === 0 ? 1 : ok / config.endpoints.length;
@@ -69,6 +71,7 @@ export function startWarmUp(ping: Ping = apiPing, config: WarmUpConfig = WARM_UP
   return () => {
     stopped = true;
     if (timer !== undefined) clearTimeout(timer);
+    inflight.abort();
   };
 }
 

@@ -1,5 +1,6 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { ChatTab } from '../state/types';
+import { useTimeouts } from '../../../lib/use-timeouts';
 
 interface TabStripProps {
   tabs: readonly ChatTab[];
@@ -19,6 +20,7 @@ export const tabDomId = (tabId: string) => `chat-tab-${tabId}`;
  */
 export function TabStrip({ tabs, activeTabId, panelId, onSelect, onClose, onNew }: TabStripProps) {
   const listRef = useRef<HTMLDivElement>(null);
+  const timeouts = useTimeouts();
 
   useEffect(() => {
     const el = listRef.current?.querySelector<HTMLElement>(`[id="${tabDomId(activeTabId)}"]`);
@@ -35,7 +37,8 @@ export function TabStrip({ tabs, activeTabId, panelId, onSelect, onClose, onNew 
     if (next < 0 || !(e.target instanceof HTMLElement) || e.target.getAttribute('role') !== 'tab') return;
     e.preventDefault();
     onSelect(tabs[next].id);
-    requestAnimationFrame(() => document.getElementById(tabDomId(tabs[next].id))?.focus());
+    const id = tabDomId(tabs[next].id);
+    timeouts.frame(() => document.getElementById(id)?.focus());
   };
 
   return (

@@ -10,6 +10,7 @@
 //	adminEmails           comma-separated ADMIN_EMAILS of auth
 //	metaBedrock           "true": Meta Llama on Amazon Bedrock
 //	publicUrl             PUBLIC_URL for a custom domain in front of CloudFront
+//	mcpRegistryUrl        MCP_REGISTRY_URL: a registry the catalogue imports daily
 //	analytics             "true": allow Google Analytics in the CSP
 //	apiGatewayAccountRole "false": keep the account's API Gateway logging role
 package main
@@ -83,9 +84,10 @@ func run() error {
 	}
 
 	props := &stack.Props{
-		LambdaDir: abs(str("lambdaDir", filepath.Join("dist", "lambda"))),
-		WebappDir: abs(str("webappDir", filepath.Join("webapp", "dist"))),
-		PublicURL: str("publicUrl", ""),
+		LambdaDir:      abs(str("lambdaDir", filepath.Join("dist", "lambda"))),
+		WebappDir:      abs(str("webappDir", filepath.Join("webapp", "dist"))),
+		PublicURL:      str("publicUrl", ""),
+		MCPRegistryURL: str("mcpRegistryUrl", ""),
 	}
 	if n := str("freePromptsPerUser", ""); n != "" {
 		if props.FreePromptsPerUser, err = strconv.Atoi(n); err != nil {

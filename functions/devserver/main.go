@@ -60,6 +60,7 @@ func run() error {
 		slog.Info("dynalite started", "endpoint", db.Endpoint, "data", filepath.Join(dataDir, "dynamodb"))
 	}
 
+	devstack.LocalMCPDefaults()
 	cfg, err := devstack.LoadConfig(ctx)
 	if err != nil {
 		return err
@@ -71,6 +72,11 @@ func run() error {
 	if err := devstack.Prepare(ctx, st); err != nil {
 		return fmt.Errorf("prepare table: %w", err)
 	}
+	stopMCP, err := devstack.StartMCP(ctx, st, cfg, slog.Default())
+	if err != nil {
+		return err
+	}
+	defer stopMCP()
 	handler, err := devstack.Handler(st, cfg, staticDir)
 	if err != nil {
 		return err

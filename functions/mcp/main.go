@@ -1,24 +1,25 @@
-// Command mcp is the mcp route group's Lambda: provider connections and the
-// MCP server registry.
+// Command mcp is the mcp route group's Lambda: the MCP server registry,
+// users' MCP connections and chat provider connections.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"aiwork/shared/api/mcpapi"
-	"aiwork/shared/auth"
 	"aiwork/shared/config"
 	"aiwork/shared/lambdaadapter"
-	"aiwork/shared/llm"
 	"aiwork/shared/store"
 )
 
 func main() {
 	ctx, awsCfg, secrets := lambdaadapter.Boot()
-	cfg, err := config.LoadChat(ctx, secrets)
+	cfg, err := config.LoadMCP(ctx, secrets)
 	if err != nil {
 		lambdaadapter.Fatal("config", err)
 	}
-	st := store.NewFromAWS(awsCfg, cfg.Store)
-	lambda.Start(lambdaadapter.NewProxy(mcpapi.New(st, auth.NewTokens(cfg.JWTSecret, 0), llm.RealProviders(cfg)).Handler()))
+	svc, err := mcpapi.FromConfig(store.NewFromAWS(awsCfg, cfg.Chat.Store), cfg)
+	if err != nil {
+		lambdaadapter.Fatal("mcp", err)
+	}
+	lambda.Start(lambdaadapter.NewProxy(svc.Handler()))
 }

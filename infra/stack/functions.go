@@ -19,10 +19,13 @@ import (
 	"aiwork/shared/routes"
 )
 
-// FunctionSpec is what one route group's Lambda needs beyond the table.
+// FunctionSpec is what one Lambda (a route group's or a job function's)
+// needs beyond the table.
 type FunctionSpec struct {
 	// Secrets are read by ARN (NAME_ARN) with read access to exactly these.
 	Secrets []string
+	// Env holds fixed settings: literal values, never a secret.
+	Env map[string]string
 	// MemoryMB and TimeoutSeconds size the function.
 	MemoryMB       int
 	TimeoutSeconds int
@@ -37,16 +40,30 @@ const bufferedTimeout = 30
 // timeout and its streaming integration's (REST API streams may last 15 min).
 const ChatTimeoutSeconds = 5 * 60
 
-// FunctionSpecs maps every route group of the route table to its needs;
-// each mirrors the config loader its functions/<name>/main.go calls.
+// JobTimeoutSeconds bounds one scheduled run (a registry import, or a probe
+// of every server in the catalogue).
+const JobTimeoutSeconds = 5 * 60
+
+// mcpOutbound is the outbound rule of every function that reaches MCP
+// servers (DESIGN §7): https only. Loopback, where Lambda's Runtime API
+// listens, is refused in Lambda whatever the setting.
+var mcpOutbound = map[string]string{"MCP_HTTPS_ONLY": "true"}
+
+// FunctionSpecs maps every function of the route table (route groups and
+// routes.JobFunctions) to its needs; each mirrors the config loader its
+// functions/<name>/main.go calls.
 var FunctionSpecs = map[string]FunctionSpec{
 	"auth":           {Secrets: []string{SecretJWT, SecretGoogleClientID, SecretGoogleClientSecret}, MemoryMB: 1024, TimeoutSeconds: bufferedTimeout}, // bcrypt wants CPU
 	"users":          {Secrets: []string{SecretJWT}, MemoryMB: 512, TimeoutSeconds: bufferedTimeout},
 	"prompts":        {Secrets: []string{SecretJWT}, MemoryMB: 512, TimeoutSeconds: bufferedTimeout},
 	"payments":       {Secrets: []string{SecretJWT, SecretStripeKey}, MemoryMB: 512, TimeoutSeconds: bufferedTimeout},
 	"stripe-webhook": {Secrets: []string{SecretStripeWebhookSecret}, MemoryMB: 512, TimeoutSeconds: bufferedTimeout},
-	"mcp":            {Secrets: append([]string{SecretJWT}, providerKeys...), MemoryMB: 512, TimeoutSeconds: bufferedTimeout},
-	"chat":           {Secrets: append([]string{SecretJWT}, providerKeys...), MemoryMB: 1024, TimeoutSeconds: ChatTimeoutSeconds},
+	// The provider keys tell mcp which providers are real (demo or not);
+	// the key-encryption key is readable by this function alone.
+	"mcp":  {Secrets: append([]string{SecretJWT, SecretMCPKeyEncryptionKey}, providerKeys...), Env: mcpOutbound, MemoryMB: 512, TimeoutSeconds: bufferedTimeout},
+	"chat": {Secrets: append([]string{SecretJWT}, providerKeys...), MemoryMB: 1024, TimeoutSeconds: ChatTimeoutSeconds},
+	// Registry sync and health probe: public data only, never a user's key.
+	"mcp-jobs": {Env: mcpOutbound, MemoryMB: 512, TimeoutSeconds: JobTimeoutSeconds},
 }
 
 type functionsProps struct {
@@ -57,31 +74,80 @@ type functionsProps struct {
 	AdminEmails        []string
 	MetaBedrock        bool
 	PublicURL          string
+	MCPRegistryURL     string
 }
 
-// newFunctions makes one Lambda per route group, keyed by group function.
-func newFunctions(scope constructs.Construct, p functionsProps) (map[string]awslambda.Function, error) {
-	fns := make(map[string]awslambda.Function, len(routes.Groups))
+// lambdaDef is one Lambda to make: a route group's or a job function's.
+type lambdaDef struct {
+	Function    string
+	Description string
+	Streaming   bool // the chat group: Bedrock access when MetaBedrock is on
+}
+
+// lambdaDefs lists every Lambda of the route table: one per route group,
+// then one per routes.JobFunctions entry.
+func lambdaDefs() ([]lambdaDef, error) {
+	var defs []lambdaDef
 	for _, g := range routes.Groups {
-		spec, ok := FunctionSpecs[g.Function]
+		defs = append(defs, lambdaDef{
+			Function:    g.Function,
+			Description: "route group " + g.Function + " (" + strings.Join(g.Prefixes, ", ") + ")",
+			Streaming:   g.Streaming,
+		})
+	}
+	for _, fn := range routes.JobFunctions {
+		var jobs []string
+		for _, j := range routes.Jobs {
+			if j.Function == fn {
+				jobs = append(jobs, j.Name+" "+j.Schedule)
+			}
+		}
+		defs = append(defs, lambdaDef{
+			Function:    fn,
+			Description: "scheduled jobs (" + strings.Join(jobs, ", ") + ")",
+		})
+	}
+	seen := map[string]bool{}
+	for _, d := range defs {
+		if seen[d.Function] {
+			return nil, fmt.Errorf("function %q is listed twice in shared/routes (Groups, JobFunctions)", d.Function)
+		}
+		seen[d.Function] = true
+	}
+	return defs, nil
+}
+
+// newFunctions makes one Lambda per route group and per job function, keyed
+// by function name. None is placed in a VPC: a Lambda outside a VPC reaches
+// the internet and no private network, which is what mcp and mcp-jobs need
+// (outbound to public MCP servers and registries, nothing else); the others
+// reach only AWS APIs and public providers.
+func newFunctions(scope constructs.Construct, p functionsProps) (map[string]awslambda.Function, error) {
+	defs, err := lambdaDefs()
+	if err != nil {
+		return nil, err
+	}
+	fns := make(map[string]awslambda.Function, len(defs))
+	for _, d := range defs {
+		spec, ok := FunctionSpecs[d.Function]
 		if !ok {
-			return nil, fmt.Errorf("route group %q has no FunctionSpec in infra/stack/functions.go", g.Function)
+			return nil, fmt.Errorf("function %q has no FunctionSpec in infra/stack/functions.go", d.Function)
 		}
-		zip := filepath.Join(p.LambdaDir, g.Function+".zip")
+		zip := filepath.Join(p.LambdaDir, d.Function+".zip")
 		if _, err := os.Stat(zip); err != nil {
-			return nil, fmt.Errorf("lambda package of %s: %w (run `make build`)", g.Function, err)
+			return nil, fmt.Errorf("lambda package of %s: %w (run `make build`)", d.Function, err)
 		}
-		env, err := environment(g, spec, p)
+		env, err := environment(d.Function, spec, p)
 		if err != nil {
 			return nil, err
 		}
-		id := constructID(g.Function)
+		id := constructID(d.Function)
 		logs := awslogs.NewLogGroup(scope, jsii.String(id+"Logs"), &awslogs.LogGroupProps{
 			Retention:     awslogs.RetentionDays_ONE_MONTH,
 			RemovalPolicy: awscdk.RemovalPolicy_DESTROY,
 		})
-		fn := awslambda.NewFunction(scope, jsii.String(FunctionID(g.Function)), &awslambda.FunctionProps{
-			Description:  jsii.String("route group " + g.Function + " (" + strings.Join(g.Prefixes, ", ") + ")"),
+		fn := awslambda.NewFunction(scope, jsii.String(FunctionID(d.Function)), &awslambda.FunctionProps{
+			Description:  jsii.String(d.Description),
 			Runtime:      awslambda.Runtime_PROVIDED_AL2023(),
 			Architecture: awslambda.Architecture_ARM_64(),
 			Handler:      jsii.String("bootstrap"),
@@ -90,30 +156,34 @@ func newFunctions(scope constructs.Construct, p functionsProps) (map[string]awsl
 			Timeout:      awscdk.Duration_Seconds(jsii.Number(spec.TimeoutSeconds)),
 			Environment:  &env,
 			LogGroup:     logs,
+			// No Vpc: outbound internet, no private network (see above).
 		})
 		p.Table.GrantReadWriteData(fn)
 		for _, name := range spec.Secrets {
 			p.Secrets[name].GrantRead(fn, nil)
 		}
-		if g.Streaming && p.MetaBedrock {
+		if d.Streaming && p.MetaBedrock {
 			grantMetaLlama(fn)
 		}
-		fns[g.Function] = fn
+		fns[d.Function] = fn
 	}
 	return fns, nil
 }
 
 // environment holds names, ARNs and settings, never a secret's value.
-func environment(g routes.Group, spec FunctionSpec, p functionsProps) (map[string]*string, error) {
+func environment(function string, spec FunctionSpec, p functionsProps) (map[string]*string, error) {
 	env := map[string]*string{"TABLE_NAME": p.Table.TableName()}
+	for key, value := range spec.Env {
+		env[key] = jsii.String(value)
+	}
 	for _, name := range spec.Secrets {
 		s, ok := p.Secrets[name]
 		if !ok {
-			return nil, fmt.Errorf("function %s reads unknown secret %s", g.Function, name)
+			return nil, fmt.Errorf("function %s reads unknown secret %s", function, name)
 		}
 		env[name+"_ARN"] = s.SecretArn()
 	}
-	switch g.Function {
+	switch function {
 	case "auth":
 		if len(p.AdminEmails) > 0 {
 			env["ADMIN_EMAILS"] = jsii.String(strings.Join(p.AdminEmails, ","))
@@ -125,13 +195,18 @@ func environment(g routes.Group, spec FunctionSpec, p functionsProps) (map[strin
 		if p.FreePromptsPerUser > 0 {
 			env["FREE_PROMPTS_PER_USER"] = jsii.String(strconv.Itoa(p.FreePromptsPerUser))
 		}
-		if g.Function == "payments" && p.PublicURL != "" {
+		if function == "payments" && p.PublicURL != "" {
 			env["PUBLIC_URL"] = jsii.String(p.PublicURL)
 		}
 	case "mcp", "chat":
 		// Both must agree: mcp reports which providers are real.
 		if p.MetaBedrock {
 			env["META_BEDROCK"] = jsii.String("1")
+		}
+	case "mcp-jobs":
+		// Empty: no import; the catalogue is the committed seed.
+		if p.MCPRegistryURL != "" {
+			env["MCP_REGISTRY_URL"] = jsii.String(p.MCPRegistryURL)
 		}
 	}
 	return env, nil
@@ -152,7 +227,7 @@ func grantMetaLlama(fn awslambda.Function) {
 	}))
 }
 
-// FunctionID is the construct id of a route group's Lambda (StripeWebhookFunction).
+// FunctionID is the construct id of a function's Lambda (StripeWebhookFunction).
 func FunctionID(function string) string { return constructID(function) + "Function" }
 
 // constructID turns stripe-webhook into StripeWebhook.

@@ -13,7 +13,7 @@ import (
 	"aiwork/shared/routes"
 )
 
-func TestEveryRouteGroupHasAFunctionFolderAndIsBuilt(t *testing.T) {
+func TestEveryFunctionHasAFunctionFolderAndIsBuilt(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join("..", "..", "Makefile"))
 	if err != nil {
 		t.Fatal(err)
@@ -22,21 +22,25 @@ func TestEveryRouteGroupHasAFunctionFolderAndIsBuilt(t *testing.T) {
 	if m == nil {
 		t.Fatal("Makefile has no LAMBDAS line")
 	}
+	// Route groups plus job functions.
 	var want []string
 	for _, g := range routes.Groups {
 		want = append(want, g.Function)
-		if _, err := os.Stat(filepath.Join("..", "..", "functions", g.Function, "main.go")); err != nil {
-			t.Errorf("route group %s has no functions/%s/main.go: %v", g.Function, g.Function, err)
+	}
+	want = append(want, routes.JobFunctions...)
+	for _, fn := range want {
+		if _, err := os.Stat(filepath.Join("..", "..", "functions", fn, "main.go")); err != nil {
+			t.Errorf("function %s has no functions/%s/main.go: %v", fn, fn, err)
 		}
-		if _, ok := stack.FunctionSpecs[g.Function]; !ok {
-			t.Errorf("route group %s has no stack.FunctionSpecs entry", g.Function)
+		if _, ok := stack.FunctionSpecs[fn]; !ok {
+			t.Errorf("function %s has no stack.FunctionSpecs entry", fn)
 		}
 	}
 	if got := sortedSet(strings.Fields(string(m[1]))); !equal(got, sortedSet(want)) {
-		t.Errorf("Makefile LAMBDAS = %v, want the route table's functions %v", got, sortedSet(want))
+		t.Errorf("Makefile LAMBDAS = %v, want the route groups' and job functions %v", got, sortedSet(want))
 	}
-	if len(stack.FunctionSpecs) != len(routes.Groups) {
-		t.Errorf("FunctionSpecs has %d entries for %d route groups", len(stack.FunctionSpecs), len(routes.Groups))
+	if len(stack.FunctionSpecs) != len(sortedSet(want)) {
+		t.Errorf("FunctionSpecs has %d entries for %d functions %v", len(stack.FunctionSpecs), len(sortedSet(want)), sortedSet(want))
 	}
 }
 
@@ -49,9 +53,10 @@ func TestFunctionsRunGoOnGravitonWithOnlyTheirSecretARNs(t *testing.T) {
 		secretNames[name] = true
 	}
 	// Literal settings a function may carry; everything else is a reference.
-	literal := map[string]bool{"FREE_PROMPTS_PER_USER": true, "ADMIN_EMAILS": true, "META_BEDROCK": true}
+	literal := map[string]bool{"FREE_PROMPTS_PER_USER": true, "ADMIN_EMAILS": true, "META_BEDROCK": true,
+		"MCP_HTTPS_ONLY": true, "MCP_REGISTRY_URL": true}
 
-	for _, g := range routes.Groups {
+	for _, g := range allFunctions() {
 		t.Run(g.Function, func(t *testing.T) {
 			_, fn := tp.function(t, g.Function)
 			for key, want := range map[string]any{"Runtime": "provided.al2023", "Handler": "bootstrap"} {
@@ -63,8 +68,13 @@ func TestFunctionsRunGoOnGravitonWithOnlyTheirSecretARNs(t *testing.T) {
 				t.Errorf("Architectures = %v, want [arm64]", got)
 			}
 			timeout, _ := props(fn, "Timeout").(float64)
-			if g.Streaming && timeout != 300 || !g.Streaming && (timeout < 10 || timeout > 30) {
-				t.Errorf("Timeout = %v s (streaming %v)", timeout, g.Streaming)
+			switch {
+			case g.Streaming, g.Job: // a streamed reply; a sync or probe run
+				if timeout != 300 {
+					t.Errorf("Timeout = %v s, want 300 (streaming %v, job %v)", timeout, g.Streaming, g.Job)
+				}
+			case timeout < 10 || timeout > 30: // behind a buffered integration
+				t.Errorf("Timeout = %v s, want 10-30 s", timeout)
 			}
 			if mem, _ := props(fn, "MemorySize").(float64); mem < 256 {
 				t.Errorf("MemorySize = %v", mem)
@@ -111,6 +121,8 @@ func TestFunctionSettingsFollowTheProps(t *testing.T) {
 		"prompts": {"FREE_PROMPTS_PER_USER": "7"},
 		"chat":    {"META_BEDROCK": "1"},
 		"mcp":     {"META_BEDROCK": "1"},
+		// Without it mcp-jobs imports nothing and keeps the seed.
+		"mcp-jobs": {"MCP_REGISTRY_URL": testRegistry},
 	}
 	main, plain := synth(t, mainStack), synth(t, plainStack)
 	for fn, vars := range want {
@@ -129,7 +141,7 @@ func TestFunctionSettingsFollowTheProps(t *testing.T) {
 
 func TestEachFunctionWritesLogsForAMonth(t *testing.T) {
 	tp := synth(t, mainStack)
-	for _, g := range routes.Groups {
+	for _, g := range allFunctions() {
 		_, fn := tp.function(t, g.Function)
 		lg := ref(props(fn, "LoggingConfig", "LogGroup"))
 		if lg == "" {
@@ -143,17 +155,19 @@ func TestEachFunctionWritesLogsForAMonth(t *testing.T) {
 }
 
 // wantSecrets is what each function's config loader reads (shared/config:
-// LoadAuth, LoadUsers, LoadPrompts, LoadPayments, LoadWebhook, LoadChat),
-// written out here rather than taken from stack.FunctionSpecs, so that a
-// grant widened there fails.
+// LoadAuth, LoadUsers, LoadPrompts, LoadPayments, LoadWebhook, LoadChat and
+// the MCP loaders), written out here rather than taken from
+// stack.FunctionSpecs, so that a grant widened there fails. The MCP key
+// encryption key is mcp's alone; mcp-jobs handles public data only.
 var wantSecrets = map[string][]string{
 	"auth":           {stack.SecretJWT, stack.SecretGoogleClientID, stack.SecretGoogleClientSecret},
 	"users":          {stack.SecretJWT},
 	"prompts":        {stack.SecretJWT},
 	"payments":       {stack.SecretJWT, stack.SecretStripeKey},
 	"stripe-webhook": {stack.SecretStripeWebhookSecret},
-	"mcp":            {stack.SecretJWT, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey},
+	"mcp":            {stack.SecretJWT, stack.SecretMCPKeyEncryptionKey, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey},
 	"chat":           {stack.SecretJWT, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey},
+	"mcp-jobs":       nil,
 }
 
 func TestMissingLambdaPackageSaysHowToBuildIt(t *testing.T) {

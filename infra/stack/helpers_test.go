@@ -46,6 +46,7 @@ const (
 	plainStack   = "TestDefaults"
 	testFreeUses = 7
 	testAdmin    = "admin@example.com"
+	testRegistry = "https://registry.example.com"
 )
 
 var (
@@ -79,7 +80,7 @@ func synthAll() error {
 	templates = map[string]*tmpl{}
 	for name, props := range map[string]*stack.Props{
 		mainStack: {LambdaDir: lambdaDir, WebappDir: webappDir, MetaBedrock: true,
-			FreePromptsPerUser: testFreeUses, AdminEmails: []string{testAdmin}},
+			FreePromptsPerUser: testFreeUses, AdminEmails: []string{testAdmin}, MCPRegistryURL: testRegistry},
 		plainStack: {LambdaDir: lambdaDir, WebappDir: webappDir},
 	} {
 		// One app per stack: Template_FromStack synthesizes the whole app.
@@ -102,7 +103,8 @@ func synthAll() error {
 	return nil
 }
 
-// dummyAssets writes a zip per route group and a one-page web app.
+// dummyAssets writes a zip per function (route groups and job functions)
+// and a one-page web app.
 func dummyAssets(dir string) (lambdaDir, webappDir string, err error) {
 	lambdaDir, webappDir = filepath.Join(dir, "lambda"), filepath.Join(dir, "webapp")
 	for _, d := range []string{lambdaDir, filepath.Join(webappDir, "assets")} {
@@ -110,8 +112,8 @@ func dummyAssets(dir string) (lambdaDir, webappDir string, err error) {
 			return "", "", err
 		}
 	}
-	for _, g := range routes.Groups {
-		if err := os.WriteFile(filepath.Join(lambdaDir, g.Function+".zip"), []byte("dummy "+g.Function), 0o644); err != nil {
+	for _, f := range allFunctions() {
+		if err := os.WriteFile(filepath.Join(lambdaDir, f.Function+".zip"), []byte("dummy "+f.Function), 0o644); err != nil {
 			return "", "", err
 		}
 	}
@@ -122,6 +124,26 @@ func dummyAssets(dir string) (lambdaDir, webappDir string, err error) {
 		}
 	}
 	return lambdaDir, webappDir, nil
+}
+
+// lambdaFn is one Lambda of the route table: a route group's or a job
+// function's.
+type lambdaFn struct {
+	Function  string
+	Streaming bool // the chat group
+	Job       bool // in routes.JobFunctions: no API route, run by schedules
+}
+
+// allFunctions lists the route groups' functions, then routes.JobFunctions.
+func allFunctions() []lambdaFn {
+	var out []lambdaFn
+	for _, g := range routes.Groups {
+		out = append(out, lambdaFn{Function: g.Function, Streaming: g.Streaming})
+	}
+	for _, fn := range routes.JobFunctions {
+		out = append(out, lambdaFn{Function: fn, Job: true})
+	}
+	return out
 }
 
 // cdkContext is the context (feature flags) of the repository's cdk.json,
@@ -169,10 +191,28 @@ func (tp *tmpl) one(t *testing.T, typ, constructID string) (string, resource) {
 	return found[0], tp.Resources[found[0]]
 }
 
-// function answers the logical id and resource of a route group's Lambda.
+// function answers the logical id and resource of a function's Lambda.
 func (tp *tmpl) function(t *testing.T, fn string) (string, resource) {
 	t.Helper()
 	return tp.one(t, "AWS::Lambda::Function", stack.FunctionID(fn))
+}
+
+// check runs an assertions call (Template.HasResourceProperties and the
+// like panic with CDK's explanation when they fail) as a test error, so a
+// failed match does not end the test binary.
+func check(t *testing.T, what string, assert func()) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Errorf("%s: %v", what, r)
+		}
+	}()
+	assert()
+}
+
+// getAtt is {"Fn::GetAtt": [logicalID, attr]}, as a template pattern.
+func getAtt(logicalID, attr string) map[string]any {
+	return map[string]any{"Fn::GetAtt": []any{logicalID, attr}}
 }
 
 // ref answers the logical id a {"Ref": id} or {"Fn::GetAtt": [id, …]} names.

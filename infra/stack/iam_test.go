@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"aiwork/infra/stack"
-	"aiwork/shared/routes"
 )
 
 type statement struct {
@@ -86,7 +85,7 @@ func TestEachFunctionReadsOnlyItsSecretsAndUsesTheTable(t *testing.T) {
 	tp := synth(t, mainStack)
 	secretIDs := secretLogicalIDs(t, tp)
 	tableID := tp.ofType("AWS::DynamoDB::Table")[0]
-	for _, g := range routes.Groups {
+	for _, g := range allFunctions() {
 		t.Run(g.Function, func(t *testing.T) {
 			_, fn := tp.function(t, g.Function)
 			role := ref(props(fn, "Role"))

@@ -18,6 +18,9 @@ const (
 	SecretOpenAIKey           = "OPENAI_API_KEY"
 	SecretAnthropicKey        = "ANTHROPIC_API_KEY"
 	SecretGeminiKey           = "GEMINI_API_KEY"
+	// SecretMCPKeyEncryptionKey encrypts users' MCP API keys at rest
+	// (AES-256-GCM, DESIGN §7); only the mcp function may read it.
+	SecretMCPKeyEncryptionKey = "MCP_KEY_ENCRYPTION_KEY"
 )
 
 // secretNames lists every secret in a fixed order.
@@ -25,6 +28,7 @@ var secretNames = []string{
 	SecretJWT, SecretStripeKey, SecretStripeWebhookSecret,
 	SecretGoogleClientID, SecretGoogleClientSecret,
 	SecretOpenAIKey, SecretAnthropicKey, SecretGeminiKey,
+	SecretMCPKeyEncryptionKey,
 }
 
 // Unset is what an operator-filled secret holds until the operator puts
@@ -33,9 +37,26 @@ var secretNames = []string{
 // Secret takes it as absent and would generate a random value instead.
 const Unset = " "
 
+// generatedSecrets are made at deploy and never typed by an operator; the
+// others start Unset for the operator to fill (README "Deploying to AWS").
+var generatedSecrets = map[string]*awssecretsmanager.SecretStringGenerator{
+	// 64 characters of letters and digits: an HS256 key.
+	SecretJWT: {
+		PasswordLength:     jsii.Number(64),
+		ExcludePunctuation: jsii.Bool(true),
+	},
+	// 64 lowercase hex digits: 32 random bytes, an AES-256 key once
+	// hex-decoded.
+	SecretMCPKeyEncryptionKey: {
+		PasswordLength:     jsii.Number(64),
+		ExcludePunctuation: jsii.Bool(true),
+		ExcludeUppercase:   jsii.Bool(true),
+		ExcludeCharacters:  jsii.String("ghijklmnopqrstuvwxyz"),
+	},
+}
+
 // newSecrets creates the secrets, named <stack>/<NAME> so operators find
-// them. The JWT signing key is generated at deploy; the others start Unset
-// for the operator to fill (README "Deploying to AWS").
+// them: the generatedSecrets with a value made at deploy, the others Unset.
 func newSecrets(scope constructs.Construct) map[string]awssecretsmanager.Secret {
 	stackName := *awscdk.Stack_Of(scope).StackName()
 	out := make(map[string]awssecretsmanager.Secret, len(secretNames))
@@ -44,11 +65,8 @@ func newSecrets(scope constructs.Construct) map[string]awssecretsmanager.Secret 
 			SecretName:  jsii.String(SecretName(stackName, name)),
 			Description: jsii.String(secretDescriptions[name]),
 		}
-		if name == SecretJWT {
-			props.GenerateSecretString = &awssecretsmanager.SecretStringGenerator{
-				PasswordLength:     jsii.Number(64),
-				ExcludePunctuation: jsii.Bool(true),
-			}
+		if gen, ok := generatedSecrets[name]; ok {
+			props.GenerateSecretString = gen
 		} else {
 			props.SecretStringValue = awscdk.SecretValue_UnsafePlainText(jsii.String(Unset))
 		}
@@ -69,6 +87,7 @@ var secretIDs = map[string]string{
 	SecretOpenAIKey:           "OpenAiApiKey",
 	SecretAnthropicKey:        "AnthropicApiKey",
 	SecretGeminiKey:           "GeminiApiKey",
+	SecretMCPKeyEncryptionKey: "McpKeyEncryptionKey",
 }
 
 var secretDescriptions = map[string]string{
@@ -80,4 +99,5 @@ var secretDescriptions = map[string]string{
 	SecretOpenAIKey:           "OpenAI API key; a single space serves OpenAI models by the demo model",
 	SecretAnthropicKey:        "Anthropic API key; a single space serves Anthropic models by the demo model",
 	SecretGeminiKey:           "Google Gemini API key; a single space serves Gemini models by the demo model",
+	SecretMCPKeyEncryptionKey: "AES-256 key (64 hex digits) encrypting users' MCP server API keys (generated at deploy; replacing it makes stored keys unreadable)",
 }

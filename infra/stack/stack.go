@@ -1,6 +1,7 @@
 // Package stack is the product's CDK stack: one DynamoDB table, the secrets,
-// one Lambda per route group of aiwork/shared/routes, a REST API built from
-// the same route table, and the web app on S3 behind CloudFront.
+// one Lambda per route group and per job function of aiwork/shared/routes, a
+// REST API and the jobs' EventBridge schedules built from the same route
+// table, and the web app on S3 behind CloudFront.
 package stack
 
 import (
@@ -19,7 +20,7 @@ import (
 type Props struct {
 	awscdk.StackProps
 	// LambdaDir holds one <function>.zip (a `bootstrap` binary) per route
-	// group, as `make build` writes them (dist/lambda).
+	// group and job function, as `make build` writes them (dist/lambda).
 	LambdaDir string
 	// WebappDir is the built web app (webapp/dist) deployed to the bucket.
 	WebappDir string
@@ -37,6 +38,10 @@ type Props struct {
 	// Analytics widens the Content-Security-Policy for Google Analytics
 	// (a web app built with VITE_ANALYTICS_ID).
 	Analytics bool
+	// MCPRegistryURL is MCP_REGISTRY_URL of the mcp-jobs function: the base
+	// of a registry speaking the official MCP registry API, imported daily.
+	// Empty: no import; the catalogue is the committed seed.
+	MCPRegistryURL string
 	// SkipAPIGatewayAccount leaves API Gateway's account-wide CloudWatch
 	// role alone (for accounts that already set one); by default the stack
 	// sets it so the API's access logs can be written.
@@ -76,8 +81,12 @@ func NewAIWorkStack(scope constructs.Construct, id string, props *Props) (awscdk
 		AdminEmails:        props.AdminEmails,
 		MetaBedrock:        props.MetaBedrock,
 		PublicURL:          props.PublicURL,
+		MCPRegistryURL:     props.MCPRegistryURL,
 	})
 	if err != nil {
+		return nil, err
+	}
+	if err := newJobs(st, fns); err != nil {
 		return nil, err
 	}
 	api, err := newAPI(st, fns, !props.SkipAPIGatewayAccount)

@@ -24,7 +24,6 @@ import (
 	"aiwork/shared/catalog"
 	"aiwork/shared/config"
 	"aiwork/shared/httpx"
-	"aiwork/shared/llm"
 	"aiwork/shared/llm/providers"
 	"aiwork/shared/payments"
 	"aiwork/shared/payments/localcheckout"
@@ -41,13 +40,17 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 		return nil, err
 	}
 	webhook := webhookapi.New(st, cfg.Webhook.WebhookSecret, provider.Name())
+	mcpGroup, err := mcpapi.FromConfig(st, mcpConfig(cfg))
+	if err != nil {
+		return nil, err
+	}
 	handlers := map[string]http.Handler{
 		"auth":           authapi.New(st, cfg.Auth).Handler(),
 		"users":          usersapi.New(st, tokens),
 		"prompts":        promptsapi.New(st, tokens, cfg.Prompts.FreePromptsPerUser).Handler(),
 		"payments":       paymentsapi.New(st, tokens, provider, cfg.Payments).Handler(),
 		"stripe-webhook": webhook,
-		"mcp":            mcpapi.New(st, tokens, llm.RealProviders(cfg.Chat)).Handler(),
+		"mcp":            mcpGroup.Handler(),
 		"chat":           chatapi.New(st, tokens, registry, chatapi.Options{StallTimeout: cfg.Chat.StallTimeout}).Handler(),
 	}
 	var app http.Handler
@@ -75,6 +78,24 @@ type Config struct {
 	Payments config.Payments
 	Webhook  config.Webhook
 	Chat     config.Chat
+	MCP      config.MCP
+	MCPJobs  config.MCPJobs
+}
+
+// mcpConfig completes the mcp group's settings of a partial Config (tests
+// build only the groups they exercise): the stack's JWT secret and chat
+// settings, and a throw-away key for sealing API keys.
+func mcpConfig(cfg Config) config.MCP {
+	m := cfg.MCP
+	if m.Chat.JWTSecret == nil {
+		m.Chat = cfg.Chat
+		m.Chat.JWTSecret = cfg.Auth.JWTSecret
+	}
+	if len(m.KeyEncryptionKey) == 0 {
+		m.KeyEncryptionKey = make([]byte, 32)
+		_, _ = rand.Read(m.KeyEncryptionKey)
+	}
+	return m
 }
 
 // LoadConfig reads every group's settings from the environment.
@@ -99,20 +120,30 @@ func LoadConfig(ctx context.Context) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	return Config{Auth: a, Prompts: p, Payments: pay, Webhook: hook, Chat: chat}, nil
+	m, err := config.LoadMCP(ctx, nil)
+	if err != nil {
+		return Config{}, err
+	}
+	return Config{Auth: a, Prompts: p, Payments: pay, Webhook: hook, Chat: chat, MCP: m, MCPJobs: config.LoadMCPJobs()}, nil
 }
 
-// Prepare creates the table when missing and seeds the catalogue.
+// Prepare creates the table when missing and seeds the catalogues.
 func Prepare(ctx context.Context, st *store.Store) error {
 	if err := st.EnsureTable(ctx); err != nil {
 		return err
 	}
-	return catalog.Seed(ctx, st)
+	if err := catalog.Seed(ctx, st); err != nil {
+		return err
+	}
+	return catalog.SeedMCPServers(ctx, st)
 }
 
 // EnsureLocalSecrets creates the secrets a local run needs when unset.
 func EnsureLocalSecrets(dataDir string) error {
 	if err := EnsureSecret(dataDir, "JWT_SECRET", "", 32); err != nil {
+		return err
+	}
+	if err := EnsureSecret(dataDir, "MCP_KEY_ENCRYPTION_KEY", "", 32); err != nil {
 		return err
 	}
 	return EnsureSecret(dataDir, "STRIPE_WEBHOOK_SECRET", "whsec_", 24)

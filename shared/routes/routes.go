@@ -3,7 +3,10 @@
 // API Gateway from it, so local and deployed routing cannot drift.
 package routes
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
 // Group is one Lambda function and the API paths it serves.
 type Group struct {
@@ -49,4 +52,25 @@ func matches(path, prefix string) bool {
 		return strings.HasPrefix(path, prefix) || path == strings.TrimSuffix(prefix, "/")
 	}
 	return path == prefix
+}
+
+// Job is work that runs on a schedule rather than on a request: in AWS an
+// EventBridge rule invokes Function with the input {"job": Name}; the
+// devserver runs it at start and then every LocalEvery.
+type Job struct {
+	Name       string
+	Function   string
+	Schedule   string // EventBridge schedule expression
+	LocalEvery time.Duration
+}
+
+// JobFunctions are the Lambdas that serve only jobs (no API route).
+var JobFunctions = []string{"mcp-jobs"}
+
+// Jobs lists every scheduled job.
+var Jobs = []Job{
+	// Imports the MCP registry (MCP_REGISTRY_URL) into the catalogue.
+	{Name: "mcp-sync", Function: "mcp-jobs", Schedule: "rate(1 day)", LocalEvery: 6 * time.Hour},
+	// Handshakes with every active MCP server and records its health and tools.
+	{Name: "mcp-probe", Function: "mcp-jobs", Schedule: "rate(15 minutes)", LocalEvery: 15 * time.Minute},
 }

@@ -31,3 +31,22 @@ func sortableTime(t time.Time) string {
 }
 
 func activitySK(t time.Time, id string) string { return activityIndex + sortableTime(t) + "#" + id }
+
+// MCP registry: one item per server under MCP#<sid>, listed through GSI1 by
+// display name; the sync job's state; and each user's MCP connections.
+const (
+	skMCPServer      = "SERVER"
+	gsiMCPServersKey = "MCPSERVERS"
+	pkMCPSync        = "MCPSYNC"
+	skMCPSync        = "STATE"
+	mcpConnPrefix    = "MCPCONN#"
+)
+
+func mcpServerPK(sid string) string { return "MCP#" + sid }
+func mcpConnSK(cid string) string   { return mcpConnPrefix + cid }
+
+// mcpServersGSI1SK orders the listing by display name (case-insensitive), the
+// id keeping equal names apart.
+func mcpServersGSI1SK(displayName, sid string) string {
+	return strings.ToLower(displayName) + "#" + sid
+}

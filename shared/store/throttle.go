@@ -110,3 +110,64 @@ func windowFrom(attrs map[string]types.AttributeValue) Window {
 	}
 	return w
 }
+
+// Admit counts one attempt in scope/key's fixed window, but only while the
+// window holds fewer than limit: the count and the check are one conditional
+// write, so a burst of concurrent attempts admits exactly limit of them.
+// It answers the window after the attempt, and whether it was admitted.
+func (s *Store) Admit(ctx context.Context, scope, k string, limit int, length time.Duration, now time.Time) (Window, bool, error) {
+	pk := throttlePK(scope, k)
+	cutoff := strconv.FormatInt(now.Add(-length).UnixMilli(), 10)
+	for attempt := 0; attempt < 5; attempt++ {
+		// Count into the open window while it has room.
+		out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName:                aws.String(s.table),
+			Key:                      key(pk, skThrottle),
+			UpdateExpression:         aws.String("ADD #c :one"),
+			ConditionExpression:      aws.String("window_start > :cutoff AND #c < :limit"),
+			ExpressionAttributeNames: map[string]string{"#c": "count"},
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":one":    &types.AttributeValueMemberN{Value: "1"},
+				":cutoff": &types.AttributeValueMemberN{Value: cutoff},
+				":limit":  &types.AttributeValueMemberN{Value: strconv.Itoa(limit)},
+			},
+			ReturnValues: types.ReturnValueAllNew,
+		})
+		if err == nil {
+			return windowFrom(out.Attributes), true, nil
+		}
+		if !isConditionFailed(err) {
+			return Window{}, false, fmt.Errorf("admit: %w", err)
+		}
+		// Either no open window (start one) or a full one (refuse).
+		start := now.UnixMilli()
+		_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
+			TableName: aws.String(s.table),
+			Item: map[string]types.AttributeValue{
+				AttrPK:         &types.AttributeValueMemberS{Value: pk},
+				AttrSK:         &types.AttributeValueMemberS{Value: skThrottle},
+				"count":        &types.AttributeValueMemberN{Value: "1"},
+				"window_start": &types.AttributeValueMemberN{Value: strconv.FormatInt(start, 10)},
+				AttrExpires:    &types.AttributeValueMemberN{Value: strconv.FormatInt(now.Add(2*length).Unix(), 10)},
+			},
+			// Only replace a missing or ended window, never an open one.
+			ConditionExpression:       aws.String("attribute_not_exists(PK) OR window_start <= :cutoff"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":cutoff": &types.AttributeValueMemberN{Value: cutoff}},
+		})
+		if err == nil {
+			return Window{Count: 1, Start: time.UnixMilli(start)}, limit >= 1, nil
+		}
+		if !isConditionFailed(err) {
+			return Window{}, false, fmt.Errorf("admit: %w", err)
+		}
+		// An open window exists: refuse if it is full, else retry the count.
+		w, err := s.FailureWindow(ctx, scope, k, length, now)
+		if err != nil {
+			return Window{}, false, err
+		}
+		if w.Count >= limit {
+			return w, false, nil
+		}
+	}
+	return Window{}, false, fmt.Errorf("admit: too much contention")
+}

@@ -54,7 +54,7 @@ func newStack(t *testing.T, stall time.Duration, upstreams map[string]llm.Provid
 		real[id] = true
 	}
 	h, err := routes.Mount(map[string]http.Handler{
-		"mcp":  mcpapi.New(st, tokens, real).Handler(),
+		"mcp":  mcpapi.New(st, tokens, real, mcpapi.Options{}).Handler(),
 		"chat": chatapi.New(st, tokens, reg, chatapi.Options{StallTimeout: stall}).Handler(),
 	}, nil)
 	if err != nil {

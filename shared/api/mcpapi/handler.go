@@ -1,8 +1,10 @@
-// Package mcpapi is the mcp route group: connections to chat providers (and
-// the MCP server registry). Streaming replies live in chatapi.
+// Package mcpapi is the mcp route group: the MCP server registry, users'
+// connections to MCP servers (a real handshake each), and connections to chat
+// providers. Streaming replies live in chatapi.
 package mcpapi
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -11,8 +13,10 @@ import (
 	"time"
 
 	"aiwork/shared/auth"
+	"aiwork/shared/config"
 	"aiwork/shared/httpx"
 	"aiwork/shared/llm"
+	"aiwork/shared/mcp"
 	"aiwork/shared/store"
 )
 
@@ -21,18 +25,65 @@ type Service struct {
 	st     *store.Store
 	tokens *auth.Tokens
 	real   map[string]bool
+
+	sealer         *mcp.Sealer
+	policy         mcp.Policy
+	client         *http.Client
+	connectTimeout time.Duration
+	userLimit      int
+	hostLimit      int
 }
 
-// New builds the mcp group. real says which providers are served by their
-// APIs (llm.RealProviders); the others by the local demo model. Knowing that
-// is enough here, so this function links none of the provider SDKs.
-func New(st *store.Store, tokens *auth.Tokens, real map[string]bool) *Service {
-	return &Service{st: st, tokens: tokens, real: real}
+// Options configure MCP server connections.
+type Options struct {
+	// Sealer encrypts users' server API keys before they are stored.
+	Sealer *mcp.Sealer
+	// Policy is where connects may go (DESIGN §7 outbound rules).
+	Policy         mcp.Policy
+	ConnectTimeout time.Duration
+	// Connect attempts per minute, per user and per target host.
+	ConnectsPerMinute     int
+	HostConnectsPerMinute int
 }
 
-// Handler routes /api/v1/mcp-connections/{provider}.
+// New builds the mcp group. real says which chat providers are served by
+// their APIs (llm.RealProviders); the others by the local demo model.
+// Knowing that is enough here, so this package links no provider SDK.
+func New(st *store.Store, tokens *auth.Tokens, real map[string]bool, o Options) *Service {
+	return &Service{
+		st: st, tokens: tokens, real: real,
+		sealer: o.Sealer, policy: o.Policy, client: o.Policy.Client(),
+		connectTimeout: cmp.Or(o.ConnectTimeout, mcp.DefaultHandshakeTimeout),
+		userLimit:      cmp.Or(o.ConnectsPerMinute, 10),
+		hostLimit:      cmp.Or(o.HostConnectsPerMinute, 60),
+	}
+}
+
+// FromConfig builds the group from its configuration: the one wiring the
+// Lambda and the devserver share.
+func FromConfig(st *store.Store, cfg config.MCP) (*Service, error) {
+	sealer, err := mcp.NewSealer(cfg.KeyEncryptionKey)
+	if err != nil {
+		return nil, err
+	}
+	policy, err := mcp.PolicyFor(cfg.Outbound)
+	if err != nil {
+		return nil, err
+	}
+	return New(st, auth.NewTokens(cfg.Chat.JWTSecret, 0), llm.RealProviders(cfg.Chat), Options{
+		Sealer: sealer, Policy: policy, ConnectTimeout: cfg.ConnectTimeout,
+		ConnectsPerMinute: cfg.ConnectsPerMinute, HostConnectsPerMinute: cfg.HostConnectsPerMinute,
+	}), nil
+}
+
+// Handler routes the registry and both kinds of connection.
 func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
+	mux.Handle("GET /api/v1/mcp-servers/{$}", httpx.Handle(s.listServers))
+	mux.Handle("GET /api/v1/mcp-servers/{id}", httpx.Handle(s.getServer))
+	mux.Handle("GET /api/v1/mcp-connections/{$}", s.tokens.Required(httpx.Handle(s.listConnections)))
+	mux.Handle("POST /api/v1/mcp-connections/{$}", s.tokens.Required(httpx.Handle(s.connectServer)))
+	mux.Handle("DELETE /api/v1/mcp-connections/{id}", s.tokens.Required(httpx.Handle(s.deleteConnection)))
 	mux.Handle("POST /api/v1/mcp-connections/{provider}", s.tokens.Required(httpx.Handle(s.connectProvider)))
 	return httpx.WithNotFound(mux)
 }

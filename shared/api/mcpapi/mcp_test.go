@@ -35,7 +35,7 @@ func newStack(t *testing.T) *stack {
 	st := storetest.New(t)
 	tokens := auth.NewTokens(secret, time.Hour)
 	real := map[string]bool{"anthropic": true}
-	h, err := routes.Mount(map[string]http.Handler{"mcp": mcpapi.New(st, tokens, real).Handler()}, nil)
+	h, err := routes.Mount(map[string]http.Handler{"mcp": mcpapi.New(st, tokens, real, mcpapi.Options{}).Handler()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

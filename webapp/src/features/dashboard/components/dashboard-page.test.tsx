@@ -98,6 +98,47 @@ describe('DashboardPage', () => {
     expect(await screen.findByText('$12.99')).toBeInTheDocument();
   });
 
+  it('counts the real MCP connections in Active Connections, linking to the registry', async () => {
+    startSignedIn();
+    const conn = (id: string) => ({
+      connection_id: id,
+      server_id: 'local-everything',
+      server_name: 'Everything (local reference server)',
+      endpoint_url: 'http://127.0.0.1:3001/mcp',
+      model_type: 'reference',
+      transport: 'streamable-http',
+      protocol_version: '2025-06-18',
+      tools_count: 13,
+      has_api_key: false,
+      api_key_last4: '',
+      connected_at: new Date().toISOString(),
+    });
+    serve({
+      '/api/v1/payments/owned-prompts': () => jsonResponse(200, { owned_prompt_ids: [] }),
+      '/api/v1/users/activities': () => jsonResponse(200, []),
+      '/api/v1/mcp-connections/': () => jsonResponse(200, [conn('c1'), conn('c2')]),
+    });
+    renderApp('/dashboard');
+    const stat = await screen.findByRole('link', { name: 'Active Connections: 2' });
+    expect(stat).toHaveAttribute('href', '/registry');
+    const call = fetchMock.mock.calls.find(([url]) => url === '/api/v1/mcp-connections/');
+    expect((call?.[1] as RequestInit).headers).toMatchObject({ Authorization: expect.stringMatching(/^Bearer /) });
+  });
+
+  it('shows 0 Active Connections while the list loads and when it fails', async () => {
+    startSignedIn();
+    let release!: (r: Response) => void;
+    serve({
+      '/api/v1/users/activities': () => jsonResponse(200, []),
+      '/api/v1/mcp-connections/': () => new Promise<Response>((r) => (release = r)) as unknown as Response,
+    });
+    renderApp('/dashboard');
+    expect(await screen.findByRole('link', { name: 'Active Connections: 0' })).toBeInTheDocument();
+    await waitFor(() => expect(release).toBeTypeOf('function'));
+    await act(async () => release(jsonResponse(500, { detail: 'Internal error.' })));
+    expect(await screen.findByRole('link', { name: 'Active Connections: 0' })).toBeInTheDocument();
+  });
+
   it('greets by username, else User', async () => {
     startSignedIn({ ...ADA, full_name: '' });
     serve({});

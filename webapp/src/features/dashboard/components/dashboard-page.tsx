@@ -5,6 +5,7 @@ import { useAuth, useLogout } from '../../auth/use-auth';
 import { useOwnedPrompts } from '../../payment/api/use-owned-prompts';
 import { useActivities } from '../api/use-activities';
 import { usePrompts } from '../../marketplace/api/use-prompts';
+import { useMcpConnections } from '../../registry/api/use-mcp-connections';
 import { buildFallbackActivities } from '../fallback-activities';
 import { ActivityList } from './activity-list';
 import { LoadingScreen } from '../../../components/loading-screen';
@@ -46,6 +47,7 @@ export default function DashboardPage() {
   const logout = useLogout();
   const owned = useOwnedPrompts();
   const activities = useActivities();
+  const mcpConnections = useMcpConnections();
   const activitiesFailed = Boolean(activities.error);
   // The prompt list only serves the fallback (titles and prices).
   const promptList = usePrompts(activitiesFailed ? {} : null);
@@ -63,6 +65,8 @@ export default function DashboardPage() {
   if (status !== 'authenticated' || !user) return <Navigate to="/" replace />;
 
   const purchasedCount = owned.error ? 0 : owned.ownedPromptIds.length;
+  // The real count from GET /mcp-connections/; 0 while it loads or when it fails.
+  const connectionCount = mcpConnections.error ? 0 : mcpConnections.connections.length;
 
   return (
     <div className="page dashboard">
@@ -77,7 +81,7 @@ export default function DashboardPage() {
 
       <section aria-label="Your statistics" className="stat-grid">
         <StatCard label="Purchased Prompts" value={purchasedCount} to="/marketplace?filter=purchased" loading={owned.isLoading} />
-        <StatCard label="Active Connections" value={0} />
+        <StatCard label="Active Connections" value={connectionCount} to="/registry" />
         <StatCard label="Chat Sessions" value={0} />
       </section>
 

@@ -1,0 +1,98 @@
+package config
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+)
+
+// Outbound is where the backend may send MCP requests (DESIGN §7). The
+// networks stay a string here so this package links no MCP code; shared/mcp
+// parses them.
+type Outbound struct {
+	// AllowLoopback lets the local devserver reach the reference server;
+	// never in Lambda, where the Runtime API listens on loopback.
+	AllowLoopback bool
+	// AllowedNetworks: comma-separated CIDRs an operator opens explicitly.
+	AllowedNetworks string
+	HTTPSOnly       bool
+}
+
+// MCP is the mcp route group's configuration: the chat provider connections
+// it also serves, plus the registry's connect settings.
+type MCP struct {
+	Chat Chat
+	// KeyEncryptionKey seals users' server API keys (AES-256: 32 bytes).
+	KeyEncryptionKey []byte
+	Outbound         Outbound
+	// ConnectTimeout bounds one connect handshake.
+	ConnectTimeout time.Duration
+	// ConnectsPerMinute and HostConnectsPerMinute keep the service from being
+	// a scanner: per user, and per target host across all users.
+	ConnectsPerMinute     int
+	HostConnectsPerMinute int
+}
+
+// MCPJobs is the scheduled registry work: import and health probes.
+type MCPJobs struct {
+	Store Store
+	// RegistryURL is a registry speaking the official API; empty: no import.
+	RegistryURL string
+	Outbound    Outbound
+}
+
+// inLambda is true inside AWS Lambda.
+func inLambda() bool { return os.Getenv("AWS_LAMBDA_FUNCTION_NAME") != "" }
+
+// LoadOutbound reads MCP_ALLOW_LOOPBACK, MCP_ALLOWED_NETWORKS and
+// MCP_HTTPS_ONLY. Inside Lambda loopback is refused and https required,
+// whatever the environment says.
+func LoadOutbound() Outbound {
+	o := Outbound{
+		AllowLoopback:   Env("MCP_ALLOW_LOOPBACK", "") == "true",
+		AllowedNetworks: Env("MCP_ALLOWED_NETWORKS", ""),
+		HTTPSOnly:       Env("MCP_HTTPS_ONLY", "") == "true",
+	}
+	if inLambda() {
+		o.AllowLoopback, o.HTTPSOnly = false, true
+	}
+	return o
+}
+
+// LoadMCP reads the mcp group's settings.
+func LoadMCP(ctx context.Context, sm SecretFetcher) (MCP, error) {
+	chat, err := LoadChat(ctx, sm)
+	if err != nil {
+		return MCP{}, err
+	}
+	raw, err := Secret(ctx, sm, "MCP_KEY_ENCRYPTION_KEY")
+	if err != nil {
+		return MCP{}, err
+	}
+	if raw == "" {
+		return MCP{}, errors.New("MCP_KEY_ENCRYPTION_KEY (or MCP_KEY_ENCRYPTION_KEY_ARN) is required: 64 hex digits")
+	}
+	key, err := hex.DecodeString(raw)
+	if err != nil || len(key) != 32 {
+		return MCP{}, fmt.Errorf("MCP_KEY_ENCRYPTION_KEY must be 64 hex digits (32 bytes)")
+	}
+	m := MCP{Chat: chat, KeyEncryptionKey: key, Outbound: LoadOutbound()}
+	if m.ConnectTimeout, err = EnvDuration("MCP_CONNECT_TIMEOUT", 15*time.Second); err != nil {
+		return MCP{}, err
+	}
+	if m.ConnectsPerMinute, err = EnvInt("MCP_CONNECTS_PER_MINUTE", 10); err != nil {
+		return MCP{}, err
+	}
+	if m.HostConnectsPerMinute, err = EnvInt("MCP_HOST_CONNECTS_PER_MINUTE", 60); err != nil {
+		return MCP{}, err
+	}
+	return m, nil
+}
+
+// LoadMCPJobs reads the scheduled jobs' settings; they need no secret.
+func LoadMCPJobs() MCPJobs {
+	return MCPJobs{Store: LoadStore(), RegistryURL: Env("MCP_REGISTRY_URL", ""), Outbound: LoadOutbound()}
+}

@@ -1,0 +1,45 @@
+package mcp
+
+import "errors"
+
+// Kind classifies why talking to an MCP server failed; the API maps each
+// kind to an HTTP status (refused → 400, timeout → 504, the rest → 502).
+type Kind string
+
+const (
+	KindRefused      Kind = "refused"       // the outbound rules refuse the URL or address
+	KindUnreachable  Kind = "unreachable"   // DNS, TCP, TLS failed or the server answered 5xx
+	KindNotMCP       Kind = "not_mcp"       // it answered, but not as an MCP server
+	KindKeyRefused   Kind = "key_refused"   // 401/403 although a key was sent
+	KindOAuth        Kind = "oauth"         // 401/403 with an OAuth challenge
+	KindAuthRequired Kind = "auth_required" // 401/403 and no key was sent
+	KindTimeout      Kind = "timeout"       // no complete answer before the deadline
+)
+
+// ErrRefusedAddress is matched (errors.Is) by every *Error of KindRefused
+// that is about the address, whether caught up front or at dial time.
+var ErrRefusedAddress = errors.New("mcp: refused address")
+
+// Error is a failure to show to a user: Detail is a plain sentence that never
+// contains an API key. The underlying cause is kept for logs via Unwrap.
+type Error struct {
+	Kind   Kind
+	Detail string
+	cause  error
+}
+
+func (e *Error) Error() string { return e.Detail }
+
+// Unwrap gives the cause (for logs); it never carries the key either, since
+// keys travel only in request headers.
+func (e *Error) Unwrap() error { return e.cause }
+
+// refusedAddress is the one wording for a private or local address, so the
+// user reads the same sentence whether the check ran up front or at dial time.
+func refusedAddress(cause error) *Error {
+	return &Error{
+		Kind:   KindRefused,
+		Detail: "The endpoint is a private or local address and is refused.",
+		cause:  errors.Join(ErrRefusedAddress, cause),
+	}
+}

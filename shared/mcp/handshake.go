@@ -1,0 +1,214 @@
+package mcp
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"aiwork/shared/domain"
+)
+
+// Target is one server to handshake with. APIKey is empty for probes.
+type Target struct {
+	Endpoint  string
+	Transport string // domain.Transport*; "" means streamable HTTP
+	APIKey    string
+	KeyHeader string // "" or "Authorization" → "Authorization: Bearer <key>"
+}
+
+// Result is what a successful handshake learnt about a server.
+type Result struct {
+	ProtocolVersion string
+	ServerInfo      domain.MCPImplementation
+	Features        []string // of "tools", "prompts", "resources", "logging", "completions"
+	Tools           []domain.MCPTool
+	ToolsHash       string        // hex sha256 of the tools' names, descriptions and input schemas
+	Transport       string        // the transport that worked (after any fallback to SSE)
+	Latency         time.Duration // the initialize exchange alone
+}
+
+const (
+	// DefaultHandshakeTimeout bounds a handshake whose context has no deadline.
+	DefaultHandshakeTimeout = 15 * time.Second
+	maxTools                = 500
+	maxToolPages            = 50 // a server could hand out cursors forever
+	maxDescriptionRunes     = 1000
+	closeTimeout            = 3 * time.Second
+)
+
+var clientInfo = &mcp.Implementation{Name: "aiwork-mcp-registry", Version: "1.0.0"}
+
+// Handshake connects to t with the official SDK, reads the server's identity,
+// capabilities and tools, and closes the session in the background. hc must
+// come from Policy.Client: it carries the outbound rules (nil means the
+// strictest Policy{}). The whole exchange
+// is bounded by ctx (DefaultHandshakeTimeout when ctx has no deadline).
+//
+// Every failure is an *Error, except a cancelled ctx, which is returned as an
+// error wrapping context.Canceled (the caller went away; nobody to tell).
+// A streamable endpoint that answers 404/405 to POST is retried over SSE.
+func Handshake(ctx context.Context, hc *http.Client, t Target) (Result, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultHandshakeTimeout)
+		defer cancel()
+	}
+	deadline, _ := ctx.Deadline()
+	budget := time.Until(deadline)
+	t.APIKey = strings.TrimSpace(t.APIKey) // pasted keys often carry a newline
+	if err := checkKey(t); err != nil {
+		return Result{}, err
+	}
+	transport := t.Transport
+	if transport == "" {
+		transport = domain.TransportStreamableHTTP
+	}
+	res, obs, err := attempt(ctx, hc, t, transport)
+	if err != nil && transport == domain.TransportStreamableHTTP && obs.postMissing() && ctx.Err() == nil {
+		res, obs, err = attempt(ctx, hc, t, domain.TransportSSE)
+	}
+	if err != nil {
+		return Result{}, classify(ctx, obs, err, t.APIKey != "", budget)
+	}
+	return res, nil
+}
+
+// attempt is one handshake over one transport, with its own observer so a
+// fallback starts from a clean record.
+func attempt(ctx context.Context, hc *http.Client, t Target, transport string) (Result, *observer, error) {
+	obs := newObserver(ctx, hc)
+	client := obs.client(t)
+	var tr mcp.Transport
+	if transport == domain.TransportSSE {
+		tr = &mcp.SSEClientTransport{Endpoint: t.Endpoint, HTTPClient: client}
+	} else {
+		transport = domain.TransportStreamableHTTP
+		tr = &mcp.StreamableClientTransport{Endpoint: t.Endpoint, HTTPClient: client, MaxRetries: -1, DisableStandaloneSSE: true}
+	}
+	// Empty client capabilities: we serve no roots, sampling or elicitation.
+	c := mcp.NewClient(clientInfo, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
+	start := time.Now()
+	cs, err := c.Connect(ctx, tr, nil)
+	if err != nil {
+		return Result{}, obs, err
+	}
+	latency := time.Since(start)
+	// Close may wait on the server (a DELETE for streamable sessions, go-sdk
+	// issue 1183); the observer bounds that request by closeTimeout.
+	defer func() { go func() { _ = cs.Close() }() }()
+
+	init := cs.InitializeResult()
+	if init == nil {
+		return Result{}, obs, errors.New("no initialize result")
+	}
+	res := Result{ProtocolVersion: init.ProtocolVersion, Transport: transport, Latency: latency}
+	if init.ServerInfo != nil {
+		res.ServerInfo = domain.MCPImplementation{Name: init.ServerInfo.Name, Title: init.ServerInfo.Title, Version: init.ServerInfo.Version}
+	}
+	res.Features = features(init.Capabilities)
+	if slices.Contains(res.Features, "tools") {
+		tools, err := listTools(ctx, cs)
+		if err != nil {
+			return Result{}, obs, err
+		}
+		res.Tools, res.ToolsHash = toDomain(tools), toolsHash(tools)
+	} else {
+		res.Tools, res.ToolsHash = []domain.MCPTool{}, toolsHash(nil)
+	}
+	return res, obs, nil
+}
+
+func features(c *mcp.ServerCapabilities) []string {
+	out := []string{}
+	if c == nil {
+		return out
+	}
+	for _, f := range []struct {
+		name string
+		on   bool
+	}{
+		{"tools", c.Tools != nil}, {"prompts", c.Prompts != nil}, {"resources", c.Resources != nil},
+		{"logging", c.Logging != nil}, {"completions", c.Completions != nil},
+	} {
+		if f.on {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}
+
+// listTools pages through tools/list up to maxTools.
+func listTools(ctx context.Context, cs *mcp.ClientSession) ([]*mcp.Tool, error) {
+	var tools []*mcp.Tool
+	params := &mcp.ListToolsParams{}
+	for range maxToolPages {
+		page, err := cs.ListTools(ctx, params)
+		if err != nil {
+			return nil, err
+		}
+		for _, tool := range page.Tools {
+			if tool != nil && len(tools) < maxTools {
+				tools = append(tools, tool)
+			}
+		}
+		if page.NextCursor == "" || len(tools) >= maxTools {
+			break
+		}
+		params = &mcp.ListToolsParams{Cursor: page.NextCursor}
+	}
+	return tools, nil
+}
+
+// toDomain maps tools and their hints. Following the MCP spec the hints are
+// advisory; we report destructive only when the server says so explicitly
+// (DestructiveHint true), rather than the spec's pessimistic default for an
+// absent hint, so the badge means "the server declares this destructive".
+func toDomain(tools []*mcp.Tool) []domain.MCPTool {
+	out := make([]domain.MCPTool, 0, len(tools))
+	for _, t := range tools {
+		d := domain.MCPTool{Name: t.Name, Title: t.Title, Description: trimRunes(t.Description, maxDescriptionRunes)}
+		if a := t.Annotations; a != nil {
+			d.ReadOnly = a.ReadOnlyHint
+			d.Destructive = a.DestructiveHint != nil && *a.DestructiveHint
+			if d.Title == "" {
+				d.Title = a.Title
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func trimRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
+// toolsHash fingerprints what a model sees of the tools (names, full
+// descriptions, input schemas), sorted by name so server order does not
+// matter. encoding/json sorts map keys, so the schema encoding is stable.
+func toolsHash(tools []*mcp.Tool) string {
+	sorted := slices.Clone(tools)
+	slices.SortFunc(sorted, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
+	h := sha256.New()
+	for _, t := range sorted {
+		schema, _ := json.Marshal(t.InputSchema)
+		for _, part := range [][]byte{[]byte(t.Name), []byte(t.Description), schema} {
+			h.Write(part)
+			h.Write([]byte{0})
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

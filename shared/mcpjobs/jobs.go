@@ -1,0 +1,70 @@
+// Package mcpjobs is the registry's scheduled work (routes.Jobs): importing
+// the catalogue and probing every server's health. The mcp-jobs Lambda runs
+// one job per scheduled event; the devserver runs them on timers.
+package mcpjobs
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"aiwork/shared/catalog"
+	"aiwork/shared/config"
+	"aiwork/shared/mcp"
+	"aiwork/shared/mcp/registry"
+	"aiwork/shared/store"
+)
+
+// Job names, as routes.Jobs lists them.
+const (
+	Sync  = "mcp-sync"
+	Probe = "mcp-probe"
+)
+
+// Runner runs the registry jobs.
+type Runner struct {
+	st          *store.Store
+	client      *http.Client
+	registryURL string
+	log         *slog.Logger
+}
+
+// FromConfig builds the runner; every outbound request it makes goes
+// through the outbound rules.
+func FromConfig(st *store.Store, cfg config.MCPJobs, log *slog.Logger) (*Runner, error) {
+	policy, err := mcp.PolicyFor(cfg.Outbound)
+	if err != nil {
+		return nil, err
+	}
+	return &Runner{st: st, client: policy.Client(), registryURL: cfg.RegistryURL, log: log}, nil
+}
+
+// Run runs the named job.
+func (r *Runner) Run(ctx context.Context, job string) error {
+	switch job {
+	case Sync:
+		return r.sync(ctx)
+	case Probe:
+		n, err := (&mcp.Prober{Store: r.st, Client: r.client, Log: r.log}).ProbeAll(ctx)
+		r.log.Info("mcp probe", "servers", n, "err", err)
+		return err
+	default:
+		return fmt.Errorf("unknown job %q", job)
+	}
+}
+
+// sync writes the committed seed (idempotent), then imports from the
+// registry when one is configured.
+func (r *Runner) sync(ctx context.Context) error {
+	if err := catalog.SeedMCPServers(ctx, r.st); err != nil {
+		return err
+	}
+	if r.registryURL == "" {
+		return nil
+	}
+	stats, err := (&registry.Syncer{BaseURL: r.registryURL, HTTP: r.client, Store: r.st, Log: r.log}).Run(ctx)
+	r.log.Info("mcp registry sync", "registry", r.registryURL, "pages", stats.Pages, "upserted", stats.Upserted,
+		"deactivated", stats.Deactivated, "skipped", stats.Skipped, "err", err)
+	return err
+}

@@ -1,0 +1,126 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"aiwork/shared/domain"
+)
+
+// mcpConnItem is a user's MCP connection. The API key is only ever stored
+// sealed (binary, see shared/mcp's Sealer); the clear key has no attribute.
+type mcpConnItem struct {
+	PK              string                `dynamodbav:"PK"`
+	SK              string                `dynamodbav:"SK"`
+	ID              string                `dynamodbav:"id"`
+	ServerID        string                `dynamodbav:"server_id"`
+	ServerName      string                `dynamodbav:"server_name,omitempty"`
+	EndpointURL     string                `dynamodbav:"endpoint_url,omitempty"`
+	Transport       string                `dynamodbav:"transport,omitempty"`
+	ModelType       string                `dynamodbav:"model_type,omitempty"`
+	ProtocolVersion string                `dynamodbav:"protocol_version,omitempty"`
+	ServerInfo      *mcpImplementationAtt `dynamodbav:"server_info,omitempty"`
+	Tools           []mcpToolAtt          `dynamodbav:"tools,omitempty"`
+	SealedAPIKey    []byte                `dynamodbav:"sealed_api_key,omitempty"`
+	APIKeyLast4     string                `dynamodbav:"api_key_last4,omitempty"`
+	ConnectedAt     string                `dynamodbav:"connected_at"`
+}
+
+func (it mcpConnItem) domain() domain.MCPConnection {
+	c := domain.MCPConnection{
+		ID: it.ID, ServerID: it.ServerID, ServerName: it.ServerName, EndpointURL: it.EndpointURL,
+		Transport: it.Transport, ModelType: it.ModelType, ProtocolVersion: it.ProtocolVersion,
+		Tools: toolsFromAtts(it.Tools), SealedAPIKey: slices.Clone(it.SealedAPIKey),
+		APIKeyLast4: it.APIKeyLast4, ConnectedAt: it.ConnectedAt,
+	}
+	if info := it.ServerInfo.domain(); info != nil {
+		c.ServerInfo = *info
+	}
+	return c
+}
+
+// connectedAt parses the RFC 3339 time (fractions vary, so strings do not
+// sort); an unreadable time sorts last.
+func connectedAt(c domain.MCPConnection) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, c.ConnectedAt)
+	return t
+}
+
+// PutMCPConnection stores a new connection of uid. The id must be new: an
+// existing connection is never overwritten (create-only put).
+func (s *Store) PutMCPConnection(ctx context.Context, uid string, c domain.MCPConnection) error {
+	if c.ID == "" {
+		return fmt.Errorf("put mcp connection: empty id")
+	}
+	it := mcpConnItem{
+		PK: userPK(uid), SK: mcpConnSK(c.ID), ID: c.ID, ServerID: c.ServerID, ServerName: c.ServerName,
+		EndpointURL: c.EndpointURL, Transport: c.Transport, ModelType: c.ModelType,
+		ProtocolVersion: c.ProtocolVersion, ServerInfo: implementationAtt(c.ServerInfo),
+		Tools: toolAtts(c.Tools), SealedAPIKey: c.SealedAPIKey, APIKeyLast4: c.APIKeyLast4,
+		ConnectedAt: c.ConnectedAt,
+	}
+	if err := s.putNew(ctx, it); err != nil {
+		return fmt.Errorf("put mcp connection: %w", err)
+	}
+	return nil
+}
+
+// ListMCPConnections lists uid's MCP connections, newest first (connected_at,
+// then id). Only items under the user's own key are read.
+func (s *Store) ListMCPConnections(ctx context.Context, uid string) ([]domain.MCPConnection, error) {
+	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{
+		TableName:              aws.String(s.table),
+		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :prefix)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk":     &types.AttributeValueMemberS{Value: userPK(uid)},
+			":prefix": &types.AttributeValueMemberS{Value: mcpConnPrefix},
+		},
+		ConsistentRead: aws.Bool(true),
+	})
+	out := []domain.MCPConnection{}
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("list mcp connections: %w", err)
+		}
+		var items []mcpConnItem
+		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
+			return nil, fmt.Errorf("list mcp connections: %w", err)
+		}
+		for _, it := range items {
+			out = append(out, it.domain())
+		}
+	}
+	slices.SortFunc(out, func(a, b domain.MCPConnection) int {
+		return cmp.Or(connectedAt(b).Compare(connectedAt(a)), cmp.Compare(b.ID, a.ID))
+	})
+	return out, nil
+}
+
+// DeleteMCPConnection removes uid's connection cid in one conditional delete;
+// ErrNotFound when uid has no such connection, which is also the answer for
+// another user's connection id (it lives under that user's key).
+func (s *Store) DeleteMCPConnection(ctx context.Context, uid, cid string) error {
+	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+		TableName: aws.String(s.table),
+		Key:       key(userPK(uid), mcpConnSK(cid)),
+		// Only an existing item of this user: otherwise say "not found"
+		// rather than succeed silently.
+		ConditionExpression: aws.String("attribute_exists(PK)"),
+	})
+	if isConditionFailed(err) {
+		return fmt.Errorf("delete mcp connection: %w", ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("delete mcp connection: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,37 @@
+// Model types (the registry's filter values) and their emojis (issue 10 contract).
+
+import type { McpServer } from './api/types';
+
+export const MODEL_TYPE_EMOJI: Readonly<Record<string, string>> = {
+  documentation: '📚',
+  code: '💻',
+  search: '🔎',
+  cloud: '☁️',
+  productivity: '🗂️',
+  payments: '💳',
+  data: '📊',
+  reference: '🧪',
+};
+
+/** Any type without its own emoji. */
+export const OTHER_MODEL_TYPE_EMOJI = '🧩';
+
+export function modelTypeEmoji(type: string): string {
+  return Object.hasOwn(MODEL_TYPE_EMOJI, type) ? MODEL_TYPE_EMOJI[type] : OTHER_MODEL_TYPE_EMOJI;
+}
+
+/** 'productivity' → 'Productivity', 'web-search' → 'Web search'; '' → 'Other'. */
+export function modelTypeLabel(type: string): string {
+  const words = type.trim().replace(/[-_]+/g, ' ').replace(/\s+/g, ' ');
+  if (!words) return 'Other';
+  return words[0].toUpperCase() + words.slice(1);
+}
+
+/** The filter's options: the distinct non-empty model types, sorted by label. */
+export function distinctModelTypes(servers: readonly Pick<McpServer, 'model_type'>[]): string[] {
+  const seen = new Set<string>();
+  for (const s of servers) {
+    if (typeof s.model_type === 'string' && s.model_type.trim()) seen.add(s.model_type);
+  }
+  return [...seen].sort((a, b) => modelTypeLabel(a).localeCompare(modelTypeLabel(b)) || a.localeCompare(b));
+}

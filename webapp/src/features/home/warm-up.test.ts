@@ -21,7 +21,7 @@ describe('warm-up', () => {
     await vi.advanceTimersByTimeAsync(999);
     expect(ping).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
-    expect(ping.mock.calls.map(([p, ms]) => [p, ms])).toEqual(WARM_UP_ENDPOINTS.map((p) => [p, 3000]));
+    expect((ping.mock.calls as unknown[][]).map(([p, ms]) => [p, ms])).toEqual(WARM_UP_ENDPOINTS.map((p) => [p, 3000]));
     expect(done).toHaveBeenCalledWith({ attempts: 1, succeeded: true });
     await vi.advanceTimersByTimeAsync(120_000);
     expect(ping).toHaveBeenCalledTimes(4);

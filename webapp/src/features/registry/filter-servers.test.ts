@@ -23,6 +23,16 @@ describe('filterServers', () => {
     expect(matchesFilter(LIST[3], { modelType: '', search: 'io.docs' })).toBe(true);
     expect(filterServers(LIST, { modelType: '', search: 'zzz' })).toEqual([]);
   });
+  it('puts working servers before those needing sign-in, unknown and down ones', () => {
+    const health = (status: 'up' | 'auth_required' | 'unknown' | 'down') => ({ ...LIST[0].health, status });
+    const mixed = [
+      server({ id: 'down', name: 'A', health: health('down') }),
+      server({ id: 'unknown', name: 'B', health: health('unknown') }),
+      server({ id: 'auth', name: 'C', health: health('auth_required') }),
+      server({ id: 'up', name: 'D', health: health('up') }),
+    ];
+    expect(filterServers(mixed, { modelType: '', search: '' }).map((s) => s.id)).toEqual(['up', 'auth', 'unknown', 'down']);
+  });
   it('does not reorder the input', () => {
     const copy = [...LIST];
     filterServers(LIST, { modelType: '', search: '' });

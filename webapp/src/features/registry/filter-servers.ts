@@ -20,10 +20,13 @@ export function matchesFilter(server: McpServer, filter: ServerFilter): boolean 
   return [server.name, server.description, server.registry_name].some((f) => typeof f === 'string' && f.toLowerCase().includes(q));
 }
 
-/** Active servers first, then by name (the contract's order, kept on the client). */
+const HEALTH_RANK: Record<string, number> = { up: 0, auth_required: 1, unknown: 2, down: 3 };
+
+/** Active servers first, working ones before the rest, then by name (the API's order, kept on the client). */
 export function compareServers(a: McpServer, b: McpServer): number {
   if (a.is_active !== b.is_active) return a.is_active ? -1 : 1;
-  return a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.id.localeCompare(b.id);
+  const rank = (s: McpServer) => HEALTH_RANK[s.health.status] ?? 3;
+  return rank(a) - rank(b) || a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.id.localeCompare(b.id);
 }
 
 export function filterServers(servers: readonly McpServer[], filter: ServerFilter): McpServer[] {

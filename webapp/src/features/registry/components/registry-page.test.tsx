@@ -120,12 +120,12 @@ describe('RegistryPage: listing', () => {
     gate.resolve();
     expect(await screen.findByTestId('server-count')).toHaveTextContent('5 servers found');
     expect(screen.queryByTestId('server-card-skeleton')).not.toBeInTheDocument();
-    // Active first, then by name; the inactive one last.
+    // Active first, working before needing sign-in before down, then by name; the inactive one last.
     expect(screen.getAllByTestId('server-card').map((c) => c.getAttribute('data-server-id'))).toEqual([
       'local-everything',
-      'io.github--github-mcp',
       'com.notion--mcp',
       'com.stripe--mcp',
+      'io.github--github-mcp',
       'old',
     ]);
   });

@@ -3,7 +3,7 @@
 // Persisted in localStorage under STORAGE_KEYS.auth as {user, token, isAuthenticated}.
 
 import { tokenState, readJwtExpiry } from './jwt';
-import { readJson, readString, removeKey, STORAGE_KEYS, writeJson } from './storage';
+import { clearUserData, readJson, readString, removeKey, STORAGE_KEYS, writeJson } from './storage';
 
 export interface User {
   id: string;
@@ -140,6 +140,8 @@ export function consumePendingRedirect(): void {
 export function clearSession(options: { redirectTo?: string } = {}): void {
   scheduleExpiry(null);
   removeKey(STORAGE_KEYS.auth);
+  // What this account left in the browser goes with its session.
+  clearUserData();
   const pendingRedirect = options.redirectTo ?? null;
   if (state.status === 'unauthenticated' && state.token === null && state.pendingRedirect === pendingRedirect) return;
   emit({ status: 'unauthenticated', user: null, token: null, pendingRedirect });

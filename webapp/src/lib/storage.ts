@@ -76,4 +76,39 @@ export const STORAGE_KEYS = {
   chatActiveTab: 'chat-active-tab',
   /** LLM chat conversations: JSON {tabId: [message, …]} (SPEC §3 Message fields). */
   chatConversations: 'chat-conversations',
+  /** MCP connections' local copies (SPEC §3): JSON [{connection_id, connected_at, status, …}]. */
+  mcpConnections: 'mcp-connections',
 } as const;
+
+/**
+ * Keys whose data belongs to one account: stored per user id (userKey) and
+ * removed when the session ends (logout, or a 401 that clears it), so the
+ * next person on the same browser never sees them.
+ */
+export const PER_USER_KEYS = [STORAGE_KEYS.chatTabs, STORAGE_KEYS.chatActiveTab, STORAGE_KEYS.chatConversations, STORAGE_KEYS.mcpConnections] as const;
+
+/** Hand-off keys (sessionStorage) are written by one account and must not reach the next. */
+const HANDOFF_KEYS = [STORAGE_KEYS.chatPrefill, STORAGE_KEYS.chatOpenMenu, STORAGE_KEYS.chatForceNewTab] as const;
+
+/** The storage key of a per-user item: `<base>:<user id>`. */
+export function userKey(base: (typeof PER_USER_KEYS)[number], userId: string): string {
+  return `${base}:${userId}`;
+}
+
+/** Removes every account's per-user data (and any legacy unscoped copy) and the chat hand-off. */
+export function clearUserData(): void {
+  const local = area('local');
+  if (local) {
+    try {
+      const doomed: string[] = [];
+      for (let i = 0; i < local.length; i++) {
+        const k = local.key(i);
+        if (k && PER_USER_KEYS.some((base) => k === base || k.startsWith(`${base}:`))) doomed.push(k);
+      }
+      for (const k of doomed) local.removeItem(k);
+    } catch {
+      // storage disabled: nothing stored to leak
+    }
+  }
+  for (const k of HANDOFF_KEYS) removeKey(k, 'session');
+}

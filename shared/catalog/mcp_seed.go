@@ -52,7 +52,9 @@ func MCPServers() ([]domain.MCPServer, error) {
 // keeps what the prober recorded (UpsertMCPServer writes listing fields only).
 // An entry the registry sync has taken over (Source "registry") is left to
 // the sync, so a restart does not undo what the registry said since (such as
-// a deletion).
+// a deletion). So is an inactive one: only the sync deactivates a seeded entry
+// (a deletion upstream), without taking it over, and the next incremental
+// sync would not repeat the deletion.
 func SeedMCPServers(ctx context.Context, st *store.Store) error {
 	servers, err := MCPServers()
 	if err != nil {
@@ -64,7 +66,7 @@ func SeedMCPServers(ctx context.Context, st *store.Store) error {
 	}
 	synced := map[string]bool{}
 	for _, s := range stored {
-		if s.Source == "registry" {
+		if s.Source == "registry" || !s.IsActive {
 			synced[s.ID] = true
 		}
 	}

@@ -17,7 +17,11 @@ import (
 	"aiwork/shared/store/storetest"
 )
 
-func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
+func TestMain(m *testing.M) {
+	code := storetest.Main(m)
+	stopReferenceServers()
+	os.Exit(code)
+}
 
 var secret = []byte(strings.Repeat("m", 32))
 
@@ -28,14 +32,15 @@ type stack struct {
 	tokens *auth.Tokens
 }
 
-// newStack mounts the mcp group the way the devserver does; anthropic is
-// served by a "real" adapter, the others by the demo model.
-func newStack(t *testing.T) *stack {
+// newStack mounts the mcp group the way the devserver does, with o for the
+// MCP server connections; anthropic is served by a "real" adapter, the
+// others by the demo model.
+func newStack(t *testing.T, o mcpapi.Options) *stack {
 	t.Helper()
 	st := storetest.New(t)
 	tokens := auth.NewTokens(secret, time.Hour)
 	real := map[string]bool{"anthropic": true}
-	h, err := routes.Mount(map[string]http.Handler{"mcp": mcpapi.New(st, tokens, real, mcpapi.Options{}).Handler()}, nil)
+	h, err := routes.Mount(map[string]http.Handler{"mcp": mcpapi.New(st, tokens, real, o).Handler()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +73,7 @@ type connection struct {
 
 func TestConnectProvider(t *testing.T) {
 	t.Parallel()
-	s := newStack(t)
+	s := newStack(t, mcpapi.Options{})
 	uid := "user-connect"
 	token := s.token(uid)
 	tests := []struct {
@@ -117,7 +122,7 @@ func TestConnectProvider(t *testing.T) {
 
 func TestConnectProviderRefusals(t *testing.T) {
 	t.Parallel()
-	s := newStack(t)
+	s := newStack(t, mcpapi.Options{})
 	token := s.token("user-refusals")
 	tests := []struct {
 		name, path, token, body string
@@ -157,7 +162,7 @@ func TestConnectProviderRefusals(t *testing.T) {
 // GET is not how a connection is opened.
 func TestConnectProviderMethod(t *testing.T) {
 	t.Parallel()
-	s := newStack(t)
+	s := newStack(t, mcpapi.Options{})
 	req := httptest.NewRequest("GET", "/api/v1/mcp-connections/openai", nil)
 	req.Header.Set("Authorization", "Bearer "+s.token("user-method"))
 	w := httptest.NewRecorder()

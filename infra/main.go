@@ -8,9 +8,16 @@
 //	lambdaDir, webappDir  the assets (dist/lambda, webapp/dist)
 //	freePromptsPerUser    FREE_PROMPTS_PER_USER of prompts and payments
 //	adminEmails           comma-separated ADMIN_EMAILS of auth
+//	mailFrom              MAIL_FROM of auth: the SES sender identity of account mail
+//	requireEmailVerification "false": free prompts without a confirmed email
+//	registerLimitPerIp    REGISTER_LIMIT_PER_IP of auth (registrations per address per hour)
 //	metaBedrock           "true": Meta Llama on Amazon Bedrock
 //	publicUrl             PUBLIC_URL for a custom domain in front of CloudFront
 //	mcpRegistryUrl        MCP_REGISTRY_URL: a registry the catalogue imports daily
+//	chatMaxConcurrentStreams, chatRequestsPerMinute, chatDailyTokenBudget
+//	                      CHAT_MAX_CONCURRENT_STREAMS, CHAT_REQUESTS_PER_MINUTE,
+//	                      CHAT_DAILY_TOKEN_BUDGET of chat and users (else the
+//	                      deploying shell's variable of that name, if set)
 //	analytics             "true": allow Google Analytics in the CSP
 //	apiGatewayAccountRole "false": keep the account's API Gateway logging role
 package main
@@ -88,6 +95,17 @@ func run() error {
 		WebappDir:      abs(str("webappDir", filepath.Join("webapp", "dist"))),
 		PublicURL:      str("publicUrl", ""),
 		MCPRegistryURL: str("mcpRegistryUrl", ""),
+		MailFrom:       str("mailFrom", ""),
+	}
+	requireVerification, err := flag("requireEmailVerification", true)
+	if err != nil {
+		return err
+	}
+	props.SkipEmailVerification = !requireVerification
+	if n := str("registerLimitPerIp", ""); n != "" {
+		if props.RegisterLimitPerIP, err = strconv.Atoi(n); err != nil || props.RegisterLimitPerIP < 1 {
+			return fmt.Errorf("context registerLimitPerIp: want a whole number from 1, got %q", n)
+		}
 	}
 	if n := str("freePromptsPerUser", ""); n != "" {
 		if props.FreePromptsPerUser, err = strconv.Atoi(n); err != nil {
@@ -98,6 +116,24 @@ func run() error {
 		if e = strings.TrimSpace(e); e != "" {
 			props.AdminEmails = append(props.AdminEmails, e)
 		}
+	}
+	for key, name := range map[string]string{
+		"chatMaxConcurrentStreams": "CHAT_MAX_CONCURRENT_STREAMS",
+		"chatRequestsPerMinute":    "CHAT_REQUESTS_PER_MINUTE",
+		"chatDailyTokenBudget":     "CHAT_DAILY_TOKEN_BUDGET",
+	} {
+		v := str(key, strings.TrimSpace(os.Getenv(name)))
+		if v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return fmt.Errorf("context %s (%s): want a whole number, 0 for no limit; got %q", key, name, v)
+		}
+		if props.ChatLimits == nil {
+			props.ChatLimits = map[string]int{}
+		}
+		props.ChatLimits[name] = n
 	}
 	if props.MetaBedrock, err = flag("metaBedrock", false); err != nil {
 		return err

@@ -3,11 +3,15 @@
 package main
 
 import (
+	"log/slog"
+
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"aiwork/shared/api/authapi"
 	"aiwork/shared/config"
 	"aiwork/shared/lambdaadapter"
+	"aiwork/shared/mail"
+	"aiwork/shared/mail/sesmail"
 	"aiwork/shared/store"
 )
 
@@ -18,5 +22,13 @@ func main() {
 		lambdaadapter.Fatal("config", err)
 	}
 	st := store.NewFromAWS(awsCfg, cfg.Store)
-	lambda.Start(lambdaadapter.NewProxy(authapi.New(st, cfg).Handler()))
+	var mailer mail.Mailer = mail.Disabled{}
+	if cfg.MailFrom != "" {
+		if mailer, err = sesmail.FromConfig(awsCfg, cfg.MailFrom); err != nil {
+			lambdaadapter.Fatal("mail", err)
+		}
+	} else {
+		slog.Warn("MAIL_FROM is not set: verification and password-reset mail cannot be sent")
+	}
+	lambda.Start(lambdaadapter.NewProxy(authapi.New(st, cfg, mailer).Handler()))
 }

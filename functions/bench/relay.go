@@ -49,8 +49,11 @@ func (b *bench) relay(ctx context.Context) error {
 		Prompts:  config.Prompts{Store: sc, JWTSecret: secret, FreePromptsPerUser: 5},
 		Payments: config.Payments{Store: sc, JWTSecret: secret, FreePromptsPerUser: 5},
 		Webhook:  config.Webhook{Store: sc, WebhookSecret: "whsec_bench"},
+		// The limits are on, so the admission writes are measured, and
+		// roomy enough for the bench's rounds.
 		Chat: config.Chat{Store: sc, JWTSecret: secret, StallTimeout: 30 * time.Second,
-			OpenAIKey: "sk-bench", OpenAIBaseURL: upstream.URL + "/v1/"},
+			OpenAIKey: "sk-bench", OpenAIBaseURL: upstream.URL + "/v1/",
+			Limits: config.ChatLimits{MaxConcurrentStreams: 3, RequestsPerMinute: 1000, DailyTokenBudget: 100_000_000}},
 	}
 	h, err := devstack.Handler(st, cfg, "")
 	if err != nil {

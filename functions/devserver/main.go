@@ -65,6 +65,8 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	// Mail goes to the local outbox, listed at /dev/mail.
+	cfg.MailDir = filepath.Join(dataDir, "mail")
 	st, err := store.New(ctx, cfg.Auth.Store)
 	if err != nil {
 		return err
@@ -89,7 +91,7 @@ func run() error {
 	srv := &http.Server{Handler: httpx.AccessLog(handler), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	slog.Info("ready", "url", "http://localhost:"+port)
+	slog.Info("ready", "url", "http://localhost:"+port, "mail_outbox", "http://localhost:"+port+"/dev/mail")
 
 	select {
 	case <-ctx.Done():

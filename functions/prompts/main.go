@@ -18,6 +18,7 @@ func main() {
 		lambdaadapter.Fatal("config", err)
 	}
 	st := store.NewFromAWS(awsCfg, cfg.Store)
-	h := promptsapi.New(st, auth.NewTokens(cfg.JWTSecret, 0), cfg.FreePromptsPerUser).Handler()
+	h := promptsapi.New(st, auth.NewTokens(cfg.JWTSecret, 0).WithSessions(st), cfg.FreePromptsPerUser).
+		WithEmailVerification(!cfg.SkipEmailVerification).Handler()
 	lambda.Start(lambdaadapter.NewProxy(h))
 }

@@ -5,7 +5,6 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"aiwork/shared/api/usersapi"
-	"aiwork/shared/auth"
 	"aiwork/shared/config"
 	"aiwork/shared/lambdaadapter"
 	"aiwork/shared/store"
@@ -18,5 +17,5 @@ func main() {
 		lambdaadapter.Fatal("config", err)
 	}
 	st := store.NewFromAWS(awsCfg, cfg.Store)
-	lambda.Start(lambdaadapter.NewProxy(usersapi.New(st, auth.NewTokens(cfg.JWTSecret, 0))))
+	lambda.Start(lambdaadapter.NewProxy(usersapi.FromConfig(st, cfg).Handler()))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 
+	"aiwork/shared/config"
 	"aiwork/shared/routes"
 )
 
@@ -75,7 +77,15 @@ type functionsProps struct {
 	MetaBedrock        bool
 	PublicURL          string
 	MCPRegistryURL     string
+	MailFrom           string
+	SkipVerification   bool
+	RegisterLimitPerIP int
+	ChatLimits         map[string]int
 }
+
+// chatLimitFunctions read the chat limits: chat enforces them, users
+// reports them with the caller's usage.
+var chatLimitFunctions = []string{"chat", "users"}
 
 // lambdaDef is one Lambda to make: a route group's or a job function's.
 type lambdaDef struct {
@@ -165,6 +175,11 @@ func newFunctions(scope constructs.Construct, p functionsProps) (map[string]awsl
 		if d.Streaming && p.MetaBedrock {
 			grantMetaLlama(fn)
 		}
+		if d.Function == "auth" && p.MailFrom != "" {
+			if err := grantSendMail(fn, p.MailFrom); err != nil {
+				return nil, err
+			}
+		}
 		fns[d.Function] = fn
 	}
 	return fns, nil
@@ -191,7 +206,18 @@ func environment(function string, spec FunctionSpec, p functionsProps) (map[stri
 		if p.PublicURL != "" {
 			env["PUBLIC_URL"] = jsii.String(p.PublicURL)
 		}
+		if p.MailFrom != "" {
+			env["MAIL_FROM"] = jsii.String(p.MailFrom)
+		}
+		// Trust CloudFront's viewer address and host (site.go).
+		env["ORIGIN_TOKEN"] = OriginToken()
+		if p.RegisterLimitPerIP > 0 {
+			env["REGISTER_LIMIT_PER_IP"] = jsii.String(strconv.Itoa(p.RegisterLimitPerIP))
+		}
 	case "prompts", "payments":
+		if function == "prompts" && p.SkipVerification {
+			env["REQUIRE_EMAIL_VERIFICATION"] = jsii.String("false")
+		}
 		if p.FreePromptsPerUser > 0 {
 			env["FREE_PROMPTS_PER_USER"] = jsii.String(strconv.Itoa(p.FreePromptsPerUser))
 		}
@@ -207,6 +233,17 @@ func environment(function string, spec FunctionSpec, p functionsProps) (map[stri
 		// Empty: no import; the catalogue is the committed seed.
 		if p.MCPRegistryURL != "" {
 			env["MCP_REGISTRY_URL"] = jsii.String(p.MCPRegistryURL)
+		}
+	}
+	for name, n := range p.ChatLimits {
+		if !slices.Contains(config.ChatLimitVars, name) {
+			return nil, fmt.Errorf("chat limit %s is not one of %v", name, config.ChatLimitVars)
+		}
+		if n < 0 {
+			return nil, fmt.Errorf("chat limit %s = %d: want 0 (no limit) or more", name, n)
+		}
+		if slices.Contains(chatLimitFunctions, function) {
+			env[name] = jsii.String(strconv.Itoa(n))
 		}
 	}
 	return env, nil

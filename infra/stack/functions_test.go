@@ -54,7 +54,9 @@ func TestFunctionsRunGoOnGravitonWithOnlyTheirSecretARNs(t *testing.T) {
 	}
 	// Literal settings a function may carry; everything else is a reference.
 	literal := map[string]bool{"FREE_PROMPTS_PER_USER": true, "ADMIN_EMAILS": true, "META_BEDROCK": true,
-		"MCP_HTTPS_ONLY": true, "MCP_REGISTRY_URL": true}
+		"MCP_HTTPS_ONLY": true, "MCP_REGISTRY_URL": true,
+		"MAIL_FROM": true, "REGISTER_LIMIT_PER_IP": true, "REQUIRE_EMAIL_VERIFICATION": true,
+		"CHAT_MAX_CONCURRENT_STREAMS": true, "CHAT_REQUESTS_PER_MINUTE": true, "CHAT_DAILY_TOKEN_BUDGET": true}
 
 	for _, g := range allFunctions() {
 		t.Run(g.Function, func(t *testing.T) {
@@ -97,6 +99,10 @@ func TestFunctionsRunGoOnGravitonWithOnlyTheirSecretARNs(t *testing.T) {
 					}
 					gotARNs = append(gotARNs, name)
 				case key == "TABLE_NAME":
+				case key == "ORIGIN_TOKEN": // what CloudFront sends the API (site.go)
+					if flat(v) != `{"Ref":"AWS::StackId"}` || g.Function != "auth" {
+						t.Errorf("%s ORIGIN_TOKEN = %s, want the stack id, on auth only", g.Function, flat(v))
+					}
 				case literal[key]:
 					if _, ok := v.(string); !ok {
 						t.Errorf("%s = %s, want a literal", key, flat(v))
@@ -117,10 +123,13 @@ func TestFunctionsRunGoOnGravitonWithOnlyTheirSecretARNs(t *testing.T) {
 
 func TestFunctionSettingsFollowTheProps(t *testing.T) {
 	want := map[string]map[string]string{
-		"auth":    {"ADMIN_EMAILS": testAdmin},
-		"prompts": {"FREE_PROMPTS_PER_USER": "7"},
-		"chat":    {"META_BEDROCK": "1"},
-		"mcp":     {"META_BEDROCK": "1"},
+		"auth":    {"ADMIN_EMAILS": testAdmin, "MAIL_FROM": testMailFrom, "REGISTER_LIMIT_PER_IP": "25"},
+		"prompts": {"FREE_PROMPTS_PER_USER": "7", "REQUIRE_EMAIL_VERIFICATION": "false"},
+		// The chat limits reach the function that enforces them and the one
+		// that reports them; 0 (no limit) is passed like any value.
+		"chat":  {"META_BEDROCK": "1", "CHAT_MAX_CONCURRENT_STREAMS": "5", "CHAT_REQUESTS_PER_MINUTE": "30", "CHAT_DAILY_TOKEN_BUDGET": "0"},
+		"users": {"CHAT_MAX_CONCURRENT_STREAMS": "5", "CHAT_REQUESTS_PER_MINUTE": "30", "CHAT_DAILY_TOKEN_BUDGET": "0"},
+		"mcp":   {"META_BEDROCK": "1"},
 		// Without it mcp-jobs imports nothing and keeps the seed.
 		"mcp-jobs": {"MCP_REGISTRY_URL": testRegistry},
 	}
@@ -168,6 +177,29 @@ var wantSecrets = map[string][]string{
 	"mcp":            {stack.SecretJWT, stack.SecretMCPKeyEncryptionKey, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey},
 	"chat":           {stack.SecretJWT, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey},
 	"mcp-jobs":       nil,
+}
+
+// Only chat (which enforces them) and users (which reports them) get the
+// chat limits; a name that is not a chat limit is refused.
+func TestChatLimitsGoToChatAndUsersOnly(t *testing.T) {
+	tp := synth(t, mainStack)
+	for _, g := range allFunctions() {
+		_, fn := tp.function(t, g.Function)
+		for _, name := range []string{"CHAT_MAX_CONCURRENT_STREAMS", "CHAT_REQUESTS_PER_MINUTE", "CHAT_DAILY_TOKEN_BUDGET"} {
+			got := props(fn, "Environment", "Variables", name)
+			if want := g.Function == "chat" || g.Function == "users"; want != (got != nil) {
+				t.Errorf("%s %s = %v, want it set: %v", g.Function, name, got, want)
+			}
+		}
+	}
+	lambdaDir, webappDir, err := dummyAssets(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = stack.NewAIWorkStack(awscdk.NewApp(nil), "BadLimit", &stack.Props{LambdaDir: lambdaDir, WebappDir: webappDir, ChatLimits: map[string]int{"CHAT_STREAMS": 2}})
+	if err == nil || !strings.Contains(err.Error(), "CHAT_STREAMS") {
+		t.Errorf("err = %v, want the unknown chat limit named", err)
+	}
 }
 
 func TestMissingLambdaPackageSaysHowToBuildIt(t *testing.T) {

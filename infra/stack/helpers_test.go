@@ -47,6 +47,10 @@ const (
 	testFreeUses = 7
 	testAdmin    = "admin@example.com"
 	testRegistry = "https://registry.example.com"
+	// testMailFrom is MAIL_FROM: its SES identities are the address and
+	// mail.example.com.
+	testMailFrom      = "AIWork <No-Reply@Mail.Example.com>"
+	testRegisterLimit = 25
 )
 
 var (
@@ -80,7 +84,9 @@ func synthAll() error {
 	templates = map[string]*tmpl{}
 	for name, props := range map[string]*stack.Props{
 		mainStack: {LambdaDir: lambdaDir, WebappDir: webappDir, MetaBedrock: true,
-			FreePromptsPerUser: testFreeUses, AdminEmails: []string{testAdmin}, MCPRegistryURL: testRegistry},
+			FreePromptsPerUser: testFreeUses, AdminEmails: []string{testAdmin}, MCPRegistryURL: testRegistry,
+			MailFrom: testMailFrom, SkipEmailVerification: true, RegisterLimitPerIP: testRegisterLimit,
+			ChatLimits: map[string]int{"CHAT_MAX_CONCURRENT_STREAMS": 5, "CHAT_REQUESTS_PER_MINUTE": 30, "CHAT_DAILY_TOKEN_BUDGET": 0}},
 		plainStack: {LambdaDir: lambdaDir, WebappDir: webappDir},
 	} {
 		// One app per stack: Template_FromStack synthesizes the whole app.

@@ -90,7 +90,7 @@ func TestEachFunctionReadsOnlyItsSecretsAndUsesTheTable(t *testing.T) {
 			_, fn := tp.function(t, g.Function)
 			role := ref(props(fn, "Role"))
 			var secrets []string
-			var table, bedrock bool
+			var table, bedrock, ses bool
 			for _, st := range rolePolicies(tp, role) {
 				for _, a := range st.Actions {
 					if strings.Contains(a, "*") {
@@ -131,6 +131,8 @@ func TestEachFunctionReadsOnlyItsSecretsAndUsesTheTable(t *testing.T) {
 					if want := "bedrock:InvokeModel bedrock:InvokeModelWithResponseStream"; all != want {
 						t.Errorf("bedrock actions %q, want %q", all, want)
 					}
+				case strings.Contains(all, "ses:"):
+					ses = true // checked in detail by TestOnlyAuthSendsMailAsTheSender
 				default:
 					t.Errorf("unexpected statement %s", flat(st.Raw))
 				}
@@ -143,6 +145,9 @@ func TestEachFunctionReadsOnlyItsSecretsAndUsesTheTable(t *testing.T) {
 			}
 			if bedrock != g.Streaming {
 				t.Errorf("Bedrock access = %v, want it for the chat function only", bedrock)
+			}
+			if ses != (g.Function == "auth") {
+				t.Errorf("SES access = %v, want it for the auth function only", ses)
 			}
 		})
 	}

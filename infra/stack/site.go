@@ -11,6 +11,8 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awss3deployment"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
+
+	"aiwork/shared/httpx"
 )
 
 // APIPathPattern is the CloudFront behaviour that reaches the REST API.
@@ -36,12 +38,25 @@ const SPARewriteCode = `function handler(event) {
 
 // ForwardedHostCode copies the viewer's Host into x-forwarded-host (any
 // value the viewer sent is replaced) so the API can build public URLs: the
-// origin request policy sends API Gateway its own Host.
+// origin request policy sends API Gateway its own Host. It also writes the
+// viewer's address into x-viewer-address for the per-address throttles
+// (API Gateway's sourceIp is the CloudFront edge), and drops any
+// x-origin-token the viewer sent: only the origin's custom header (the
+// stack's OriginToken) may reach the API.
 const ForwardedHostCode = `function handler(event) {
   var request = event.request;
   request.headers['x-forwarded-host'] = { value: request.headers.host.value };
+  request.headers['x-viewer-address'] = { value: event.viewer.ip };
+  delete request.headers['x-origin-token'];
   return request;
 }`
+
+// OriginToken is what CloudFront sends the API in X-Origin-Token and the
+// auth function reads as ORIGIN_TOKEN: the stack's id, which holds a UUID
+// known inside the account only. A request carrying it came through the
+// distribution, so its x-viewer-address and x-forwarded-host are
+// CloudFront's; one sent straight to the API's execute-api address lacks it.
+func OriginToken() *string { return awscdk.Aws_STACK_ID() }
 
 type siteProps struct {
 	WebappDir string
@@ -111,7 +126,8 @@ func newSite(scope constructs.Construct, p siteProps) awscloudfront.Distribution
 		AdditionalBehaviors: &map[string]*awscloudfront.BehaviorOptions{
 			APIPathPattern: {
 				Origin: awscloudfrontorigins.NewRestApiOrigin(p.API, &awscloudfrontorigins.RestApiOriginProps{
-					ReadTimeout: awscdk.Duration_Seconds(jsii.Number(APIReadTimeoutSeconds)),
+					ReadTimeout:   awscdk.Duration_Seconds(jsii.Number(APIReadTimeoutSeconds)),
+					CustomHeaders: &map[string]*string{httpx.OriginTokenHeader: OriginToken()},
 				}),
 				// HTTPS only: a redirect would turn a POST into a GET and
 				// the request would already have crossed in the clear.

@@ -117,8 +117,13 @@ func TestAPIBehaviourPassesEverythingThroughUncached(t *testing.T) {
 	if rt := o["CustomOriginConfig"].(map[string]any)["OriginReadTimeout"]; rt != float64(stack.APIReadTimeoutSeconds) {
 		t.Errorf("API origin read timeout = %v", rt)
 	}
-	if !strings.Contains(functionCode(t, tp, api), "x-forwarded-host") {
-		t.Error("the API behaviour's function does not set x-forwarded-host")
+	if code := functionCode(t, tp, api); !strings.Contains(code, "x-forwarded-host") || !strings.Contains(code, "x-viewer-address") {
+		t.Error("the API behaviour's function does not set x-forwarded-host and x-viewer-address")
+	}
+	// The API trusts those two only from requests carrying the origin token
+	// (the stack id, also the auth function's ORIGIN_TOKEN).
+	if got := flat(o["OriginCustomHeaders"]); got != `[{"HeaderName":"X-Origin-Token","HeaderValue":{"Ref":"AWS::StackId"}}]` {
+		t.Errorf("API origin custom headers = %s, want X-Origin-Token: the stack id", got)
 	}
 	if api["ResponseHeadersPolicyId"] == nil {
 		t.Error("API responses lack the security headers")
@@ -134,7 +139,7 @@ func TestCloudFrontFunctionsBehave(t *testing.T) {
 	}
 	run := func(code string, req map[string]any) map[string]any {
 		t.Helper()
-		ev, _ := json.Marshal(map[string]any{"request": req})
+		ev, _ := json.Marshal(map[string]any{"request": req, "viewer": map[string]any{"ip": "198.51.100.23"}})
 		out, err := exec.Command(node, "-e", code+"\nprocess.stdout.write(JSON.stringify(handler("+string(ev)+")));").CombinedOutput()
 		if err != nil {
 			t.Fatalf("node: %v: %s", err, out)
@@ -164,9 +169,18 @@ func TestCloudFrontFunctionsBehave(t *testing.T) {
 	got := run(stack.ForwardedHostCode, map[string]any{"uri": "/api/v1/auth/google/login", "headers": map[string]any{
 		"host":             map[string]any{"value": "d123.cloudfront.net"},
 		"x-forwarded-host": map[string]any{"value": "evil.example"},
+		"x-viewer-address": map[string]any{"value": "203.0.113.66"},
+		"x-origin-token":   map[string]any{"value": "forged"},
 	}})
-	if h := flat(got["headers"].(map[string]any)["x-forwarded-host"]); h != `{"value":"d123.cloudfront.net"}` {
+	headers := got["headers"].(map[string]any)
+	if h := flat(headers["x-forwarded-host"]); h != `{"value":"d123.cloudfront.net"}` {
 		t.Errorf("x-forwarded-host = %s, want the viewer's Host (never the client's own header)", h)
+	}
+	if h := flat(headers["x-viewer-address"]); h != `{"value":"198.51.100.23"}` {
+		t.Errorf("x-viewer-address = %s, want the viewer's address (never the client's own header)", h)
+	}
+	if h, ok := headers["x-origin-token"]; ok {
+		t.Errorf("x-origin-token = %s passed on; only the origin's custom header may carry it", flat(h))
 	}
 }
 

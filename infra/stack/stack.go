@@ -42,6 +42,23 @@ type Props struct {
 	// of a registry speaking the official MCP registry API, imported daily.
 	// Empty: no import; the catalogue is the committed seed.
 	MCPRegistryURL string
+	// MailFrom is MAIL_FROM of the auth function: the sender of account mail
+	// (email verification, password reset), "Name <address>" or an address,
+	// an Amazon SES identity verified in the stack's region (the address or
+	// its domain). The function may send as that identity only. Empty: no
+	// mail goes out, so addresses cannot be confirmed nor passwords reset.
+	MailFrom string
+	// SkipEmailVerification lets accounts use free prompts before confirming
+	// their email (REQUIRE_EMAIL_VERIFICATION=false of prompts).
+	SkipEmailVerification bool
+	// RegisterLimitPerIP is REGISTER_LIMIT_PER_IP of auth: registrations per
+	// client address per hour (0: the function's default, 10).
+	RegisterLimitPerIP int
+	// ChatLimits sets CHAT_MAX_CONCURRENT_STREAMS, CHAT_REQUESTS_PER_MINUTE
+	// and CHAT_DAILY_TOKEN_BUDGET (config.ChatLimitVars) of the chat and users
+	// functions, by variable name; a variable left out keeps the functions'
+	// default (3, 20, 200000), and 0 turns that limit off.
+	ChatLimits map[string]int
 	// SkipAPIGatewayAccount leaves API Gateway's account-wide CloudWatch
 	// role alone (for accounts that already set one); by default the stack
 	// sets it so the API's access logs can be written.
@@ -82,6 +99,10 @@ func NewAIWorkStack(scope constructs.Construct, id string, props *Props) (awscdk
 		MetaBedrock:        props.MetaBedrock,
 		PublicURL:          props.PublicURL,
 		MCPRegistryURL:     props.MCPRegistryURL,
+		MailFrom:           props.MailFrom,
+		SkipVerification:   props.SkipEmailVerification,
+		RegisterLimitPerIP: props.RegisterLimitPerIP,
+		ChatLimits:         props.ChatLimits,
 	})
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -9,6 +10,15 @@ import (
 )
 
 type ctxKey struct{}
+
+type sessionKey struct{}
+
+// SessionID answers the session of the signed-in request (empty for a
+// token issued without one).
+func SessionID(ctx context.Context) string {
+	sid, _ := ctx.Value(sessionKey{}).(string)
+	return sid
+}
 
 // UserID answers the signed-in user's id put in the context by Middleware.
 func UserID(ctx context.Context) (string, bool) {
@@ -21,6 +31,10 @@ func WithUserID(ctx context.Context, id string) context.Context {
 	return context.WithValue(ctx, ctxKey{}, id)
 }
 
+// msgSessionEnded answers a valid token whose session was ended (logout,
+// password reset) or whose account no longer exists.
+const msgSessionEnded = "Your session has ended. Please log in again."
+
 // Optional reads a bearer token when present. A bad token is still a 401, so
 // the client clears its stale session; no token at all is a visitor.
 func (t *Tokens) Optional(next http.Handler) http.Handler {
@@ -30,12 +44,27 @@ func (t *Tokens) Optional(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		id, err := t.Verify(raw)
+		c, err := t.VerifyClaims(raw)
 		if err != nil {
 			httpx.WriteError(w, r, httpx.Unauthorized("Your session has expired or is invalid. Please log in again."))
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(WithUserID(r.Context(), id)))
+		if t.sessions != nil {
+			// One read per signed-in request (a GetItem of the session).
+			live := false
+			if c.SessionID != "" {
+				if live, err = t.sessions.SessionLive(r.Context(), c.Subject, c.SessionID); err != nil {
+					httpx.WriteError(w, r, fmt.Errorf("check session: %w", err))
+					return
+				}
+			}
+			if !live {
+				httpx.WriteError(w, r, httpx.Unauthorized(msgSessionEnded))
+				return
+			}
+		}
+		ctx := context.WithValue(WithUserID(r.Context(), c.Subject), sessionKey{}, c.SessionID)
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 

@@ -3,6 +3,7 @@
 package auth
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -12,9 +13,17 @@ import (
 
 // Tokens signs and verifies access tokens with one HMAC key.
 type Tokens struct {
-	key []byte
-	ttl time.Duration
-	now func() time.Time
+	key      []byte
+	ttl      time.Duration
+	now      func() time.Time
+	sessions Sessions
+}
+
+// Sessions tells whether a signed-in session is still open: its user exists
+// and it was not ended (logout, password reset, Google take-over). The
+// store implements it with one GetItem; auth does not import the store.
+type Sessions interface {
+	SessionLive(ctx context.Context, userID, sessionID string) (bool, error)
 }
 
 // NewTokens makes a token issuer; ttl is the lifetime written into exp.
@@ -22,18 +31,28 @@ func NewTokens(key []byte, ttl time.Duration) *Tokens {
 	return &Tokens{key: key, ttl: ttl, now: time.Now}
 }
 
-// Claims are what an access token carries.
+// Claims are what an access token carries: the user (sub) and the
+// server-side session it belongs to (sid).
 type Claims struct {
+	SessionID string `json:"sid,omitempty"`
 	jwt.RegisteredClaims
 }
 
 // ErrInvalidToken covers every reason a token is refused.
 var ErrInvalidToken = errors.New("invalid token")
 
-// Issue signs a token for the user id.
+// Issue signs a token for the user id without a session. Where sessions are
+// checked (WithSessions: every deployed route group) such a token is
+// refused; it serves tests of one route group on its own.
 func (t *Tokens) Issue(userID string) (string, error) {
+	return t.IssueSession(userID, "")
+}
+
+// IssueSession signs a token for the user's server-side session sid; it
+// expires after the issuer's TTL, as the session item does.
+func (t *Tokens) IssueSession(userID, sessionID string) (string, error) {
 	now := t.now()
-	claims := Claims{RegisteredClaims: jwt.RegisteredClaims{
+	claims := Claims{SessionID: sessionID, RegisteredClaims: jwt.RegisteredClaims{
 		Subject:   userID,
 		IssuedAt:  jwt.NewNumericDate(now),
 		ExpiresAt: jwt.NewNumericDate(now.Add(t.ttl)),
@@ -48,6 +67,13 @@ func (t *Tokens) Issue(userID string) (string, error) {
 // Verify checks algorithm (HS256 only: never "none" nor an asymmetric one),
 // signature and expiry, and answers the user id.
 func (t *Tokens) Verify(token string) (string, error) {
+	c, err := t.VerifyClaims(token)
+	return c.Subject, err
+}
+
+// VerifyClaims is Verify answering the user id and the session id. It does
+// not look the session up: the middleware does.
+func (t *Tokens) VerifyClaims(token string) (Claims, error) {
 	var claims Claims
 	_, err := jwt.ParseWithClaims(token, &claims, func(*jwt.Token) (any, error) { return t.key, nil },
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
@@ -55,9 +81,21 @@ func (t *Tokens) Verify(token string) (string, error) {
 		jwt.WithTimeFunc(t.now),
 	)
 	if err != nil || claims.Subject == "" {
-		return "", ErrInvalidToken
+		return Claims{}, ErrInvalidToken
 	}
-	return claims.Subject, nil
+	return claims, nil
+}
+
+// TTL is the lifetime of the tokens this issuer signs.
+func (t *Tokens) TTL() time.Duration { return t.ttl }
+
+// WithSessions makes the middleware check every token's session in s: a
+// token without a session id, or whose session or user is gone, is refused
+// with 401. Every deployed route group is built with it.
+func (t *Tokens) WithSessions(s Sessions) *Tokens {
+	c := *t
+	c.sessions = s
+	return &c
 }
 
 // Sign signs arbitrary claims with the same key (OAuth state).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/mail"
 	"os"
 	"strings"
 	"time"
@@ -47,12 +48,71 @@ type Auth struct {
 	PublicURL   string // where the browser reaches the app; empty: taken from the request
 	Google      Google
 	AdminEmails []string
+	// RegisterLimitPerIP: registrations per client address per hour
+	// (REGISTER_LIMIT_PER_IP, default 10). 0 here means the default;
+	// negative means no limit (REGISTER_LIMIT_PER_IP=0).
+	RegisterLimitPerIP int
+	// MailFrom is the sender of account mail (MAIL_FROM): in AWS an SES
+	// identity (the address or its domain verified); locally the outbox's
+	// From. Empty in AWS: no mail is sent (logged).
+	MailFrom string
+	// OriginToken (ORIGIN_TOKEN) is what the product's CloudFront sends in
+	// X-Origin-Token on every API request; a request carrying it came
+	// through the distribution, so its X-Viewer-Address and
+	// X-Forwarded-Host are CloudFront's, not the client's. Empty (the
+	// devserver): the peer address and the request's own host are used.
+	OriginToken string
 }
 
-// Users is the users route group's configuration.
+// DefaultRegisterLimitPerIP is REGISTER_LIMIT_PER_IP's default.
+const DefaultRegisterLimitPerIP = 10
+
+// Users is the users route group's configuration. It reports the chat
+// limits with the caller's usage, so it reads them as chat does.
 type Users struct {
-	Store     Store
-	JWTSecret []byte
+	Store      Store
+	JWTSecret  []byte
+	ChatLimits ChatLimits
+}
+
+// ChatLimits meter what each user may spend on chat (DESIGN §8). Zero in
+// any field means no limit.
+type ChatLimits struct {
+	// MaxConcurrentStreams: replies streaming at once (CHAT_MAX_CONCURRENT_STREAMS).
+	MaxConcurrentStreams int
+	// RequestsPerMinute: messages a minute, the summariser's included (CHAT_REQUESTS_PER_MINUTE).
+	RequestsPerMinute int
+	// DailyTokenBudget: input+output tokens a UTC day (CHAT_DAILY_TOKEN_BUDGET).
+	DailyTokenBudget int
+}
+
+// Chat limits' defaults.
+const (
+	DefaultMaxConcurrentStreams = 3
+	DefaultRequestsPerMinute    = 20
+	DefaultDailyTokenBudget     = 200_000
+)
+
+// ChatLimitVars are the variables LoadChatLimits reads; the CDK stack passes
+// each to the chat and users functions when it is set.
+var ChatLimitVars = []string{"CHAT_MAX_CONCURRENT_STREAMS", "CHAT_REQUESTS_PER_MINUTE", "CHAT_DAILY_TOKEN_BUDGET"}
+
+// LoadChatLimits reads CHAT_MAX_CONCURRENT_STREAMS (default 3),
+// CHAT_REQUESTS_PER_MINUTE (default 20) and CHAT_DAILY_TOKEN_BUDGET (default
+// 200000); 0 turns a limit off.
+func LoadChatLimits() (ChatLimits, error) {
+	var l ChatLimits
+	var err error
+	if l.MaxConcurrentStreams, err = EnvInt("CHAT_MAX_CONCURRENT_STREAMS", DefaultMaxConcurrentStreams); err != nil {
+		return ChatLimits{}, err
+	}
+	if l.RequestsPerMinute, err = EnvInt("CHAT_REQUESTS_PER_MINUTE", DefaultRequestsPerMinute); err != nil {
+		return ChatLimits{}, err
+	}
+	if l.DailyTokenBudget, err = EnvInt("CHAT_DAILY_TOKEN_BUDGET", DefaultDailyTokenBudget); err != nil {
+		return ChatLimits{}, err
+	}
+	return l, nil
 }
 
 // Prompts is the prompts route group's configuration.
@@ -60,6 +120,10 @@ type Prompts struct {
 	Store              Store
 	JWTSecret          []byte
 	FreePromptsPerUser int
+	// SkipEmailVerification lets unverified accounts use free prompts
+	// (REQUIRE_EMAIL_VERIFICATION=false; by default they must confirm
+	// their email first).
+	SkipEmailVerification bool
 }
 
 // Payments is the payments route group's configuration.
@@ -102,7 +166,11 @@ func LoadPrompts(ctx context.Context, sm SecretFetcher) (Prompts, error) {
 	if err != nil {
 		return Prompts{}, err
 	}
-	return Prompts{Store: LoadStore(), JWTSecret: secret, FreePromptsPerUser: free}, nil
+	require, err := EnvBool("REQUIRE_EMAIL_VERIFICATION", true)
+	if err != nil {
+		return Prompts{}, err
+	}
+	return Prompts{Store: LoadStore(), JWTSecret: secret, FreePromptsPerUser: free, SkipEmailVerification: !require}, nil
 }
 
 // LoadPayments reads the payments group's settings.
@@ -143,6 +211,8 @@ type Chat struct {
 	AnthropicBaseURL string
 	GeminiBaseURL    string
 	ModelMap         string
+	// Limits meter each user's chat.
+	Limits ChatLimits
 }
 
 // LoadChat reads the chat settings.
@@ -158,6 +228,9 @@ func LoadChat(ctx context.Context, sm SecretFetcher) (Chat, error) {
 		return Chat{}, err
 	}
 	if c.DemoDelay, err = EnvDuration("DEMO_CHUNK_DELAY", 60*time.Millisecond); err != nil {
+		return Chat{}, err
+	}
+	if c.Limits, err = LoadChatLimits(); err != nil {
 		return Chat{}, err
 	}
 	for name, dst := range map[string]*string{"OPENAI_API_KEY": &c.OpenAIKey, "ANTHROPIC_API_KEY": &c.AnthropicKey, "GEMINI_API_KEY": &c.GeminiKey} {
@@ -194,6 +267,19 @@ func LoadAuth(ctx context.Context, sm SecretFetcher) (Auth, error) {
 	for i := range admins {
 		admins[i] = strings.ToLower(admins[i])
 	}
+	registerLimit, err := EnvInt("REGISTER_LIMIT_PER_IP", DefaultRegisterLimitPerIP)
+	if err != nil {
+		return Auth{}, err
+	}
+	if registerLimit == 0 {
+		registerLimit = -1 // 0 turns the limit off
+	}
+	mailFrom := Env("MAIL_FROM", "")
+	if mailFrom != "" {
+		if _, err := mail.ParseAddress(mailFrom); err != nil {
+			return Auth{}, fmt.Errorf("MAIL_FROM %q is not an email address: %w", mailFrom, err)
+		}
+	}
 	return Auth{
 		Store:     LoadStore(),
 		JWTSecret: secret,
@@ -204,7 +290,10 @@ func LoadAuth(ctx context.Context, sm SecretFetcher) (Auth, error) {
 			ClientSecret: clientSecret,
 			IssuerURL:    Env("GOOGLE_ISSUER_URL", "https://accounts.google.com"),
 		},
-		AdminEmails: admins,
+		AdminEmails:        admins,
+		RegisterLimitPerIP: registerLimit,
+		MailFrom:           mailFrom,
+		OriginToken:        Env("ORIGIN_TOKEN", ""),
 	}, nil
 }
 
@@ -214,7 +303,11 @@ func LoadUsers(ctx context.Context, sm SecretFetcher) (Users, error) {
 	if err != nil {
 		return Users{}, err
 	}
-	return Users{Store: LoadStore(), JWTSecret: secret}, nil
+	limits, err := LoadChatLimits()
+	if err != nil {
+		return Users{}, err
+	}
+	return Users{Store: LoadStore(), JWTSecret: secret, ChatLimits: limits}, nil
 }
 
 func jwtSecret(ctx context.Context, sm SecretFetcher) ([]byte, error) {

@@ -32,6 +32,19 @@ func EnvInt(name string, def int) (int, error) {
 	return n, nil
 }
 
+// EnvBool reads true/false (also 1/0, yes/no).
+func EnvBool(name string, def bool) (bool, error) {
+	switch strings.ToLower(Env(name, "")) {
+	case "":
+		return def, nil
+	case "1", "true", "yes", "on":
+		return true, nil
+	case "0", "false", "no", "off":
+		return false, nil
+	}
+	return false, fmt.Errorf("%s must be true or false, got %q", name, Env(name, ""))
+}
+
 // EnvDuration reads a Go duration such as "24h" or "30s".
 func EnvDuration(name string, def time.Duration) (time.Duration, error) {
 	raw := Env(name, "")

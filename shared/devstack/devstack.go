@@ -25,6 +25,7 @@ import (
 	"aiwork/shared/config"
 	"aiwork/shared/httpx"
 	"aiwork/shared/llm/providers"
+	"aiwork/shared/mail"
 	"aiwork/shared/payments"
 	"aiwork/shared/payments/localcheckout"
 	"aiwork/shared/routes"
@@ -33,7 +34,12 @@ import (
 
 // Handler mounts every route group and, when staticDir is set, the built app.
 func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error) {
-	tokens := auth.NewTokens(cfg.Auth.JWTSecret, cfg.Auth.TokenTTL)
+	// Every group checks the token's session (one GetItem per signed-in request).
+	tokens := auth.NewTokens(cfg.Auth.JWTSecret, cfg.Auth.TokenTTL).WithSessions(st)
+	outbox, mailer, err := localMail(cfg)
+	if err != nil {
+		return nil, err
+	}
 	provider := paymentsapi.NewProvider(st, cfg.Payments)
 	registry, err := providers.RegistryFromConfig(context.Background(), cfg.Chat)
 	if err != nil {
@@ -45,13 +51,13 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 		return nil, err
 	}
 	handlers := map[string]http.Handler{
-		"auth":           authapi.New(st, cfg.Auth).Handler(),
-		"users":          usersapi.New(st, tokens),
-		"prompts":        promptsapi.New(st, tokens, cfg.Prompts.FreePromptsPerUser).Handler(),
+		"auth":           authapi.New(st, cfg.Auth, mailer).Handler(),
+		"users":          usersapi.New(st, tokens, usersapi.Options{ChatLimits: cfg.Chat.Limits}).Handler(),
+		"prompts":        promptsapi.New(st, tokens, cfg.Prompts.FreePromptsPerUser).WithEmailVerification(!cfg.Prompts.SkipEmailVerification).Handler(),
 		"payments":       paymentsapi.New(st, tokens, provider, cfg.Payments).Handler(),
 		"stripe-webhook": webhook,
 		"mcp":            mcpGroup.Handler(),
-		"chat":           chatapi.New(st, tokens, registry, chatapi.Options{StallTimeout: cfg.Chat.StallTimeout}).Handler(),
+		"chat":           chatapi.New(st, tokens, registry, chatapi.Options{StallTimeout: cfg.Chat.StallTimeout, Limits: cfg.Chat.Limits}).Handler(),
 	}
 	var app http.Handler
 	if staticDir != "" {
@@ -61,14 +67,32 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 	if err != nil {
 		return nil, err
 	}
-	if provider.Name() != "local" {
-		return api, nil
-	}
-	// The local test checkout stands in for Stripe's hosted page.
 	mux := http.NewServeMux()
-	mux.Handle(payments.LocalCheckoutPath, localcheckout.New(st, webhook, cfg.Webhook.WebhookSecret))
+	if provider.Name() == "local" {
+		// The local test checkout stands in for Stripe's hosted page.
+		mux.Handle(payments.LocalCheckoutPath, localcheckout.New(st, webhook, cfg.Webhook.WebhookSecret))
+	}
+	if outbox != nil {
+		// The local outbox stands in for Amazon SES.
+		mux.Handle(mail.OutboxPath, outbox.Handler())
+		mux.Handle(mail.OutboxPath+"/", outbox.Handler())
+	}
 	mux.Handle("/", api)
 	return mux, nil
+}
+
+// localMail is the local stack's mailer: the outbox in cfg.MailDir, listed
+// at /dev/mail; without a MailDir (tests that do not read mail) mail is
+// dropped.
+func localMail(cfg Config) (*mail.Outbox, mail.Mailer, error) {
+	if cfg.MailDir == "" {
+		return nil, mail.Discard{}, nil
+	}
+	outbox, err := mail.NewOutbox(cfg.MailDir, cfg.Auth.MailFrom)
+	if err != nil {
+		return nil, nil, err
+	}
+	return outbox, outbox, nil
 }
 
 // Config is every route group's configuration, read once for the whole stack.
@@ -80,6 +104,9 @@ type Config struct {
 	Chat     config.Chat
 	MCP      config.MCP
 	MCPJobs  config.MCPJobs
+	// MailDir is the local outbox (DATA_DIR/mail): every mail the stack
+	// sends is written there and listed at /dev/mail. Empty: dropped.
+	MailDir string
 }
 
 // mcpConfig completes the mcp group's settings of a partial Config (tests

@@ -6,11 +6,14 @@ import "time"
 
 // User is an account. IsSuperuser is SPEC's is_admin.
 type User struct {
-	ID           string    `json:"id"`
-	Email        string    `json:"email"`
-	Username     string    `json:"username"`
-	FullName     string    `json:"full_name"`
-	IsSuperuser  bool      `json:"is_superuser"`
+	ID          string `json:"id"`
+	Email       string `json:"email"`
+	Username    string `json:"username"`
+	FullName    string `json:"full_name"`
+	IsSuperuser bool   `json:"is_superuser"`
+	// IsVerified: the owner confirmed the email address (mailed link, or
+	// Google sign-in). Free uses and admin rights need it.
+	IsVerified   bool      `json:"is_verified"`
 	PasswordHash string    `json:"-"`
 	GoogleSub    string    `json:"-"`
 	CreatedAt    time.Time `json:"created_at"`

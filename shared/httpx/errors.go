@@ -26,6 +26,17 @@ const (
 	CodeInternal     Code = "internal"
 )
 
+// Specific codes where the client must branch; each keeps its class's status.
+const (
+	// CodeEmailUnverified: the action needs a confirmed email address (403).
+	CodeEmailUnverified Code = "email_unverified"
+	// CodeLinkInvalid, CodeLinkUsed, CodeLinkExpired: a mailed single-use
+	// link (email verification, password reset) was refused (400).
+	CodeLinkInvalid Code = "link_invalid"
+	CodeLinkUsed    Code = "link_used"
+	CodeLinkExpired Code = "link_expired"
+)
+
 var statusByCode = map[Code]int{
 	CodeInvalid:      http.StatusBadRequest,
 	CodeUnauthorized: http.StatusUnauthorized,
@@ -38,6 +49,11 @@ var statusByCode = map[Code]int{
 	CodeUpstream:     http.StatusBadGateway,
 	CodeTimeout:      http.StatusGatewayTimeout,
 	CodeInternal:     http.StatusInternalServerError,
+
+	CodeEmailUnverified: http.StatusForbidden,
+	CodeLinkInvalid:     http.StatusBadRequest,
+	CodeLinkUsed:        http.StatusBadRequest,
+	CodeLinkExpired:     http.StatusBadRequest,
 }
 
 // Error is an error meant for the client: its Detail is shown to people.

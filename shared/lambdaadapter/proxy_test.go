@@ -16,6 +16,7 @@ import (
 	"aiwork/shared/auth"
 	"aiwork/shared/config"
 	"aiwork/shared/lambdaadapter"
+	"aiwork/shared/mail"
 	"aiwork/shared/store/storetest"
 )
 
@@ -46,8 +47,9 @@ func loadEvent(t *testing.T, name string, replace map[string]string) events.APIG
 func TestRESTProxyEvents(t *testing.T) {
 	st := storetest.New(t)
 	cfg := config.Auth{JWTSecret: []byte(strings.Repeat("k", 32)), TokenTTL: time.Hour}
-	authLambda := lambdaadapter.NewProxy(authapi.New(st, cfg).Handler())
-	usersLambda := lambdaadapter.NewProxy(usersapi.New(st, auth.NewTokens(cfg.JWTSecret, time.Hour)))
+	authLambda := lambdaadapter.NewProxy(authapi.New(st, cfg, mail.Discard{}).Handler())
+	// Sessions checked, as the users Lambda does (usersapi.FromConfig).
+	usersLambda := lambdaadapter.NewProxy(usersapi.New(st, auth.NewTokens(cfg.JWTSecret, time.Hour).WithSessions(st), usersapi.Options{}).Handler())
 	ctx := context.Background()
 
 	res, err := authLambda(ctx, loadEvent(t, "rest-register.json", nil))

@@ -3,6 +3,8 @@ package llm
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -33,11 +35,8 @@ func (d *Demo) Stream(ctx context.Context, req Request, emit func(string) error)
 			return Usage{}, err
 		}
 	}
-	in := 0
-	for _, m := range req.Messages {
-		in += estimateTokens(m.Content)
-	}
-	return Usage{InputTokens: in, OutputTokens: estimateTokens(reply)}, nil
+	// No real tokenizer here: counted as any provider that reports none.
+	return EstimateUsage(req.Messages, reply), nil
 }
 
 // DemoReply is the demo model's whole answer for a request.
@@ -49,8 +48,8 @@ func DemoReply(provider string, req Request) string {
 			break
 		}
 	}
-	if isSummaryRequest(last) {
-		return "Local demo summary: " + firstWords(last, 25) + "…"
+	if text, words, ok := summaryRequest(last); ok {
+		return DemoSummary(text, words)
 	}
 	quote := firstWords(strings.Join(strings.Fields(last), " "), 40)
 	return fmt.Sprintf("**Local demo model** (standing in for %s `%s`: no API key is configured for this provider, so this reply is generated locally).\n\n"+
@@ -75,8 +74,90 @@ func turnNote(ms []Message) string {
 	return fmt.Sprintf(" (message %d of this conversation)", turns)
 }
 
-func isSummaryRequest(s string) bool {
-	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(s)), "summarize") || strings.HasPrefix(strings.ToLower(strings.TrimSpace(s)), "summarise")
+// DemoSummaryLabel starts every demo summary, so nobody takes it for a
+// model's.
+const DemoSummaryLabel = "(demo summary)"
+
+// summaryRequest recognises the summariser's prompt, "Summarize the following
+// in at most 35 words:\n\n<text>" (webapp llm-chat/summary.ts), or any
+// message that starts with "Summarize"/"Summarise" and puts the text after a
+// colon. It answers the text and the word limit (35 unless the prompt says).
+func summaryRequest(s string) (text string, words int, ok bool) {
+	s = strings.TrimSpace(s)
+	lower := strings.ToLower(s)
+	if !strings.HasPrefix(lower, "summarize") && !strings.HasPrefix(lower, "summarise") {
+		return "", 0, false
+	}
+	instruction, text, found := strings.Cut(s, ":")
+	if !found {
+		return "", 0, false
+	}
+	words = 35
+	if m := wordLimit.FindStringSubmatch(instruction); m != nil {
+		if n, err := strconv.Atoi(m[1]); err == nil && n >= 5 {
+			words = n
+		}
+	}
+	return text, words, true
+}
+
+var wordLimit = regexp.MustCompile(`(?i)at most (\d+) words`)
+
+// DemoSummary is the demo model's summary of text: its first sentences, as
+// many whole ones as fit, the label included, in maxWords words (the first
+// sentence cut with an ellipsis when it alone is longer). Code blocks and
+// markdown markers are left out; the instruction is never repeated.
+func DemoSummary(text string, maxWords int) string {
+	budget := maxWords - len(strings.Fields(DemoSummaryLabel))
+	words := strings.Fields(plainText(text))
+	if len(words) == 0 {
+		return DemoSummaryLabel + " Nothing to summarise."
+	}
+	end := 0 // words taken: whole sentences only
+	for i, w := range words {
+		if i >= budget {
+			break
+		}
+		if strings.HasSuffix(w, ".") || strings.HasSuffix(w, "!") || strings.HasSuffix(w, "?") {
+			end = i + 1
+		}
+	}
+	switch {
+	case len(words) <= budget:
+		end = len(words) // all of it fits
+	case end == 0:
+		return DemoSummaryLabel + " " + strings.Join(words[:budget], " ") + "…"
+	}
+	return DemoSummaryLabel + " " + strings.Join(words[:end], " ")
+}
+
+var (
+	listMarker = regexp.MustCompile(`^([-*+]|\d+[.)])\s+`)
+	emphasis   = strings.NewReplacer("**", "", "__", "", "`", "")
+)
+
+// plainText drops fenced code blocks (unless that leaves nothing) and the
+// heading, quote and list markers that start lines, and emphasis marks.
+func plainText(text string) string {
+	var prose, all []string
+	inCode := false
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") {
+			inCode = !inCode
+			continue
+		}
+		t = listMarker.ReplaceAllString(strings.TrimLeft(t, "#> \t"), "")
+		t = emphasis.Replace(t)
+		all = append(all, t)
+		if !inCode {
+			prose = append(prose, t)
+		}
+	}
+	if s := strings.Join(prose, " "); strings.TrimSpace(s) != "" {
+		return s
+	}
+	return strings.Join(all, " ")
 }
 
 func firstWords(s string, n int) string {
@@ -105,6 +186,3 @@ func splitWords(s string, n int) []string {
 	}
 	return out
 }
-
-// estimateTokens is the usual four-characters-per-token rule of thumb.
-func estimateTokens(s string) int { return (utf8.RuneCountInString(s) + 3) / 4 }

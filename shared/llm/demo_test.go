@@ -62,11 +62,84 @@ func TestDemoStreamsALabelledDeterministicReply(t *testing.T) {
 	}
 }
 
+// The webapp's summariser prompt (llm-chat/summary.ts): "Summarize the
+// following in at most 35 words:\n\n<first 12000 characters>".
+func summaryPrompt(text string) string {
+	return "Summarize the following in at most 35 words:\n\n" + text
+}
+
+// The demo model answers the summariser like a summary: labelled demo, the
+// text's first whole sentences within 35 words, the label included, never
+// the instruction.
 func TestDemoSummary(t *testing.T) {
 	t.Parallel()
-	chunks, _ := collect(t, &llm.Demo{Provider: "Google Gemini"}, llm.Request{Messages: []llm.Message{{Role: "user", Content: "Summarize this text in at most 35 words: the quick brown fox"}}})
-	if got := strings.Join(chunks, ""); !strings.HasPrefix(got, "Local demo summary: ") {
-		t.Errorf("summary = %q", got)
+	text := "Our team shipped the new billing page on Monday. Customers can now download invoices as PDF. " +
+		"Refunds are processed within three days, and support answers within an hour during business days. " +
+		"Next quarter we plan to add team accounts."
+	chunks, usage := collect(t, &llm.Demo{Provider: "Google Gemini"}, llm.Request{Messages: []llm.Message{{Role: "user", Content: summaryPrompt(text)}}})
+	got := strings.Join(chunks, "")
+	// Three sentences (31 words) fit with the label; the fourth would not.
+	want := "(demo summary) Our team shipped the new billing page on Monday. Customers can now download invoices as PDF. " +
+		"Refunds are processed within three days, and support answers within an hour during business days."
+	if got != want {
+		t.Errorf("summary = %q\nwant      %q", got, want)
+	}
+	for _, never := range []string{"Summarize", "35 words", "Local demo"} {
+		if strings.Contains(got, never) {
+			t.Errorf("summary %q repeats %q", got, never)
+		}
+	}
+	if u := llm.EstimateUsage([]llm.Message{{Role: "user", Content: summaryPrompt(text)}}, got); usage != u {
+		t.Errorf("usage = %+v, want the estimate %+v", usage, u)
+	}
+}
+
+func TestDemoSummaryShapes(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("word ", 60) + "end."
+	tests := []struct {
+		name, text, want string
+	}{
+		{"short text whole", "Just one line without a stop", "(demo summary) Just one line without a stop"},
+		{"a first sentence over the limit is cut", long, "(demo summary) " + strings.TrimSpace(strings.Repeat("word ", 33)) + "…"},
+		{"markdown and code left out", "# Release notes\n\n- **Faster** search.\n- `Dark` mode!\n\n```go\nfmt.Println(1)\n```\n1. Done.",
+			"(demo summary) Release notes Faster search. Dark mode! Done."},
+		{"only code", "```\nSELECT 1;\n```", "(demo summary) SELECT 1;"},
+		{"nothing", "   ", "(demo summary) Nothing to summarise."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := llm.DemoReply("x", llm.Request{Messages: []llm.Message{{Role: "user", Content: summaryPrompt(tt.text)}}})
+			if got != tt.want {
+				t.Errorf("summary = %q\nwant      %q", got, tt.want)
+			}
+			if n := len(strings.Fields(got)); n > 35 {
+				t.Errorf("%d words, want at most 35", n)
+			}
+		})
+	}
+	// Another word limit in the prompt is honoured; British spelling too.
+	got := llm.DemoReply("x", llm.Request{Messages: []llm.Message{{Role: "user", Content: "Summarise this in at most 10 words: " + long}}})
+	if n := len(strings.Fields(got)); n != 10 || !strings.HasPrefix(got, llm.DemoSummaryLabel) {
+		t.Errorf("summary = %q (%d words), want 10 words", got, n)
+	}
+	// An ordinary message that mentions summaries gets the ordinary reply.
+	if got := llm.DemoReply("x", llm.Request{Messages: []llm.Message{{Role: "user", Content: "Summarize quantum physics"}}}); !strings.Contains(got, "Local demo model") {
+		t.Errorf("reply = %q", got)
+	}
+}
+
+func TestEstimateUsage(t *testing.T) {
+	t.Parallel()
+	msgs := []llm.Message{{Role: "system", Content: "abc"}, {Role: "user", Content: "défg"}} // 7 characters
+	if got := llm.EstimateUsage(msgs, "12345"); got != (llm.Usage{InputTokens: 2, OutputTokens: 2}) {
+		t.Errorf("estimate = %+v, want ceil(7/4)=2 in, ceil(5/4)=2 out", got)
+	}
+	if got := (llm.Usage{InputTokens: 100}).Complete(msgs, "12345"); got != (llm.Usage{InputTokens: 100, OutputTokens: 2}) {
+		t.Errorf("completed = %+v: a reported count stays, a missing one is estimated", got)
+	}
+	if got := (llm.Usage{}).Complete(nil, ""); got != (llm.Usage{}) {
+		t.Errorf("nothing = %+v", got)
 	}
 }
 

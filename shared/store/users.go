@@ -34,7 +34,11 @@ type userItem struct {
 	PasswordHash string `dynamodbav:"password_hash,omitempty"`
 	GoogleSub    string `dynamodbav:"google_sub,omitempty"`
 	IsSuperuser  bool   `dynamodbav:"is_superuser"`
-	CreatedAt    string `dynamodbav:"created_at"`
+	// IsVerified: the owner proved the email address (a mailed link, a
+	// password reset link, or Google's verified email). Accounts stored
+	// before the attribute existed read as unverified.
+	IsVerified bool   `dynamodbav:"is_verified"`
+	CreatedAt  string `dynamodbav:"created_at"`
 }
 
 type guardItem struct {
@@ -48,7 +52,7 @@ func (it userItem) domain() domain.User {
 	created, _ := time.Parse(time.RFC3339Nano, it.CreatedAt)
 	return domain.User{
 		ID: it.ID, Email: it.Email, Username: it.Username, FullName: it.FullName,
-		IsSuperuser: it.IsSuperuser, PasswordHash: it.PasswordHash, GoogleSub: it.GoogleSub,
+		IsSuperuser: it.IsSuperuser, IsVerified: it.IsVerified, PasswordHash: it.PasswordHash, GoogleSub: it.GoogleSub,
 		CreatedAt: created,
 	}
 }
@@ -62,7 +66,7 @@ func (s *Store) CreateUser(ctx context.Context, u domain.User) error {
 	item := userItem{
 		PK: userPK(u.ID), SK: skProfile, ID: u.ID, Email: u.Email, Username: u.Username,
 		FullName: u.FullName, PasswordHash: u.PasswordHash, GoogleSub: u.GoogleSub,
-		IsSuperuser: u.IsSuperuser, CreatedAt: u.CreatedAt.UTC().Format(time.RFC3339Nano),
+		IsSuperuser: u.IsSuperuser, IsVerified: u.IsVerified, CreatedAt: u.CreatedAt.UTC().Format(time.RFC3339Nano),
 	}
 	if err := s.putNew(ctx, item); err != nil {
 		return fmt.Errorf("create user: %w", err)

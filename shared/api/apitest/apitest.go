@@ -97,18 +97,29 @@ func wantCoded(t testing.TB, w *httptest.ResponseRecorder, status int) Error {
 
 var userSeq atomic.Int64
 
-// User creates an account directly in the store and answers its id and a
-// token for it.
+// User creates an account directly in the store, its email confirmed, and
+// answers its id and a token for a session of it (valid for an hour), so
+// the token passes the session check of a stack built like the devserver.
 func User(t testing.TB, st *store.Store, tokens *auth.Tokens, name string) (uid, token string) {
 	t.Helper()
 	uid = fmt.Sprintf("%s-%d-%d", name, time.Now().UnixNano(), userSeq.Add(1))
-	u := domain.User{ID: uid, Email: uid + "@example.com", Username: uid, FullName: name, CreatedAt: time.Now()}
+	u := domain.User{ID: uid, Email: uid + "@example.com", Username: uid, FullName: name, IsVerified: true, CreatedAt: time.Now()}
 	if err := st.CreateUser(context.Background(), u); err != nil {
 		t.Fatalf("create user: %v", err)
 	}
-	token, err := tokens.Issue(uid)
+	return uid, Session(t, st, tokens, uid)
+}
+
+// Session opens a new session of uid and answers a token naming it.
+func Session(t testing.TB, st *store.Store, tokens *auth.Tokens, uid string) string {
+	t.Helper()
+	sid := fmt.Sprintf("s-%d-%d", time.Now().UnixNano(), userSeq.Add(1))
+	if err := st.CreateSession(context.Background(), uid, sid, time.Now().Add(time.Hour)); err != nil {
+		t.Fatalf("create session: %v", err)
+	}
+	token, err := tokens.IssueSession(uid, sid)
 	if err != nil {
 		t.Fatalf("token: %v", err)
 	}
-	return uid, token
+	return token
 }

@@ -1,12 +1,12 @@
 package authapi
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"slices"
 	"time"
@@ -23,6 +23,19 @@ type tokenResponse struct {
 	User        domain.User `json:"user"`
 }
 
+// Throttle scopes (store.Admit keys).
+const (
+	scopeLoginEmail    = "login-email"
+	scopeLoginAddress  = "login-address"
+	scopeRegister      = "register-address"
+	scopeResend        = "resend-user"
+	scopeForgotEmail   = "forgot-email"
+	scopeForgotAddress = "forgot-address"
+)
+
+// register creates an unverified account, mails the confirmation link and
+// signs the new user in. Registrations are counted per client address
+// before any work is done.
 func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
 	var in registerInput
 	if err := httpx.DecodeJSON(w, r, &in); err != nil {
@@ -31,16 +44,23 @@ func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
 	if err := in.validate(); err != nil {
 		return err
 	}
+	ctx := r.Context()
+	if limit := s.cfg.RegisterLimitPerIP; limit > 0 {
+		if err := s.admit(ctx, scopeRegister, s.clientAddress(r), limit, registerWindow, msgRegisterThrottled); err != nil {
+			return err
+		}
+	}
 	hash, err := auth.HashPassword(in.Password)
 	if err != nil {
 		return fmt.Errorf("register: %w", err)
 	}
+	// Not verified, so not an admin yet whatever ADMIN_EMAILS says: that
+	// comes with the proof of the address (verifyEmail).
 	u := domain.User{
 		ID: newID(), Email: in.Email, Username: in.Username, FullName: in.FullName,
-		PasswordHash: hash, IsSuperuser: slices.Contains(s.cfg.AdminEmails, in.Email),
-		CreatedAt: s.now().UTC(),
+		PasswordHash: hash, CreatedAt: s.now().UTC(),
 	}
-	switch err := s.store.CreateUser(r.Context(), u); {
+	switch err := s.st.CreateUser(ctx, u); {
 	case errors.Is(err, store.ErrEmailTaken):
 		return httpx.Conflict("Email already registered")
 	case errors.Is(err, store.ErrUsernameTaken):
@@ -48,13 +68,21 @@ func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
 	case err != nil:
 		return fmt.Errorf("register: %w", err)
 	}
-	s.recordActivity(r, u.ID, domain.Activity{
+	s.recordActivity(ctx, u.ID, domain.Activity{
 		ID: "account-created", Type: domain.ActivityAccountCreated, Title: "Account created",
 		Description: "Welcome, " + u.Username + "! Your account is ready.", CreatedAt: u.CreatedAt,
 	})
-	return s.answerToken(w, http.StatusCreated, u)
+	// A mail that did not go is logged; the user can ask again
+	// (resend-verification), so the registration stands.
+	if err := s.sendVerification(ctx, r, u); err != nil {
+		slog.ErrorContext(ctx, "verification mail not sent", "user", u.ID, "err", err)
+	}
+	return s.answerSignedIn(w, r, http.StatusCreated, u)
 }
 
+// login counts the attempt (per client address, then per email) before it
+// checks the password, so concurrent guesses cannot outrun the limit: of 50
+// concurrent wrong passwords for one email, 5 are checked and 45 refused.
 func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	var in loginInput
 	if err := httpx.DecodeJSON(w, r, &in); err != nil {
@@ -63,73 +91,98 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	if err := in.validate(); err != nil {
 		return err
 	}
-	ctx, now, remote := r.Context(), s.now(), clientAddress(r)
-	if err := s.checkThrottle(r, "email", in.Email, maxFailuresEmail, now); err != nil {
+	ctx := r.Context()
+	if err := s.admit(ctx, scopeLoginAddress, s.clientAddress(r), loginLimitAddress, loginWindow, msgLoginThrottled); err != nil {
 		return err
 	}
-	if err := s.checkThrottle(r, "remote", remote, maxFailuresRemote, now); err != nil {
+	if err := s.admit(ctx, scopeLoginEmail, in.Email, loginLimitEmail, loginWindow, msgLoginThrottled); err != nil {
 		return err
 	}
-	u, err := s.store.UserByEmail(ctx, in.Email)
+	u, err := s.st.UserByEmail(ctx, in.Email)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("login: %w", err)
 	}
 	if !auth.CheckPassword(u.PasswordHash, in.Password) {
-		for scope, k := range map[string]string{"email": in.Email, "remote": remote} {
-			if _, err := s.store.RecordFailure(ctx, scope, k, throttleWindow, now); err != nil {
-				return fmt.Errorf("login: %w", err)
-			}
+		return httpx.Unauthorized(msgBadCredentials)
+	}
+	// The owner got in: their earlier typos no longer count against them.
+	if err := s.st.ClearFailures(ctx, scopeLoginEmail, in.Email); err != nil {
+		slog.WarnContext(ctx, "clear login attempts", "err", err)
+	}
+	token, sid, err := s.openSession(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	// A password reset or a Google take-over may have run while the
+	// password was being checked; they end every session they can see, so
+	// this one, opened after, must check again that the password it
+	// accepted is still the account's.
+	cur, err := s.st.GetUser(ctx, u.ID)
+	if err != nil || cur.PasswordHash != u.PasswordHash {
+		if endErr := s.st.EndSession(ctx, u.ID, sid); endErr != nil {
+			return endErr
+		}
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("login: %w", err)
 		}
 		return httpx.Unauthorized(msgBadCredentials)
 	}
-	if err := s.store.ClearFailures(ctx, "email", in.Email); err != nil {
-		slog.WarnContext(ctx, "clear login failures", "err", err)
-	}
-	s.recordActivity(r, u.ID, domain.Activity{
+	s.recordActivity(ctx, u.ID, domain.Activity{
 		ID: newID(), Type: domain.ActivityLogin, Title: "Signed in",
-		Description: "Signed in with email and password.", CreatedAt: now.UTC(),
+		Description: "Signed in with email and password.", CreatedAt: s.now().UTC(),
 	})
-	return s.answerToken(w, http.StatusOK, u)
+	httpx.WriteJSON(w, http.StatusOK, tokenResponse{AccessToken: token, TokenType: "bearer", User: cur})
+	return nil
 }
 
-// checkThrottle refuses a sign-in while its failure window is full, saying
-// when to retry; the password is not even checked then.
-func (s *Service) checkThrottle(r *http.Request, scope, k string, limit int, now time.Time) error {
-	win, err := s.store.FailureWindow(r.Context(), scope, k, throttleWindow, now)
-	if err != nil {
-		return fmt.Errorf("login: %w", err)
+// logout ends the caller's session: its token is refused from now on, by
+// every route group.
+func (s *Service) logout(w http.ResponseWriter, r *http.Request) error {
+	uid, _ := auth.UserID(r.Context())
+	if err := s.st.EndSession(r.Context(), uid, auth.SessionID(r.Context())); err != nil {
+		return fmt.Errorf("logout: %w", err)
 	}
-	if win.Count < limit {
-		return nil
-	}
-	wait := win.Ends(throttleWindow).Sub(now)
-	minutes := int(wait.Minutes() + 0.999)
-	unit := "minutes"
-	if minutes == 1 {
-		unit = "minute"
-	}
-	return &httpx.Error{
-		Code:              httpx.CodeRateLimited,
-		Detail:            fmt.Sprintf("Too many failed login attempts. Try again in %d %s (after %s UTC).", minutes, unit, win.Ends(throttleWindow).UTC().Format("15:04")),
-		RetryAfterSeconds: int(wait.Seconds() + 0.999),
-	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
 func (s *Service) me(w http.ResponseWriter, r *http.Request) error {
-	id, _ := auth.UserID(r.Context())
-	u, err := s.store.GetUser(r.Context(), id)
-	if errors.Is(err, store.ErrNotFound) {
-		return httpx.Unauthorized("This account no longer exists.")
-	}
+	u, err := s.currentUser(r)
 	if err != nil {
-		return fmt.Errorf("me: %w", err)
+		return err
 	}
 	httpx.WriteJSON(w, http.StatusOK, u)
 	return nil
 }
 
-func (s *Service) answerToken(w http.ResponseWriter, status int, u domain.User) error {
-	token, err := s.tokens.Issue(u.ID)
+// currentUser is the signed-in caller's account; 401 when it is gone.
+func (s *Service) currentUser(r *http.Request) (domain.User, error) {
+	id, _ := auth.UserID(r.Context())
+	u, err := s.st.GetUser(r.Context(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return u, httpx.Unauthorized("This account no longer exists.")
+	}
+	if err != nil {
+		return u, fmt.Errorf("current user: %w", err)
+	}
+	return u, nil
+}
+
+// openSession starts a server-side session for uid and signs a token that
+// names it; the session lasts as long as the token.
+func (s *Service) openSession(ctx context.Context, uid string) (token, sid string, err error) {
+	sid = newID()
+	if err := s.st.CreateSession(ctx, uid, sid, time.Now().Add(s.tokens.TTL())); err != nil {
+		return "", "", err
+	}
+	token, err = s.tokens.IssueSession(uid, sid)
+	return token, sid, err
+}
+
+// answerSignedIn opens a session for u and answers the login shape.
+func (s *Service) answerSignedIn(w http.ResponseWriter, r *http.Request, status int, u domain.User) error {
+	token, _, err := s.openSession(r.Context(), u.ID)
 	if err != nil {
 		return err
 	}
@@ -137,20 +190,16 @@ func (s *Service) answerToken(w http.ResponseWriter, status int, u domain.User) 
 	return nil
 }
 
-// recordActivity writes an activity; a failure is logged, never fatal to the
-// sign-in it describes.
-func (s *Service) recordActivity(r *http.Request, uid string, a domain.Activity) {
-	if err := s.store.AddActivity(r.Context(), uid, a); err != nil {
-		slog.WarnContext(r.Context(), "record activity", "type", a.Type, "err", err)
-	}
-}
+// isAdminEmail reports whether ADMIN_EMAILS lists email; callers grant it
+// only to a proven address.
+func (s *Service) isAdminEmail(email string) bool { return slices.Contains(s.cfg.AdminEmails, email) }
 
-func clientAddress(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
+// recordActivity writes an activity; a failure is logged, never fatal to the
+// action it describes.
+func (s *Service) recordActivity(ctx context.Context, uid string, a domain.Activity) {
+	if err := s.st.AddActivity(ctx, uid, a); err != nil {
+		slog.WarnContext(ctx, "record activity", "type", a.Type, "err", err)
 	}
-	return host
 }
 
 func newID() string {

@@ -21,6 +21,10 @@ import (
 	"aiwork/shared/store"
 )
 
+// msgGoogleUnavailable is what users see when the site has no Google
+// client; the operator's hint goes to the log.
+const msgGoogleUnavailable = "Google sign-in is not available on this site."
+
 // stateTTL bounds how long a user may take at Google's consent screen.
 const stateTTL = 10 * time.Minute
 
@@ -71,7 +75,8 @@ func (s *Service) oauthConfig(r *http.Request, p *oidc.Provider) *oauth2.Config 
 // single-use state and a PKCE challenge whose verifier stays in the table.
 func (s *Service) googleLogin(w http.ResponseWriter, r *http.Request) error {
 	if !s.cfg.Google.Enabled() {
-		return &httpx.Error{Code: httpx.CodeUnavailable, Detail: "Google sign-in is not configured on this server. Sign in with email and password, or ask the operator to set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET."}
+		slog.WarnContext(r.Context(), "Google sign-in was asked for but is off: set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET (README, Google sign-in)")
+		return &httpx.Error{Code: httpx.CodeUnavailable, Detail: msgGoogleUnavailable}
 	}
 	p, err := s.provider(r.Context())
 	if err != nil {
@@ -80,7 +85,7 @@ func (s *Service) googleLogin(w http.ResponseWriter, r *http.Request) error {
 	}
 	now := s.now()
 	nonce, verifier := newID(), oauth2.GenerateVerifier()
-	if err := s.store.SaveOAuthState(r.Context(), nonce, verifier, now.Add(stateTTL)); err != nil {
+	if err := s.st.SaveOAuthState(r.Context(), nonce, verifier, now.Add(stateTTL)); err != nil {
 		return err
 	}
 	state, err := s.tokens.Sign(stateClaims{Nonce: nonce, RegisteredClaims: jwt.RegisteredClaims{
@@ -131,7 +136,7 @@ func (s *Service) finishGoogle(r *http.Request) (string, error) {
 		return "", errors.New("state was not started in this browser")
 	}
 	ctx := r.Context()
-	verifier, err := s.store.TakeOAuthState(ctx, claims.Nonce, s.now())
+	verifier, err := s.st.TakeOAuthState(ctx, claims.Nonce, s.now())
 	if err != nil {
 		return "", fmt.Errorf("state already used or expired: %w", err)
 	}
@@ -163,26 +168,42 @@ func (s *Service) finishGoogle(r *http.Request) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	s.recordActivity(r, u.ID, domain.Activity{
+	s.recordActivity(ctx, u.ID, domain.Activity{
 		ID: newID(), Type: domain.ActivityLogin, Title: "Signed in",
 		Description: "Signed in with Google.", CreatedAt: s.now().UTC(),
 	})
-	return s.tokens.Issue(u.ID)
+	token, _, err := s.openSession(ctx, u.ID)
+	return token, err
 }
 
-// googleUser finds the account for a Google identity: linked before, else
-// the account with the same verified email (linked now), else a new one.
+// googleUser finds the account for a Google identity. Google has proved
+// the address, so the account is verified (and an admin when ADMIN_EMAILS
+// lists it). In order: the account linked to the subject before; else the
+// account with that email, linked now if its email was verified, taken
+// over if not (see takeOver); else a new account.
 func (s *Service) googleUser(ctx context.Context, sub, email string, verified bool, name string) (domain.User, error) {
-	u, err := s.store.UserByGoogleSub(ctx, sub)
-	if err == nil || !errors.Is(err, store.ErrNotFound) {
-		return u, err
+	u, err := s.st.UserByGoogleSub(ctx, sub)
+	switch {
+	case err == nil && !u.IsVerified:
+		// Linked before email verification existed: treated as below.
+		return s.takeOver(ctx, u, sub)
+	case err == nil:
+		return s.grantAdmin(ctx, u)
+	case !errors.Is(err, store.ErrNotFound):
+		return domain.User{}, err
 	}
 	if email == "" || !verified {
 		return domain.User{}, errors.New("google account has no verified email")
 	}
-	if u, err := s.store.UserByEmail(ctx, email); err == nil {
-		return u, s.store.LinkGoogle(ctx, sub, u.ID)
-	} else if !errors.Is(err, store.ErrNotFound) {
+	switch u, err := s.st.UserByEmail(ctx, email); {
+	case err == nil && u.IsVerified:
+		if err := s.st.LinkGoogle(ctx, sub, u.ID); err != nil {
+			return domain.User{}, err
+		}
+		return s.grantAdmin(ctx, u)
+	case err == nil:
+		return s.takeOver(ctx, u, sub)
+	case !errors.Is(err, store.ErrNotFound):
 		return domain.User{}, err
 	}
 	if name == "" {
@@ -194,29 +215,80 @@ func (s *Service) googleUser(ctx context.Context, sub, email string, verified bo
 		if attempt > 0 {
 			username = fmt.Sprintf("%s-%s", base, newID()[:4])
 		}
-		nu := domain.User{ID: newID(), Email: email, Username: username, FullName: name, GoogleSub: sub, CreatedAt: s.now().UTC()}
-		err := s.store.CreateUser(ctx, nu)
+		nu := domain.User{
+			ID: newID(), Email: email, Username: username, FullName: name, GoogleSub: sub,
+			IsVerified: true, IsSuperuser: s.isAdminEmail(email), CreatedAt: s.now().UTC(),
+		}
+		err := s.st.CreateUser(ctx, nu)
 		switch {
 		case errors.Is(err, store.ErrUsernameTaken):
 			continue
 		case errors.Is(err, store.ErrEmailTaken):
-			// Registered meanwhile with the same email: link to it.
+			// Registered meanwhile with the same email: link or take over.
 			return s.googleUser(ctx, sub, email, verified, name)
 		case err != nil:
 			return domain.User{}, err
 		}
-		if err := s.store.LinkGoogle(ctx, sub, nu.ID); err != nil {
+		if err := s.st.LinkGoogle(ctx, sub, nu.ID); err != nil {
 			return domain.User{}, err
 		}
-		if err := s.store.AddActivity(ctx, nu.ID, domain.Activity{
+		s.recordActivity(ctx, nu.ID, domain.Activity{
 			ID: "account-created", Type: domain.ActivityAccountCreated, Title: "Account created",
 			Description: "Welcome, " + nu.Username + "! Your account is ready.", CreatedAt: nu.CreatedAt,
-		}); err != nil {
-			slog.WarnContext(ctx, "record activity", "err", err)
-		}
+		})
 		return nu, nil
 	}
 	return domain.User{}, errors.New("could not find a free username")
+}
+
+// takeOver gives an account whose email was never verified to the Google
+// identity that has just proved the address. Whoever registered it with a
+// password never proved it (a pre-hijack: registering victim@gmail.com
+// before the victim signs in with Google), so that password is removed and
+// every earlier session ends, in this order: the password goes first (one
+// conditional write that also records the subject), then the sessions (a
+// sign-in racing with it re-checks the password after opening its session
+// and ends it), then the Google guard. A retry after a failure finds the
+// account verified and links it.
+func (s *Service) takeOver(ctx context.Context, u domain.User, sub string) (domain.User, error) {
+	taken, err := s.st.TakeOverForGoogle(ctx, u.ID, sub, s.isAdminEmail(u.Email))
+	if errors.Is(err, store.ErrAlreadyVerified) {
+		// Verified by its owner meanwhile: link instead.
+		if err := s.st.LinkGoogle(ctx, sub, u.ID); err != nil {
+			return domain.User{}, err
+		}
+		return s.st.GetUser(ctx, u.ID)
+	}
+	if err != nil {
+		return domain.User{}, err
+	}
+	var ended int
+	for attempt := 0; ; attempt++ {
+		if ended, err = s.st.EndSessions(ctx, u.ID); err == nil {
+			break
+		}
+		if attempt == 2 {
+			return domain.User{}, fmt.Errorf("take-over: %w", err)
+		}
+	}
+	if err := s.st.LinkGoogle(ctx, sub, u.ID); err != nil {
+		return domain.User{}, err
+	}
+	slog.InfoContext(ctx, "google sign-in took over an unverified account", "user", u.ID, "sessions_ended", ended, "had_password", u.PasswordHash != "")
+	s.recordActivity(ctx, u.ID, domain.Activity{
+		ID: newID(), Type: domain.ActivityOther, Title: "Account secured with Google",
+		Description: "Google confirmed your email address. The password set before it was confirmed was removed and every other session was signed out.",
+		CreatedAt:   s.now().UTC(),
+	})
+	return taken, nil
+}
+
+// grantAdmin makes a verified account listed in ADMIN_EMAILS an admin.
+func (s *Service) grantAdmin(ctx context.Context, u domain.User) (domain.User, error) {
+	if u.IsSuperuser || !s.isAdminEmail(u.Email) {
+		return u, nil
+	}
+	return s.st.MarkVerified(ctx, u.ID, true)
 }
 
 var notUsername = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

@@ -1,5 +1,6 @@
-// Package authapi is the auth route group: register, login, me, health and
-// Google sign-in. Lambda and the devserver mount the same Handler.
+// Package authapi is the auth route group: register, login, logout, me,
+// email verification, password reset, health and Google sign-in. Lambda and
+// the devserver mount the same Handler.
 package authapi
 
 import (
@@ -10,20 +11,43 @@ import (
 	"aiwork/shared/auth"
 	"aiwork/shared/config"
 	"aiwork/shared/httpx"
+	"aiwork/shared/mail"
 	"aiwork/shared/store"
 )
 
-// Login throttling (DESIGN §8): per email, and a looser limit per client address.
+// Throttles (DESIGN §8). Each counts an attempt before the work it guards
+// (store.Admit: one conditional write that refuses past the limit), so a
+// burst of concurrent requests cannot pass it.
 const (
-	throttleWindow    = 15 * time.Minute
-	maxFailuresEmail  = 5
-	maxFailuresRemote = 100
+	// Sign-in: per email, and a looser limit per client address.
+	loginWindow       = 15 * time.Minute
+	loginLimitEmail   = 5
+	loginLimitAddress = 100
+	// Registration: per client address (cfg.RegisterLimitPerIP).
+	registerWindow = time.Hour
+	// Verification mail asked again: per account.
+	resendWindow = time.Hour
+	resendLimit  = 5
+	// Reset links asked for: per email and per client address.
+	forgotWindow       = time.Hour
+	forgotLimitEmail   = 5
+	forgotLimitAddress = 20
 )
+
+// Lifetimes of the mailed single-use links.
+const (
+	verifyLinkTTL = 24 * time.Hour
+	resetLinkTTL  = time.Hour
+)
+
+// The store keeps the sessions every route group's middleware checks.
+var _ auth.Sessions = (*store.Store)(nil)
 
 // Service holds what the handlers need.
 type Service struct {
-	store  *store.Store
+	st     *store.Store
 	tokens *auth.Tokens
+	mailer mail.Mailer
 	cfg    config.Auth
 	now    func() time.Time
 
@@ -31,9 +55,25 @@ type Service struct {
 	oidc     *oidcClient
 }
 
-// New builds the auth group's handler.
-func New(st *store.Store, cfg config.Auth) *Service {
-	return &Service{store: st, tokens: auth.NewTokens(cfg.JWTSecret, cfg.TokenTTL), cfg: cfg, now: time.Now}
+// New builds the auth group: mailer sends the verification and reset mail
+// (SES in AWS, the local outbox on the devserver).
+func New(st *store.Store, cfg config.Auth, mailer mail.Mailer) *Service {
+	if cfg.RegisterLimitPerIP == 0 {
+		cfg.RegisterLimitPerIP = config.DefaultRegisterLimitPerIP
+	}
+	if mailer == nil {
+		mailer = mail.Disabled{}
+	}
+	return &Service{
+		st: st, tokens: auth.NewTokens(cfg.JWTSecret, cfg.TokenTTL).WithSessions(st),
+		mailer: mailer, cfg: cfg, now: time.Now,
+	}
+}
+
+// WithClock replaces the clock of links and throttles (tests of expiry).
+func (s *Service) WithClock(now func() time.Time) *Service {
+	s.now = now
+	return s
 }
 
 // Tokens is the group's token issuer (shared with tests).
@@ -42,9 +82,15 @@ func (s *Service) Tokens() *auth.Tokens { return s.tokens }
 // Handler routes /api/v1/auth/*.
 func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
+	required := s.tokens.Required
 	mux.Handle("POST /api/v1/auth/register", httpx.Handle(s.register))
 	mux.Handle("POST /api/v1/auth/login", httpx.Handle(s.login))
-	mux.Handle("GET /api/v1/auth/me", s.tokens.Required(httpx.Handle(s.me)))
+	mux.Handle("POST /api/v1/auth/logout", required(httpx.Handle(s.logout)))
+	mux.Handle("GET /api/v1/auth/me", required(httpx.Handle(s.me)))
+	mux.Handle("POST /api/v1/auth/verify-email", httpx.Handle(s.verifyEmail))
+	mux.Handle("POST /api/v1/auth/resend-verification", required(httpx.Handle(s.resendVerification)))
+	mux.Handle("POST /api/v1/auth/forgot-password", httpx.Handle(s.forgotPassword))
+	mux.Handle("POST /api/v1/auth/reset-password", httpx.Handle(s.resetPassword))
 	mux.Handle("GET /api/v1/auth/health", httpx.Handle(health))
 	mux.Handle("GET /api/v1/auth/google/login", httpx.Handle(s.googleLogin))
 	mux.Handle("GET /api/v1/auth/google/callback", http.HandlerFunc(s.googleCallback))

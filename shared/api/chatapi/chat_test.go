@@ -44,7 +44,8 @@ func TestMessageRefusals(t *testing.T) {
 		{"no connection id", token, `{"message":"hi"}`, 400, "connection_id"},
 		{"empty message", token, mustJSON(msg{ConnectionID: conn, Message: ""}), 400, "Message is required"},
 		{"whitespace message", token, mustJSON(msg{ConnectionID: conn, Message: " \n\t "}), 400, "Message is required"},
-		{"model of another provider", token, mustJSON(msg{ConnectionID: conn, Message: "hi", Model: "claude-3-opus"}), 400, "gpt-4o-mini, gpt-4o, gpt-4-turbo, gpt-3.5-turbo"},
+		{"model of another provider", token, mustJSON(msg{ConnectionID: conn, Message: "hi", Model: "claude-3-opus"}), 400, "This connection is for gpt-4o-mini; connect again to use claude-3-opus."},
+		{"another model of the provider", token, mustJSON(msg{ConnectionID: conn, Message: "hi", Model: "gpt-4-turbo"}), 400, "This connection is for gpt-4o-mini; connect again to use gpt-4-turbo."},
 		{"bad context role", token, mustJSON(msg{ConnectionID: conn, Message: "hi", Context: []llm.Message{{Role: "user", Content: "a"}, {Role: "tool", Content: "b"}}}), 400, "context[1].role"},
 		{"context over the cap", token, mustJSON(msg{ConnectionID: conn, Message: "hi", Context: []llm.Message{{Role: "user", Content: strings.Repeat("a", chatapi.MaxContextChars)}}}), 413, "too long"},
 		{"body over 512 KiB", token, mustJSON(msg{ConnectionID: conn, Message: strings.Repeat("b", chatapi.MaxBodyBytes)}), 413, "512 KiB"},
@@ -142,25 +143,30 @@ func TestMessageStreamsFrames(t *testing.T) {
 	}
 }
 
-// The message's model, when given, picks among the connection provider's
-// models, mapped to its API id.
+// The message's model, when given, must be the connection's (a connection
+// made for a cheap model cannot be used for a dear one); either way the
+// upstream gets the model's API id.
 func TestMessageModelChoice(t *testing.T) {
 	t.Parallel()
 	up := replies(llm.Usage{}, "ok")
 	s := newStack(t, 10*time.Second, map[string]llm.Provider{"meta": up})
 	_, token := s.user()
 	conn := s.connect(token, "meta", "llama-3.1-8b-instruct")
-	for _, model := range []string{"", "llama-3.2-1b-instruct"} {
+	for _, model := range []string{"", "llama-3.1-8b-instruct"} {
 		if w := s.send(token, msg{ConnectionID: conn, Message: "hi", Model: model}); w.Code != http.StatusOK || !strings.HasSuffix(w.Body.String(), doneFrame) {
 			t.Fatalf("model %q: %d %s", model, w.Code, w.Body)
 		}
+	}
+	w := s.send(token, msg{ConnectionID: conn, Message: "hi", Model: "llama-3.1-70b-instruct"})
+	if e := wantError(t, w, http.StatusBadRequest); e.Detail != "This connection is for llama-3.1-8b-instruct; connect again to use llama-3.1-70b-instruct." {
+		t.Errorf("detail = %q", e.Detail)
 	}
 	var got []string
 	for _, r := range up.requests() {
 		got = append(got, r.Model)
 	}
-	if want := []string{"meta.llama3-1-8b-instruct-v1:0", "us.meta.llama3-2-1b-instruct-v1:0"}; !slices.Equal(got, want) {
-		t.Errorf("API model ids = %q, want %q", got, want)
+	if want := []string{"meta.llama3-1-8b-instruct-v1:0", "meta.llama3-1-8b-instruct-v1:0"}; !slices.Equal(got, want) {
+		t.Errorf("API model ids = %q, want %q (the refused message never reaches the upstream)", got, want)
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"aiwork/shared/auth"
+	"aiwork/shared/config"
+	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
 	"aiwork/shared/llm"
 	"aiwork/shared/store"
@@ -32,7 +34,24 @@ const (
 type Options struct {
 	// StallTimeout ends a stream that got no upstream chunk for this long.
 	StallTimeout time.Duration
+	// Limits meter each user's chat (zero fields: no limit). LoadChat gives
+	// the defaults: 3 streams, 20 messages a minute, 200,000 tokens a day.
+	Limits config.ChatLimits
+	// MaxStreamDuration ends a stream that runs this long, so that it gives
+	// back its slot and records its usage before the chat Lambda's 5 min
+	// timeout could kill it; a stream slot's lease outlasts it (slotLease).
+	MaxStreamDuration time.Duration
+	// Now is the clock (tests move it across days).
+	Now func() time.Time
 }
+
+// DefaultMaxStreamDuration leaves the chat Lambda (5 min timeout, see
+// infra/stack.ChatTimeoutSeconds) time to record usage and free the slot.
+const DefaultMaxStreamDuration = 4*time.Minute + 40*time.Second
+
+// slotLease is how long a stream slot is held at most when its stream never
+// gives it back (a crash): longer than any stream plus its clean-up.
+func (o Options) slotLease() time.Duration { return o.MaxStreamDuration + time.Minute }
 
 // Service holds what the handler needs.
 type Service struct {
@@ -46,6 +65,12 @@ type Service struct {
 func New(st *store.Store, tokens *auth.Tokens, registry *llm.Registry, opts Options) *Service {
 	if opts.StallTimeout <= 0 {
 		opts.StallTimeout = 30 * time.Second
+	}
+	if opts.MaxStreamDuration <= 0 {
+		opts.MaxStreamDuration = DefaultMaxStreamDuration
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
 	return &Service{st: st, tokens: tokens, registry: registry, opts: opts}
 }
@@ -69,9 +94,16 @@ type usageFrame struct {
 		InputTokens  int     `json:"input_tokens"`
 		OutputTokens int     `json:"output_tokens"`
 		CostUSD      float64 `json:"cost_usd"`
+		// Demo: the local demo model answered; its tokens are estimated
+		// and cost nothing.
+		Demo bool `json:"demo,omitempty"`
 	} `json:"usage"`
 }
 
+// message answers one message with a stream. Every message, the
+// summariser's included, passes the same admission (admission.go) before
+// the upstream call, and every stream that reached the upstream records its
+// usage and gives back its slot when it ends, however it ends.
 func (s *Service) message(w http.ResponseWriter, r *http.Request) error {
 	var in messageInput
 	if err := httpx.DecodeJSONLimit(w, r, &in, MaxBodyBytes); err != nil {
@@ -82,25 +114,8 @@ func (s *Service) message(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(in.ConnectionID) == "" {
 		return httpx.Invalid("connection_id is required")
 	}
-	conn, err := s.st.GetConnection(ctx, uid, in.ConnectionID)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && conn.Kind != "llm") {
-		return httpx.NotFound("Connection not found. Connect again.")
-	}
-	if err != nil {
-		return err
-	}
-	text := strings.TrimSpace(in.Message)
-	if text == "" {
+	if strings.TrimSpace(in.Message) == "" {
 		return httpx.Invalid("Message is required")
-	}
-	provider, _ := llm.FindProvider(conn.Provider)
-	modelName := conn.Model
-	if in.Model != "" {
-		modelName = in.Model
-	}
-	model, ok := provider.FindModel(modelName)
-	if !ok {
-		return httpx.Invalid(fmt.Sprintf("Model '%s' is not offered by %s. Choose one of: %s.", modelName, provider.Label, strings.Join(provider.ModelNames(), ", ")))
 	}
 	msgs, total, err := conversation(in.Context, in.Message)
 	if err != nil {
@@ -109,8 +124,27 @@ func (s *Service) message(w http.ResponseWriter, r *http.Request) error {
 	if total > MaxContextChars {
 		return &httpx.Error{Code: httpx.CodeTooLarge, Detail: fmt.Sprintf("This conversation is too long to send (%d characters; the limit is %d). Start a new chat tab or shorten the message.", total, MaxContextChars)}
 	}
-	adapter, _, _ := s.registry.Adapter(provider.ID)
-	s.stream(ctx, newSSE(w), adapter, model, msgs)
+	now := s.opts.Now().UTC()
+	adm := s.admit(ctx, uid, in.ConnectionID, now)
+	defer adm.end(ctx, nil) // a refusal gives back the slot it may hold
+	conn, err := adm.pass(ctx, in.Model, s.opts.Limits, s.opts.slotLease())
+	if err != nil {
+		return err
+	}
+	provider, _ := llm.FindProvider(conn.Provider)
+	model, ok := provider.FindModel(conn.Model)
+	if !ok {
+		return httpx.NotFound("Connection not found. Connect again.")
+	}
+	adapter, demo, _ := s.registry.Adapter(provider.ID)
+	s.stream(ctx, newSSE(w), adapter, model, demo, msgs, func(u *llm.Usage) {
+		var rec *domain.ModelUsage
+		if u != nil {
+			rec = &domain.ModelUsage{Provider: provider.ID, Model: model.Name, Demo: demo,
+				InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, Requests: 1}
+		}
+		adm.end(ctx, rec)
+	})
 	return nil
 }
 
@@ -134,39 +168,72 @@ func conversation(context []llm.Message, message string) ([]llm.Message, int, er
 // stream relays the upstream reply frame by frame. It ends with a usage
 // frame and [DONE], or with an error frame; a stall ends it with
 // 'Stream timeout'; a client disconnect cancels the upstream call.
-func (s *Service) stream(parent context.Context, out *sse, adapter llm.Provider, model llm.Model, msgs []llm.Message) {
+//
+// finish runs once the upstream call is over and before the last frame, so
+// a client that sends again on [DONE] finds its slot free and its usage
+// counted. It gets the usage to record: the provider's, each count it did
+// not report estimated (llm.Usage.Complete) — for a finished, cancelled,
+// stalled or cut-off stream, and for one that failed after its first chunk;
+// nil for a call that failed before producing anything (the provider
+// refused it: nothing was spent).
+func (s *Service) stream(parent context.Context, out *sse, adapter llm.Provider, model llm.Model, demo bool, msgs []llm.Message, finish func(*llm.Usage)) {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
+	ctx, stop := context.WithTimeoutCause(ctx, s.opts.MaxStreamDuration, errTooLong)
+	defer stop()
 	stall := time.AfterFunc(s.opts.StallTimeout, func() { cancel(errStall) })
 	defer stall.Stop()
 
-	usage, err := adapter.Stream(ctx, llm.Request{Model: model.APIID, Messages: msgs, MaxTokens: model.MaxTokens}, func(delta string) error {
+	var reply strings.Builder
+	reported, err := adapter.Stream(ctx, llm.Request{Model: model.APIID, Messages: msgs, MaxTokens: model.MaxTokens}, func(delta string) error {
 		if delta == "" {
 			return nil
 		}
 		stall.Reset(s.opts.StallTimeout)
+		reply.WriteString(delta)
 		return out.content(delta)
 	})
 	stall.Stop()
+	usage := reported.Complete(msgs, reply.String())
+	cause := context.Cause(ctx)
 	switch {
-	case errors.Is(context.Cause(ctx), errStall):
+	case errors.Is(cause, errStall):
+		finish(&usage)
 		_ = out.error("Stream timeout")
 		return
+	case errors.Is(cause, errTooLong):
+		finish(&usage)
+		_ = out.error(fmt.Sprintf("The reply was cut off after %s, the longest a reply may stream.", s.opts.MaxStreamDuration))
+		return
 	case parent.Err() != nil:
+		finish(&usage)
 		return // the client went away; nobody to tell
 	case err != nil:
+		if reply.Len() == 0 {
+			finish(nil)
+		} else {
+			finish(&usage)
+		}
 		slog.WarnContext(parent, "chat upstream failed", "model", model.APIID, "err", err)
 		_ = out.error(upstreamDetail(err))
 		return
 	}
+	finish(&usage)
 	var uf usageFrame
 	uf.Usage.InputTokens, uf.Usage.OutputTokens = usage.InputTokens, usage.OutputTokens
-	uf.Usage.CostUSD = model.Cost(usage)
+	if demo {
+		uf.Usage.Demo = true
+	} else {
+		uf.Usage.CostUSD = model.Cost(usage)
+	}
 	_ = out.data(uf)
 	_ = out.done()
 }
 
-var errStall = errors.New("stream stalled")
+var (
+	errStall   = errors.New("stream stalled")
+	errTooLong = errors.New("stream ran too long")
+)
 
 func upstreamDetail(err error) string {
 	var ue *llm.UpstreamError

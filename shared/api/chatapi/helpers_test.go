@@ -17,6 +17,7 @@ import (
 
 	"aiwork/shared/api/chatapi"
 	"aiwork/shared/api/mcpapi"
+	"aiwork/shared/api/usersapi"
 	"aiwork/shared/auth"
 	"aiwork/shared/llm"
 	"aiwork/shared/routes"
@@ -45,6 +46,13 @@ type stack struct {
 
 func newStack(t *testing.T, stall time.Duration, upstreams map[string]llm.Provider) *stack {
 	t.Helper()
+	return newStackWith(t, chatapi.Options{StallTimeout: stall}, upstreams)
+}
+
+// newStackWith is newStack with the chat options (limits, clock) given,
+// and the users group mounted too, reading the same limits and clock.
+func newStackWith(t *testing.T, opts chatapi.Options, upstreams map[string]llm.Provider) *stack {
+	t.Helper()
 	st := storetest.New(t)
 	tokens := auth.NewTokens(secret, time.Hour)
 	reg := llm.NewRegistry(0)
@@ -54,8 +62,9 @@ func newStack(t *testing.T, stall time.Duration, upstreams map[string]llm.Provid
 		real[id] = true
 	}
 	h, err := routes.Mount(map[string]http.Handler{
-		"mcp":  mcpapi.New(st, tokens, real, mcpapi.Options{}).Handler(),
-		"chat": chatapi.New(st, tokens, reg, chatapi.Options{StallTimeout: stall}).Handler(),
+		"mcp":   mcpapi.New(st, tokens, real, mcpapi.Options{}).Handler(),
+		"chat":  chatapi.New(st, tokens, reg, opts).Handler(),
+		"users": usersapi.New(st, tokens, usersapi.Options{ChatLimits: opts.Limits, Now: opts.Now}).Handler(),
 	}, nil)
 	if err != nil {
 		t.Fatal(err)

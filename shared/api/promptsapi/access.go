@@ -1,10 +1,12 @@
 package promptsapi
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"time"
 
 	"aiwork/shared/auth"
@@ -44,6 +46,9 @@ func (s *Service) useFree(w http.ResponseWriter, r *http.Request, pid string) er
 	}
 	already := owned
 	if !owned {
+		if err := s.checkVerified(ctx, uid, pid); err != nil {
+			return err
+		}
 		_, already, err = s.st.ClaimFree(ctx, uid, pid, s.freeLimit)
 		if errors.Is(err, store.ErrQuotaExhausted) {
 			return httpx.Forbidden(fmt.Sprintf("You have used all %d of your free prompts. Purchase this prompt to use it.", s.freeLimit))
@@ -71,6 +76,37 @@ func (s *Service) useFree(w http.ResponseWriter, r *http.Request, pid string) er
 	}
 	httpx.WriteJSON(w, http.StatusOK, useFreeResponse{Prompt: s.present(p, v, names), Status: v.freeState, AlreadyClaimed: already})
 	return nil
+}
+
+// msgConfirmEmail refuses a free use to an account whose email is not
+// confirmed (code email_unverified, so the web app offers to resend).
+const msgConfirmEmail = "Please confirm your email address to use free prompts. We sent you a link; you can resend it from your dashboard."
+
+// checkVerified lets a free use through when the account's email is
+// confirmed (or the check is off). A prompt claimed before stays open: its
+// claim spends nothing.
+func (s *Service) checkVerified(ctx context.Context, uid, pid string) error {
+	if !s.verifiedOnly {
+		return nil
+	}
+	u, err := s.st.GetUser(ctx, uid)
+	if errors.Is(err, store.ErrNotFound) {
+		return httpx.Unauthorized("This account no longer exists.")
+	}
+	if err != nil {
+		return err
+	}
+	if u.IsVerified {
+		return nil
+	}
+	status, err := s.st.FreeStatus(ctx, uid, s.freeLimit)
+	if err != nil {
+		return err
+	}
+	if slices.Contains(status.PromptIDs, pid) {
+		return nil
+	}
+	return &httpx.Error{Code: httpx.CodeEmailUnverified, Detail: msgConfirmEmail}
 }
 
 type rateInput struct {

@@ -15,11 +15,22 @@ type Service struct {
 	st        *store.Store
 	tokens    *auth.Tokens
 	freeLimit int
+	// verifiedOnly: a free use needs a confirmed email (the default;
+	// REQUIRE_EMAIL_VERIFICATION=false turns it off).
+	verifiedOnly bool
 }
 
-// New builds the prompts group; freeLimit is FREE_PROMPTS_PER_USER.
+// New builds the prompts group; freeLimit is FREE_PROMPTS_PER_USER. Free
+// uses need a confirmed email unless WithEmailVerification(false).
 func New(st *store.Store, tokens *auth.Tokens, freeLimit int) *Service {
-	return &Service{st: st, tokens: tokens, freeLimit: freeLimit}
+	return &Service{st: st, tokens: tokens, freeLimit: freeLimit, verifiedOnly: true}
+}
+
+// WithEmailVerification sets whether free uses need a confirmed email
+// (REQUIRE_EMAIL_VERIFICATION).
+func (s *Service) WithEmailVerification(required bool) *Service {
+	s.verifiedOnly = required
+	return s
 }
 
 // Handler routes /api/v1/prompts/*.

@@ -38,7 +38,7 @@ func get(t *testing.T, h http.Handler, path, uid string) *httptest.ResponseRecor
 func TestActivities(t *testing.T) {
 	t.Parallel()
 	st := storetest.New(t)
-	h := usersapi.New(st, tokens)
+	h := usersapi.New(st, tokens, usersapi.Options{}).Handler()
 	ctx := t.Context()
 	base := time.Date(2025, 5, 1, 9, 0, 0, 0, time.UTC)
 	amount := 12.99
@@ -89,7 +89,7 @@ func TestActivities(t *testing.T) {
 func TestActivitiesAtMostFifty(t *testing.T) {
 	t.Parallel()
 	st := storetest.New(t)
-	h := usersapi.New(st, tokens)
+	h := usersapi.New(st, tokens, usersapi.Options{}).Handler()
 	base := time.Date(2025, 5, 1, 9, 0, 0, 0, time.UTC)
 	for i := range 55 {
 		storetest.Must(t, st.AddActivity(t.Context(), "ada", domain.Activity{
@@ -109,7 +109,7 @@ func TestActivitiesAtMostFifty(t *testing.T) {
 func TestActivitiesRefused(t *testing.T) {
 	t.Parallel()
 	st := storetest.New(t)
-	h := usersapi.New(st, tokens)
+	h := usersapi.New(st, tokens, usersapi.Options{}).Handler()
 	foreign, err := auth.NewTokens([]byte("another-secret-another-secret-another"), time.Hour).Issue("ada")
 	if err != nil {
 		t.Fatal(err)
@@ -140,4 +140,18 @@ func TestActivitiesRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+func httptestRequest(method, path, authorization string) *http.Request {
+	r := httptest.NewRequest(method, path, nil)
+	if authorization != "" {
+		r.Header.Set("Authorization", authorization)
+	}
+	return r
+}
+
+func serve(h http.Handler, r *http.Request) *httptest.ResponseRecorder {
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
 }

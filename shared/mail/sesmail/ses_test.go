@@ -1,0 +1,85 @@
+package sesmail_test
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	netmail "net/mail"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/sesv2"
+
+	"aiwork/shared/mail"
+	"aiwork/shared/mail/sesmail"
+)
+
+// The real SES v2 client against a server speaking SES's REST wire format:
+// one signed POST /v2/email/outbound-emails with the raw RFC 5322 message.
+func TestSendsRawMailThroughSESv2(t *testing.T) {
+	var got struct {
+		FromEmailAddress string
+		Destination      struct{ ToAddresses []string }
+		Content          struct{ Raw struct{ Data string } }
+	}
+	var auth, path, method string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		method, path, auth = r.Method, r.URL.Path, r.Header.Get("Authorization")
+		body, _ := io.ReadAll(r.Body)
+		if err := json.Unmarshal(body, &got); err != nil {
+			t.Errorf("request body %s: %v", body, err)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"MessageId":"0100018f-test"}`))
+	}))
+	defer srv.Close()
+	client := sesv2.New(sesv2.Options{
+		Region: "eu-west-1", BaseEndpoint: aws.String(srv.URL),
+		Credentials: credentials.NewStaticCredentialsProvider("AKID", "SECRET", ""),
+	})
+	s, err := sesmail.New(client, "AIWork <no-reply@mail.example.com>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := "https://app.example.com/reset-password?token=abcDEF_123-xyz"
+	if err := s.Send(context.Background(), mail.Message{To: "ada@example.com", ToName: "Ada", Subject: "Reset your password", Text: "Open " + link + "\n"}); err != nil {
+		t.Fatal(err)
+	}
+	if method != http.MethodPost || path != "/v2/email/outbound-emails" || !strings.Contains(auth, "AWS4-HMAC-SHA256") || !strings.Contains(auth, "/ses/aws4_request") {
+		t.Errorf("request %s %s with Authorization %q, want a signed SES v2 SendEmail", method, path, auth)
+	}
+	if got.FromEmailAddress != "no-reply@mail.example.com" || len(got.Destination.ToAddresses) != 1 || got.Destination.ToAddresses[0] != "ada@example.com" {
+		t.Errorf("from %q to %v", got.FromEmailAddress, got.Destination.ToAddresses)
+	}
+	raw, err := base64.StdEncoding.DecodeString(got.Content.Raw.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, err := netmail.ReadMessage(strings.NewReader(string(raw)))
+	if err != nil {
+		t.Fatalf("raw message: %v", err)
+	}
+	body, _ := io.ReadAll(msg.Body)
+	if msg.Header.Get("Subject") != "Reset your password" || !strings.Contains(string(body), link) {
+		t.Errorf("raw message %s", raw)
+	}
+
+	// An SES refusal is an error for the caller to report.
+	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("x-amzn-ErrorType", "MessageRejected")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte(`{"message":"Email address is not verified."}`))
+	}))
+	defer bad.Close()
+	s2, _ := sesmail.New(sesv2.New(sesv2.Options{Region: "eu-west-1", BaseEndpoint: aws.String(bad.URL),
+		Credentials: credentials.NewStaticCredentialsProvider("AKID", "SECRET", ""), RetryMaxAttempts: 1}), "no-reply@mail.example.com")
+	if err := s2.Send(context.Background(), mail.Message{To: "ada@example.com", Subject: "s", Text: "t"}); err == nil || !strings.Contains(err.Error(), "not verified") {
+		t.Errorf("refused send = %v, want SES's reason", err)
+	}
+}

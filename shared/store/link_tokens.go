@@ -1,0 +1,108 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Purposes of mailed single-use links.
+const (
+	LinkVerifyEmail   = "VERIFY"
+	LinkResetPassword = "RESET"
+)
+
+// Why a link token is refused.
+var (
+	ErrLinkUnknown = errors.New("link token unknown")
+	ErrLinkUsed    = errors.New("link token already used")
+	ErrLinkExpired = errors.New("link token expired")
+)
+
+// LinkToken is a mailed single-use link as stored: only the SHA-256 of its
+// token is kept, so the table never holds a usable link.
+type LinkToken struct {
+	UserID string
+	Email  string
+	// Tag is what the link was issued against (a reset link carries a
+	// fingerprint of the password it replaces, so it dies with it).
+	Tag     string
+	Expires time.Time
+}
+
+// linkExpiryGrace keeps a used or expired link readable (so its refusal can
+// say "used" or "expired" rather than "unknown") before TTL removes it.
+const linkExpiryGrace = 7 * 24 * time.Hour
+
+type linkTokenItem struct {
+	PK        string `dynamodbav:"PK"`
+	SK        string `dynamodbav:"SK"`
+	UserID    string `dynamodbav:"user_id"`
+	Email     string `dynamodbav:"email"`
+	Tag       string `dynamodbav:"tag,omitempty"`
+	ValidTo   int64  `dynamodbav:"valid_to"` // unix ms
+	UsedAt    int64  `dynamodbav:"used_at,omitempty"`
+	ExpiresAt int64  `dynamodbav:"expires_at"` // TTL (unix s)
+}
+
+// SaveLinkToken stores a new link of purpose under the hash of its token.
+func (s *Store) SaveLinkToken(ctx context.Context, purpose, tokenHash string, t LinkToken) error {
+	it := linkTokenItem{
+		PK: linkTokenPK(purpose, tokenHash), SK: skLinkToken, UserID: t.UserID, Email: t.Email, Tag: t.Tag,
+		ValidTo: t.Expires.UnixMilli(), ExpiresAt: t.Expires.Add(linkExpiryGrace).Unix(),
+	}
+	if err := s.putNew(ctx, it); err != nil {
+		return fmt.Errorf("save link token: %w", err)
+	}
+	return nil
+}
+
+// UseLinkToken spends a link: one conditional write marks it used only if
+// it exists, is unused and unexpired at now, so of concurrent uses exactly
+// one succeeds. Refusals say why: ErrLinkUnknown, ErrLinkUsed, ErrLinkExpired.
+func (s *Store) UseLinkToken(ctx context.Context, purpose, tokenHash string, now time.Time) (LinkToken, error) {
+	k := key(linkTokenPK(purpose, tokenHash), skLinkToken)
+	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:        aws.String(s.table),
+		Key:              k,
+		UpdateExpression: aws.String("SET used_at = :now"),
+		// Exists, never used, still valid.
+		ConditionExpression: aws.String("attribute_exists(PK) AND attribute_not_exists(used_at) AND valid_to > :now"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":now": &types.AttributeValueMemberN{Value: strconv.FormatInt(now.UnixMilli(), 10)},
+		},
+		ReturnValues: types.ReturnValueAllNew,
+	})
+	if err == nil {
+		var it linkTokenItem
+		if err := attributevalue.UnmarshalMap(out.Attributes, &it); err != nil {
+			return LinkToken{}, fmt.Errorf("use link token: %w", err)
+		}
+		return it.token(), nil
+	}
+	if !isConditionFailed(err) {
+		return LinkToken{}, fmt.Errorf("use link token: %w", err)
+	}
+	var it linkTokenItem
+	switch err := s.getItem(ctx, linkTokenPK(purpose, tokenHash), skLinkToken, &it); {
+	case errors.Is(err, ErrNotFound):
+		return LinkToken{}, ErrLinkUnknown
+	case err != nil:
+		return LinkToken{}, fmt.Errorf("use link token: %w", err)
+	case it.UsedAt != 0:
+		return it.token(), ErrLinkUsed
+	default:
+		return it.token(), ErrLinkExpired
+	}
+}
+
+func (it linkTokenItem) token() LinkToken {
+	return LinkToken{UserID: it.UserID, Email: it.Email, Tag: it.Tag, Expires: time.UnixMilli(it.ValidTo)}
+}

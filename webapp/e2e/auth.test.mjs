@@ -2,7 +2,7 @@
 // guard with its redirect, theme persistence, the admin menu entry.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newUser, startStack } from './stack.mjs';
+import { newUser, startStack, verifyEmail } from './stack.mjs';
 
 const ADMIN = newUser('admin');
 let stack;
@@ -191,8 +191,16 @@ describe('shell', () => {
     assert.equal(await menu.getByRole('link', { name: 'Admin' }).count(), 0);
     await page.context().close();
 
+    // ADMIN_EMAILS grants admin only once the address is proven: confirm it
+    // through the local outbox, then sign in again to get the new rights.
     const adminPage = await stack.newPage();
     await register(adminPage, ADMIN);
+    await adminPage.waitForURL('**/dashboard');
+    await verifyEmail(adminPage, ADMIN);
+    await logout(adminPage);
+    await adminPage.waitForURL((url) => url.pathname === '/');
+    await adminPage.goto('/login');
+    await login(adminPage, ADMIN.email, ADMIN.password);
     await adminPage.waitForURL('**/dashboard');
     await adminPage.getByTestId('side-menu-button').click();
     await adminPage.getByRole('dialog', { name: 'Side menu' }).getByRole('link', { name: 'Admin' }).click();

@@ -84,12 +84,22 @@ describe('marketplace', () => {
     const shown = await content.innerText();
     assert.ok(shown.length > 400, 'the full content is shown');
     assert.ok(/\[start menu\]/i.test(shown), 'the menu template is part of the content');
+    // The chat page takes (and removes) the hand-off as soon as it loads, so
+    // record what is written rather than racing the page to read it back.
+    await page.evaluate(() => {
+      const setItem = Storage.prototype.setItem;
+      window.__handoffWrites = {};
+      Storage.prototype.setItem = function (key, value) {
+        if (this === window.sessionStorage) window.__handoffWrites[key] = value;
+        return setItem.call(this, key, value);
+      };
+    });
     await dialog.getByRole('button', { name: 'Use in Chat' }).click();
     await page.waitForURL((url) => url.pathname === '/llm-chat');
     const handoff = await page.evaluate(() => ({
-      prefill: sessionStorage.getItem('chat-prefill'),
-      openMenu: sessionStorage.getItem('chat-open-menu'),
-      forceNewTab: sessionStorage.getItem('chat-force-new-tab'),
+      prefill: window.__handoffWrites['chat-prefill'] ?? null,
+      openMenu: window.__handoffWrites['chat-open-menu'] ?? null,
+      forceNewTab: window.__handoffWrites['chat-force-new-tab'] ?? null,
     }));
     const full = await (await page.request.get(`/api/v1/prompts/${menuPrompt.id}`, { headers: { Authorization: `Bearer ${await page.evaluate(() => JSON.parse(localStorage.getItem('auth-storage')).token)}` } })).json();
     assert.equal(handoff.prefill, full.content);

@@ -118,8 +118,9 @@ describe('registry', () => {
       endpoint_url: local.endpoint_url,
       model_type: 'reference',
     });
-    // SPEC §3: the local copy in browser storage.
-    const copies = await page.evaluate(() => JSON.parse(localStorage.getItem('mcp-connections') ?? '[]'));
+    // SPEC §3: the local copy in browser storage, kept per user (mcp-connections:<uid>).
+    const copiesKey = `mcp-connections:${session.user.id}`;
+    const copies = await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '[]'), copiesKey);
     assert.equal(copies.length, 1);
     assert.equal(copies[0].status, 'connected');
     assert.equal(copies[0].server_id, LOCAL_ID);
@@ -139,7 +140,7 @@ describe('registry', () => {
     await item.getByRole('button', { name: 'Disconnect' }).click();
     await toast(page, `Disconnected from ${LOCAL_NAME}`).waitFor();
     await page.getByTestId('my-connections').getByTestId('connections-empty').waitFor();
-    assert.deepEqual(await page.evaluate(() => JSON.parse(localStorage.getItem('mcp-connections') ?? '[]')), []);
+    assert.deepEqual(await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '[]'), copiesKey), []);
     const left = await page.request.get('/api/v1/mcp-connections/', { headers: auth });
     assert.equal(left.status(), 200);
     assert.deepEqual(await left.json(), []);

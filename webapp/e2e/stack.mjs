@@ -50,6 +50,9 @@ export async function startStack(extraEnv = {}) {
       DATA_DIR: dataDir,
       STATIC_DIR: join(repoRoot, 'webapp', 'dist'),
       AWS_ENDPOINT_URL_DYNAMODB: '',
+      // Every test user registers from 127.0.0.1: the per-address limit is
+      // proven by the Go tests, not something the browser suite should trip.
+      REGISTER_LIMIT_PER_IP: '0',
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -120,13 +123,43 @@ export function newUser(tag = 'user') {
   };
 }
 
-/** Registers u through the API and stores the session in page's browser storage. */
-export async function signInAs(page, u) {
+/** The newest mail the local outbox holds for email (waits for it to arrive). */
+export async function latestMail(page, email, { timeoutMs = 30_000 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await page.request.get(`/dev/mail?format=json&to=${encodeURIComponent(email)}`);
+    if (res.ok()) {
+      const mails = await res.json();
+      if (mails.length > 0) return mails[0];
+    }
+    if (Date.now() > deadline) throw new Error(`no mail for ${email} in the local outbox`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Confirms u's address through the link of the confirmation mail in the local outbox. */
+export async function verifyEmail(page, u) {
+  const mail = await latestMail(page, u.email);
+  const link = mail.links.find((l) => l.includes('/verify-email?token='));
+  if (!link) throw new Error(`no confirmation link in ${JSON.stringify(mail)}`);
+  const token = new URL(link).searchParams.get('token');
+  const res = await page.request.post('/api/v1/auth/verify-email', { data: { token } });
+  if (!res.ok()) throw new Error(`verify ${u.email}: ${res.status()} ${await res.text()}`);
+  return (await res.json()).user;
+}
+
+/**
+ * Registers u through the API (its address confirmed through the local
+ * outbox unless verified is false) and stores the session in page's
+ * browser storage.
+ */
+export async function signInAs(page, u, { verified = true } = {}) {
   const res = await page.request.post('/api/v1/auth/register', {
     data: { email: u.email, username: u.username, full_name: u.fullName, password: u.password },
   });
   if (res.status() !== 201) throw new Error(`register ${u.email}: ${res.status()} ${await res.text()}`);
   const body = await res.json();
+  if (verified) body.user = (await verifyEmail(page, u)) ?? { ...body.user, is_verified: true };
   await page.context().addInitScript(
     ([user, token]) => {
       if (!localStorage.getItem('auth-storage')) {

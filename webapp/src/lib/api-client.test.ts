@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, apiRequest, errorMessage } from './api-client';
 import { getAuthState, initAuth, resetAuthForTests, setSession, type User } from './auth-session';
 import { jsonResponse, tokenExpiringIn } from '../test/jwt-fixtures';
+import { STORAGE_KEYS, userKey } from './storage';
 
 const user: User = { id: '1', email: 'a@example.com', username: 'ada', full_name: 'Ada L', is_admin: false };
 
@@ -100,6 +101,18 @@ describe('apiRequest', () => {
     await expect(apiRequest('/auth/me')).rejects.toMatchObject({ status: 401, detail: 'Could not validate credentials' });
     expect(getAuthState()).toMatchObject({ status: 'unauthenticated', user: null, token: null });
     expect(localStorage.getItem('auth-storage')).toBeNull();
+  });
+
+  it("a 401 also removes the account's per-user data and the chat hand-off", async () => {
+    setSession(user, tokenExpiringIn(3600));
+    localStorage.setItem(userKey(STORAGE_KEYS.chatConversations, user.id), '{"t":[{"content":"My private note"}]}');
+    localStorage.setItem(userKey(STORAGE_KEYS.mcpConnections, user.id), '[]');
+    sessionStorage.setItem(STORAGE_KEYS.chatPrefill, 'My private note');
+    fetchMock.mockResolvedValue(jsonResponse(401, { detail: 'Could not validate credentials', code: 'unauthorized' }));
+    await expect(apiRequest('/users/usage')).rejects.toMatchObject({ status: 401 });
+    expect(localStorage.getItem(userKey(STORAGE_KEYS.chatConversations, user.id))).toBeNull();
+    expect(localStorage.getItem(userKey(STORAGE_KEYS.mcpConnections, user.id))).toBeNull();
+    expect(sessionStorage.getItem(STORAGE_KEYS.chatPrefill)).toBeNull();
   });
 
   it('keeps the session when a request deliberately sent without a token gets a 401', async () => {

@@ -11,6 +11,7 @@ import {
   type User,
 } from './auth-session';
 import { makeJwt, tokenExpiringIn } from '../test/jwt-fixtures';
+import { PER_USER_KEYS, STORAGE_KEYS, userKey } from './storage';
 
 const user: User = { id: '7', email: 'a@example.com', username: 'ada', full_name: 'Ada Lovelace', is_admin: true };
 const KEY = 'auth-storage';
@@ -99,5 +100,81 @@ describe('auth session', () => {
       is_admin: true,
     });
     expect(toUser({ id: 'x', email: 'e@example.com', username: 'u' }).is_admin).toBe(false);
+  });
+});
+
+/** What an account leaves in the browser: its per-user keys and the chat hand-off. */
+function leaveTraces(uid: string) {
+  for (const base of PER_USER_KEYS) localStorage.setItem(userKey(base, uid), JSON.stringify(`${uid}: My private note: salary negotiation`));
+  sessionStorage.setItem(STORAGE_KEYS.chatPrefill, 'My private note: salary negotiation');
+  sessionStorage.setItem(STORAGE_KEYS.chatOpenMenu, 'true');
+  sessionStorage.setItem(STORAGE_KEYS.chatForceNewTab, 'true');
+}
+
+/** True when nothing of any account's text is left in either storage area. */
+function noTraces(): boolean {
+  const all = [...Object.values({ ...localStorage }), ...Object.values({ ...sessionStorage })].join('\n');
+  return !all.includes('salary negotiation');
+}
+
+describe('a session that ends takes its browser data with it', () => {
+  it('logout (clearSession) removes every per-user key and the hand-off; theme and tour flags stay', () => {
+    initAuth();
+    setSession(user, tokenExpiringIn(3600));
+    leaveTraces(user.id);
+    leaveTraces('someone-else');
+    localStorage.setItem(STORAGE_KEYS.theme, 'dark');
+    sessionStorage.setItem(STORAGE_KEYS.redirectPath, '/registry');
+    clearSession({ redirectTo: '/' });
+    expect(noTraces()).toBe(true);
+    expect(Object.keys({ ...localStorage }).sort()).toEqual(['theme']);
+    expect(Object.keys({ ...sessionStorage })).toEqual(['redirectPath']);
+  });
+
+  it('clearSession clears even when already signed out (a second 401 in flight)', () => {
+    initAuth();
+    leaveTraces(user.id);
+    clearSession();
+    expect(noTraces()).toBe(true);
+  });
+
+  it('the token expiring while the app is open clears the data too', () => {
+    vi.useFakeTimers();
+    const now = Date.now();
+    vi.setSystemTime(now);
+    initAuth();
+    setSession(user, makeJwt({ exp: Math.floor(now / 1000) + 60 }));
+    leaveTraces(user.id);
+    vi.advanceTimersByTime(61_000);
+    expect(getAuthState().status).toBe('unauthenticated');
+    expect(noTraces()).toBe(true);
+  });
+
+  it('an expired session found at start-up clears the data too', () => {
+    localStorage.setItem(KEY, JSON.stringify({ user, token: tokenExpiringIn(-10), isAuthenticated: true }));
+    leaveTraces(user.id);
+    expect(initAuth().status).toBe('unauthenticated');
+    expect(noTraces()).toBe(true);
+  });
+
+  it('a logout in another tab (auth key gone, storage event) clears this tab too', () => {
+    localStorage.setItem(KEY, JSON.stringify({ user, token: tokenExpiringIn(3600), isAuthenticated: true }));
+    expect(initAuth().status).toBe('authenticated');
+    sessionStorage.setItem(STORAGE_KEYS.chatPrefill, 'My private note: salary negotiation');
+    localStorage.removeItem(KEY);
+    expect(initAuth().status).toBe('unauthenticated');
+    expect(noTraces()).toBe(true);
+  });
+
+  it('a valid session at start-up keeps its data; a fresh visitor clears nothing', () => {
+    localStorage.setItem(KEY, JSON.stringify({ user, token: tokenExpiringIn(3600), isAuthenticated: true }));
+    leaveTraces(user.id);
+    expect(initAuth().status).toBe('authenticated');
+    expect(localStorage.getItem(userKey(STORAGE_KEYS.chatTabs, user.id))).not.toBeNull();
+    resetAuthForTests();
+    localStorage.removeItem(KEY);
+    expect(initAuth().status).toBe('unauthenticated');
+    // Signed out with no stored session: nothing ended here, the hand-off stays.
+    expect(sessionStorage.getItem(STORAGE_KEYS.chatPrefill)).not.toBeNull();
   });
 });

@@ -102,6 +102,7 @@ export function subscribeAuth(listener: () => void): () => void {
  * expired or unreadable clears the session, otherwise authenticated.
  */
 export function initAuth(now: number = Date.now()): AuthState {
+  const wasSignedIn = state.status === 'authenticated';
   const stored = readJson<PersistedAuth>(STORAGE_KEYS.auth);
   if (stored && typeof stored.token === 'string' && stored.token && isUser(stored.user)) {
     if (tokenState(stored.token, now) === 'valid') {
@@ -116,7 +117,11 @@ export function initAuth(now: number = Date.now()): AuthState {
     }
   }
   // Anything stored but unusable (expired, unreadable, broken JSON) is dropped.
+  // A session that ended so (or by a logout in another tab: watchOtherTabs)
+  // takes its account's browser data with it, as clearSession does.
+  const ended = readString(STORAGE_KEYS.auth) !== null || wasSignedIn;
   if (readString(STORAGE_KEYS.auth) !== null) removeKey(STORAGE_KEYS.auth);
+  if (ended) clearUserData();
   emit({ status: 'unauthenticated', user: null, token: null, pendingRedirect: null });
   return state;
 }

@@ -5,6 +5,7 @@ import { assertNoLeakedTimers, installTimerGuard } from './timer-guard';
 import { clearNotificationsForTests } from '../components/notifications/notification-store';
 import { resetAuthForTests } from '../lib/auth-session';
 import { cancelErrorRetriesForTests } from '../app/app';
+import { resetChatStoreForTests } from '../features/llm-chat/chat-store';
 
 // jsdom has no layout: scrolling is a no-op here.
 window.scrollTo = () => undefined;
@@ -20,6 +21,8 @@ afterEach(async () => {
   cleanup();
   // App-wide stores outlive components by design: end their timers here.
   clearNotificationsForTests();
+  // The chat store keeps streams running across pages: abort them and clear its timers.
+  resetChatStoreForTests();
   resetAuthForTests();
   cancelErrorRetriesForTests();
   localStorage.clear();

@@ -22,7 +22,7 @@ describe('providers', () => {
 });
 
 describe('canReuseConnection', () => {
-  const conn = (server_name: string, model: string) => ({ id: 'c', server_name, model });
+  const conn = (server_name: string, model: string) => ({ id: 'c', server_name, model, demo: false });
   it('reuses when the model matches and the server name holds the first label word', () => {
     expect(canReuseConnection(conn('OpenAI GPT', 'gpt-4o'), 'openai', 'gpt-4o')).toBe(true);
     expect(canReuseConnection(conn('OpenAI GPT (local demo)', 'gpt-4o'), 'openai', 'gpt-4o')).toBe(true);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { clearUserData } from '../../lib/storage';
 import {
-  LOCAL_CONNECTIONS_KEY,
+  localConnectionsKey,
   parseLocalConnections,
   readLocalConnectionsOf,
   reconcileConnections,
@@ -22,6 +23,8 @@ const entry = (id: string, user = 'u1'): LocalConnection => ({
   user_id: user,
 });
 
+const stored = (userId: string) => JSON.parse(localStorage.getItem(localConnectionsKey(userId)) ?? 'null');
+
 describe('pure helpers', () => {
   it('parses only well-formed entries', () => {
     expect(parseLocalConnections(null)).toEqual([]);
@@ -36,30 +39,62 @@ describe('pure helpers', () => {
     ]);
     expect(withoutConnection(list, 'b').map((c) => c.connection_id)).toEqual(['a']);
   });
-  it("reconciles only the given user's entries", () => {
-    const list = [entry('a'), entry('b'), entry('x', 'u2')];
-    expect(reconcileConnections(list, 'u1', new Set(['b'])).map((c) => c.connection_id)).toEqual(['b', 'x']);
+  it('reconciles with the server list', () => {
+    expect(reconcileConnections([entry('a'), entry('b')], new Set(['b', 'z'])).map((c) => c.connection_id)).toEqual(['b']);
   });
 });
 
-describe('storage', () => {
-  it('saves, reads per user, removes and syncs; never stores a key field', () => {
+describe('storage, per user', () => {
+  it('keeps each account under mcp-connections:<uid>', () => {
+    expect(localConnectionsKey('u1')).toBe('mcp-connections:u1');
+    saveLocalConnection(entry('a'));
+    saveLocalConnection(entry('x', 'u2'));
+    expect(Object.keys({ ...localStorage }).sort()).toEqual(['mcp-connections:u1', 'mcp-connections:u2']);
+    expect(stored('u1').map((c: LocalConnection) => c.connection_id)).toEqual(['a']);
+    expect(stored('u2').map((c: LocalConnection) => c.connection_id)).toEqual(['x']);
+  });
+
+  it('saves, reads, removes and syncs one user without touching another; never stores a key field', () => {
     saveLocalConnection(entry('a'));
     saveLocalConnection(entry('b'));
     saveLocalConnection(entry('x', 'u2'));
     expect(readLocalConnectionsOf('u1').map((c) => c.connection_id)).toEqual(['b', 'a']);
-    const raw = localStorage.getItem(LOCAL_CONNECTIONS_KEY) ?? '';
+    const raw = localStorage.getItem(localConnectionsKey('u1')) ?? '';
     expect(raw).not.toContain('api_key');
-    expect(JSON.parse(raw)[0]).toMatchObject({ connection_id: 'x', status: 'connected', connected_at: '2026-11-22T12:00:00Z' });
+    expect(JSON.parse(raw)[0]).toMatchObject({ connection_id: 'b', status: 'connected', connected_at: '2026-11-22T12:00:00Z', user_id: 'u1' });
 
-    removeLocalConnection('b');
+    removeLocalConnection('u1', 'b');
+    removeLocalConnection('u1', 'x'); // another user's id: not in u1's list, nothing happens
     expect(readLocalConnectionsOf('u1').map((c) => c.connection_id)).toEqual(['a']);
+    expect(readLocalConnectionsOf('u2').map((c) => c.connection_id)).toEqual(['x']);
     syncLocalConnections('u1', []);
     expect(readLocalConnectionsOf('u1')).toEqual([]);
     expect(readLocalConnectionsOf('u2')).toHaveLength(1);
   });
+
+  it("never reads another account's entries, even if one were planted under this key", () => {
+    localStorage.setItem(localConnectionsKey('u1'), JSON.stringify([entry('a'), entry('planted', 'u2')]));
+    expect(readLocalConnectionsOf('u1').map((c) => c.connection_id)).toEqual(['a']);
+  });
+
+  it('drops the old unscoped list (it mixed accounts) and ignores it when reading', () => {
+    localStorage.setItem('mcp-connections', JSON.stringify([entry('old'), entry('other', 'u2')]));
+    expect(readLocalConnectionsOf('u1')).toEqual([]);
+    saveLocalConnection(entry('a'));
+    expect(localStorage.getItem('mcp-connections')).toBeNull();
+    expect(readLocalConnectionsOf('u1').map((c) => c.connection_id)).toEqual(['a']);
+  });
+
+  it('goes with the session: clearUserData (logout, 401) removes every account’s list', () => {
+    saveLocalConnection(entry('a'));
+    saveLocalConnection(entry('x', 'u2'));
+    clearUserData();
+    expect(localStorage.length).toBe(0);
+    expect(readLocalConnectionsOf('u1')).toEqual([]);
+  });
+
   it('survives garbage in storage', () => {
-    localStorage.setItem(LOCAL_CONNECTIONS_KEY, '{not json');
+    localStorage.setItem(localConnectionsKey('u1'), '{not json');
     expect(readLocalConnectionsOf('u1')).toEqual([]);
     saveLocalConnection(entry('a'));
     expect(readLocalConnectionsOf('u1')).toHaveLength(1);

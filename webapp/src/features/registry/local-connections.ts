@@ -1,11 +1,15 @@
 // SPEC §3: a local copy of each connection in browser storage, with the
 // connection id, the time connected and status 'connected'. Never a key.
-// Kept per user in one list; written only through this module.
+// Each account has its own list under userKey(STORAGE_KEYS.mcpConnections,
+// uid), removed with the session (lib/storage clearUserData), so the next
+// person on the same browser never sees it. Written only through this module.
 
-import { readJson, writeJson } from '../../lib/storage';
+import { readJson, removeKey, STORAGE_KEYS, userKey, writeJson } from '../../lib/storage';
 
-/** localStorage key (kebab-case like the keys in lib/storage.ts STORAGE_KEYS). */
-export const LOCAL_CONNECTIONS_KEY = 'mcp-connections';
+/** The localStorage key of one account's list: `mcp-connections:<uid>`. */
+export function localConnectionsKey(userId: string): string {
+  return userKey(STORAGE_KEYS.mcpConnections, userId);
+}
 
 export interface LocalConnection {
   connection_id: string;
@@ -15,7 +19,7 @@ export interface LocalConnection {
   server_id: string;
   server_name: string;
   endpoint_url: string;
-  /** The signed-in user the connection belongs to. */
+  /** The signed-in user the connection belongs to (the same as the key's). */
   user_id: string;
 }
 
@@ -48,32 +52,36 @@ export function withoutConnection(list: readonly LocalConnection[], connectionId
   return list.filter((c) => c.connection_id !== connectionId);
 }
 
-/** Drop the user's entries the server no longer lists; other users' entries stay. */
-export function reconcileConnections(list: readonly LocalConnection[], userId: string, serverIds: ReadonlySet<string>): LocalConnection[] {
-  return list.filter((c) => c.user_id !== userId || serverIds.has(c.connection_id));
+/** Keep only the entries the server still lists. */
+export function reconcileConnections(list: readonly LocalConnection[], serverIds: ReadonlySet<string>): LocalConnection[] {
+  return list.filter((c) => serverIds.has(c.connection_id));
 }
 
-export function readLocalConnections(): LocalConnection[] {
-  return parseLocalConnections(readJson<unknown>(LOCAL_CONNECTIONS_KEY));
-}
-
+/** `userId`'s list; an entry naming another user (never written so) is ignored. */
 export function readLocalConnectionsOf(userId: string): LocalConnection[] {
-  return readLocalConnections().filter((c) => c.user_id === userId);
+  return parseLocalConnections(readJson<unknown>(localConnectionsKey(userId))).filter((c) => c.user_id === userId);
 }
 
+function write(userId: string, list: readonly LocalConnection[]): void {
+  writeJson(localConnectionsKey(userId), list);
+  // The list from before per-user keys mixed accounts: it is not kept.
+  removeKey(STORAGE_KEYS.mcpConnections);
+}
+
+/** Store the copy in its user's list (entry.user_id). */
 export function saveLocalConnection(entry: LocalConnection): void {
-  writeJson(LOCAL_CONNECTIONS_KEY, withConnection(readLocalConnections(), entry));
+  write(entry.user_id, withConnection(readLocalConnectionsOf(entry.user_id), entry));
 }
 
-export function removeLocalConnection(connectionId: string): void {
-  const list = readLocalConnections();
+export function removeLocalConnection(userId: string, connectionId: string): void {
+  const list = readLocalConnectionsOf(userId);
   const next = withoutConnection(list, connectionId);
-  if (next.length !== list.length) writeJson(LOCAL_CONNECTIONS_KEY, next);
+  if (next.length !== list.length) write(userId, next);
 }
 
-/** Keep the local copy in step with the server's list for this user. */
+/** Keep the user's local copy in step with the server's list. */
 export function syncLocalConnections(userId: string, serverConnectionIds: readonly string[]): void {
-  const list = readLocalConnections();
-  const next = reconcileConnections(list, userId, new Set(serverConnectionIds));
-  if (next.length !== list.length) writeJson(LOCAL_CONNECTIONS_KEY, next);
+  const list = readLocalConnectionsOf(userId);
+  const next = reconcileConnections(list, new Set(serverConnectionIds));
+  if (next.length !== list.length) write(userId, next);
 }

@@ -8,6 +8,7 @@ import { usePrompts } from '../../marketplace/api/use-prompts';
 import { useMcpConnections } from '../../registry/api/use-mcp-connections';
 import { buildFallbackActivities } from '../fallback-activities';
 import { ActivityList } from './activity-list';
+import { UsageCard } from './usage-card';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { useDocumentTitle } from '../../../components/page';
 import { readJwtIssuedAt } from '../../../lib/jwt';
@@ -84,6 +85,8 @@ export default function DashboardPage() {
         <StatCard label="Active Connections" value={connectionCount} to="/registry" />
         <StatCard label="Chat Sessions" value={0} />
       </section>
+
+      <UsageCard />
 
       <section aria-labelledby="quick-links-heading" className="dashboard__section">
         <Heading level={2} id="quick-links-heading" className="section-title">

@@ -4,6 +4,7 @@ import { startSignedIn } from '../../../test/session';
 import {
   createSseParser,
   errorEventMessage,
+  httpErrorMessage,
   interpretEvent,
   isAbortError,
   streamChatMessage,
@@ -157,7 +158,46 @@ describe('streamChatMessage', () => {
 
   it('stops at [DONE] and ignores anything after it', async () => {
     answer(sseResponse(['data: {"content":"a"}\n\ndata: [DONE]\n\ndata: {"content":"b"}\n\n'], { open: true }));
-    expect((await run()).content).toBe('a');
+    expect((await streamChatMessage(REQUEST, { drainMs: 20 })).content).toBe('a');
+  });
+
+  it('reads the usage frame before [DONE]', async () => {
+    answer(sseResponse(['data: {"content":"a"}\n\ndata: {"usage":{"input_tokens":412,"output_tokens":1093,"cost_usd":0.0021}}\n\ndata: [DONE]\n\n']));
+    expect(await run()).toMatchObject({ content: 'a', usage: { input_tokens: 412, output_tokens: 1093, cost_usd: 0.0021 } });
+  });
+
+  /** A body that records whether the reader cancelled it; `close()` ends it. */
+  function watchedBody(frames: string[]) {
+    const seen = { cancelled: false, close: () => undefined as void };
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const f of frames) c.enqueue(enc.encode(f));
+        seen.close = () => c.close();
+      },
+      cancel() {
+        seen.cancelled = true;
+      },
+    });
+    return { response: new Response(body, { status: 200 }), seen };
+  }
+
+  it('after [DONE] reads the body to its end instead of cancelling it (no aborted request)', async () => {
+    const { response, seen } = watchedBody(['data: {"content":"a"}\n\ndata: [DONE]\n\n']);
+    answer(response);
+    const promise = streamChatMessage(REQUEST);
+    await new Promise((r) => setTimeout(r, 10));
+    seen.close(); // the server closes the body right after [DONE]
+    expect((await promise).content).toBe('a');
+    expect(seen.cancelled).toBe(false);
+    expect(response.bodyUsed).toBe(true);
+    expect(response.body?.locked).toBe(false); // the reader let go of it
+  });
+
+  it('cancels a body that stays open after [DONE] once the drain time is up', async () => {
+    const { response, seen } = watchedBody(['data: {"content":"a"}\n\ndata: [DONE]\n\n']);
+    answer(response);
+    expect((await streamChatMessage(REQUEST, { drainMs: 20 })).content).toBe('a');
+    expect(seen.cancelled).toBe(true);
   });
 
   it('resolves when the body ends without [DONE]', async () => {
@@ -177,17 +217,30 @@ describe('streamChatMessage', () => {
     expect((await failure(run())).message).toBe('Stream error occurred');
   });
 
-  it('rejects a non-OK answer with its status and body text', async () => {
+  it('rejects a non-OK answer with its status and the JSON body\'s detail', async () => {
     answer(new Response('{"detail":"Message is required","code":"invalid"}', { status: 400 }));
     const err = await failure(run());
-    expect(err.message).toBe('HTTP error! status: 400, message: {"detail":"Message is required","code":"invalid"}');
+    expect(err.message).toBe('HTTP error! status: 400, message: Message is required');
     expect((err as StreamError).status).toBe(400);
+  });
+
+  it('rejects a non-OK answer that is not JSON with its body text', async () => {
+    answer(new Response('upstream exploded', { status: 502 }));
+    expect((await failure(run())).message).toBe('HTTP error! status: 502, message: upstream exploded');
+  });
+
+  it('shows a 429 detail as is', async () => {
+    const detail = "You have used today's chat allowance of 200,000 tokens; it resets at 00:00 UTC.";
+    answer(new Response(JSON.stringify({ detail, code: 'rate_limited' }), { status: 429, headers: { 'Retry-After': '3600' } }));
+    const err = await failure(run());
+    expect(err.message).toBe(detail);
+    expect((err as StreamError).status).toBe(429);
   });
 
   it('clears the session on a 401', async () => {
     startSignedIn();
     answer(new Response('{"detail":"Not authenticated"}', { status: 401 }));
-    expect((await failure(run())).message).toBe('HTTP error! status: 401, message: {"detail":"Not authenticated"}');
+    expect((await failure(run())).message).toBe('HTTP error! status: 401, message: Not authenticated');
     expect(getAuthState().status).toBe('unauthenticated');
   });
 
@@ -216,11 +269,13 @@ describe('streamChatMessage', () => {
   it('restarts the stall clock on every chunk', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let push: (s: string) => void = () => undefined;
+    let close: () => void = () => undefined;
     answer(
       new Response(
         new ReadableStream<Uint8Array>({
           start(c) {
             push = (s) => c.enqueue(enc.encode(s));
+            close = () => c.close();
           },
         }),
       ),
@@ -237,6 +292,7 @@ describe('streamChatMessage', () => {
     await vi.advanceTimersByTimeAsync(900);
     expect(settled).toBeUndefined();
     push('data: [DONE]\n\n');
+    close();
     await vi.advanceTimersByTimeAsync(0);
     expect(await promise).toMatchObject({ content: '01234' });
   });
@@ -263,4 +319,16 @@ describe('streamChatMessage', () => {
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
     expect((await failure(run())).message).toBe('Failed to fetch');
   });
+});
+
+describe('httpErrorMessage', () => {
+  it.each([
+    [500, '{"detail":"boom","code":"internal"}', 'HTTP error! status: 500, message: boom'],
+    [500, '{"detail":"  "}', 'HTTP error! status: 500, message: {"detail":"  "}'],
+    [500, '{"message":"x"}', 'HTTP error! status: 500, message: {"message":"x"}'],
+    [502, 'Bad gateway', 'HTTP error! status: 502, message: Bad gateway'],
+    [503, '', 'HTTP error! status: 503, message: '],
+    [429, '{"detail":"Too many messages this minute; try again in 20 s."}', 'Too many messages this minute; try again in 20 s.'],
+    [429, 'slow down', 'HTTP error! status: 429, message: slow down'],
+  ])('%i %s', (status, body, want) => expect(httpErrorMessage(status, body)).toBe(want));
 });

@@ -2,7 +2,9 @@
 // DESIGN §4): frames `data: {"content":"…"}`, optionally a usage frame,
 // then `data: [DONE]`; errors `event: error` + `data: {"detail":"…"}`.
 // A data line that is not JSON is content as it stands. Nothing arriving
-// for 30 s fails with 'Stream timeout' (SPEC §8 texts throughout).
+// for 30 s fails with 'Stream timeout' (SPEC §8 texts throughout). After
+// [DONE] the body is read to its end, so a finished stream is a completed
+// request, not a cancelled one (no net::ERR_ABORTED in the network log).
 
 import { authorizedFetch } from '../../../lib/api-client';
 import { STREAM_STALL_MS } from '../constants';
@@ -41,7 +43,12 @@ export interface StreamOptions {
   /** Called with each content piece as it arrives. */
   onContent?: (chunk: string) => void;
   stallMs?: number;
+  /** After [DONE], how long to wait for the body to end before cancelling it. */
+  drainMs?: number;
 }
+
+/** The server closes the body right after [DONE]; this is only a safety net. */
+export const DRAIN_MS = 2000;
 
 /** A failed stream; `status` is the HTTP status for a non-OK answer. */
 export class StreamError extends Error {
@@ -145,6 +152,18 @@ export function errorEventMessage(data: string): string {
   return parsed === undefined ? data.trim() : '';
 }
 
+/**
+ * The text of a non-OK answer: SPEC §8's 'HTTP error! status: {n}, message: {text}'
+ * where {text} is the JSON body's detail (else the body as it came). A 429
+ * (the chat limits) carries a sentence written for people: it is shown as is.
+ */
+export function httpErrorMessage(status: number, body: string): string {
+  const parsed = parseJson(body);
+  const detail = isRecord(parsed) && typeof parsed.detail === 'string' && parsed.detail.trim() ? parsed.detail.trim() : null;
+  if (status === 429 && detail) return detail;
+  return `HTTP error! status: ${status}, message: ${detail ?? body}`;
+}
+
 function readUsage(value: unknown): StreamUsage | null {
   if (!isRecord(value)) return null;
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
@@ -180,7 +199,7 @@ export function interpretEvent(event: SseEvent): { content?: string; usage?: Str
  * carrying a SPEC §8 text, or an AbortError when `signal` aborts.
  */
 export async function streamChatMessage(request: StreamRequest, options: StreamOptions = {}): Promise<StreamResult> {
-  const { signal, onContent, stallMs = STREAM_STALL_MS } = options;
+  const { signal, onContent, stallMs = STREAM_STALL_MS, drainMs = DRAIN_MS } = options;
   if (signal?.aborted) throw abortError();
 
   const controller = new AbortController();
@@ -205,6 +224,7 @@ export async function streamChatMessage(request: StreamRequest, options: StreamO
   signal?.addEventListener('abort', onAbort, { once: true });
 
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let ended = false;
   try {
     arm();
     const response = await Promise.race([
@@ -218,7 +238,7 @@ export async function streamChatMessage(request: StreamRequest, options: StreamO
     ]);
     if (!response.ok) {
       const text = await Promise.race([response.text().catch(() => ''), interrupt]);
-      throw new StreamError(`HTTP error! status: ${response.status}, message: ${text}`, response.status);
+      throw new StreamError(httpErrorMessage(response.status, text), response.status);
     }
     if (!response.body) throw new StreamError(NO_RESPONSE_BODY);
 
@@ -239,14 +259,18 @@ export async function streamChatMessage(request: StreamRequest, options: StreamO
     });
     while (!done) {
       arm();
-      const { value, done: ended } = await Promise.race([reader.read(), interrupt]);
-      if (ended) {
+      const chunk = await Promise.race([reader.read(), interrupt]);
+      if (chunk.done) {
+        ended = true;
         parser.push(decoder.decode());
         parser.end();
         break;
       }
-      parser.push(decoder.decode(value, { stream: true }));
+      parser.push(decoder.decode(chunk.value, { stream: true }));
     }
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (!ended) ended = await drain(reader, drainMs);
     return { content, usage };
   } catch (error) {
     if (signal?.aborted) throw abortError();
@@ -254,6 +278,27 @@ export async function streamChatMessage(request: StreamRequest, options: StreamO
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
-    reader?.cancel().catch(() => undefined);
+    // A body read to its end is let go; only an unfinished one is cancelled.
+    if (ended) reader?.releaseLock();
+    else reader?.cancel().catch(() => undefined);
+  }
+}
+
+/** Reads and drops what follows [DONE] until the body ends (true) or `ms` pass (false). */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  try {
+    for (;;) {
+      const chunk = await Promise.race([reader.read(), late]);
+      if (chunk === 'late') return false;
+      if (chunk.done) return true;
+    }
+  } catch {
+    return false; // the reply is complete; a body that fails after [DONE] changes nothing
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -3,6 +3,9 @@ import { INPUT_MAX_HEIGHT_PX } from '../constants';
 
 export const INPUT_HINT = 'Enter to send • Shift+Enter for newline';
 
+/** SPEC §9: up to 320 px; on a short window less, so the conversation keeps some room. */
+const INPUT_MAX_HEIGHT = `min(${INPUT_MAX_HEIGHT_PX}px, 40dvh)`;
+
 interface ChatInputProps {
   value: string;
   placeholder: string;
@@ -11,19 +14,20 @@ interface ChatInputProps {
   onSend: () => void;
 }
 
-/** The message box: grows with its text up to 320 px; Enter sends, Shift+Enter is a newline. */
+/** The message box: grows with its text up to 320 px, then scrolls inside; Enter sends, Shift+Enter is a newline. */
 export function ChatInput({ value, placeholder, sending, onChange, onSend }: ChatInputProps) {
   const id = useId();
   const hintId = useId();
   const ref = useRef<HTMLTextAreaElement>(null);
 
+  // Grow with the text; the max-height caps it (then it scrolls inside), so
+  // Send and the hint below stay on screen whatever was handed over.
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
     el.style.height = 'auto';
-    const height = Math.min(el.scrollHeight, INPUT_MAX_HEIGHT_PX);
-    if (height > 0) el.style.height = `${height}px`;
-    el.style.overflowY = el.scrollHeight > INPUT_MAX_HEIGHT_PX ? 'auto' : 'hidden';
+    const borders = el.offsetHeight - el.clientHeight;
+    if (el.scrollHeight > 0) el.style.height = `${el.scrollHeight + borders}px`;
   }, [value]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -47,7 +51,7 @@ export function ChatInput({ value, placeholder, sending, onChange, onSend }: Cha
           value={value}
           placeholder={placeholder}
           aria-describedby={hintId}
-          style={{ maxHeight: INPUT_MAX_HEIGHT_PX }}
+          style={{ maxHeight: INPUT_MAX_HEIGHT }}
           onChange={(e) => onChange(e.target.value)}
           onKeyDown={onKeyDown}
         />

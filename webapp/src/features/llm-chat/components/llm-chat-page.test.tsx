@@ -1,13 +1,16 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
-import { resetAuthForTests } from '../../../lib/auth-session';
+import { clearSession, resetAuthForTests, setSession, type User } from '../../../lib/auth-session';
 import { writeChatHandoff } from '../../../lib/chat-handoff';
 import { jsonResponse } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
 import { renderApp } from '../../../test/render-app';
+import { tokenExpiringIn } from '../../../test/jwt-fixtures';
 import { startSignedIn } from '../../../test/session';
+import { assertNoLeakedTimers } from '../../../test/timer-guard';
+import { chatStore, resetChatStoreForTests } from '../chat-store';
 import { buildMenuMessage, TEMPLATE_NOTE } from '../menu';
 
 const enc = new TextEncoder();
@@ -27,10 +30,12 @@ function sse(frames: string[], hold?: { release: Promise<string[]> }): Response 
 }
 const content = (text: string) => `data: ${JSON.stringify({ content: text })}\n\n`;
 const DONE = 'data: [DONE]\n\n';
+const usageFrame = (input_tokens: number, output_tokens: number, cost_usd: number) =>
+  `data: ${JSON.stringify({ usage: { input_tokens, output_tokens, cost_usd } })}\n\n`;
 
 type Handler = (body: Record<string, unknown>) => Response | Promise<Response>;
 let routes: Record<string, Handler>;
-let calls: { path: string; body: Record<string, unknown> }[];
+let calls: { path: string; body: Record<string, unknown>; signal?: AbortSignal | null }[];
 
 beforeAll(async () => {
   await import('./llm-chat-page');
@@ -51,7 +56,7 @@ beforeEach(() => {
     vi.fn(async (input: string, init: RequestInit = {}) => {
       const url = new URL(input, 'http://localhost');
       const body = typeof init.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : {};
-      calls.push({ path: url.pathname, body });
+      calls.push({ path: url.pathname, body, signal: init.signal });
       const handler = routes[`${init.method ?? 'GET'} ${url.pathname}`];
       return handler ? handler(body) : jsonResponse(404, { detail: 'Not found' });
     }),
@@ -158,7 +163,7 @@ describe('LLM chat page', () => {
   it('user text renders as plain text; replies render safe markdown', async () => {
     const user = userEvent.setup();
     routes['POST /api/v1/mcp-connections/message'] = () =>
-      sse([content('## Hi\n<script>alert(1)</script> **b** [bad](javascript:alert(1)) [ok](https://example.com)'), DONE]);
+      sse([content('## Hi\n\n<script>alert(1)</script>\n\nSome **b** [bad](javascript:alert(1)) [ok](https://example.com)'), DONE]);
     renderApp('/llm-chat');
     await user.type(await input(), '**not bold** <i>x</i>{Enter}');
     await waitFor(() => expect(messages()[1]).toHaveAttribute('data-complete', 'true'));
@@ -173,12 +178,13 @@ describe('LLM chat page', () => {
     expect(within(answer).getByRole('link', { name: 'ok' })).toHaveAttribute('rel', 'noopener noreferrer');
   });
 
-  it('a failed stream removes the empty assistant message and shows the error', async () => {
+  it('a failed stream removes the empty assistant message and shows the detail of the error', async () => {
     const user = userEvent.setup();
     routes['POST /api/v1/mcp-connections/message'] = () => jsonResponse(413, { detail: 'too long', code: 'too_large' });
     renderApp('/llm-chat');
     await user.type(await input(), 'hello{Enter}');
-    await waitFor(() => expect(toastTexts()).toContain('HTTP error! status: 413, message: {"detail":"too long","code":"too_large"}'));
+    // SPEC §8's prefix, with the JSON body's detail rather than the raw JSON.
+    await waitFor(() => expect(toastTexts()).toContain('HTTP error! status: 413, message: too long'));
     expect(messages()).toHaveLength(1);
     expect(messages()[0]).toHaveAttribute('data-role', 'user');
   });
@@ -241,7 +247,8 @@ describe('LLM chat page', () => {
     await user.click(screen.getByRole('button', { name: 'Close Chat 1' }));
     expect(screen.queryByRole('button', { name: /^Close / })).toBeNull();
     unmount();
-    expect(JSON.parse(localStorage.getItem('chat-tabs')!).map((t: { title: string }) => t.title)).toEqual(['Chat 3']);
+    expect(JSON.parse(localStorage.getItem('chat-tabs:u1')!).map((t: { title: string }) => t.title)).toEqual(['Chat 3']);
+    expect(localStorage.getItem('chat-tabs')).toBeNull();
     renderApp('/llm-chat');
     expect(await screen.findByRole('tab', { name: 'Chat 3' })).toHaveAttribute('aria-selected', 'true');
   });
@@ -403,5 +410,276 @@ describe('long messages', () => {
     expect(toastTexts().some((t) => t?.includes('HTTP error'))).toBe(false);
     expect(screen.queryByTestId('message-summary')).toBeNull();
     expect(within(messages()[0]).getByRole('button', { name: 'View Full' })).toBeInTheDocument();
+  });
+});
+
+/** The next replies stream `first`, then wait until `release(rest)`. */
+function holdReplies(first: string[] = [content('Part one.')]) {
+  let release: (frames: string[]) => void = () => undefined;
+  const rest = new Promise<string[]>((r) => (release = r));
+  routes['POST /api/v1/mcp-connections/message'] = () => sse(first, { release: rest });
+  return { release: (frames: string[] = [content(' Part two.'), DONE]) => act(() => release(frames)) };
+}
+const lastStreamSignal = () => streamCalls().at(-1)?.signal;
+
+describe('usage', () => {
+  it('shows tokens in → out and cost under each finished reply, and a running total for the tab', async () => {
+    const user = userEvent.setup();
+    routes['POST /api/v1/mcp-connections/openai'] = (body) => jsonResponse(200, { id: 'conn-real', server_name: 'OpenAI GPT', model: body.model, demo: false });
+    const usages = [usageFrame(412, 1093, 0.0021), usageFrame(1500, 7, 0.001)];
+    routes['POST /api/v1/mcp-connections/message'] = () => sse([content('Hello'), usages.shift()!, DONE]);
+    const { unmount } = renderApp('/llm-chat');
+    const box = await input();
+    expect(screen.queryByTestId('tab-usage')).toBeNull();
+
+    await user.type(box, 'one{Enter}');
+    await waitFor(() => expect(messages()[1]).toHaveAttribute('data-complete', 'true'));
+    expect(within(messages()[1]).getByTestId('message-usage')).toHaveTextContent('412 → 1,093 tokens · $0.0021');
+    expect(within(messages()[0]).queryByTestId('message-usage')).toBeNull();
+    expect(screen.getByTestId('tab-usage')).toHaveTextContent('This chat: 412 → 1,093 tokens · $0.0021');
+
+    await user.type(box, 'two{Enter}');
+    await waitFor(() => expect(messages()[3]).toHaveAttribute('data-complete', 'true'));
+    expect(within(messages()[3]).getByTestId('message-usage')).toHaveTextContent('1,500 → 7 tokens · $0.0010');
+    expect(screen.getByTestId('tab-usage')).toHaveTextContent('This chat: 1,912 → 1,100 tokens · $0.0031');
+
+    // Per tab: a new tab has no total yet.
+    await user.click(screen.getByRole('button', { name: 'New chat' }));
+    expect(screen.queryByTestId('tab-usage')).toBeNull();
+
+    // Kept with the messages: after a reload the lines and the total are back.
+    const stored = JSON.parse(localStorage.getItem('chat-conversations:u1')!) as Record<string, { usage?: unknown }[]>;
+    expect(Object.values(stored).flat().filter((m) => m.usage)).toHaveLength(2);
+    unmount();
+    resetChatStoreForTests();
+    renderApp('/llm-chat');
+    await user.click(await screen.findByRole('tab', { name: 'one' }));
+    expect(within(messages()[1]).getByTestId('message-usage')).toHaveTextContent('412 → 1,093 tokens · $0.0021');
+    expect(screen.getByTestId('tab-usage')).toHaveTextContent('This chat: 1,912 → 1,100 tokens · $0.0031');
+  });
+
+  it('says demo instead of a cost for the local demo model, and nothing for a reply without a usage frame', async () => {
+    const user = userEvent.setup();
+    const frames = [[content('no usage'), DONE], [content('Hello'), usageFrame(12, 130, 0), DONE]];
+    routes['POST /api/v1/mcp-connections/message'] = () => sse(frames.shift()!);
+    renderApp('/llm-chat');
+    const box = await input();
+    await user.type(box, 'one{Enter}');
+    await waitFor(() => expect(messages()[1]).toHaveAttribute('data-complete', 'true'));
+    expect(screen.queryByTestId('message-usage')).toBeNull();
+    expect(screen.queryByTestId('tab-usage')).toBeNull();
+    await user.type(box, 'two{Enter}');
+    await waitFor(() => expect(messages()[3]).toHaveAttribute('data-complete', 'true'));
+    expect(within(messages()[3]).getByTestId('message-usage')).toHaveTextContent('12 → 130 tokens · demo');
+    expect(screen.getByTestId('tab-usage')).toHaveTextContent('This chat: 12 → 130 tokens · demo');
+  });
+});
+
+describe('chats belong to one account', () => {
+  const BOB: User = { id: 'u2', email: 'bob@example.com', username: 'bob', full_name: 'Bob', is_admin: false };
+  const chatKeys = () => Object.keys(localStorage).filter((k) => k.startsWith('chat-')).sort();
+
+  it('stores under the user id; logout removes them and stops the reply; the next account starts with a fresh Chat 1', async () => {
+    const user = userEvent.setup();
+    const { release } = holdReplies([content('Noted.')]);
+    const { unmount } = renderApp('/llm-chat');
+    await user.type(await input(), 'My private note: salary negotiation{Enter}');
+    await waitFor(() => expect(messages()[1]).toHaveTextContent('Noted.'));
+    expect(chatKeys()).toEqual(['chat-active-tab:u1', 'chat-conversations:u1', 'chat-tabs:u1']);
+    expect(localStorage.getItem('chat-conversations:u1')).toContain('salary negotiation');
+
+    act(() => clearSession({ redirectTo: '/' }));
+    expect(lastStreamSignal()?.aborted).toBe(true);
+    expect(chatKeys()).toEqual([]);
+    release([content(' More private text.'), DONE]);
+    await act(async () => undefined);
+    expect(chatKeys()).toEqual([]); // nothing of A's is written back
+
+    unmount();
+    act(() => setSession(BOB, tokenExpiringIn(3600)));
+    renderApp('/llm-chat');
+    await input();
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Chat 1']);
+    expect(messages()).toHaveLength(0);
+    expect(document.body).not.toHaveTextContent('salary');
+  });
+
+  it("another account signing in (from another browser tab) reloads the chat for it and aborts the first account's reply", async () => {
+    const user = userEvent.setup();
+    holdReplies();
+    renderApp('/llm-chat');
+    await user.type(await input(), 'Alice only{Enter}');
+    await waitFor(() => expect(messages()[1]).toHaveTextContent('Part one.'));
+
+    act(() => setSession(BOB, tokenExpiringIn(3600)));
+    await waitFor(() => expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Chat 1']));
+    expect(messages()).toHaveLength(0);
+    expect(lastStreamSignal()?.aborted).toBe(true);
+    // A's stored chat is A's: still there for A, not shown to B.
+    expect(localStorage.getItem('chat-conversations:u1')).toContain('Alice only');
+    expect(localStorage.getItem('chat-conversations:u2') ?? '').not.toContain('Alice');
+  });
+});
+
+describe('replies keep streaming while you look elsewhere', () => {
+  it('switching to another chat tab does not stop the reply; it completes there', async () => {
+    const user = userEvent.setup();
+    const { release } = holdReplies();
+    renderApp('/llm-chat');
+    await user.type(await input(), 'go{Enter}');
+    await waitFor(() => expect(messages()[1]).toHaveTextContent('Part one.'));
+
+    await user.click(screen.getByRole('button', { name: 'New chat' }));
+    expect(screen.getByRole('tab', { name: 'Chat 2' })).toHaveAttribute('aria-selected', 'true');
+    expect(messages()).toHaveLength(0);
+    release([content(' Part two.'), usageFrame(3, 4, 0), DONE]);
+
+    await user.click(screen.getByRole('tab', { name: 'go' }));
+    await waitFor(() => expect(messages()[1]).toHaveAttribute('data-complete', 'true'));
+    expect(messages()[1]).toHaveTextContent('Part one. Part two.');
+    expect(lastStreamSignal()?.aborted).toBe(false);
+  });
+
+  it('leaving the page and coming back neither stops nor loses the reply', async () => {
+    const user = userEvent.setup();
+    const { release } = holdReplies();
+    renderApp('/llm-chat');
+    await user.type(await input(), 'go{Enter}');
+    await waitFor(() => expect(messages()[1]).toHaveTextContent('Part one.'));
+    const tabId = localStorage.getItem('chat-active-tab:u1')!;
+
+    // Away (the page unmounts) and back while it still runs: shown as running.
+    await user.click(screen.getByRole('link', { name: 'User Guide' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/user-guide'));
+    expect(screen.queryByTestId('messages')).toBeNull();
+    expect(chatStore.runningStreams(tabId)).toBe(1);
+    expect(lastStreamSignal()?.aborted).toBe(false);
+    await user.click(screen.getByRole('link', { name: 'LLM Chat' }));
+    await waitFor(() => expect(messages()[1]).toHaveTextContent('Part one.'));
+    expect(messages()[1]).toHaveAttribute('data-complete', 'false');
+
+    // Away again; it finishes meanwhile; back: complete.
+    await user.click(screen.getByRole('link', { name: 'User Guide' }));
+    await waitFor(() => expect(screen.queryByTestId('messages')).toBeNull());
+    release();
+    await waitFor(() => expect(chatStore.runningStreams(tabId)).toBe(0));
+    await user.click(screen.getByRole('link', { name: 'LLM Chat' }));
+    await waitFor(() => expect(messages()[1]).toHaveAttribute('data-complete', 'true'));
+    expect(messages()[1]).toHaveTextContent('Part one. Part two.');
+    expect(lastStreamSignal()?.aborted).toBe(false);
+  });
+
+  it('closing the chat tab of a running reply aborts it', async () => {
+    const user = userEvent.setup();
+    holdReplies();
+    renderApp('/llm-chat');
+    await user.type(await input(), 'go{Enter}');
+    await waitFor(() => expect(messages()[1]).toHaveTextContent('Part one.'));
+    await user.click(screen.getByRole('button', { name: 'New chat' }));
+    await user.click(screen.getByRole('button', { name: 'Close go' }));
+    expect(lastStreamSignal()?.aborted).toBe(true);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Chat 2']);
+  });
+
+  it('when a reply has ended, the store leaves no timer running', async () => {
+    const user = userEvent.setup();
+    const { unmount } = renderApp('/llm-chat');
+    await user.type(await input(), 'hello{Enter}');
+    await waitFor(() => expect(messages()[1]).toHaveAttribute('data-complete', 'true'));
+    unmount();
+    // Only the chat store's timers are in question: end the toasts' and the session expiry's.
+    act(() => {
+      clearNotificationsForTests();
+      resetAuthForTests();
+    });
+    await expect(assertNoLeakedTimers()).resolves.toBeUndefined();
+  });
+});
+
+describe('toasts and errors', () => {
+  it('three model changes leave one connection toast, the latest', async () => {
+    const user = userEvent.setup();
+    routes['POST /api/v1/mcp-connections/openai'] = (body) =>
+      jsonResponse(200, { id: `conn-${String(body.model)}`, server_name: `OpenAI GPT ${String(body.model)} (local demo)`, model: body.model, demo: true });
+    renderApp('/llm-chat');
+    await input();
+    for (const model of ['gpt-4o', 'gpt-4-turbo', 'gpt-3.5-turbo']) {
+      await user.selectOptions(screen.getByLabelText('Model'), model);
+      await waitFor(() => expect(toastTexts()).toContain(`Connected to OpenAI GPT ${model} (local demo)`));
+    }
+    expect(calls.filter((c) => c.path === '/api/v1/mcp-connections/openai')).toHaveLength(3);
+    expect(toastTexts().filter((t) => t?.startsWith('Connected to'))).toEqual(['Connected to OpenAI GPT gpt-3.5-turbo (local demo)']);
+  });
+
+  it("a 429 shows the server's sentence as is", async () => {
+    const user = userEvent.setup();
+    const detail = "You have used today's chat allowance of 200,000 tokens; it resets at 00:00 UTC.";
+    routes['POST /api/v1/mcp-connections/message'] = () => jsonResponse(429, { detail, code: 'rate_limited' }, { headers: { 'Retry-After': '3600' } });
+    renderApp('/llm-chat');
+    await user.type(await input(), 'hello{Enter}');
+    await waitFor(() => expect(toastTexts()).toContain(detail));
+    expect(messages().map((m) => m.getAttribute('data-role'))).toEqual(['user']);
+  });
+});
+
+describe('following the conversation', () => {
+  /** jsdom has no layout: give the message area a height and a scroll position. */
+  function fakeScroller(el: HTMLElement, height = 1000, client = 300) {
+    let top = 0;
+    Object.defineProperty(el, 'scrollHeight', { configurable: true, get: () => height });
+    Object.defineProperty(el, 'clientHeight', { configurable: true, get: () => client });
+    Object.defineProperty(el, 'scrollTop', {
+      configurable: true,
+      get: () => top,
+      set: (v: number) => (top = Math.max(0, Math.min(v, height - client))),
+    });
+    return {
+      top: () => top,
+      scrollUp: () => {
+        top = 100;
+        fireEvent.scroll(el);
+      },
+    };
+  }
+  const BOTTOM = 700;
+
+  it('follows a reply at the bottom; scrolled up, offers New messages ↓; sending follows again', async () => {
+    const user = userEvent.setup();
+    renderApp('/llm-chat');
+    const box = await input();
+    const view = fakeScroller(screen.getByTestId('messages'));
+
+    await user.type(box, 'first{Enter}');
+    await waitFor(() => expect(messages()[1]).toHaveAttribute('data-complete', 'true'));
+    expect(view.top()).toBe(BOTTOM);
+
+    // Sending follows even when the reader had scrolled up.
+    const { release } = holdReplies();
+    view.scrollUp();
+    await user.type(box, 'second{Enter}');
+    await waitFor(() => expect(messages()[3]).toHaveTextContent('Part one.'));
+    expect(view.top()).toBe(BOTTOM);
+    expect(screen.queryByRole('button', { name: 'New messages' })).toBeNull();
+
+    // Scrolled up while the reply streams: the view stays, a button offers the rest.
+    view.scrollUp();
+    release();
+    await waitFor(() => expect(messages()[3]).toHaveAttribute('data-complete', 'true'));
+    expect(view.top()).toBe(100);
+    await user.click(screen.getByRole('button', { name: 'New messages' }));
+    expect(view.top()).toBe(BOTTOM);
+    expect(screen.queryByRole('button', { name: 'New messages' })).toBeNull();
+
+    // Scrolling back down by hand hides it too.
+    routes['POST /api/v1/mcp-connections/message'] = () => sse([content('x'), DONE]);
+    const again = holdReplies();
+    await user.type(box, 'third{Enter}');
+    await waitFor(() => expect(messages()[5]).toHaveTextContent('Part one.'));
+    view.scrollUp();
+    again.release();
+    expect(await screen.findByRole('button', { name: 'New messages' })).toBeInTheDocument();
+    screen.getByTestId('messages').scrollTop = BOTTOM;
+    fireEvent.scroll(screen.getByTestId('messages'));
+    expect(screen.queryByRole('button', { name: 'New messages' })).toBeNull();
   });
 });

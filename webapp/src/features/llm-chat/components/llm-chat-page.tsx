@@ -42,7 +42,7 @@ export default function LlmChatPage() {
     handoffTaken.current = true;
     const handoff = takeChatHandoff();
     if (!handoff) return;
-    const tabId = handoff.forceNewTab ? newTab() : state.activeTabId;
+    const tabId = (handoff.forceNewTab ? newTab() : null) ?? state.activeTabId;
     setDraft(handoff.text, tabId);
     if (handoff.openMenu && holdsMenu(handoff.text)) setMenuDialog({ tabId, source: handoff.text, fromInput: true });
   }, [newTab, setDraft, state.activeTabId]);
@@ -80,11 +80,13 @@ export default function LlmChatPage() {
             provider={tab.provider}
             model={tab.model}
             status={chat.status}
+            usageTotal={chat.usageTotal}
             onChange={chat.changeModel}
             onConnect={() => void chat.connect()}
             onReconnect={() => void chat.connect({ force: true })}
           />
           <MessageList
+            key={tab.id}
             messages={chat.messages}
             providerLabel={label}
             model={tab.model}

@@ -1,9 +1,13 @@
-import { memo, useEffect, useRef } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Markdown } from '../../../components/markdown';
 import { copyWithToast, formatTime } from '../copy';
 import { displayText, holdsMenu } from '../menu';
 import { isLongMessage } from '../summary';
 import type { ChatMessage } from '../state/types';
+import { formatUsage } from '../usage';
+
+/** Within this many pixels of the end, the reader counts as at the bottom. */
+export const AT_BOTTOM_PX = 64;
 
 interface MessageItemProps {
   message: ChatMessage;
@@ -97,6 +101,11 @@ export const MessageItem = memo(function MessageItem({ message, assistantName, s
               Open in Menu
             </button>
           ) : null}
+          {role === 'assistant' && message.usage ? (
+            <span className="chat-message__usage" data-testid="message-usage" title="Tokens in → out and cost of this reply">
+              {formatUsage(message.usage)}
+            </span>
+          ) : null}
         </div>
       ) : null}
     </article>
@@ -114,59 +123,116 @@ interface MessageListProps {
   onOpenMenu: (message: ChatMessage) => void;
 }
 
-/** The conversation, kept scrolled to the newest text while the reader is at the bottom. */
+const lastUserId = (messages: readonly ChatMessage[]): string | undefined => messages.findLast((m) => m.role === 'user')?.id;
+
+/**
+ * The conversation. It follows new text to the bottom while the reader is
+ * there (or has just sent a message); a reader who scrolled up stays put
+ * and gets a 'New messages ↓' button instead. Mount one per chat tab (key)
+ * so each tab opens at its newest message.
+ */
 export function MessageList({ messages, providerLabel, model, connecting, summarizing, ...handlers }: MessageListProps) {
   const ref = useRef<HTMLDivElement>(null);
-  const stick = useRef(true);
+  const itemsRef = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const seenUser = useRef(lastUserId(messages));
+  const [unseen, setUnseen] = useState(false);
   const last = messages[messages.length - 1];
   const streaming = last?.role === 'assistant' && !last.complete;
 
-  useEffect(() => {
+  const toBottom = useCallback(() => {
     const el = ref.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
-  }, [messages.length, last?.content, connecting]);
+    if (el) el.scrollTop = el.scrollHeight;
+  }, []);
+
+  // New text at the end: follow it, or say it is there.
+  const newest = `${messages.length}:${last?.id ?? ''}:${last?.content.length ?? 0}:${String(last?.complete)}`;
+  useLayoutEffect(() => {
+    const userId = lastUserId(messages);
+    if (userId !== seenUser.current) atBottom.current = true; // the reader just sent this
+    seenUser.current = userId;
+    if (atBottom.current) {
+      toBottom();
+      setUnseen(false);
+    } else {
+      setUnseen(true);
+    }
+    // `newest` stands for the end of `messages`; changes further up (a summary,
+    // View Full) are not new messages and do not move the view.
+  }, [newest, toBottom]);
+
+  useLayoutEffect(() => {
+    if (atBottom.current) toBottom();
+  }, [connecting, toBottom]);
+
+  // Content that grows after rendering (markdown, code blocks, View Full) keeps a reader at the bottom there.
+  useEffect(() => {
+    const items = itemsRef.current;
+    if (!items || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (atBottom.current) toBottom();
+    });
+    observer.observe(items);
+    return () => observer.disconnect();
+  }, [toBottom, messages.length === 0]);
 
   return (
-    <div
-      ref={ref}
-      className="chat-messages"
-      data-testid="messages"
-      role="log"
-      aria-label="Conversation"
-      aria-busy={streaming || undefined}
-      tabIndex={0}
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
-      }}
-    >
-      {messages.length === 0 ? (
-        <div className="chat-empty" data-testid="chat-empty">
-          {connecting ? (
-            <p className="chat-empty__title" role="status">
-              <span className="chat-spinner" aria-hidden="true" />
-              Establishing connection to {providerLabel}...
-            </p>
-          ) : (
-            <>
-              <p className="chat-empty__title">Start chatting with {providerLabel}</p>
-              <p className="chat-empty__model">{model}</p>
-            </>
-          )}
-        </div>
-      ) : (
-        <>
-          {messages.map((m) => (
-            <MessageItem key={m.id} message={m} assistantName={providerLabel} summarizing={summarizing.has(m.id)} {...handlers} />
-          ))}
-          {connecting ? (
-            <p className="chat-connecting" role="status">
-              <span className="chat-spinner" aria-hidden="true" />
-              Establishing connection to {providerLabel}...
-            </p>
-          ) : null}
-        </>
-      )}
+    <div className="chat-messages-frame">
+      <div
+        ref={ref}
+        className="chat-messages"
+        data-testid="messages"
+        role="log"
+        aria-label="Conversation"
+        aria-busy={streaming || undefined}
+        tabIndex={0}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight <= AT_BOTTOM_PX;
+          if (atBottom.current) setUnseen(false);
+        }}
+      >
+        {messages.length === 0 ? (
+          <div className="chat-empty" data-testid="chat-empty">
+            {connecting ? (
+              <p className="chat-empty__title" role="status">
+                <span className="chat-spinner" aria-hidden="true" />
+                Establishing connection to {providerLabel}...
+              </p>
+            ) : (
+              <>
+                <p className="chat-empty__title">Start chatting with {providerLabel}</p>
+                <p className="chat-empty__model">{model}</p>
+              </>
+            )}
+          </div>
+        ) : (
+          <div ref={itemsRef} className="chat-messages__items">
+            {messages.map((m) => (
+              <MessageItem key={m.id} message={m} assistantName={providerLabel} summarizing={summarizing.has(m.id)} {...handlers} />
+            ))}
+            {connecting ? (
+              <p className="chat-connecting" role="status">
+                <span className="chat-spinner" aria-hidden="true" />
+                Establishing connection to {providerLabel}...
+              </p>
+            ) : null}
+          </div>
+        )}
+      </div>
+      {unseen ? (
+        <button
+          type="button"
+          className="chat-new-messages"
+          onClick={() => {
+            atBottom.current = true;
+            toBottom();
+            setUnseen(false);
+          }}
+        >
+          New messages <span aria-hidden="true">↓</span>
+        </button>
+      ) : null}
     </div>
   );
 }

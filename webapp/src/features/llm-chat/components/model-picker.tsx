@@ -1,18 +1,22 @@
 import { useId } from 'react';
 import { STATUS_TEXT, type ConnectionStatus } from '../connection';
 import { getProvider, PROVIDERS, type ProviderId } from '../providers';
+import type { MessageUsage } from '../state/types';
+import { formatUsage } from '../usage';
 
 interface ModelPickerProps {
   provider: ProviderId;
   model: string;
   status: ConnectionStatus;
+  /** The tab's running total of tokens and cost; hidden until there is one. */
+  usageTotal?: MessageUsage | null;
   onChange: (provider: ProviderId, model: string) => void;
   onConnect: () => void;
   onReconnect: () => void;
 }
 
-/** Provider and model selects, the connection status, and Connect / Reconnect. */
-export function ModelPicker({ provider, model, status, onChange, onConnect, onReconnect }: ModelPickerProps) {
+/** Provider and model selects, the tab's usage so far, the connection status, and Connect / Reconnect. */
+export function ModelPicker({ provider, model, status, usageTotal, onChange, onConnect, onReconnect }: ModelPickerProps) {
   const providerId = useId();
   const modelId = useId();
   const models = getProvider(provider).models;
@@ -38,19 +42,26 @@ export function ModelPicker({ provider, model, status, onChange, onConnect, onRe
           ))}
         </select>
       </div>
-      <div className="chat-picker__status">
-        <span className={`chat-status chat-status--${status}`} data-testid="connection-status" data-status={status} role="status">
-          <span className="chat-status__dot" aria-hidden="true" />
-          {STATUS_TEXT[status]}
-        </span>
-        <button
-          type="button"
-          className="chat-button"
-          disabled={status === 'connecting'}
-          onClick={status === 'connected' ? onReconnect : onConnect}
-        >
-          {status === 'connected' ? 'Reconnect' : 'Connect'}
-        </button>
+      <div className="chat-picker__end">
+        {usageTotal ? (
+          <p className="chat-picker__usage" data-testid="tab-usage" title="Tokens in → out and cost of every reply in this chat tab">
+            <span className="chat-picker__usage-label">This chat:</span> {formatUsage(usageTotal)}
+          </p>
+        ) : null}
+        <div className="chat-picker__status">
+          <span className={`chat-status chat-status--${status}`} data-testid="connection-status" data-status={status} role="status">
+            <span className="chat-status__dot" aria-hidden="true" />
+            {STATUS_TEXT[status]}
+          </span>
+          <button
+            type="button"
+            className="chat-button"
+            disabled={status === 'connecting'}
+            onClick={status === 'connected' ? onReconnect : onConnect}
+          >
+            {status === 'connected' ? 'Reconnect' : 'Connect'}
+          </button>
+        </div>
       </div>
     </div>
   );

@@ -158,15 +158,63 @@ describe('persistence', () => {
       { type: 'setTabModel', tabId: 't2', provider: 'google', model: 'gemini-1.5-pro' },
       { type: 'selectTab', tabId: 't1' },
     );
-    saveChatState(s);
-    expect(JSON.parse(localStorage.getItem('chat-tabs')!)).toHaveLength(2);
-    expect(localStorage.getItem('chat-active-tab')).toBe('t1');
-    expect(Object.keys(JSON.parse(localStorage.getItem('chat-conversations')!))).toEqual(['t1', 't2']);
-    expect(loadChatState('unused', NOW)).toEqual(s);
+    saveChatState('u1', s);
+    expect(JSON.parse(localStorage.getItem('chat-tabs:u1')!)).toHaveLength(2);
+    expect(localStorage.getItem('chat-active-tab:u1')).toBe('t1');
+    expect(Object.keys(JSON.parse(localStorage.getItem('chat-conversations:u1')!))).toEqual(['t1', 't2']);
+    expect(loadChatState('u1', 'unused', NOW)).toEqual(s);
+  });
+
+  it('keeps each account to itself: per-user keys, never the bare ones', () => {
+    const mine = run(freshChatState('t1', NOW), { type: 'addMessage', tabId: 't1', message: user('u1', 'My private note') });
+    saveChatState('alice', mine);
+    expect(localStorage.getItem('chat-tabs')).toBeNull();
+    expect(localStorage.getItem('chat-conversations')).toBeNull();
+    expect(loadChatState('bob', 'b1', NOW)).toEqual(freshChatState('b1', NOW));
+    expect(loadChatState('alice', 'unused', NOW)).toEqual(mine);
+    // A legacy unscoped copy is not picked up by anyone.
+    localStorage.setItem('chat-tabs', JSON.stringify(mine.tabs));
+    localStorage.setItem('chat-conversations', JSON.stringify(mine.conversations));
+    expect(loadChatState('bob', 'b1', NOW)).toEqual(freshChatState('b1', NOW));
+  });
+
+  it('keeps the usage of a reply and restores it defensively', () => {
+    const usage = { input_tokens: 412, output_tokens: 1093, cost_usd: 0.0021 };
+    const s = run(
+      freshChatState('t1', NOW),
+      { type: 'addMessage', tabId: 't1', message: user('u1', 'Hello') },
+      { type: 'addMessage', tabId: 't1', message: createMessage('a1', 'assistant', '', NOW, false) },
+      { type: 'appendContent', tabId: 't1', messageId: 'a1', chunk: 'Hi' },
+      { type: 'completeMessage', tabId: 't1', messageId: 'a1', usage },
+    );
+    expect(s.conversations.t1[1].usage).toEqual(usage);
+    saveChatState('u1', s);
+    expect(loadChatState('u1', 'unused', NOW).conversations.t1[1].usage).toEqual(usage);
+
+    const restored = restoreChatState(
+      [{ id: 't', title: 'T' }],
+      't',
+      {
+        t: [
+          { id: 'a', role: 'assistant', content: 'x', usage: { input_tokens: 5, output_tokens: 'many', cost_usd: -1, demo: true } },
+          { id: 'b', role: 'assistant', content: 'x', usage: 'lots' },
+          { id: 'c', role: 'assistant', content: 'x', usage: { note: 'no numbers' } },
+          { id: 'd', role: 'user', content: 'x', usage: { input_tokens: 1 }, summaryUsage: { input_tokens: 7, output_tokens: 3, cost_usd: 0.5 } },
+        ],
+      },
+      'f',
+      NOW,
+    );
+    const [a, b, c, d] = restored.conversations.t;
+    expect(a.usage).toEqual({ input_tokens: 5, output_tokens: 0, cost_usd: 0, demo: true });
+    expect(b.usage).toBeUndefined();
+    expect(c.usage).toBeUndefined();
+    expect(d.usage).toBeUndefined(); // only replies carry usage
+    expect(d.summaryUsage).toEqual({ input_tokens: 7, output_tokens: 3, cost_usd: 0.5 });
   });
 
   it('with nothing stored there is a fresh Chat 1', () => {
-    expect(loadChatState('f1', NOW)).toEqual(freshChatState('f1', NOW));
+    expect(loadChatState('u1', 'f1', NOW)).toEqual(freshChatState('f1', NOW));
     expect(restoreChatState([], 'x', {}, 'f1', NOW)).toEqual(freshChatState('f1', NOW));
     expect(restoreChatState('junk', null, null, 'f1', NOW)).toEqual(freshChatState('f1', NOW));
   });

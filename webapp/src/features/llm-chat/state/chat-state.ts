@@ -5,7 +5,7 @@ import { TAB_TITLE_CHARS } from '../constants';
 import { displayText } from '../menu/display';
 import { DEFAULT_PROVIDER, firstModel, modelFor, type ProviderId } from '../providers';
 import { isLongMessage } from '../summary';
-import type { ChatMessage, ChatState, ChatTab, MessageRole } from './types';
+import type { ChatMessage, ChatState, ChatTab, MessageRole, MessageUsage } from './types';
 
 const DEFAULT_TITLE = /^Chat \d+$/;
 
@@ -73,9 +73,10 @@ export type ChatAction =
   | { type: 'setTabModel'; tabId: string; provider: ProviderId; model: string }
   | { type: 'addMessage'; tabId: string; message: ChatMessage }
   | { type: 'appendContent'; tabId: string; messageId: string; chunk: string }
-  | { type: 'completeMessage'; tabId: string; messageId: string }
+  /** The reply finished; `usage` is what the stream's usage frame said, when it sent one. */
+  | { type: 'completeMessage'; tabId: string; messageId: string; usage?: MessageUsage }
   | { type: 'removeMessage'; tabId: string; messageId: string }
-  | { type: 'patchMessage'; tabId: string; messageId: string; patch: Partial<Pick<ChatMessage, 'summary' | 'showFull' | 'summaryRequested'>> };
+  | { type: 'patchMessage'; tabId: string; messageId: string; patch: Partial<Pick<ChatMessage, 'summary' | 'showFull' | 'summaryRequested' | 'summaryUsage'>> };
 
 function mapMessage(state: ChatState, tabId: string, messageId: string, fn: (m: ChatMessage) => ChatMessage): ChatState {
   const list = state.conversations[tabId];
@@ -131,7 +132,8 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return mapMessage(state, action.tabId, action.messageId, (m) => (action.chunk ? { ...m, content: m.content + action.chunk } : m));
     case 'completeMessage':
       return mapMessage(state, action.tabId, action.messageId, (m) => {
-        const done = { ...m, complete: true };
+        const done: ChatMessage = { ...m, complete: true };
+        if (action.usage) done.usage = action.usage;
         return { ...done, truncated: isLongMessage(done) };
       });
     case 'removeMessage': {

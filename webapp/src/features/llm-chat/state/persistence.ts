@@ -1,11 +1,15 @@
-// Tabs, active tab and conversations persist in localStorage (SPEC §4)
-// under STORAGE_KEYS.chatTabs / chatActiveTab / chatConversations. What is
-// read back is checked field by field: anything unusable is dropped, and
-// with no usable tab the chat starts with a fresh 'Chat 1'.
+// Tabs, active tab and conversations persist in localStorage (SPEC §4),
+// per account: under userKey(STORAGE_KEYS.chatTabs / chatActiveTab /
+// chatConversations, user id), never under the bare keys, so the next
+// person on the same browser does not see them (clearUserData removes them
+// when the session ends). What is read back is checked field by field:
+// anything unusable is dropped, and with no usable tab the chat starts with
+// a fresh 'Chat 1'.
 
-import { readJson, readString, STORAGE_KEYS, writeJson, writeString } from '../../../lib/storage';
+import { readJson, readString, STORAGE_KEYS, userKey, writeJson, writeString } from '../../../lib/storage';
 import { isProviderId, modelFor } from '../providers';
 import { isLongMessage } from '../summary';
+import { restoreUsage } from '../usage';
 import { freshChatState } from './chat-state';
 import type { ChatMessage, ChatState, ChatTab } from './types';
 
@@ -45,6 +49,10 @@ function restoreMessage(raw: unknown, now: string): ChatMessage | null {
     summaryRequested: raw.summaryRequested === true,
   };
   message.truncated = isLongMessage(message);
+  const usage = restoreUsage(raw.usage);
+  if (usage && message.role === 'assistant') message.usage = usage;
+  const summaryUsage = restoreUsage(raw.summaryUsage);
+  if (summaryUsage) message.summaryUsage = summaryUsage;
   return message;
 }
 
@@ -71,18 +79,24 @@ export function restoreChatState(rawTabs: unknown, rawActive: unknown, rawConver
   return { tabs, activeTabId, conversations };
 }
 
-export function loadChatState(freshId: string, now: string): ChatState {
-  return restoreChatState(
-    readJson<unknown>(STORAGE_KEYS.chatTabs),
-    readString(STORAGE_KEYS.chatActiveTab),
-    readJson<unknown>(STORAGE_KEYS.chatConversations),
-    freshId,
-    now,
-  );
+/** The storage keys of one account's chat. */
+export function chatStorageKeys(userId: string): { tabs: string; activeTab: string; conversations: string } {
+  return {
+    tabs: userKey(STORAGE_KEYS.chatTabs, userId),
+    activeTab: userKey(STORAGE_KEYS.chatActiveTab, userId),
+    conversations: userKey(STORAGE_KEYS.chatConversations, userId),
+  };
 }
 
-export function saveChatState(state: ChatState): void {
-  writeJson(STORAGE_KEYS.chatTabs, state.tabs);
-  writeString(STORAGE_KEYS.chatActiveTab, state.activeTabId);
-  writeJson(STORAGE_KEYS.chatConversations, state.conversations);
+/** The account's stored chat, or a fresh 'Chat 1' (named `freshId`) when it has none. */
+export function loadChatState(userId: string, freshId: string, now: string): ChatState {
+  const keys = chatStorageKeys(userId);
+  return restoreChatState(readJson<unknown>(keys.tabs), readString(keys.activeTab), readJson<unknown>(keys.conversations), freshId, now);
+}
+
+export function saveChatState(userId: string, state: ChatState): void {
+  const keys = chatStorageKeys(userId);
+  writeJson(keys.tabs, state.tabs);
+  writeString(keys.activeTab, state.activeTabId);
+  writeJson(keys.conversations, state.conversations);
 }

@@ -14,6 +14,16 @@ export interface ChatTab {
 
 export type MessageRole = 'user' | 'assistant';
 
+/** What one model call cost, from the stream's usage frame. */
+export interface MessageUsage {
+  input_tokens: number;
+  output_tokens: number;
+  /** USD; 0 for the local demo model. */
+  cost_usd: number;
+  /** The reply came from the local demo model: there is no real cost to show. */
+  demo?: boolean;
+}
+
 export interface ChatMessage {
   id: string;
   role: MessageRole;
@@ -30,6 +40,10 @@ export interface ChatMessage {
   showFull: boolean;
   /** A summary was asked for (it is asked for once). */
   summaryRequested: boolean;
+  /** An assistant reply's tokens and cost, once it finished (absent in older stored chats). */
+  usage?: MessageUsage;
+  /** What summarising this message cost; counted in the tab's total. */
+  summaryUsage?: MessageUsage;
 }
 
 export interface ChatState {

@@ -25,7 +25,7 @@ export function useDisconnectMcpConnection() {
       } catch (err) {
         if (!(err instanceof ApiError && err.status === 404)) throw err;
       }
-      removeLocalConnection(connectionId);
+      removeLocalConnection(userId, connectionId);
       await mutate<McpConnection[]>(
         mcpConnectionsKey(userId),
         (list) => list?.filter((c) => c.connection_id !== connectionId),

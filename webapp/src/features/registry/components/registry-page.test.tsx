@@ -9,7 +9,7 @@ import { stubSystemTheme } from '../../../test/match-media';
 import { renderApp } from '../../../test/render-app';
 import { ADA, startSignedIn, startSignedOut } from '../../../test/session';
 import type { McpConnection, McpServer, McpServerDetail } from '../api/types';
-import { LOCAL_CONNECTIONS_KEY } from '../local-connections';
+import { localConnectionsKey } from '../local-connections';
 import { connection, connectResponse, detail, server, TOOLS } from '../test-fixtures';
 
 let api: FakeApi;
@@ -474,7 +474,7 @@ describe('RegistryPage: Connect dialog', () => {
     });
     expect(api.callsTo('POST', '/api/v1/mcp-connections/')[0].auth).toMatch(/^Bearer /);
     // SPEC §3 local copy.
-    expect(JSON.parse(localStorage.getItem(LOCAL_CONNECTIONS_KEY) ?? '[]')).toEqual([
+    expect(JSON.parse(localStorage.getItem(localConnectionsKey(ADA.id)) ?? '[]')).toEqual([
       {
         connection_id: 'c-new',
         connected_at: '2026-11-22T12:00:00Z',
@@ -522,7 +522,7 @@ describe('RegistryPage: Connect dialog', () => {
     expect(within(dialog).getByTestId('connect-failure')).toHaveTextContent('private or local address');
     expect(within(dialog).getByRole('button', { name: 'Connect' })).toBeEnabled();
     expect(api.callsTo('POST', '/api/v1/mcp-connections/')[0].body).toMatchObject({ endpoint_url: 'http://10.0.0.5/mcp', api_key: 'my-token' });
-    expect(localStorage.getItem(LOCAL_CONNECTIONS_KEY)).toBeNull();
+    expect(localStorage.getItem(localConnectionsKey(ADA.id))).toBeNull();
 
     fail = false;
     await userEvent.click(within(dialog).getByRole('button', { name: 'Connect' }));
@@ -558,7 +558,7 @@ describe('RegistryPage: My connections', () => {
       ],
     });
     localStorage.setItem(
-      LOCAL_CONNECTIONS_KEY,
+      localConnectionsKey(ADA.id),
       JSON.stringify([
         { connection_id: 'c1', connected_at: 'x', status: 'connected', server_id: 'local-everything', server_name: 'E', endpoint_url: 'u', user_id: ADA.id },
         { connection_id: 'gone', connected_at: 'x', status: 'connected', server_id: 's', server_name: 'S', endpoint_url: 'u', user_id: ADA.id },
@@ -582,7 +582,7 @@ describe('RegistryPage: My connections', () => {
     expect(second).toHaveTextContent('Connected 2 hours ago');
     expect(within(second).getByTestId('key-hint')).toHaveTextContent('key …abcd');
     // The local copy follows the server's list.
-    await waitFor(() => expect(JSON.parse(localStorage.getItem(LOCAL_CONNECTIONS_KEY) ?? '[]').map((c: { connection_id: string }) => c.connection_id)).toEqual(['c1']));
+    await waitFor(() => expect(JSON.parse(localStorage.getItem(localConnectionsKey(ADA.id)) ?? '[]').map((c: { connection_id: string }) => c.connection_id)).toEqual(['c1']));
 
     await userEvent.click(within(second).getByRole('button', { name: 'Disconnect' }));
     expect(await within(toasts()).findByText('Failed to disconnect from Stripe: Internal error.')).toBeInTheDocument();
@@ -592,7 +592,7 @@ describe('RegistryPage: My connections', () => {
     expect(await within(toasts()).findByText('Disconnected from Everything (local reference server)')).toBeInTheDocument();
     await waitFor(() => expect(within(mine).getAllByTestId('connection')).toHaveLength(1));
     expect(api.callsTo('DELETE', '/api/v1/mcp-connections/c1')[0].auth).toMatch(/^Bearer /);
-    expect(JSON.parse(localStorage.getItem(LOCAL_CONNECTIONS_KEY) ?? '[]')).toEqual([]);
+    expect(JSON.parse(localStorage.getItem(localConnectionsKey(ADA.id)) ?? '[]')).toEqual([]);
   });
 
   it('shows an error with Retry when the list fails', async () => {

@@ -68,23 +68,9 @@ func (s *Store) RecordFailure(ctx context.Context, scope, k string, length time.
 			return Window{}, fmt.Errorf("record failure: %w", err)
 		}
 		// No open window: start one, unless another request just did.
-		start := now.UnixMilli()
-		_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
-			TableName: aws.String(s.table),
-			Item: map[string]types.AttributeValue{
-				AttrPK:         &types.AttributeValueMemberS{Value: pk},
-				AttrSK:         &types.AttributeValueMemberS{Value: skThrottle},
-				"count":        &types.AttributeValueMemberN{Value: "1"},
-				"window_start": &types.AttributeValueMemberN{Value: strconv.FormatInt(start, 10)},
-				AttrExpires:    &types.AttributeValueMemberN{Value: strconv.FormatInt(now.Add(2*length).Unix(), 10)},
-			},
-			ConditionExpression: aws.String("attribute_not_exists(PK) OR window_start <= :cutoff"),
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":cutoff": &types.AttributeValueMemberN{Value: strconv.FormatInt(cutoff, 10)},
-			},
-		})
+		w, err := s.openWindow(ctx, pk, length, now)
 		if err == nil {
-			return Window{Count: 1, Start: time.UnixMilli(start)}, nil
+			return w, nil
 		}
 		if !isConditionFailed(err) {
 			return Window{}, fmt.Errorf("record failure: %w", err)
@@ -140,28 +126,15 @@ func (s *Store) Admit(ctx context.Context, scope, k string, limit int, length ti
 			return Window{}, false, fmt.Errorf("admit: %w", err)
 		}
 		// Either no open window (start one) or a full one (refuse).
-		start := now.UnixMilli()
-		_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
-			TableName: aws.String(s.table),
-			Item: map[string]types.AttributeValue{
-				AttrPK:         &types.AttributeValueMemberS{Value: pk},
-				AttrSK:         &types.AttributeValueMemberS{Value: skThrottle},
-				"count":        &types.AttributeValueMemberN{Value: "1"},
-				"window_start": &types.AttributeValueMemberN{Value: strconv.FormatInt(start, 10)},
-				AttrExpires:    &types.AttributeValueMemberN{Value: strconv.FormatInt(now.Add(2*length).Unix(), 10)},
-			},
-			// Only replace a missing or ended window, never an open one.
-			ConditionExpression:       aws.String("attribute_not_exists(PK) OR window_start <= :cutoff"),
-			ExpressionAttributeValues: map[string]types.AttributeValue{":cutoff": &types.AttributeValueMemberN{Value: cutoff}},
-		})
+		w, err := s.openWindow(ctx, pk, length, now)
 		if err == nil {
-			return Window{Count: 1, Start: time.UnixMilli(start)}, limit >= 1, nil
+			return w, limit >= 1, nil
 		}
 		if !isConditionFailed(err) {
 			return Window{}, false, fmt.Errorf("admit: %w", err)
 		}
 		// An open window exists: refuse if it is full, else retry the count.
-		w, err := s.FailureWindow(ctx, scope, k, length, now)
+		w, err = s.FailureWindow(ctx, scope, k, length, now)
 		if err != nil {
 			return Window{}, false, err
 		}
@@ -170,4 +143,29 @@ func (s *Store) Admit(ctx context.Context, scope, k string, limit int, length ti
 		}
 	}
 	return Window{}, false, fmt.Errorf("admit: too much contention")
+}
+
+// openWindow starts a new window holding one count, but only in place of a
+// missing or ended window, never an open one: the condition fails when
+// another request opened the window first.
+func (s *Store) openWindow(ctx context.Context, pk string, length time.Duration, now time.Time) (Window, error) {
+	start := now.UnixMilli()
+	_, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName: aws.String(s.table),
+		Item: map[string]types.AttributeValue{
+			AttrPK:         &types.AttributeValueMemberS{Value: pk},
+			AttrSK:         &types.AttributeValueMemberS{Value: skThrottle},
+			"count":        &types.AttributeValueMemberN{Value: "1"},
+			"window_start": &types.AttributeValueMemberN{Value: strconv.FormatInt(start, 10)},
+			AttrExpires:    &types.AttributeValueMemberN{Value: strconv.FormatInt(now.Add(2*length).Unix(), 10)},
+		},
+		ConditionExpression: aws.String("attribute_not_exists(PK) OR window_start <= :cutoff"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":cutoff": &types.AttributeValueMemberN{Value: strconv.FormatInt(now.Add(-length).UnixMilli(), 10)},
+		},
+	})
+	if err != nil {
+		return Window{}, err
+	}
+	return Window{Count: 1, Start: time.UnixMilli(start)}, nil
 }

@@ -1,0 +1,108 @@
+// Package localproc runs the helper processes of local runs and tests (the
+// DynamoDB engine, the MCP reference server): found in the web app's npm
+// packages, on a free loopback port, dying with their owner.
+package localproc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// Child is a started helper process.
+type Child struct {
+	name string
+	cmd  *exec.Cmd
+	done chan error
+}
+
+// Start starts cmd in its own process group, killed if this process dies,
+// so no helper outlives its owner.
+func Start(name string, cmd *exec.Cmd) (*Child, error) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", name, err)
+	}
+	c := &Child{name: name, cmd: cmd, done: make(chan error, 1)}
+	go func() { c.done <- cmd.Wait() }()
+	return c, nil
+}
+
+// WaitPort waits until the child accepts connections on 127.0.0.1:port; it
+// fails early when the child exits or ctx ends.
+func (c *Child) WaitPort(ctx context.Context, port int, within time.Duration) error {
+	addr := "127.0.0.1:" + strconv.Itoa(port)
+	deadline := time.Now().Add(within)
+	tick := time.NewTicker(30 * time.Millisecond)
+	defer tick.Stop()
+	for time.Now().Before(deadline) {
+		if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+			return conn.Close()
+		}
+		select {
+		case err := <-c.done:
+			c.done <- err
+			return fmt.Errorf("%s exited at start (port %d busy, or npm packages missing?): %v", c.name, port, err)
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
+	return fmt.Errorf("%s did not start within %v", c.name, within)
+}
+
+// Stop ends the child's process group and waits for it: SIGTERM, then
+// SIGKILL after 5 s.
+func (c *Child) Stop() {
+	if c == nil || c.cmd.Process == nil {
+		return
+	}
+	_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGTERM)
+	select {
+	case <-c.done:
+	case <-time.After(5 * time.Second):
+		_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+		<-c.done
+	}
+}
+
+// FindUpward answers $envVar when set, else rel (a path under the repository
+// root, such as webapp/node_modules/...) in this directory or any parent;
+// missing explains what to do when it is nowhere.
+func FindUpward(envVar, rel, missing string) (string, error) {
+	if p := os.Getenv(envVar); p != "" {
+		return p, nil
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, rel)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New(missing)
+		}
+		dir = parent
+	}
+}
+
+// FreePort answers a loopback port that was free a moment ago.
+func FreePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}

@@ -8,7 +8,7 @@ describe('decideRoute', () => {
     }
   });
 
-  it.each(['/', '/login', '/register', '/auth/callback', '/payment/cancel', '/user-guide', '/marketplace', '/agents', '/registry', '/chat', '/admin'])(
+  it.each(['/', '/login', '/register', '/auth/callback', '/verify-email', '/forgot-password', '/reset-password', '/payment/cancel', '/user-guide', '/marketplace', '/agents', '/registry', '/chat', '/admin'])(
     'lets a visitor open the public path %s',
     (pathname) => {
       expect(decideRoute({ pathname, status: 'unauthenticated' })).toEqual({ kind: 'allow' });
@@ -47,7 +47,7 @@ describe('decideRoute', () => {
   });
 
   it('lets a signed-in user open protected and public paths', () => {
-    for (const pathname of ['/', '/dashboard', '/llm-chat', '/payment/success', '/marketplace', '/admin', '/unknown']) {
+    for (const pathname of ['/', '/dashboard', '/llm-chat', '/payment/success', '/marketplace', '/admin', '/unknown', '/verify-email', '/reset-password', '/forgot-password']) {
       expect(decideRoute({ pathname, status: 'authenticated' })).toEqual({ kind: 'allow' });
     }
   });
@@ -83,7 +83,22 @@ describe('decideRoute', () => {
 describe('helpers', () => {
   it('lists exactly the documented public paths', () => {
     expect([...PUBLIC_PATHS].sort()).toEqual(
-      ['/', '/admin', '/agents', '/auth/callback', '/chat', '/login', '/marketplace', '/payment/cancel', '/register', '/registry', '/user-guide'].sort(),
+      [
+        '/',
+        '/admin',
+        '/agents',
+        '/auth/callback',
+        '/chat',
+        '/forgot-password',
+        '/login',
+        '/marketplace',
+        '/payment/cancel',
+        '/register',
+        '/registry',
+        '/reset-password',
+        '/user-guide',
+        '/verify-email',
+      ].sort(),
     );
     expect(isPublicPath('/llm-chat')).toBe(false);
   });

@@ -1,8 +1,11 @@
 // Route guard decisions (SPEC §2, §6) as a pure function.
 //
 // Public paths (decision for the lead):
-//   /, /login, /register, /auth/callback, /payment/cancel, /user-guide,
-//   /marketplace, /agents, /registry, /chat, /admin
+//   /, /login, /register, /auth/callback, /verify-email, /forgot-password,
+//   /reset-password, /payment/cancel, /user-guide, /marketplace, /agents,
+//   /registry, /chat, /admin
+// - /verify-email, /reset-password: the mailed links, opened in any browser,
+//   signed in or not; /forgot-password is reached from the sign-in page.
 // - /marketplace and /registry: visitors browse them (demo mode, listing).
 // - /agents, /chat, /admin: placeholders; SPEC §6 says admin has no guard.
 // - /payment/cancel: shows only "nothing was charged"; no data to protect.
@@ -22,6 +25,9 @@ export const PUBLIC_PATHS: readonly string[] = [
   '/login',
   '/register',
   '/auth/callback',
+  '/verify-email',
+  '/forgot-password',
+  '/reset-password',
   '/payment/cancel',
   '/user-guide',
   '/marketplace',

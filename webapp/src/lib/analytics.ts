@@ -2,7 +2,9 @@
 // free prompt use). A no-op until configured: set VITE_ANALYTICS_ID at build
 // time (a Google Analytics 4 measurement id, G-XXXX) or call
 // configureAnalytics() with a custom sink. Paths are sent without their
-// query string so tokens (e.g. /auth/callback?token=…) never leave the app.
+// query string, and gtag.js reads the address itself (page_location): so
+// secret tokens (/auth/callback?token=…, the mailed links) are taken out of
+// the address at start, before analytics is configured (app/start.tsx).
 
 export type AnalyticsEvent =
   | { name: 'page_view'; params: { page_path: string } }

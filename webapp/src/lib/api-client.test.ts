@@ -4,7 +4,7 @@ import { getAuthState, initAuth, resetAuthForTests, setSession, type User } from
 import { jsonResponse, tokenExpiringIn } from '../test/jwt-fixtures';
 import { STORAGE_KEYS, userKey } from './storage';
 
-const user: User = { id: '1', email: 'a@example.com', username: 'ada', full_name: 'Ada L', is_admin: false };
+const user: User = { id: '1', email: 'a@example.com', username: 'ada', full_name: 'Ada L', is_admin: false, is_verified: true };
 
 let fetchMock: ReturnType<typeof vi.fn>;
 
@@ -120,6 +120,15 @@ describe('apiRequest', () => {
     fetchMock.mockResolvedValue(jsonResponse(401, { detail: 'Incorrect email or password' }));
     await expect(apiRequest('/auth/login', { body: {}, token: null })).rejects.toMatchObject({ status: 401 });
     expect(getAuthState().status).toBe('authenticated');
+  });
+
+  it('keeps the session when a 401 answers a token that is no longer the session\'s', async () => {
+    const current = tokenExpiringIn(3600);
+    setSession(user, current);
+    fetchMock.mockResolvedValue(jsonResponse(401, { detail: 'Your session has ended. Please log in again.' }));
+    // e.g. a logout's own request, or an answer arriving after another sign-in.
+    await expect(apiRequest('/auth/logout', { method: 'POST', token: tokenExpiringIn(60) })).rejects.toMatchObject({ status: 401 });
+    expect(getAuthState()).toMatchObject({ status: 'authenticated', token: current });
   });
 
   it('does not clear the session on other errors', async () => {

@@ -109,8 +109,9 @@ export async function authorizedFetch(path: string, init: AuthorizedFetchInit = 
   // A 401 on a request that carried a bearer token means that token is no
   // longer accepted: drop the stored session (SPEC §7). Requests sent on
   // purpose without a token (login, register, warm-up pings) have no
-  // session to judge.
-  if (response.status === 401 && token) clearSession();
+  // session to judge, nor has a token that is no longer the session's (a
+  // logout's own request, an answer arriving after another sign-in).
+  if (response.status === 401 && token && token === getToken()) clearSession();
   return response;
 }
 

@@ -8,12 +8,13 @@ import {
   setSession,
   subscribeAuth,
   toUser,
+  updateUser,
   type User,
 } from './auth-session';
 import { makeJwt, tokenExpiringIn } from '../test/jwt-fixtures';
 import { PER_USER_KEYS, STORAGE_KEYS, userKey } from './storage';
 
-const user: User = { id: '7', email: 'a@example.com', username: 'ada', full_name: 'Ada Lovelace', is_admin: true };
+const user: User = { id: '7', email: 'a@example.com', username: 'ada', full_name: 'Ada Lovelace', is_admin: true, is_verified: true };
 const KEY = 'auth-storage';
 
 beforeEach(() => resetAuthForTests());
@@ -98,6 +99,7 @@ describe('auth session', () => {
       username: 'u',
       full_name: '',
       is_admin: true,
+      is_verified: false,
     });
     expect(toUser({ id: 'x', email: 'e@example.com', username: 'u' }).is_admin).toBe(false);
   });
@@ -178,3 +180,53 @@ describe('a session that ends takes its browser data with it', () => {
     expect(sessionStorage.getItem(STORAGE_KEYS.chatPrefill)).not.toBeNull();
   });
 });
+
+describe('is_verified', () => {
+  it('comes from the API user, false unless exactly true', () => {
+    const api = { id: 3, email: 'a@example.com', username: 'ada' };
+    expect(toUser({ ...api, is_verified: true }).is_verified).toBe(true);
+    expect(toUser({ ...api, is_verified: false }).is_verified).toBe(false);
+    expect(toUser(api).is_verified).toBe(false);
+    expect(toUser({ ...api, is_verified: 'yes' as unknown as boolean }).is_verified).toBe(false);
+  });
+
+  it('reads a session stored before the field existed as not verified', () => {
+    const { is_verified: _omit, ...old } = user;
+    localStorage.setItem(KEY, JSON.stringify({ user: old, token: tokenExpiringIn(3600), isAuthenticated: true }));
+    expect(initAuth().user).toEqual({ ...old, is_verified: false });
+  });
+
+  it('keeps only the known fields, each with a safe type', () => {
+    const stored = { ...user, is_verified: 'true', is_admin: 1, full_name: 7, password: 'x', is_superuser: true };
+    localStorage.setItem(KEY, JSON.stringify({ user: stored, token: tokenExpiringIn(3600), isAuthenticated: true }));
+    expect(initAuth().user).toEqual({ id: '7', email: 'a@example.com', username: 'ada', full_name: '', is_admin: false, is_verified: false });
+  });
+});
+
+describe('updateUser', () => {
+  it("replaces the signed-in user's details, keeps the token and persists them", () => {
+    initAuth();
+    const token = tokenExpiringIn(3600);
+    setSession({ ...user, is_verified: false }, token);
+    const listener = vi.fn();
+    subscribeAuth(listener);
+    updateUser({ ...user, is_verified: true });
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(getAuthState()).toMatchObject({ status: 'authenticated', token, user: { is_verified: true } });
+    expect(JSON.parse(localStorage.getItem(KEY)!)).toEqual({ user: { ...user, is_verified: true }, token, isAuthenticated: true });
+    // Nothing changed: no emit.
+    updateUser({ ...user, is_verified: true });
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  it('ignores another account and a signed-out state', () => {
+    initAuth();
+    updateUser(user);
+    expect(getAuthState().status).toBe('unauthenticated');
+    expect(localStorage.getItem(KEY)).toBeNull();
+    setSession({ ...user, is_verified: false }, tokenExpiringIn(3600));
+    updateUser({ ...user, id: '8', is_verified: true });
+    expect(getAuthState().user?.is_verified).toBe(false);
+  });
+});
+

@@ -12,6 +12,8 @@ export interface User {
   full_name: string;
   /** SPEC's User.is_admin, from the API's is_superuser. */
   is_admin: boolean;
+  /** The owner confirmed the email address (mailed link or Google). Free uses need it. */
+  is_verified: boolean;
 }
 
 /** The user object as the API sends it. */
@@ -21,6 +23,7 @@ export interface ApiUser {
   username: string;
   full_name?: string | null;
   is_superuser?: boolean;
+  is_verified?: boolean;
 }
 
 export type AuthStatus = 'loading' | 'authenticated' | 'unauthenticated';
@@ -51,6 +54,7 @@ export function toUser(api: ApiUser): User {
     username: api.username ?? '',
     full_name: api.full_name ?? '',
     is_admin: api.is_superuser === true,
+    is_verified: api.is_verified === true,
   };
 }
 
@@ -84,6 +88,22 @@ function isUser(value: unknown): value is User {
   return typeof u.id === 'string' && typeof u.email === 'string' && typeof u.username === 'string';
 }
 
+/**
+ * A stored user, read defensively: only the known fields, each with a safe
+ * default. Sessions stored before a field existed (is_verified) read as
+ * false, so the app asks the server rather than assuming.
+ */
+function storedUser(u: User): User {
+  return {
+    id: u.id,
+    email: u.email,
+    username: u.username,
+    full_name: typeof u.full_name === 'string' ? u.full_name : '',
+    is_admin: u.is_admin === true,
+    is_verified: u.is_verified === true,
+  };
+}
+
 export function getAuthState(): AuthState {
   return state;
 }
@@ -106,11 +126,7 @@ export function initAuth(now: number = Date.now()): AuthState {
   const stored = readJson<PersistedAuth>(STORAGE_KEYS.auth);
   if (stored && typeof stored.token === 'string' && stored.token && isUser(stored.user)) {
     if (tokenState(stored.token, now) === 'valid') {
-      const user: User = {
-        ...stored.user,
-        full_name: typeof stored.user.full_name === 'string' ? stored.user.full_name : '',
-        is_admin: stored.user.is_admin === true,
-      };
+      const user = storedUser(stored.user);
       emit({ status: 'authenticated', user, token: stored.token, pendingRedirect: null });
       scheduleExpiry(stored.token);
       return state;
@@ -131,6 +147,19 @@ export function setSession(user: User, token: string, options: { redirectTo?: st
   writeJson(STORAGE_KEYS.auth, persisted);
   emit({ status: 'authenticated', user, token, pendingRedirect: options.redirectTo ?? null });
   scheduleExpiry(token);
+}
+
+/**
+ * Replace the signed-in user's details (a fresh /auth/me, a confirmed email)
+ * and keep the token. Ignored unless `user` is the signed-in account, so a
+ * late answer for another account never lands in this session.
+ */
+export function updateUser(user: User): void {
+  if (state.status !== 'authenticated' || !state.user || state.user.id !== user.id || !state.token) return;
+  const same = (Object.keys(user) as (keyof User)[]).every((k) => state.user![k] === user[k]);
+  if (same) return;
+  writeJson(STORAGE_KEYS.auth, { user, token: state.token, isAuthenticated: true } satisfies PersistedAuth);
+  emit({ ...state, user });
 }
 
 /** Forget the pending target once the guard has used it. */

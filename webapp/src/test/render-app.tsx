@@ -1,3 +1,4 @@
+import { StrictMode } from 'react';
 import { render } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { SWRConfig } from 'swr';
@@ -9,9 +10,13 @@ function LocationProbe() {
   return <div data-testid="location">{location.pathname + location.search}</div>;
 }
 
-/** The real routes, guard and shell in a memory router, with a fresh SWR cache. */
-export function renderApp(path: string) {
-  return render(
+/**
+ * The real routes, guard and shell in a memory router, with a fresh SWR
+ * cache. `strict`: inside <StrictMode> as the app runs (effects run twice
+ * in development).
+ */
+export function renderApp(path: string, { strict = false }: { strict?: boolean } = {}) {
+  const tree = (
     <SWRConfig value={{ ...swrConfig, provider: () => new Map(), dedupingInterval: 0 }}>
       <AppThemeProvider>
         <MemoryRouter initialEntries={[path]}>
@@ -19,6 +24,7 @@ export function renderApp(path: string) {
           <LocationProbe />
         </MemoryRouter>
       </AppThemeProvider>
-    </SWRConfig>,
+    </SWRConfig>
   );
+  return render(strict ? <StrictMode>{tree}</StrictMode> : tree);
 }

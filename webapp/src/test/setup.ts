@@ -6,6 +6,8 @@ import { clearNotificationsForTests } from '../components/notifications/notifica
 import { resetAuthForTests } from '../lib/auth-session';
 import { cancelErrorRetriesForTests } from '../app/app';
 import { resetChatStoreForTests } from '../features/llm-chat/chat-store';
+import { resetVerificationsForTests } from '../features/auth/email-verification';
+import { clearUrlSecretsForTests } from '../lib/url-secrets';
 
 // jsdom has no layout: scrolling is a no-op here.
 window.scrollTo = () => undefined;
@@ -25,6 +27,8 @@ afterEach(async () => {
   resetChatStoreForTests();
   resetAuthForTests();
   cancelErrorRetriesForTests();
+  resetVerificationsForTests();
+  clearUrlSecretsForTests();
   localStorage.clear();
   sessionStorage.clear();
   await assertNoLeakedTimers();

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  ACTION_TOAST_MS,
   clearNotificationsForTests,
   COPY_TOAST_MS,
   DEFAULT_TOAST_MS,
@@ -77,5 +78,17 @@ describe('notification store', () => {
   it('shows at most five at once, dropping the oldest', () => {
     for (let i = 0; i < 7; i++) toast.info(`n${i}`);
     expect(getNotifications().map((n) => n.message)).toEqual(['n2', 'n3', 'n4', 'n5', 'n6']);
+  });
+
+  it('keeps a toast with an action longer, unless told otherwise', () => {
+    const action = { label: 'Resend email', onClick: () => undefined };
+    toast.error('Confirm your address', { action });
+    expect(getNotifications()[0]).toMatchObject({ duration: ACTION_TOAST_MS, action });
+    vi.advanceTimersByTime(DEFAULT_TOAST_MS);
+    expect(getNotifications()).toHaveLength(1);
+    vi.advanceTimersByTime(ACTION_TOAST_MS - DEFAULT_TOAST_MS);
+    expect(getNotifications()).toHaveLength(0);
+    toast.info('x', { action, duration: 1000 });
+    expect(getNotifications()[0].duration).toBe(1000);
   });
 });

@@ -7,18 +7,30 @@ export const COPY_TOAST_MS = 2000;
 
 export type NotificationKind = 'success' | 'error' | 'info' | 'warning';
 
+/** A button on a toast ("Resend email"); choosing it also closes the toast. */
+export interface NotificationAction {
+  label: string;
+  onClick: () => void;
+}
+
+/** How long a toast with an action stays, so there is time to reach its button. */
+export const ACTION_TOAST_MS = 12000;
+
 export interface Notification {
   id: string;
   kind: NotificationKind;
   message: string;
   /** Milliseconds before it closes itself; 0 keeps it until dismissed. */
   duration: number;
+  action?: NotificationAction;
 }
 
 export interface NotifyOptions {
   duration?: number;
   /** Reuse an id to replace a notification instead of stacking another. */
   id?: string;
+  /** A button on the toast; the default duration becomes ACTION_TOAST_MS. */
+  action?: NotificationAction;
 }
 
 const MAX_VISIBLE = 5;
@@ -52,10 +64,10 @@ export function dismiss(id: string): void {
 
 export function notify(kind: NotificationKind, message: string, options: NotifyOptions = {}): string {
   const id = options.id ?? `n${Date.now().toString(36)}-${(counter++).toString(36)}`;
-  const duration = options.duration ?? DEFAULT_TOAST_MS;
+  const duration = options.duration ?? (options.action ? ACTION_TOAST_MS : DEFAULT_TOAST_MS);
   const existing = timers.get(id);
   if (existing !== undefined) clearTimeout(existing);
-  const next: Notification = { id, kind, message, duration };
+  const next: Notification = options.action ? { id, kind, message, duration, action: options.action } : { id, kind, message, duration };
   const without = items.filter((n) => n.id !== id);
   items = [...without, next].slice(-MAX_VISIBLE);
   if (duration > 0) timers.set(id, setTimeout(() => dismiss(id), duration));

@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ToastRegion } from './toast-region';
 import { clearNotificationsForTests, toast } from './notification-store';
 
@@ -22,5 +22,18 @@ describe('ToastRegion', () => {
     await userEvent.click(firstClose);
     expect(screen.queryByRole('alert')).toBeNull();
     expect(screen.getByRole('status')).toBeInTheDocument();
+  });
+
+  it('shows an action button that runs its action and closes the toast', async () => {
+    render(<ToastRegion />);
+    const onClick = vi.fn();
+    act(() => {
+      toast.error('Please confirm your email address to use free prompts.', { action: { label: 'Resend email', onClick } });
+    });
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('Please confirm your email address to use free prompts.');
+    await userEvent.click(screen.getByRole('button', { name: 'Resend email' }));
+    expect(onClick).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

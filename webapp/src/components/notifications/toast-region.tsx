@@ -17,7 +17,22 @@ function ToastItem({ n }: { n: Notification }) {
       <span className="toast__icon" aria-hidden="true">
         {ICONS[n.kind]}
       </span>
-      <span className="toast__message">{n.message}</span>
+      <span className="toast__message">
+        {n.message}
+        {n.action ? (
+          <button
+            type="button"
+            className="toast__action"
+            onClick={() => {
+              const { onClick } = n.action!;
+              dismiss(n.id);
+              onClick();
+            }}
+          >
+            {n.action.label}
+          </button>
+        ) : null}
+      </span>
       <button type="button" className="toast__close" aria-label="Dismiss notification" onClick={() => dismiss(n.id)}>
         ×
       </button>

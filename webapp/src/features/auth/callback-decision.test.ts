@@ -27,6 +27,12 @@ describe('decideCallback', () => {
     expect(decideCallback(q('token=a.b.c&type=Google'))).toEqual({ kind: 'error', code: 'token_processing_failed' });
   });
 
+  it('uses the token taken out of the address at start when given', () => {
+    expect(decideCallback(q('type=google'), 'aaa.bbb.ccc')).toEqual({ kind: 'verify', token: 'aaa.bbb.ccc' });
+    expect(decideCallback(q('type=google'), null)).toEqual({ kind: 'error', code: 'no_token' });
+    expect(decideCallback(q('error=x&type=google'), 'aaa.bbb.ccc')).toEqual({ kind: 'error', code: 'oauth_failed' });
+  });
+
   it('verifies a well-formed google token', () => {
     expect(decideCallback(q('token=aaa.bbb.ccc&type=google'))).toEqual({ kind: 'verify', token: 'aaa.bbb.ccc' });
   });

@@ -8,9 +8,12 @@ export type CallbackDecision =
   | { kind: 'error'; code: LoginErrorCode }
   | { kind: 'verify'; token: string };
 
-export function decideCallback(params: URLSearchParams): CallbackDecision {
+/**
+ * `token` is the one taken out of the address at start (lib/url-secrets);
+ * by default the query's.
+ */
+export function decideCallback(params: URLSearchParams, token: string | null = params.get('token')): CallbackDecision {
   if (params.get('error') !== null) return { kind: 'error', code: 'oauth_failed' };
-  const token = params.get('token');
   if (!token) return { kind: 'error', code: 'no_token' };
   if (!hasThreeParts(token) || params.get('type') !== 'google') {
     return { kind: 'error', code: 'token_processing_failed' };

@@ -5,7 +5,9 @@ import {
   validateFullName,
   validateLogin,
   validatePassword,
+  validateForgot,
   validateRegister,
+  validateReset,
   validateUsername,
 } from './validation';
 
@@ -106,5 +108,27 @@ describe('validateRegister', () => {
     expect(
       validateRegister({ email: 'a@example.com', username: 'ada', fullName: 'Ada L', password: 'secret1', confirmPassword: 'secret1' }),
     ).toEqual({});
+  });
+});
+
+describe('validateForgot', () => {
+  it("uses SPEC's email messages", () => {
+    expect(validateForgot({ email: '' })).toEqual({ email: 'Email is required' });
+    expect(validateForgot({ email: 'nope' })).toEqual({ email: 'Invalid email address' });
+    expect(validateForgot({ email: ' a@example.com ' })).toEqual({});
+  });
+});
+
+describe('validateReset', () => {
+  it("uses SPEC's password and confirmation messages", () => {
+    expect(validateReset({ password: '', confirmPassword: '' })).toEqual({
+      password: 'Password is required',
+      confirmPassword: 'Please confirm your password',
+    });
+    expect(validateReset({ password: '12345', confirmPassword: '12346' })).toEqual({
+      password: 'Password must be at least 6 characters',
+      confirmPassword: 'Passwords do not match',
+    });
+    expect(validateReset({ password: 'secret1', confirmPassword: 'secret1' })).toEqual({});
   });
 });

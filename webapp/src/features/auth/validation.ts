@@ -87,6 +87,32 @@ export function validateRegister(values: RegisterValues): RegisterErrors {
   return errors;
 }
 
+export interface ForgotValues {
+  email: string;
+}
+export type ForgotErrors = Partial<Record<keyof ForgotValues, string>>;
+
+export function validateForgot(values: ForgotValues): ForgotErrors {
+  const email = validateEmail(values.email);
+  return email ? { email } : {};
+}
+
+/** A new password from a reset link: SPEC §5's password and confirmation rules. */
+export interface ResetValues {
+  password: string;
+  confirmPassword: string;
+}
+export type ResetErrors = Partial<Record<keyof ResetValues, string>>;
+
+export function validateReset(values: ResetValues): ResetErrors {
+  const errors: ResetErrors = {};
+  const password = validatePassword(values.password);
+  if (password) errors.password = password;
+  const confirm = validateConfirmPassword(values.confirmPassword, values.password);
+  if (confirm) errors.confirmPassword = confirm;
+  return errors;
+}
+
 export function hasErrors(errors: Record<string, string | undefined>): boolean {
   return Object.values(errors).some(Boolean);
 }

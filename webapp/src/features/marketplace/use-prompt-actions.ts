@@ -10,6 +10,7 @@ import { browserLocation } from '../../lib/browser-location';
 import { writeChatHandoff } from '../../lib/chat-handoff';
 import { COPY_TOAST_MS, toast } from '../../components/notifications/notification-store';
 import { useAuth } from '../auth/use-auth';
+import { isEmailUnverified, RESEND_LABEL, resendVerificationEmail, VERIFY_MESSAGES } from '../auth/email-verification';
 import { ACTIVITIES_PATH } from '../dashboard/api/use-activities';
 import { isSafeCheckoutUrl, requestCheckoutSession } from '../payment/api/create-checkout-session';
 import { requestFreeUse, requestRating } from './api/prompt-requests';
@@ -61,7 +62,10 @@ export function usePromptActions() {
 
   const here = location.pathname + location.search;
 
-  /** SPEC §8 free use: success shows the content at once; 401 sends the user to /login after 2 s. */
+  /**
+   * SPEC §8 free use: success shows the content at once; 401 sends the user
+   * to /login after 2 s; 403 email_unverified offers "Resend email".
+   */
   const claimFree = useCallback(
     async (prompt: Prompt): Promise<boolean> => {
       if (!signedIn || userId === null) {
@@ -87,6 +91,11 @@ export function usePromptActions() {
           const target = `/login?redirect=${encodeURIComponent(here)}`;
           if (redirectTimer.current !== undefined) clearTimeout(redirectTimer.current);
           redirectTimer.current = setTimeout(() => navigate(target), SESSION_EXPIRED_REDIRECT_MS);
+        } else if (isEmailUnverified(err)) {
+          // The address is not confirmed yet: the server's words, and a way to get a new link.
+          toast.error(errorMessage(err, VERIFY_MESSAGES.confirmFirst), {
+            action: { label: RESEND_LABEL, onClick: () => void resendVerificationEmail() },
+          });
         } else {
           toast.error(errorMessage(err, MESSAGES.freeUseFailed));
         }

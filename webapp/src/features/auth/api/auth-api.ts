@@ -1,6 +1,6 @@
 // Calls to /api/v1/auth/* that are actions, not cached reads.
 
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest, authorizedFetch } from '../../../lib/api-client';
 import { toUser, type ApiUser, type User } from '../../../lib/auth-session';
 
 export interface TokenResponse {
@@ -33,4 +33,46 @@ export async function sessionFromTokenResponse(res: TokenResponse): Promise<{ us
   if (!token) return null;
   const user = res.user && res.user.email ? toUser(res.user) : await fetchMe(token);
   return { user, token };
+}
+
+/**
+ * POST /auth/logout with the session's token: ends that session on the
+ * server. Never throws and never clears anything itself: logout goes on
+ * locally whatever the answer (a 401 means it had ended already).
+ */
+export function postLogout(token: string): Promise<void> {
+  return authorizedFetch('/auth/logout', { method: 'POST', token, keepalive: true, headers: { Accept: 'application/json' } }).then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
+/** The answers of verify-email, resend-verification and forgot-password. */
+export interface StatusResponse {
+  status?: string;
+  detail?: string;
+}
+
+export interface VerifyEmailResponse extends StatusResponse {
+  user?: ApiUser | null;
+}
+
+/** POST /auth/verify-email {token}; no sign-in needed (the link may open in another browser). */
+export function postVerifyEmail(token: string): Promise<VerifyEmailResponse> {
+  return apiRequest<VerifyEmailResponse>('/auth/verify-email', { method: 'POST', body: { token }, token: null });
+}
+
+/** POST /auth/resend-verification (signed in): a new confirmation link by mail. */
+export function postResendVerification(): Promise<StatusResponse> {
+  return apiRequest<StatusResponse>('/auth/resend-verification', { method: 'POST' });
+}
+
+/** POST /auth/forgot-password {email}: the same answer whether or not the account exists. */
+export function postForgotPassword(email: string): Promise<StatusResponse> {
+  return apiRequest<StatusResponse>('/auth/forgot-password', { method: 'POST', body: { email }, token: null });
+}
+
+/** POST /auth/reset-password {token, password}: answers like login. */
+export function postResetPassword(token: string, password: string): Promise<TokenResponse> {
+  return apiRequest<TokenResponse>('/auth/reset-password', { method: 'POST', body: { token, password }, token: null });
 }

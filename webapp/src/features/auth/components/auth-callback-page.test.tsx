@@ -7,7 +7,8 @@ import { jsonResponse, tokenExpiringIn } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
 import { startSignedOut } from '../../../test/session';
 
-const apiUser = { id: 'g1', email: 'gina@example.com', username: 'gina', full_name: 'Gina G', is_superuser: true };
+// Google sign-in counts as a confirmed address.
+const apiUser = { id: 'g1', email: 'gina@example.com', username: 'gina', full_name: 'Gina G', is_superuser: true, is_verified: true };
 let fetchMock: ReturnType<typeof vi.fn>;
 
 beforeEach(() => {
@@ -56,7 +57,7 @@ describe('AuthCallbackPage', () => {
     expect(screen.getByRole('status')).toHaveTextContent(/Loading|Completing Google sign-in/);
     await waitFor(() => expect(location()).toHaveTextContent(/^\/dashboard$/));
     expect(within(screen.getByTestId('toasts')).getByText('Google login successful!')).toBeInTheDocument();
-    expect(getAuthState()).toMatchObject({ status: 'authenticated', token, user: { email: 'gina@example.com', is_admin: true } });
+    expect(getAuthState()).toMatchObject({ status: 'authenticated', token, user: { email: 'gina@example.com', is_admin: true, is_verified: true } });
     const meCall = fetchMock.mock.calls.find(([u]) => u === '/api/v1/auth/me')!;
     expect(meCall[1].headers.Authorization).toBe(`Bearer ${token}`);
     expect(fetchMock.mock.calls.filter(([u]) => u === '/api/v1/auth/me')).toHaveLength(1);

@@ -7,6 +7,9 @@ import { fetchMe } from '../api/auth-api';
 import { setSession } from '../../../lib/auth-session';
 import { trackLogin } from '../../../lib/analytics';
 import { toast } from '../../../components/notifications/notification-store';
+import { forgetUrlToken, readUrlToken } from '../../../lib/url-secrets';
+
+const PAGE = '/auth/callback';
 
 export const GOOGLE_SUCCESS_MESSAGE = 'Google login successful!';
 
@@ -20,7 +23,10 @@ export default function AuthCallbackPage() {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    const decision = decideCallback(params);
+    // The token left the address before anything ran (app/start.tsx): read it
+    // from memory, and forget it once used.
+    const decision = decideCallback(params, readUrlToken(PAGE, params));
+    forgetUrlToken(PAGE);
     if (decision.kind === 'error') {
       navigate(loginErrorPath(decision.code), { replace: true });
       return;

@@ -44,9 +44,9 @@ describe('startGoogleLogin', () => {
   });
 
   it("shows the server's detail (e.g. 503 not configured)", async () => {
-    fetchMock.mockResolvedValue(jsonResponse(503, { detail: 'Google sign-in is not configured', code: 'unavailable' }));
+    fetchMock.mockResolvedValue(jsonResponse(503, { detail: 'Google sign-in is not available on this site.', code: 'unavailable' }));
     await startGoogleLogin(vi.fn());
-    expect(messages()).toEqual([['error', 'Google sign-in is not configured']]);
+    expect(messages()).toEqual([['error', 'Google sign-in is not available on this site.']]);
   });
 
   it('falls back to the generic text on an error without detail', async () => {

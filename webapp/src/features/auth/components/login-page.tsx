@@ -76,6 +76,9 @@ export default function LoginPage() {
             autoComplete="current-password"
             {...field('password')}
           />
+          <Link to="/forgot-password" state={{ email: values.email.trim() }} className="auth-card__forgot">
+            Forgot password?
+          </Link>
           <Button type="submit" variation="primary" isFullWidth isLoading={submitting} loadingText="Signing in...">
             Sign in
           </Button>

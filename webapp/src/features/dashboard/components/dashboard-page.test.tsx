@@ -2,11 +2,11 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../test/render-app';
-import { getAuthState, resetAuthForTests } from '../../../lib/auth-session';
+import { getAuthState, initAuth, resetAuthForTests } from '../../../lib/auth-session';
 import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
-import { jsonResponse } from '../../../test/jwt-fixtures';
+import { jsonResponse, tokenExpiringIn } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
-import { ADA, startSignedIn } from '../../../test/session';
+import { ADA, startSignedIn, UNVERIFIED_ADA } from '../../../test/session';
 import { greetingName } from './dashboard-page';
 
 type Routes = Record<string, () => Response>;
@@ -158,3 +158,86 @@ describe('DashboardPage', () => {
     expect(await screen.findByRole('link', { name: 'Login' })).toBeInTheDocument();
   });
 });
+
+describe('DashboardPage: email confirmation', () => {
+  const apiAda = (verified: boolean) => ({
+    id: 'u1',
+    email: 'ada@example.com',
+    username: 'ada',
+    full_name: 'Ada Lovelace',
+    is_superuser: false,
+    is_verified: verified,
+  });
+  const meCalls = () => fetchMock.mock.calls.filter(([url]) => url === '/api/v1/auth/me');
+
+  it('tells an unverified user to confirm the address, with Resend email', async () => {
+    startSignedIn(UNVERIFIED_ADA);
+    serve({
+      '/api/v1/auth/me': () => jsonResponse(200, apiAda(false)),
+      '/api/v1/auth/resend-verification': () =>
+        jsonResponse(200, { status: 'sent', detail: 'We sent a new confirmation link to ada@example.com. It works once, for 24 hours.' }),
+    });
+    renderApp('/dashboard');
+    const notice = await screen.findByTestId('confirm-email-notice');
+    expect(notice).toHaveTextContent('Confirm your email address');
+    expect(notice).toHaveTextContent('We sent a confirmation link to ada@example.com');
+    await waitFor(() => expect(meCalls()).toHaveLength(1));
+    await userEvent.click(within(notice).getByRole('button', { name: 'Resend email' }));
+    expect(await within(screen.getByTestId('toasts')).findByText(/We sent a new confirmation link to ada@example.com/)).toBeInTheDocument();
+    const resend = fetchMock.mock.calls.filter(([url]) => url === '/api/v1/auth/resend-verification');
+    expect(resend).toHaveLength(1);
+    expect((resend[0][1] as RequestInit).method).toBe('POST');
+    // Still unverified: the notice stays.
+    expect(screen.getByTestId('confirm-email-notice')).toBeInTheDocument();
+  });
+
+  it('asks /auth/me on mount and drops the notice once the address is confirmed', async () => {
+    startSignedIn(UNVERIFIED_ADA);
+    serve({ '/api/v1/auth/me': () => jsonResponse(200, apiAda(true)) });
+    renderApp('/dashboard');
+    await waitFor(() => expect(meCalls()).toHaveLength(1));
+    await waitFor(() => expect(screen.queryByTestId('confirm-email-notice')).not.toBeInTheDocument());
+    expect(getAuthState().user).toMatchObject({ id: 'u1', is_verified: true });
+    expect(JSON.parse(localStorage.getItem('auth-storage')!).user.is_verified).toBe(true);
+  });
+
+  it('Resend answering already_verified refreshes the user and drops the notice', async () => {
+    startSignedIn(UNVERIFIED_ADA);
+    let verified = false;
+    serve({
+      '/api/v1/auth/me': () => jsonResponse(200, apiAda(verified)),
+      '/api/v1/auth/resend-verification': () => {
+        verified = true;
+        return jsonResponse(200, { status: 'already_verified', detail: 'Your email address is already confirmed.' });
+      },
+    });
+    renderApp('/dashboard');
+    const notice = await screen.findByTestId('confirm-email-notice');
+    await waitFor(() => expect(meCalls()).toHaveLength(1));
+    await userEvent.click(within(notice).getByRole('button', { name: 'Resend email' }));
+    expect(await within(screen.getByTestId('toasts')).findByText('Your email address is already confirmed.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByTestId('confirm-email-notice')).not.toBeInTheDocument());
+  });
+
+  it('a verified user sees no notice and the dashboard does not ask /auth/me', async () => {
+    startSignedIn(ADA);
+    serve({ '/api/v1/users/activities': () => jsonResponse(200, []) });
+    renderApp('/dashboard');
+    expect(await screen.findByText('Your recent activity will appear here as you use the platform')).toBeInTheDocument();
+    expect(screen.queryByTestId('confirm-email-notice')).not.toBeInTheDocument();
+    expect(meCalls()).toHaveLength(0);
+  });
+
+  it('a session stored before is_verified existed asks the server rather than assuming', async () => {
+    const { is_verified: _omit, ...old } = ADA;
+    resetAuthForTests();
+    localStorage.setItem('auth-storage', JSON.stringify({ user: old, token: tokenExpiringIn(3600), isAuthenticated: true }));
+    initAuth();
+    serve({ '/api/v1/auth/me': () => jsonResponse(200, apiAda(true)) });
+    renderApp('/dashboard');
+    await waitFor(() => expect(meCalls()).toHaveLength(1));
+    await waitFor(() => expect(getAuthState().user?.is_verified).toBe(true));
+    expect(screen.queryByTestId('confirm-email-notice')).not.toBeInTheDocument();
+  });
+});
+

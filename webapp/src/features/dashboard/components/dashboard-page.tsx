@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { Link, Navigate } from 'react-router';
 import { Button, Card, Heading, Loader, Placeholder, Text } from '@aws-amplify/ui-react';
 import { useAuth, useLogout } from '../../auth/use-auth';
+import { useUnverifiedRefresh } from '../../auth/use-unverified-refresh';
 import { useOwnedPrompts } from '../../payment/api/use-owned-prompts';
 import { useActivities } from '../api/use-activities';
 import { usePrompts } from '../../marketplace/api/use-prompts';
@@ -9,6 +10,7 @@ import { useMcpConnections } from '../../registry/api/use-mcp-connections';
 import { buildFallbackActivities } from '../fallback-activities';
 import { ActivityList } from './activity-list';
 import { UsageCard } from './usage-card';
+import { ConfirmEmailNotice } from './confirm-email-notice';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { useDocumentTitle } from '../../../components/page';
 import { readJwtIssuedAt } from '../../../lib/jwt';
@@ -46,6 +48,7 @@ export default function DashboardPage() {
   useDocumentTitle('Dashboard');
   const { status, user, token } = useAuth();
   const logout = useLogout();
+  useUnverifiedRefresh();
   const owned = useOwnedPrompts();
   const activities = useActivities();
   const mcpConnections = useMcpConnections();
@@ -79,6 +82,8 @@ export default function DashboardPage() {
           Logout
         </Button>
       </header>
+
+      {user.is_verified ? null : <ConfirmEmailNotice email={user.email} />}
 
       <section aria-label="Your statistics" className="stat-grid">
         <StatCard label="Purchased Prompts" value={purchasedCount} to="/marketplace?filter=purchased" loading={owned.isLoading} />

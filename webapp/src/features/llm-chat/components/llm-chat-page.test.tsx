@@ -476,7 +476,7 @@ describe('usage', () => {
 });
 
 describe('chats belong to one account', () => {
-  const BOB: User = { id: 'u2', email: 'bob@example.com', username: 'bob', full_name: 'Bob', is_admin: false };
+  const BOB: User = { id: 'u2', email: 'bob@example.com', username: 'bob', full_name: 'Bob', is_admin: false, is_verified: true };
   const chatKeys = () => Object.keys(localStorage).filter((k) => k.startsWith('chat-')).sort();
 
   it('stores under the user id; logout removes them and stops the reply; the next account starts with a fresh Chat 1', async () => {

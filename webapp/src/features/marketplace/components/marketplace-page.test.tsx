@@ -6,7 +6,7 @@ import { getAuthState, resetAuthForTests } from '../../../lib/auth-session';
 import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
 import { jsonResponse } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
-import { startSignedIn, startSignedOut } from '../../../test/session';
+import { startSignedIn, startSignedOut, UNVERIFIED_ADA } from '../../../test/session';
 import { browserLocation } from '../../../lib/browser-location';
 import type { FreeUsageStatus, Prompt } from '../api/types';
 
@@ -302,6 +302,55 @@ describe('MarketplacePage: signed in', () => {
     await waitFor(() => expect(within(card('p1')).getByRole('button', { name: 'Use Free' })).toBeInTheDocument());
     await userEvent.click(within(card('p1')).getByRole('button', { name: 'Use Free' }));
     expect(await within(toasts()).findByText('You have used all 5 of your free prompts. Purchase this prompt to use it.')).toBeInTheDocument();
+    // Only email_unverified offers to resend the confirmation.
+    expect(within(toasts()).queryByRole('button', { name: 'Resend email' })).not.toBeInTheDocument();
+  });
+
+  describe('Use Free before the email address is confirmed (403 email_unverified)', () => {
+    const CONFIRM = 'Please confirm your email address to use free prompts. We sent you a link; you can resend it from your dashboard.';
+
+    async function useFreeUnverified() {
+      startSignedIn(UNVERIFIED_ADA);
+      serveCatalogue(() => [prompt({ id: 'p1' })], { free: () => ({ remaining: 5, total_allowed: 5, used: 0, prompt_ids: [] }), owned: () => [] });
+      route('POST /api/v1/prompts/use-free-prompt/p1', () => jsonResponse(403, { detail: CONFIRM, code: 'email_unverified' }));
+      renderApp('/marketplace');
+      await waitFor(() => expect(within(card('p1')).getByRole('button', { name: 'Use Free' })).toBeInTheDocument());
+      await userEvent.click(within(card('p1')).getByRole('button', { name: 'Use Free' }));
+      const alert = (await within(toasts()).findByText(CONFIRM)).closest<HTMLElement>('[role="alert"]')!;
+      return alert;
+    }
+
+    it("shows the server's detail with a Resend email action that mails a new link", async () => {
+      route('POST /api/v1/auth/resend-verification', () =>
+        jsonResponse(200, { status: 'sent', detail: 'We sent a new confirmation link to ada@example.com. It works once, for 24 hours.' }),
+      );
+      const alert = await useFreeUnverified();
+      // Nothing unlocked: the card still offers Use Free, and no success text.
+      expect(within(card('p1')).getByRole('button', { name: 'Use Free' })).toBeEnabled();
+      expect(within(toasts()).queryByText('Prompt accessed successfully for free!')).not.toBeInTheDocument();
+      await userEvent.click(within(alert).getByRole('button', { name: 'Resend email' }));
+      expect(await within(toasts()).findByText('We sent a new confirmation link to ada@example.com. It works once, for 24 hours.')).toBeInTheDocument();
+      const resend = calls.filter((c) => c.method === 'POST' && c.path === '/api/v1/auth/resend-verification');
+      expect(resend).toHaveLength(1);
+      expect(resend[0].auth).toMatch(/^Bearer /);
+      expect(within(toasts()).queryByText(CONFIRM)).not.toBeInTheDocument();
+    });
+
+    it("Resend shows the server's detail when the mail cannot go (429, 503)", async () => {
+      route('POST /api/v1/auth/resend-verification', () =>
+        jsonResponse(429, { detail: 'You asked for several confirmation emails. Please wait before asking again.', code: 'rate_limited' }),
+      );
+      const alert = await useFreeUnverified();
+      await userEvent.click(within(alert).getByRole('button', { name: 'Resend email' }));
+      expect(await within(toasts()).findByText('You asked for several confirmation emails. Please wait before asking again.')).toBeInTheDocument();
+      route('POST /api/v1/auth/resend-verification', () =>
+        jsonResponse(503, { detail: 'This site cannot send email right now. Please contact support.', code: 'unavailable' }),
+      );
+      await userEvent.click(within(card('p1')).getByRole('button', { name: 'Use Free' }));
+      const again = (await within(toasts()).findByText(CONFIRM)).closest<HTMLElement>('[role="alert"]')!;
+      await userEvent.click(within(again).getByRole('button', { name: 'Resend email' }));
+      expect(await within(toasts()).findByText('This site cannot send email right now. Please contact support.')).toBeInTheDocument();
+    });
   });
 
   it('Use Free falls back to the generic message without a detail', async () => {

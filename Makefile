@@ -105,7 +105,7 @@ run: deps webapp $(BIN)/devserver ## start the whole product on http://localhost
 
 dev: deps $(BIN)/devserver ## devserver plus Vite with hot reload on http://localhost:5173
 	@trap 'kill 0' INT TERM EXIT; \
-	$(BIN)/devserver & \
+	PUBLIC_URL="$${PUBLIC_URL:-http://localhost:5173}" $(BIN)/devserver & \
 	(cd $(WEBAPP) && $(NPM) run dev); \
 	wait
 

@@ -18,6 +18,11 @@
 //	                      CHAT_MAX_CONCURRENT_STREAMS, CHAT_REQUESTS_PER_MINUTE,
 //	                      CHAT_DAILY_TOKEN_BUDGET of chat and users (else the
 //	                      deploying shell's variable of that name, if set)
+//	chatReservedConcurrency, webhookReservedConcurrency
+//	                      reserved concurrency of chat (50) and stripe-webhook
+//	                      (5); 0 leaves the function in the account's pool
+//	wafRateLimit          requests per client address per 5 minutes before
+//	                      the API's web ACL blocks it (1000)
 //	analytics             "true": allow Google Analytics in the CSP
 //	apiGatewayAccountRole "false": keep the account's API Gateway logging role
 package main
@@ -105,6 +110,25 @@ func run() error {
 	if n := str("registerLimitPerIp", ""); n != "" {
 		if props.RegisterLimitPerIP, err = strconv.Atoi(n); err != nil || props.RegisterLimitPerIP < 1 {
 			return fmt.Errorf("context registerLimitPerIp: want a whole number from 1, got %q", n)
+		}
+	}
+	for key, dst := range map[string]*int{
+		"chatReservedConcurrency":    &props.ChatReservedConcurrency,
+		"webhookReservedConcurrency": &props.WebhookReservedConcurrency,
+	} {
+		if v := str(key, ""); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return fmt.Errorf("context %s: want a whole number, 0 for no reservation; got %q", key, v)
+			}
+			if *dst = n; n == 0 {
+				*dst = stack.NoReservation
+			}
+		}
+	}
+	if v := str("wafRateLimit", ""); v != "" {
+		if props.WAFRateLimit, err = strconv.Atoi(v); err != nil || props.WAFRateLimit < stack.MinWAFRateLimit || props.WAFRateLimit > stack.MaxWAFRateLimit {
+			return fmt.Errorf("context wafRateLimit: want %d to %d requests per 5 minutes, got %q", stack.MinWAFRateLimit, stack.MaxWAFRateLimit, v)
 		}
 	}
 	if n := str("freePromptsPerUser", ""); n != "" {

@@ -24,10 +24,13 @@ import (
 const (
 	initRuns   = 5
 	initBudget = 1.5 // ratio of medians
+	// benchOriginSecret is ORIGIN_SECRET of the functions, sent in the
+	// event as CloudFront sends it, so the event reaches the handler.
+	benchOriginSecret = "bench-origin-secret"
 	// initEvent is an API Gateway REST proxy event for a cheap route.
 	initEvent = `{"resource":"/{proxy+}","path":"/api/v1/auth/health","httpMethod":"GET",` +
-		`"headers":{"Host":"bench.local","Accept":"application/json"},` +
-		`"multiValueHeaders":{"Host":["bench.local"],"Accept":["application/json"]},` +
+		`"headers":{"Host":"bench.local","Accept":"application/json","X-Origin-Secret":"` + benchOriginSecret + `"},` +
+		`"multiValueHeaders":{"Host":["bench.local"],"Accept":["application/json"],"X-Origin-Secret":["` + benchOriginSecret + `"]},` +
 		`"pathParameters":{"proxy":"api/v1/auth/health"},` +
 		`"requestContext":{"resourcePath":"/{proxy+}","httpMethod":"GET","path":"/prod/api/v1/auth/health","stage":"prod",` +
 		`"requestId":"bench-request","identity":{"sourceIp":"127.0.0.1","userAgent":"bench"}},` +
@@ -162,6 +165,7 @@ func (b *bench) initOnce(ctx context.Context, rt *runtimeAPI, bin string) (time.
 		"JWT_SECRET=bench-jwt-secret-0123456789abcdef0123456789",
 		"STRIPE_SECRET_KEY=sk_test_x",
 		"STRIPE_WEBHOOK_SECRET=whsec_x",
+		"ORIGIN_SECRET=" + benchOriginSecret,
 	}
 	var logs strings.Builder
 	cmd.Stdout, cmd.Stderr = io.Discard, &logs

@@ -24,5 +24,6 @@ func main() {
 	}
 	st := store.NewFromAWS(awsCfg, cfg.Store)
 	h := chatapi.New(st, auth.NewTokens(cfg.JWTSecret, 0).WithSessions(st), registry, chatapi.Options{StallTimeout: cfg.StallTimeout, Limits: cfg.Limits}).Handler()
-	lambda.Start(lambdaadapter.NewStreaming(h))
+	lambda.Start(lambdaadapter.NewStreaming(h, lambdaadapter.OriginSecret(ctx, secrets)))
+
 }

@@ -18,7 +18,6 @@ import (
 
 	"aiwork/shared/config"
 	"aiwork/shared/devstack"
-	"aiwork/shared/httpx"
 	"aiwork/shared/localdynamo"
 	"aiwork/shared/store"
 )
@@ -39,7 +38,10 @@ func run() error {
 	defer stop()
 
 	dataDir := config.Env("DATA_DIR", ".data")
-	port := config.Env("PORT", "8080")
+	serving, err := devstack.LoadServing()
+	if err != nil {
+		return err
+	}
 	staticDir := config.Env("STATIC_DIR", filepath.Join("webapp", "dist"))
 	if err := devstack.EnsureLocalSecrets(dataDir); err != nil {
 		return err
@@ -67,6 +69,9 @@ func run() error {
 	}
 	// Mail goes to the local outbox, listed at /dev/mail.
 	cfg.MailDir = filepath.Join(dataDir, "mail")
+	// Links handed out (checkout pages, OAuth, mail) point here unless
+	// PUBLIC_URL says otherwise: never at a host a request names.
+	cfg.DefaultPublicURL(serving.URL())
 	st, err := store.New(ctx, cfg.Auth.Store)
 	if err != nil {
 		return err
@@ -84,14 +89,14 @@ func run() error {
 		return err
 	}
 
-	ln, err := net.Listen("tcp", ":"+port)
+	srv := devstack.NewServer(serving, handler)
+	ln, err := net.Listen("tcp", srv.Addr)
 	if err != nil {
-		return fmt.Errorf("listen on port %s (is another copy running? set PORT): %w", port, err)
+		return fmt.Errorf("listen on %s (is another copy running? set PORT, or HOST): %w", srv.Addr, err)
 	}
-	srv := &http.Server{Handler: httpx.AccessLog(handler), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	slog.Info("ready", "url", "http://localhost:"+port, "mail_outbox", "http://localhost:"+port+"/dev/mail")
+	slog.Info("ready", "url", serving.URL(), "listen", srv.Addr, "mail_outbox", serving.URL()+"/dev/mail")
 
 	select {
 	case <-ctx.Done():

@@ -21,5 +21,6 @@ func main() {
 	if err != nil {
 		lambdaadapter.Fatal("mcp", err)
 	}
-	lambda.Start(lambdaadapter.NewProxy(svc.Handler()))
+	lambda.Start(lambdaadapter.NewProxy(svc.Handler(), lambdaadapter.OriginSecret(ctx, secrets)))
+
 }

@@ -22,5 +22,6 @@ func main() {
 	}
 	st := store.NewFromAWS(awsCfg, cfg.Store)
 	svc := paymentsapi.New(st, auth.NewTokens(cfg.JWTSecret, 0).WithSessions(st), paymentsapi.NewProvider(st, cfg), cfg)
-	lambda.Start(lambdaadapter.NewProxy(svc.Handler()))
+	lambda.Start(lambdaadapter.NewProxy(svc.Handler(), lambdaadapter.OriginSecret(ctx, secrets)))
+
 }

@@ -20,5 +20,6 @@ func main() {
 	st := store.NewFromAWS(awsCfg, cfg.Store)
 	h := promptsapi.New(st, auth.NewTokens(cfg.JWTSecret, 0).WithSessions(st), cfg.FreePromptsPerUser).
 		WithEmailVerification(!cfg.SkipEmailVerification).Handler()
-	lambda.Start(lambdaadapter.NewProxy(h))
+	lambda.Start(lambdaadapter.NewProxy(h, lambdaadapter.OriginSecret(ctx, secrets)))
+
 }

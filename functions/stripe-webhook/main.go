@@ -17,5 +17,6 @@ func main() {
 		lambdaadapter.Fatal("config", err)
 	}
 	st := store.NewFromAWS(awsCfg, cfg.Store)
-	lambda.Start(lambdaadapter.NewProxy(webhookapi.New(st, cfg.WebhookSecret, "stripe")))
+	lambda.Start(lambdaadapter.NewProxy(webhookapi.New(st, cfg.WebhookSecret, "stripe"), lambdaadapter.OriginSecret(ctx, secrets)))
+
 }

@@ -17,5 +17,6 @@ func main() {
 		lambdaadapter.Fatal("config", err)
 	}
 	st := store.NewFromAWS(awsCfg, cfg.Store)
-	lambda.Start(lambdaadapter.NewProxy(usersapi.FromConfig(st, cfg).Handler()))
+	lambda.Start(lambdaadapter.NewProxy(usersapi.FromConfig(st, cfg).Handler(), lambdaadapter.OriginSecret(ctx, secrets)))
+
 }

@@ -123,23 +123,39 @@ func newAPI(scope constructs.Construct, fns map[string]awslambda.Function, setAc
 	return api, nil
 }
 
+// BusyDetail is the answer when a function is at its concurrency limit:
+// chat at its reserved concurrency (every execution holding a streamed
+// reply), or the account's pool exhausted.
+const BusyDetail = "Too many conversations are in progress right now. Please try again in a minute."
+
 // GatewayErrors are the answers API Gateway gives itself, in the API's
 // error shape ({"detail", "code"}, as httpx writes them) instead of
 // {"message": …}: a path outside the route table is a JSON 404 as on the
 // devserver (not API Gateway's 403 "Missing Authentication Token").
+//
+// INTEGRATION_FAILURE: when Lambda refuses to run a function (throttled:
+// TooManyRequestsException, at its reserved concurrency or the account's
+// limit) a REST API's Lambda proxy integration answers 500 "Internal server
+// error" through this response type. It becomes a 429 with a clear detail
+// and Retry-After, which the web app shows as it shows the chat limits.
+// (A function's own error, or a malformed answer, is a 502 of DEFAULT_5XX;
+// the Go functions answer every error themselves.)
 var GatewayErrors = []struct {
 	Type, Status, Body string
+	RetryAfter         string // Retry-After seconds; empty: none
 }{
-	{"MISSING_AUTHENTICATION_TOKEN", "404", `{"detail":"Not found.","code":"not_found"}`},
-	{"THROTTLED", "429", `{"detail":"Too many requests. Try again in a moment.","code":"rate_limited"}`},
-	{"DEFAULT_4XX", "", `{"detail":$context.error.messageString,"code":"invalid"}`},
-	{"DEFAULT_5XX", "", `{"detail":"The service is unavailable. Try again in a moment.","code":"upstream"}`},
+	{"MISSING_AUTHENTICATION_TOKEN", "404", `{"detail":"Not found.","code":"not_found"}`, ""},
+	{"THROTTLED", "429", `{"detail":"Too many requests. Try again in a moment.","code":"rate_limited"}`, "5"},
+	{"INTEGRATION_FAILURE", "429", `{"detail":"` + BusyDetail + `","code":"rate_limited"}`, "30"},
+	{"DEFAULT_4XX", "", `{"detail":$context.error.messageString,"code":"invalid"}`, ""},
+	{"DEFAULT_5XX", "", `{"detail":"The service is unavailable. Try again in a moment.","code":"upstream"}`, ""},
 }
 
 func gatewayErrors(api awsapigateway.RestApi) {
 	types := map[string]awsapigateway.ResponseType{
 		"MISSING_AUTHENTICATION_TOKEN": awsapigateway.ResponseType_MISSING_AUTHENTICATION_TOKEN(),
 		"THROTTLED":                    awsapigateway.ResponseType_THROTTLED(),
+		"INTEGRATION_FAILURE":          awsapigateway.ResponseType_INTEGRATION_FAILURE(),
 		"DEFAULT_4XX":                  awsapigateway.ResponseType_DEFAULT_4XX(),
 		"DEFAULT_5XX":                  awsapigateway.ResponseType_DEFAULT_5XX(),
 	}
@@ -150,6 +166,9 @@ func gatewayErrors(api awsapigateway.RestApi) {
 		}
 		if e.Status != "" {
 			opts.StatusCode = jsii.String(e.Status)
+		}
+		if e.RetryAfter != "" {
+			opts.ResponseHeaders = &map[string]*string{"Retry-After": jsii.String("'" + e.RetryAfter + "'")}
 		}
 		api.AddGatewayResponse(jsii.String("Gateway"+constructID(strings.ToLower(e.Type))), opts)
 	}

@@ -1,6 +1,7 @@
 package stack_test
 
 import (
+	"encoding/json"
 	"sort"
 	"strings"
 	"testing"
@@ -245,5 +246,20 @@ func TestAPIGatewayErrorsUseTheAPIErrorShape(t *testing.T) {
 	}
 	if s := props(got["MISSING_AUTHENTICATION_TOKEN"], "StatusCode"); s != "404" {
 		t.Errorf("unknown API paths answer %v, want 404 like the devserver", s)
+	}
+	// A throttled function (chat at its reserved concurrency) is refused by
+	// Lambda before it runs; the integration failure becomes a 429 with a
+	// detail the web app shows and a Retry-After, not a 500.
+	busy := got["INTEGRATION_FAILURE"]
+	body, _ := props(busy, "ResponseTemplates", "application/json").(string)
+	var e struct{ Detail, Code string }
+	if err := json.Unmarshal([]byte(body), &e); err != nil || e.Code != "rate_limited" || e.Detail != stack.BusyDetail {
+		t.Errorf("INTEGRATION_FAILURE body = %s, want rate_limited with the busy detail", body)
+	}
+	if s := props(busy, "StatusCode"); s != "429" {
+		t.Errorf("INTEGRATION_FAILURE status = %v, want 429", s)
+	}
+	if h := flat(props(busy, "ResponseParameters")); h != `{"gatewayresponse.header.Retry-After":"'30'"}` {
+		t.Errorf("INTEGRATION_FAILURE headers = %s, want Retry-After", h)
 	}
 }

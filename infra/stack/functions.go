@@ -81,6 +81,8 @@ type functionsProps struct {
 	SkipVerification   bool
 	RegisterLimitPerIP int
 	ChatLimits         map[string]int
+	// Reserved is each function's reserved concurrency (absent: none).
+	Reserved map[string]int
 }
 
 // chatLimitFunctions read the chat limits: chat enforces them, users
@@ -92,6 +94,9 @@ type lambdaDef struct {
 	Function    string
 	Description string
 	Streaming   bool // the chat group: Bedrock access when MetaBedrock is on
+	// API: a route group's function, reached through CloudFront only; it
+	// reads and checks the origin secret (SecretOrigin).
+	API bool
 }
 
 // lambdaDefs lists every Lambda of the route table: one per route group,
@@ -103,6 +108,7 @@ func lambdaDefs() ([]lambdaDef, error) {
 			Function:    g.Function,
 			Description: "route group " + g.Function + " (" + strings.Join(g.Prefixes, ", ") + ")",
 			Streaming:   g.Streaming,
+			API:         true,
 		})
 	}
 	for _, fn := range routes.JobFunctions {
@@ -143,6 +149,9 @@ func newFunctions(scope constructs.Construct, p functionsProps) (map[string]awsl
 		if !ok {
 			return nil, fmt.Errorf("function %q has no FunctionSpec in infra/stack/functions.go", d.Function)
 		}
+		if d.API {
+			spec.Secrets = append(slices.Clone(spec.Secrets), SecretOrigin)
+		}
 		zip := filepath.Join(p.LambdaDir, d.Function+".zip")
 		if _, err := os.Stat(zip); err != nil {
 			return nil, fmt.Errorf("lambda package of %s: %w (run `make build`)", d.Function, err)
@@ -156,6 +165,10 @@ func newFunctions(scope constructs.Construct, p functionsProps) (map[string]awsl
 			Retention:     awslogs.RetentionDays_ONE_MONTH,
 			RemovalPolicy: awscdk.RemovalPolicy_DESTROY,
 		})
+		var reserved *float64
+		if n, ok := p.Reserved[d.Function]; ok {
+			reserved = jsii.Number(n)
+		}
 		fn := awslambda.NewFunction(scope, jsii.String(FunctionID(d.Function)), &awslambda.FunctionProps{
 			Description:  jsii.String(d.Description),
 			Runtime:      awslambda.Runtime_PROVIDED_AL2023(),
@@ -166,9 +179,14 @@ func newFunctions(scope constructs.Construct, p functionsProps) (map[string]awsl
 			Timeout:      awscdk.Duration_Seconds(jsii.Number(spec.TimeoutSeconds)),
 			Environment:  &env,
 			LogGroup:     logs,
+			// Chat's cap and the webhook's own share (stack.go, README).
+			ReservedConcurrentExecutions: reserved,
 			// No Vpc: outbound internet, no private network (see above).
 		})
-		p.Table.GrantReadWriteData(fn)
+		// Only the actions and partitions its code uses (grants.go).
+		if err := grantTable(fn, p.Table, d.Function); err != nil {
+			return nil, err
+		}
 		for _, name := range spec.Secrets {
 			p.Secrets[name].GrantRead(fn, nil)
 		}
@@ -209,8 +227,6 @@ func environment(function string, spec FunctionSpec, p functionsProps) (map[stri
 		if p.MailFrom != "" {
 			env["MAIL_FROM"] = jsii.String(p.MailFrom)
 		}
-		// Trust CloudFront's viewer address and host (site.go).
-		env["ORIGIN_TOKEN"] = OriginToken()
 		if p.RegisterLimitPerIP > 0 {
 			env["REGISTER_LIMIT_PER_IP"] = jsii.String(strconv.Itoa(p.RegisterLimitPerIP))
 		}

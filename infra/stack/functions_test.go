@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/jsii-runtime-go"
 
 	"aiwork/infra/stack"
 	"aiwork/shared/routes"
@@ -99,10 +100,6 @@ func TestFunctionsRunGoOnGravitonWithOnlyTheirSecretARNs(t *testing.T) {
 					}
 					gotARNs = append(gotARNs, name)
 				case key == "TABLE_NAME":
-				case key == "ORIGIN_TOKEN": // what CloudFront sends the API (site.go)
-					if flat(v) != `{"Ref":"AWS::StackId"}` || g.Function != "auth" {
-						t.Errorf("%s ORIGIN_TOKEN = %s, want the stack id, on auth only", g.Function, flat(v))
-					}
 				case literal[key]:
 					if _, ok := v.(string); !ok {
 						t.Errorf("%s = %s, want a literal", key, flat(v))
@@ -167,15 +164,17 @@ func TestEachFunctionWritesLogsForAMonth(t *testing.T) {
 // LoadAuth, LoadUsers, LoadPrompts, LoadPayments, LoadWebhook, LoadChat and
 // the MCP loaders), written out here rather than taken from
 // stack.FunctionSpecs, so that a grant widened there fails. The MCP key
-// encryption key is mcp's alone; mcp-jobs handles public data only.
+// encryption key is mcp's alone; mcp-jobs handles public data only. Every
+// API function reads the origin secret (lambdaadapter.OriginSecret), which
+// it checks on every request; mcp-jobs, which has no route, does not.
 var wantSecrets = map[string][]string{
-	"auth":           {stack.SecretJWT, stack.SecretGoogleClientID, stack.SecretGoogleClientSecret},
-	"users":          {stack.SecretJWT},
-	"prompts":        {stack.SecretJWT},
-	"payments":       {stack.SecretJWT, stack.SecretStripeKey},
-	"stripe-webhook": {stack.SecretStripeWebhookSecret},
-	"mcp":            {stack.SecretJWT, stack.SecretMCPKeyEncryptionKey, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey},
-	"chat":           {stack.SecretJWT, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey},
+	"auth":           {stack.SecretJWT, stack.SecretGoogleClientID, stack.SecretGoogleClientSecret, stack.SecretOrigin},
+	"users":          {stack.SecretJWT, stack.SecretOrigin},
+	"prompts":        {stack.SecretJWT, stack.SecretOrigin},
+	"payments":       {stack.SecretJWT, stack.SecretStripeKey, stack.SecretOrigin},
+	"stripe-webhook": {stack.SecretStripeWebhookSecret, stack.SecretOrigin},
+	"mcp":            {stack.SecretJWT, stack.SecretMCPKeyEncryptionKey, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey, stack.SecretOrigin},
+	"chat":           {stack.SecretJWT, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey, stack.SecretOrigin},
 	"mcp-jobs":       nil,
 }
 
@@ -223,4 +222,52 @@ func secretLogicalIDs(t *testing.T, tp *tmpl) map[string]string {
 		out[strings.Trim(name[i+1:], `"`)] = id
 	}
 	return out
+}
+
+// Chat, whose streamed replies each hold an execution for minutes, is
+// capped by a reservation, and the Stripe webhook has one of its own; the
+// other functions share the account's unreserved pool. The defaults apply
+// without context; the props change them or turn them off.
+func TestReservedConcurrency(t *testing.T) {
+	want := map[string]map[string]any{
+		mainStack:  {"chat": float64(testChatReserved), "stripe-webhook": float64(testWebhookReserved)},
+		plainStack: {"chat": float64(stack.DefaultChatReservedConcurrency), "stripe-webhook": float64(stack.DefaultWebhookReservedConcurrency)},
+	}
+	for name, fns := range want {
+		tp := synth(t, name)
+		for _, g := range allFunctions() {
+			_, fn := tp.function(t, g.Function)
+			if got := props(fn, "ReservedConcurrentExecutions"); got != fns[g.Function] {
+				t.Errorf("%s: %s reserved concurrency = %v, want %v", name, g.Function, got, fns[g.Function])
+			}
+		}
+	}
+	if stack.DefaultChatReservedConcurrency+stack.DefaultWebhookReservedConcurrency > 1000-100 {
+		t.Error("the default reservations leave less than Lambda's minimum of 100 unreserved in a default account (1000)")
+	}
+	lambdaDir, webappDir, err := dummyAssets(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := awscdk.NewApp(&awscdk.AppProps{Context: cdkContext(), Outdir: jsii.String(t.TempDir())})
+	st, err := stack.NewAIWorkStack(app, "NoReservations", &stack.Props{LambdaDir: lambdaDir, WebappDir: webappDir,
+		ChatReservedConcurrency: stack.NoReservation, WebhookReservedConcurrency: stack.NoReservation})
+	if err != nil {
+		t.Fatal(err)
+	}
+	functions := 0
+	for _, r := range templateResources(t, st) {
+		if r.Type == "AWS::Lambda::Function" && strings.HasPrefix(flat(props(r, "Description")), `"route group`) {
+			functions++
+			if got := props(r, "ReservedConcurrentExecutions"); got != nil {
+				t.Errorf("%s reserves %v with NoReservation", flat(props(r, "Description")), got)
+			}
+		}
+	}
+	if functions != len(routes.Groups) {
+		t.Errorf("found %d route group functions, want %d", functions, len(routes.Groups))
+	}
+	if _, err := stack.NewAIWorkStack(awscdk.NewApp(nil), "BadReservation", &stack.Props{LambdaDir: lambdaDir, WebappDir: webappDir, ChatReservedConcurrency: -5}); err == nil {
+		t.Error("a negative reservation was accepted")
+	}
 }

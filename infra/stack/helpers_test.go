@@ -51,6 +51,11 @@ const (
 	// mail.example.com.
 	testMailFrom      = "AIWork <No-Reply@Mail.Example.com>"
 	testRegisterLimit = 25
+	// testChatReserved, testWebhookReserved and testWAFRateLimit are the
+	// main stack's reservations and WAF limit (the plain stack: defaults).
+	testChatReserved    = 80
+	testWebhookReserved = 7
+	testWAFRateLimit    = 600
 )
 
 var (
@@ -86,7 +91,8 @@ func synthAll() error {
 		mainStack: {LambdaDir: lambdaDir, WebappDir: webappDir, MetaBedrock: true,
 			FreePromptsPerUser: testFreeUses, AdminEmails: []string{testAdmin}, MCPRegistryURL: testRegistry,
 			MailFrom: testMailFrom, SkipEmailVerification: true, RegisterLimitPerIP: testRegisterLimit,
-			ChatLimits: map[string]int{"CHAT_MAX_CONCURRENT_STREAMS": 5, "CHAT_REQUESTS_PER_MINUTE": 30, "CHAT_DAILY_TOKEN_BUDGET": 0}},
+			ChatLimits:              map[string]int{"CHAT_MAX_CONCURRENT_STREAMS": 5, "CHAT_REQUESTS_PER_MINUTE": 30, "CHAT_DAILY_TOKEN_BUDGET": 0},
+			ChatReservedConcurrency: testChatReserved, WebhookReservedConcurrency: testWebhookReserved, WAFRateLimit: testWAFRateLimit},
 		plainStack: {LambdaDir: lambdaDir, WebappDir: webappDir},
 	} {
 		// One app per stack: Template_FromStack synthesizes the whole app.
@@ -107,6 +113,21 @@ func synthAll() error {
 		templates[name] = tp
 	}
 	return nil
+}
+
+// templateResources synthesizes a stack of its own app (a test's variant)
+// and answers its resources.
+func templateResources(t *testing.T, st awscdk.Stack) map[string]resource {
+	t.Helper()
+	raw, err := json.Marshal(assertions.Template_FromStack(st, nil).ToJSON())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tp tmpl
+	if err := json.Unmarshal(raw, &tp); err != nil {
+		t.Fatal(err)
+	}
+	return tp.Resources
 }
 
 // dummyAssets writes a zip per function (route groups and job functions)

@@ -90,7 +90,8 @@ func TestEachFunctionReadsOnlyItsSecretsAndUsesTheTable(t *testing.T) {
 			_, fn := tp.function(t, g.Function)
 			role := ref(props(fn, "Role"))
 			var secrets []string
-			var table, bedrock, ses bool
+			var bedrock, ses bool
+			table := map[string]string{} // "GetItem" or "index:Query" → its partition key patterns
 			for _, st := range rolePolicies(tp, role) {
 				for _, a := range st.Actions {
 					if strings.Contains(a, "*") {
@@ -115,12 +116,7 @@ func TestEachFunctionReadsOnlyItsSecretsAndUsesTheTable(t *testing.T) {
 						}
 					}
 				case strings.Contains(all, "dynamodb:"):
-					for _, r := range st.Resources {
-						if !strings.Contains(flat(r), tableID) {
-							t.Errorf("dynamodb statement on %s, want the table and its indexes", flat(r))
-						}
-					}
-					table = table || strings.Contains(all, "dynamodb:PutItem")
+					tableGrant(t, st, tableID, table)
 				case strings.Contains(all, "bedrock:"):
 					bedrock = true
 					for _, r := range st.Resources {
@@ -140,8 +136,8 @@ func TestEachFunctionReadsOnlyItsSecretsAndUsesTheTable(t *testing.T) {
 			if want := sortedSet(wantSecrets[g.Function]); !equal(sortedSet(secrets), want) {
 				t.Errorf("reads secrets %v, want exactly %v", sortedSet(secrets), want)
 			}
-			if !table {
-				t.Error("no read/write grant on the table")
+			if got, want := flat(table), flat(wantTable[g.Function]); got != want {
+				t.Errorf("table access =\n%s\nwant\n%s", got, want)
 			}
 			if bedrock != g.Streaming {
 				t.Errorf("Bedrock access = %v, want it for the chat function only", bedrock)
@@ -180,4 +176,127 @@ func TestUsersCannotReadTheStripeKey(t *testing.T) {
 func asList(v any) []any {
 	l, _ := v.([]any)
 	return l
+}
+
+// tableGrant checks one DynamoDB statement: allowed actions on the table or
+// GSI1 only, each under a dynamodb:LeadingKeys condition (ForAllValues:
+// StringLike) and nothing else, and records its keys by action into got.
+func tableGrant(t *testing.T, st statement, tableID string, got map[string]string) {
+	t.Helper()
+	if st.Effect != "Allow" || len(st.Resources) != 1 {
+		t.Errorf("dynamodb statement %s, want Allow on one resource", flat(st.Raw))
+		return
+	}
+	res := flat(st.Resources[0])
+	index := false
+	switch res {
+	case `{"Fn::GetAtt":["` + tableID + `","Arn"]}`:
+	case `{"Fn::Join":["",[{"Fn::GetAtt":["` + tableID + `","Arn"]},"/index/GSI1"]]}`:
+		index = true
+	default:
+		t.Errorf("dynamodb statement on %s, want the table or GSI1", res)
+	}
+	cond, _ := st.Raw["Condition"].(map[string]any)
+	like, _ := cond["ForAllValues:StringLike"].(map[string]any)
+	keys := strs(like["dynamodb:LeadingKeys"])
+	if len(cond) != 1 || len(like) != 1 || len(keys) == 0 {
+		t.Errorf("dynamodb statement condition %s, want ForAllValues:StringLike on dynamodb:LeadingKeys only", flat(cond))
+	}
+	for _, a := range st.Actions {
+		name := strings.TrimPrefix(a, "dynamodb:")
+		switch {
+		case !strings.HasPrefix(a, "dynamodb:") || !map[string]bool{"GetItem": true, "PutItem": true, "UpdateItem": true, "DeleteItem": true, "Query": true}[name]:
+			t.Errorf("dynamodb action %s, want GetItem, PutItem, UpdateItem, DeleteItem or Query", a)
+		case index && name != "Query":
+			t.Errorf("%s on GSI1: only Query reads an index", a)
+		}
+		if index {
+			name = "index:" + name
+		}
+		if _, dup := got[name]; dup {
+			t.Errorf("%s granted twice", name)
+		}
+		got[name] = strings.Join(sortedSet(keys), " ")
+	}
+}
+
+// wantTable is each function's access to the table: every action with the
+// partition keys it may address, and the GSI1 keys it may query. It is
+// derived from the store methods each handler (or job) calls, written out
+// here rather than taken from routes.TableAccess so that a grant widened
+// there fails; shared/devstack's TestTableAccess checks the other side
+// (every call the functions make is allowed).
+var wantTable = map[string]map[string]string{
+	"auth": {
+		"GetItem":    "EMAIL#* GOOGLE#* LINK#* THROTTLE#* USER#* USERNAME#*",
+		"PutItem":    "EMAIL#* GOOGLE#* LINK#* OAUTHSTATE#* THROTTLE#* USER#* USERNAME#*",
+		"UpdateItem": "LINK#* THROTTLE#* USER#*",
+		"DeleteItem": "EMAIL#* OAUTHSTATE#* THROTTLE#* USER#*",
+		"Query":      "USER#*",
+	},
+	"users": {
+		"GetItem": "USER#*",
+		"Query":   "USER#*",
+	},
+	"prompts": {
+		"GetItem":     "PROMPT#* USER#*",
+		"PutItem":     "PROMPT#* USER#*",
+		"UpdateItem":  "PROMPT#* USER#*",
+		"DeleteItem":  "PROMPT#*",
+		"Query":       "CATALOG USER#*",
+		"index:Query": "CATALOG USER#*",
+	},
+	"payments": {
+		"GetItem":    "ORDER#* PROMPT#* USER#*",
+		"PutItem":    "ORDER#* PAYMENTINTENT#* USER#*",
+		"UpdateItem": "ORDER#*",
+		"DeleteItem": "USER#*",
+		"Query":      "USER#*",
+	},
+	"stripe-webhook": {
+		"GetItem":    "ORDER#* PAYMENTINTENT#* PROMPT#* STRIPEEVENT#*",
+		"PutItem":    "ORDER#* PAYMENTINTENT#* STRIPEEVENT#* USER#*",
+		"UpdateItem": "ORDER#*",
+		"DeleteItem": "USER#*",
+	},
+	"mcp": {
+		"GetItem":     "MCP#* THROTTLE#* USER#*",
+		"PutItem":     "THROTTLE#* USER#*",
+		"UpdateItem":  "THROTTLE#*",
+		"DeleteItem":  "USER#*",
+		"Query":       "USER#*",
+		"index:Query": "MCPSERVERS",
+	},
+	"chat": {
+		"GetItem":    "THROTTLE#* USER#*",
+		"PutItem":    "THROTTLE#*",
+		"UpdateItem": "THROTTLE#* USER#*",
+	},
+	"mcp-jobs": {
+		"GetItem":     "MCPSYNC",
+		"PutItem":     "MCPSYNC",
+		"UpdateItem":  "MCP#*",
+		"index:Query": "MCPSERVERS",
+	},
+}
+
+// No function may scan, batch, run transactions or touch the table itself;
+// every DynamoDB grant of a function's role carries a LeadingKeys condition.
+func TestNoFunctionScansBatchesOrManagesTheTable(t *testing.T) {
+	tp := synth(t, mainStack)
+	for _, g := range allFunctions() {
+		_, fn := tp.function(t, g.Function)
+		for _, st := range rolePolicies(tp, ref(props(fn, "Role"))) {
+			for _, a := range st.Actions {
+				for _, bad := range []string{"Scan", "Batch", "Transact", "PartiQL", "DescribeTable", "ConditionCheckItem", "DeleteTable", "UpdateTable", "CreateTable"} {
+					if strings.HasPrefix(a, "dynamodb:") && strings.Contains(a, bad) {
+						t.Errorf("%s may %s", g.Function, a)
+					}
+				}
+			}
+			if strings.Contains(strings.Join(st.Actions, " "), "dynamodb:") && !strings.Contains(flat(st.Raw["Condition"]), "dynamodb:LeadingKeys") {
+				t.Errorf("%s: dynamodb grant without a LeadingKeys condition: %s", g.Function, flat(st.Raw))
+			}
+		}
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
+
+	"aiwork/shared/config"
 )
 
 // Secret names: each is also the environment variable a function reads
@@ -21,6 +23,10 @@ const (
 	// SecretMCPKeyEncryptionKey encrypts users' MCP API keys at rest
 	// (AES-256-GCM, DESIGN §7); only the mcp function may read it.
 	SecretMCPKeyEncryptionKey = "MCP_KEY_ENCRYPTION_KEY"
+	// SecretOrigin is what CloudFront adds to every /api/* request in
+	// X-Origin-Secret and every API function checks (httpx.RequireOrigin):
+	// a call straight to the execute-api address lacks it and gets 403.
+	SecretOrigin = config.OriginSecretName
 )
 
 // secretNames lists every secret in a fixed order.
@@ -28,7 +34,7 @@ var secretNames = []string{
 	SecretJWT, SecretStripeKey, SecretStripeWebhookSecret,
 	SecretGoogleClientID, SecretGoogleClientSecret,
 	SecretOpenAIKey, SecretAnthropicKey, SecretGeminiKey,
-	SecretMCPKeyEncryptionKey,
+	SecretMCPKeyEncryptionKey, SecretOrigin,
 }
 
 // Unset is what an operator-filled secret holds until the operator puts
@@ -52,6 +58,12 @@ var generatedSecrets = map[string]*awssecretsmanager.SecretStringGenerator{
 		ExcludePunctuation: jsii.Bool(true),
 		ExcludeUppercase:   jsii.Bool(true),
 		ExcludeCharacters:  jsii.String("ghijklmnopqrstuvwxyz"),
+	},
+	// 64 letters and digits (about 380 bits): a header value CloudFront
+	// can send as is.
+	SecretOrigin: {
+		PasswordLength:     jsii.Number(64),
+		ExcludePunctuation: jsii.Bool(true),
 	},
 }
 
@@ -88,6 +100,7 @@ var secretIDs = map[string]string{
 	SecretAnthropicKey:        "AnthropicApiKey",
 	SecretGeminiKey:           "GeminiApiKey",
 	SecretMCPKeyEncryptionKey: "McpKeyEncryptionKey",
+	SecretOrigin:              "OriginSecret",
 }
 
 var secretDescriptions = map[string]string{
@@ -100,4 +113,5 @@ var secretDescriptions = map[string]string{
 	SecretAnthropicKey:        "Anthropic API key; a single space serves Anthropic models by the demo model",
 	SecretGeminiKey:           "Google Gemini API key; a single space serves Gemini models by the demo model",
 	SecretMCPKeyEncryptionKey: "AES-256 key (64 hex digits) encrypting users' MCP server API keys (generated at deploy; replacing it makes stored keys unreadable)",
+	SecretOrigin:              "Sent by CloudFront in X-Origin-Secret and checked by every API function: only CloudFront reaches the API (generated at deploy)",
 }

@@ -9,10 +9,12 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudfrontorigins"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awss3"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awss3deployment"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 
 	"aiwork/shared/httpx"
+	"aiwork/shared/httpx/secheaders"
 )
 
 // APIPathPattern is the CloudFront behaviour that reaches the REST API.
@@ -41,27 +43,26 @@ const SPARewriteCode = `function handler(event) {
 // origin request policy sends API Gateway its own Host. It also writes the
 // viewer's address into x-viewer-address for the per-address throttles
 // (API Gateway's sourceIp is the CloudFront edge), and drops any
-// x-origin-token the viewer sent: only the origin's custom header (the
-// stack's OriginToken) may reach the API.
+// x-origin-secret the viewer sent: only the origin's custom header (the
+// OriginSecret) may reach the API. The API trusts the first two only on a
+// request carrying that secret (httpx.RequireOrigin).
 const ForwardedHostCode = `function handler(event) {
   var request = event.request;
   request.headers['x-forwarded-host'] = { value: request.headers.host.value };
   request.headers['x-viewer-address'] = { value: event.viewer.ip };
-  delete request.headers['x-origin-token'];
+  delete request.headers['x-origin-secret'];
   return request;
 }`
-
-// OriginToken is what CloudFront sends the API in X-Origin-Token and the
-// auth function reads as ORIGIN_TOKEN: the stack's id, which holds a UUID
-// known inside the account only. A request carrying it came through the
-// distribution, so its x-viewer-address and x-forwarded-host are
-// CloudFront's; one sent straight to the API's execute-api address lacks it.
-func OriginToken() *string { return awscdk.Aws_STACK_ID() }
 
 type siteProps struct {
 	WebappDir string
 	API       awsapigateway.RestApi
 	Analytics bool
+	// OriginSecret is sent to the API in X-Origin-Secret on every request
+	// (SecretOrigin). CloudFormation resolves it at deploy into the
+	// distribution's origin configuration (a dynamic reference: the value
+	// is in neither the template nor the cloud assembly).
+	OriginSecret awssecretsmanager.ISecret
 }
 
 // newSite is the private bucket holding the web app and the CloudFront
@@ -78,24 +79,7 @@ func newSite(scope constructs.Construct, p siteProps) awscloudfront.Distribution
 		AutoDeleteObjects: jsii.Bool(true),
 	})
 
-	headers := awscloudfront.NewResponseHeadersPolicy(scope, jsii.String("SecurityHeaders"), &awscloudfront.ResponseHeadersPolicyProps{
-		Comment: jsii.String("CSP, HSTS, nosniff, referrer policy, no framing"),
-		SecurityHeadersBehavior: &awscloudfront.ResponseSecurityHeadersBehavior{
-			ContentSecurityPolicy: &awscloudfront.ResponseHeadersContentSecurityPolicy{
-				ContentSecurityPolicy: jsii.String(ContentSecurityPolicy(p.Analytics)), Override: jsii.Bool(true),
-			},
-			StrictTransportSecurity: &awscloudfront.ResponseHeadersStrictTransportSecurity{
-				AccessControlMaxAge: awscdk.Duration_Days(jsii.Number(365)), IncludeSubdomains: jsii.Bool(true), Override: jsii.Bool(true),
-			},
-			ContentTypeOptions: &awscloudfront.ResponseHeadersContentTypeOptions{Override: jsii.Bool(true)},
-			ReferrerPolicy: &awscloudfront.ResponseHeadersReferrerPolicy{
-				ReferrerPolicy: awscloudfront.HeadersReferrerPolicy_STRICT_ORIGIN_WHEN_CROSS_ORIGIN, Override: jsii.Bool(true),
-			},
-			FrameOptions: &awscloudfront.ResponseHeadersFrameOptions{
-				FrameOption: awscloudfront.HeadersFrameOption_DENY, Override: jsii.Bool(true),
-			},
-		},
-	})
+	headers := securityHeaders(scope, p.Analytics)
 
 	spa := awscloudfront.NewFunction(scope, jsii.String("SpaRewrite"), &awscloudfront.FunctionProps{
 		Comment: jsii.String("Client-side routes: paths without a file extension get /index.html"),
@@ -127,7 +111,7 @@ func newSite(scope constructs.Construct, p siteProps) awscloudfront.Distribution
 			APIPathPattern: {
 				Origin: awscloudfrontorigins.NewRestApiOrigin(p.API, &awscloudfrontorigins.RestApiOriginProps{
 					ReadTimeout:   awscdk.Duration_Seconds(jsii.Number(APIReadTimeoutSeconds)),
-					CustomHeaders: &map[string]*string{httpx.OriginTokenHeader: OriginToken()},
+					CustomHeaders: &map[string]*string{httpx.OriginSecretHeader: p.OriginSecret.SecretValue().UnsafeUnwrap()},
 				}),
 				// HTTPS only: a redirect would turn a POST into a GET and
 				// the request would already have crossed in the clear.
@@ -178,29 +162,28 @@ func newSite(scope constructs.Construct, p siteProps) awscloudfront.Distribution
 	return dist
 }
 
-// ContentSecurityPolicy allows the app's own scripts, styles (plus inline
-// styles: Amplify UI's theme injects a <style> element), images (and data:
-// URIs) and API calls; nothing may frame the app. Google sign-in and Stripe
-// checkout are top-level navigations, which CSP does not restrict.
-func ContentSecurityPolicy(analytics bool) string {
-	script, connect, img := "'self'", "'self'", "'self' data:"
-	if analytics {
-		// Google's documented CSP for Google Analytics 4 (gtag.js).
-		script += " https://*.googletagmanager.com"
-		connect += " https://*.google-analytics.com https://*.analytics.google.com https://*.googletagmanager.com"
-		img += " https://*.google-analytics.com https://*.googletagmanager.com"
-	}
-	return strings.Join([]string{
-		"default-src 'self'",
-		"script-src " + script,
-		"style-src 'self' 'unsafe-inline'",
-		"img-src " + img,
-		"font-src 'self' data:",
-		"connect-src " + connect,
-		"object-src 'none'",
-		"base-uri 'self'",
-		"form-action 'self'",
-		"frame-ancestors 'none'",
-		"upgrade-insecure-requests",
-	}, "; ")
+// securityHeaders is the response headers policy of every behaviour, from
+// the values the devserver sends too (aiwork/shared/httpx/secheaders).
+func securityHeaders(scope constructs.Construct, analytics bool) awscloudfront.ResponseHeadersPolicy {
+	// The CDK's enums name the header values in upper snake case.
+	enum := func(v string) string { return strings.ToUpper(strings.ReplaceAll(v, "-", "_")) }
+	return awscloudfront.NewResponseHeadersPolicy(scope, jsii.String("SecurityHeaders"), &awscloudfront.ResponseHeadersPolicyProps{
+		Comment: jsii.String("CSP, HSTS, nosniff, referrer policy, no framing"),
+		SecurityHeadersBehavior: &awscloudfront.ResponseSecurityHeadersBehavior{
+			ContentSecurityPolicy: &awscloudfront.ResponseHeadersContentSecurityPolicy{
+				ContentSecurityPolicy: jsii.String(secheaders.ContentSecurityPolicy(analytics, true)), Override: jsii.Bool(true),
+			},
+			StrictTransportSecurity: &awscloudfront.ResponseHeadersStrictTransportSecurity{
+				AccessControlMaxAge: awscdk.Duration_Seconds(jsii.Number(secheaders.HSTSMaxAge.Seconds())),
+				IncludeSubdomains:   jsii.Bool(secheaders.HSTSIncludeSubdomains), Override: jsii.Bool(true),
+			},
+			ContentTypeOptions: &awscloudfront.ResponseHeadersContentTypeOptions{Override: jsii.Bool(true)}, // nosniff
+			ReferrerPolicy: &awscloudfront.ResponseHeadersReferrerPolicy{
+				ReferrerPolicy: awscloudfront.HeadersReferrerPolicy(enum(secheaders.ReferrerPolicy)), Override: jsii.Bool(true),
+			},
+			FrameOptions: &awscloudfront.ResponseHeadersFrameOptions{
+				FrameOption: awscloudfront.HeadersFrameOption(enum(secheaders.FrameOptions)), Override: jsii.Bool(true),
+			},
+		},
+	})
 }

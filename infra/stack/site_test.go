@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"aiwork/infra/stack"
+	"aiwork/shared/httpx/secheaders"
 )
 
 // Managed CloudFront policy ids (AWS documentation, "Use managed policies").
@@ -120,10 +121,24 @@ func TestAPIBehaviourPassesEverythingThroughUncached(t *testing.T) {
 	if code := functionCode(t, tp, api); !strings.Contains(code, "x-forwarded-host") || !strings.Contains(code, "x-viewer-address") {
 		t.Error("the API behaviour's function does not set x-forwarded-host and x-viewer-address")
 	}
-	// The API trusts those two only from requests carrying the origin token
-	// (the stack id, also the auth function's ORIGIN_TOKEN).
-	if got := flat(o["OriginCustomHeaders"]); got != `[{"HeaderName":"X-Origin-Token","HeaderValue":{"Ref":"AWS::StackId"}}]` {
-		t.Errorf("API origin custom headers = %s, want X-Origin-Token: the stack id", got)
+	// Every API function serves only requests carrying the origin secret,
+	// and trusts those two headers only on them: CloudFront adds it as a
+	// custom header whose value CloudFormation resolves from the generated
+	// secret at deploy (a dynamic reference; the template holds no value).
+	secretID := secretLogicalIDs(t, tp)[stack.SecretOrigin]
+	headers := asList(o["OriginCustomHeaders"])
+	if len(headers) != 1 {
+		t.Fatalf("API origin custom headers = %s, want X-Origin-Secret only", flat(headers))
+	}
+	h := headers[0].(map[string]any)
+	value := flat(h["HeaderValue"])
+	if h["HeaderName"] != "X-Origin-Secret" || !strings.Contains(value, "{{resolve:secretsmanager:") ||
+		!strings.Contains(value, `{"Ref":"`+secretID+`"}`) || !strings.Contains(value, ":SecretString:::}}") {
+		t.Errorf("API origin custom header = %s, want X-Origin-Secret resolved from secret %s", flat(h), secretID)
+	}
+	gen := flat(props(tp.Resources[secretID], "GenerateSecretString"))
+	if !strings.Contains(gen, `"PasswordLength":64`) || !strings.Contains(gen, `"ExcludePunctuation":true`) {
+		t.Errorf("origin secret generator = %s, want 64 letters and digits made at deploy", gen)
 	}
 	if api["ResponseHeadersPolicyId"] == nil {
 		t.Error("API responses lack the security headers")
@@ -170,7 +185,7 @@ func TestCloudFrontFunctionsBehave(t *testing.T) {
 		"host":             map[string]any{"value": "d123.cloudfront.net"},
 		"x-forwarded-host": map[string]any{"value": "evil.example"},
 		"x-viewer-address": map[string]any{"value": "203.0.113.66"},
-		"x-origin-token":   map[string]any{"value": "forged"},
+		"x-origin-secret":  map[string]any{"value": "forged"},
 	}})
 	headers := got["headers"].(map[string]any)
 	if h := flat(headers["x-forwarded-host"]); h != `{"value":"d123.cloudfront.net"}` {
@@ -179,8 +194,8 @@ func TestCloudFrontFunctionsBehave(t *testing.T) {
 	if h := flat(headers["x-viewer-address"]); h != `{"value":"198.51.100.23"}` {
 		t.Errorf("x-viewer-address = %s, want the viewer's address (never the client's own header)", h)
 	}
-	if h, ok := headers["x-origin-token"]; ok {
-		t.Errorf("x-origin-token = %s passed on; only the origin's custom header may carry it", flat(h))
+	if h, ok := headers["x-origin-secret"]; ok {
+		t.Errorf("x-origin-secret = %s passed on; only the origin's custom header may carry it", flat(h))
 	}
 }
 
@@ -202,20 +217,31 @@ func TestSecurityHeaders(t *testing.T) {
 			t.Errorf("CSP %q allows %q", csp, bad)
 		}
 	}
-	if hsts := sec["StrictTransportSecurity"].(map[string]any); hsts["AccessControlMaxAgeSec"].(float64) < 31536000 || hsts["Override"] != true {
+	// One definition: the policy sends exactly what the devserver sends.
+	if want := secheaders.ContentSecurityPolicy(false, true); csp != want {
+		t.Errorf("CSP %q, want the shared definition %q", csp, want)
+	}
+	if !strings.Contains(csp, "upgrade-insecure-requests") {
+		t.Errorf("CSP %q lacks upgrade-insecure-requests (the site is HTTPS)", csp)
+	}
+	if hsts := sec["StrictTransportSecurity"].(map[string]any); hsts["AccessControlMaxAgeSec"].(float64) != secheaders.HSTSMaxAge.Seconds() ||
+		hsts["AccessControlMaxAgeSec"].(float64) < 31536000 || hsts["IncludeSubdomains"] != secheaders.HSTSIncludeSubdomains || hsts["Override"] != true {
 		t.Errorf("HSTS = %s", flat(hsts))
 	}
-	if flat(sec["ContentTypeOptions"]) != `{"Override":true}` {
+	if flat(sec["ContentTypeOptions"]) != `{"Override":true}` || secheaders.ContentTypeOptions != "nosniff" {
 		t.Errorf("nosniff = %s", flat(sec["ContentTypeOptions"]))
 	}
-	if rp := sec["ReferrerPolicy"].(map[string]any); rp["ReferrerPolicy"] != "strict-origin-when-cross-origin" {
-		t.Errorf("referrer policy = %s", flat(rp))
+	if rp := sec["ReferrerPolicy"].(map[string]any); rp["ReferrerPolicy"] != secheaders.ReferrerPolicy {
+		t.Errorf("referrer policy = %s, want %s", flat(rp), secheaders.ReferrerPolicy)
+	}
+	if fo := sec["FrameOptions"].(map[string]any); fo["FrameOption"] != secheaders.FrameOptions || fo["Override"] != true {
+		t.Errorf("frame options = %s, want %s", flat(fo), secheaders.FrameOptions)
 	}
 	_, cfg := distribution(t, tp)
 	if def := cfg["DefaultCacheBehavior"].(map[string]any); ref(def["ResponseHeadersPolicyId"]) != ids[0] {
 		t.Errorf("default behaviour headers policy = %s", flat(def["ResponseHeadersPolicyId"]))
 	}
-	if !strings.Contains(stack.ContentSecurityPolicy(true), "googletagmanager.com") || strings.Contains(stack.ContentSecurityPolicy(false), "google") {
+	if !strings.Contains(secheaders.ContentSecurityPolicy(true, true), "googletagmanager.com") || strings.Contains(secheaders.ContentSecurityPolicy(false, true), "google") {
 		t.Error("analytics must widen the CSP only when asked")
 	}
 }

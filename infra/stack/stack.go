@@ -33,7 +33,8 @@ type Props struct {
 	MetaBedrock bool
 	// PublicURL, when set (a custom domain), is PUBLIC_URL of auth and
 	// payments. Empty: the functions build public URLs from the
-	// x-forwarded-host header that CloudFront's API behaviour sets.
+	// x-forwarded-host header that CloudFront's API behaviour sets, which
+	// they believe only on requests carrying the origin secret.
 	PublicURL string
 	// Analytics widens the Content-Security-Policy for Google Analytics
 	// (a web app built with VITE_ANALYTICS_ID).
@@ -59,10 +60,52 @@ type Props struct {
 	// functions, by variable name; a variable left out keeps the functions'
 	// default (3, 20, 200000), and 0 turns that limit off.
 	ChatLimits map[string]int
+	// ChatReservedConcurrency caps the chat function's concurrent
+	// executions (each streamed reply holds one for its whole length) and
+	// reserves them out of the account's pool, so a surge of chats can take
+	// neither sign-in, the catalogue nor the Stripe webhook's share, and
+	// they cannot take chat's. 0: DefaultChatReservedConcurrency;
+	// NoReservation: none (the account pool, uncapped).
+	ChatReservedConcurrency int
+	// WebhookReservedConcurrency is the stripe-webhook function's own
+	// reservation: Stripe's events always find a free execution. 0:
+	// DefaultWebhookReservedConcurrency; NoReservation: none.
+	WebhookReservedConcurrency int
+	// WAFRateLimit is the most requests one client address may send to the
+	// API in any 5 minutes before the API's web ACL (waf.go) blocks it
+	// (429) until its rate falls again. 0: DefaultWAFRateLimit.
+	WAFRateLimit int
 	// SkipAPIGatewayAccount leaves API Gateway's account-wide CloudWatch
 	// role alone (for accounts that already set one); by default the stack
 	// sets it so the API's access logs can be written.
 	SkipAPIGatewayAccount bool
+}
+
+// Reserved concurrency defaults (README "Concurrency").
+const (
+	DefaultChatReservedConcurrency    = 50
+	DefaultWebhookReservedConcurrency = 5
+	// NoReservation leaves a function in the account's unreserved pool.
+	NoReservation = -1
+)
+
+// reservations answers each function's reserved concurrency (none absent).
+func (p *Props) reservations() (map[string]int, error) {
+	out := map[string]int{}
+	for fn, n := range map[string]struct{ set, def int }{
+		"chat":           {p.ChatReservedConcurrency, DefaultChatReservedConcurrency},
+		"stripe-webhook": {p.WebhookReservedConcurrency, DefaultWebhookReservedConcurrency},
+	} {
+		switch {
+		case n.set == 0:
+			out[fn] = n.def
+		case n.set > 0:
+			out[fn] = n.set
+		case n.set != NoReservation:
+			return nil, fmt.Errorf("reserved concurrency of %s = %d: want 1 or more, or NoReservation", fn, n.set)
+		}
+	}
+	return out, nil
 }
 
 // Output names of the stack.
@@ -86,6 +129,13 @@ func NewAIWorkStack(scope constructs.Construct, id string, props *Props) (awscdk
 	if props.LambdaDir == "" || props.WebappDir == "" {
 		return nil, fmt.Errorf("stack %s: LambdaDir and WebappDir are required", id)
 	}
+	reserved, err := props.reservations()
+	if err != nil {
+		return nil, fmt.Errorf("stack %s: %w", id, err)
+	}
+	if props.WAFRateLimit != 0 && (props.WAFRateLimit < MinWAFRateLimit || props.WAFRateLimit > MaxWAFRateLimit) {
+		return nil, fmt.Errorf("stack %s: WAFRateLimit %d: want %d to %d requests per %d s", id, props.WAFRateLimit, MinWAFRateLimit, MaxWAFRateLimit, WAFWindowSeconds)
+	}
 	st := awscdk.NewStack(scope, jsii.String(id), &props.StackProps)
 
 	table := newTable(st)
@@ -103,6 +153,7 @@ func NewAIWorkStack(scope constructs.Construct, id string, props *Props) (awscdk
 		SkipVerification:   props.SkipEmailVerification,
 		RegisterLimitPerIP: props.RegisterLimitPerIP,
 		ChatLimits:         props.ChatLimits,
+		Reserved:           reserved,
 	})
 	if err != nil {
 		return nil, err
@@ -114,7 +165,8 @@ func NewAIWorkStack(scope constructs.Construct, id string, props *Props) (awscdk
 	if err != nil {
 		return nil, err
 	}
-	site := newSite(st, siteProps{WebappDir: props.WebappDir, API: api, Analytics: props.Analytics})
+	newAPIFirewall(st, api, props.WAFRateLimit)
+	site := newSite(st, siteProps{WebappDir: props.WebappDir, API: api, Analytics: props.Analytics, OriginSecret: secrets[SecretOrigin]})
 
 	siteURL := awscdk.Fn_Join(jsii.String(""), &[]*string{jsii.String("https://"), site.DistributionDomainName()})
 	output(st, OutputSiteURL, siteURL, "The product's address")

@@ -47,8 +47,8 @@ func TestTableIsOnDemandRecoverableAndKept(t *testing.T) {
 func TestSecretsKeysGeneratedOthersForTheOperator(t *testing.T) {
 	tp := synth(t, mainStack)
 	ids := secretLogicalIDs(t, tp)
-	if len(ids) != 9 {
-		t.Errorf("secrets = %v, want 9", ids)
+	if len(ids) != 10 {
+		t.Errorf("secrets = %v, want 10", ids)
 	}
 	for name, id := range ids {
 		s := tp.Resources[id]
@@ -56,7 +56,7 @@ func TestSecretsKeysGeneratedOthersForTheOperator(t *testing.T) {
 			t.Errorf("%s name = %s, want %s", name, flat(props(s, "Name")), want)
 		}
 		gen, value := props(s, "GenerateSecretString"), props(s, "SecretString")
-		if name == stack.SecretJWT || name == stack.SecretMCPKeyEncryptionKey {
+		if name == stack.SecretJWT || name == stack.SecretMCPKeyEncryptionKey || name == stack.SecretOrigin {
 			if length, _ := props(s, "GenerateSecretString", "PasswordLength").(float64); length < 32 || value != nil {
 				t.Errorf("%s: generate %s, value %v; want a generated key of 32+ characters", name, flat(gen), value)
 			}

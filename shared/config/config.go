@@ -45,7 +45,7 @@ type Auth struct {
 	Store       Store
 	JWTSecret   []byte
 	TokenTTL    time.Duration
-	PublicURL   string // where the browser reaches the app; empty: taken from the request
+	PublicURL   string // where the browser reaches the app; empty: httpx.PublicURL
 	Google      Google
 	AdminEmails []string
 	// RegisterLimitPerIP: registrations per client address per hour
@@ -56,12 +56,6 @@ type Auth struct {
 	// identity (the address or its domain verified); locally the outbox's
 	// From. Empty in AWS: no mail is sent (logged).
 	MailFrom string
-	// OriginToken (ORIGIN_TOKEN) is what the product's CloudFront sends in
-	// X-Origin-Token on every API request; a request carrying it came
-	// through the distribution, so its X-Viewer-Address and
-	// X-Forwarded-Host are CloudFront's, not the client's. Empty (the
-	// devserver): the peer address and the request's own host are used.
-	OriginToken string
 }
 
 // DefaultRegisterLimitPerIP is REGISTER_LIMIT_PER_IP's default.
@@ -293,7 +287,6 @@ func LoadAuth(ctx context.Context, sm SecretFetcher) (Auth, error) {
 		AdminEmails:        admins,
 		RegisterLimitPerIP: registerLimit,
 		MailFrom:           mailFrom,
-		OriginToken:        Env("ORIGIN_TOKEN", ""),
 	}, nil
 }
 

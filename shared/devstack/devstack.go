@@ -59,6 +59,13 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 		"mcp":            mcpGroup.Handler(),
 		"chat":           chatapi.New(st, tokens, registry, chatapi.Options{StallTimeout: cfg.Chat.StallTimeout, Limits: cfg.Chat.Limits}).Handler(),
 	}
+	if cfg.WrapGroup != nil {
+		for name, h := range handlers {
+			handlers[name] = cfg.WrapGroup(name, h)
+		}
+		// The local checkout delivers its events to the same handler.
+		webhook = handlers["stripe-webhook"]
+	}
 	var app http.Handler
 	if staticDir != "" {
 		app = httpx.SPA(staticDir)
@@ -107,6 +114,24 @@ type Config struct {
 	// MailDir is the local outbox (DATA_DIR/mail): every mail the stack
 	// sends is written there and listed at /dev/mail. Empty: dropped.
 	MailDir string
+	// WrapGroup, when set, wraps each route group's handler, named by its
+	// function: tests see which function serves each request (and which
+	// table calls each one makes, TestTableAccess).
+	WrapGroup func(function string, h http.Handler) http.Handler
+}
+
+// DefaultPublicURL makes url the public address of the groups that hand out
+// links (auth: OAuth redirect and mail; payments: checkout success and
+// cancel pages) unless PUBLIC_URL set one: the devserver's own address, so
+// that no request header (Host, X-Forwarded-Host) chooses where a link
+// mailed to someone else points.
+func (c *Config) DefaultPublicURL(url string) {
+	if c.Auth.PublicURL == "" {
+		c.Auth.PublicURL = url
+	}
+	if c.Payments.PublicURL == "" {
+		c.Payments.PublicURL = url
+	}
 }
 
 // mcpConfig completes the mcp group's settings of a partial Config (tests

@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"context"
 	"crypto/subtle"
 	"net"
 	"net/http"
@@ -10,34 +11,62 @@ import (
 // Headers the product's CloudFront sets on every /api/* request
 // (infra/stack/site.go), replacing any value the browser sent.
 const (
-	// OriginTokenHeader carries the deployment's origin token (ORIGIN_TOKEN):
-	// a request holding it came through the distribution, not straight to
-	// the API's own address.
-	OriginTokenHeader = "X-Origin-Token"
+	// OriginSecretHeader carries the deployment's origin secret
+	// (ORIGIN_SECRET, generated in Secrets Manager): a request holding it
+	// came through the distribution, not straight to the API's own
+	// execute-api address.
+	OriginSecretHeader = "X-Origin-Secret"
 	// ViewerAddressHeader is the address CloudFront saw the browser at.
 	ViewerAddressHeader = "X-Viewer-Address"
+	// ForwardedHostHeader is the Host the browser asked CloudFront for.
+	ForwardedHostHeader = "X-Forwarded-Host"
 )
 
-// FromOrigin reports whether r came through the product's CloudFront: it
-// carries originToken. An empty token (the devserver) is never matched.
-func FromOrigin(r *http.Request, originToken string) bool {
-	got := r.Header.Get(OriginTokenHeader)
-	return originToken != "" && subtle.ConstantTimeCompare([]byte(got), []byte(originToken)) == 1
+type originKey struct{}
+
+// RequireOrigin lets through only requests carrying the origin secret: in
+// AWS every function serves the API only to the product's CloudFront, and a
+// request sent straight to the API's execute-api address gets a JSON 403.
+// A request let through is marked (ViaOrigin) so that the headers
+// CloudFront writes (X-Viewer-Address, X-Forwarded-Host) are trusted; the
+// secret itself is removed before the handler sees the request. An empty
+// secret (the devserver) checks nothing and marks nothing: locally no
+// header can choose the client's address or the public host.
+func RequireOrigin(secret string, next http.Handler) http.Handler {
+	if secret == "" {
+		return next
+	}
+	want := []byte(secret)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := r.Header.Get(OriginSecretHeader)
+		if subtle.ConstantTimeCompare([]byte(got), want) != 1 {
+			WriteError(w, r, Forbidden("This API answers only through the site's own address."))
+			return
+		}
+		r = r.WithContext(context.WithValue(r.Context(), originKey{}, true))
+		r.Header.Del(OriginSecretHeader)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// ViaOrigin reports whether RequireOrigin checked this request's origin
+// secret: it came through the product's CloudFront.
+func ViaOrigin(ctx context.Context) bool {
+	v, _ := ctx.Value(originKey{}).(bool)
+	return v
 }
 
 // ClientAddress is the address a request came from, for per-address
 // throttles (sign-in, registration, password reset).
 //
-//   - Through the product's CloudFront (FromOrigin): the viewer's address,
+//   - Through the product's CloudFront (ViaOrigin): the viewer's address,
 //     which the distribution writes into X-Viewer-Address. API Gateway's
 //     sourceIp would be the CloudFront edge, shared by everyone behind it.
-//   - Otherwise: the peer the server itself saw, the TCP peer on the
-//     devserver and API Gateway's sourceIp in Lambda (a request sent
-//     straight to the API's execute-api address).
+//   - Otherwise (the devserver): the TCP peer the server itself saw.
 //
 // X-Forwarded-For is never read: any client can write it.
-func ClientAddress(r *http.Request, originToken string) string {
-	if FromOrigin(r, originToken) {
+func ClientAddress(r *http.Request) string {
+	if ViaOrigin(r.Context()) {
 		if v := strings.TrimSpace(r.Header.Get(ViewerAddressHeader)); net.ParseIP(v) != nil {
 			return v
 		}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
+
+	"aiwork/shared/httpx"
 )
 
 // Streaming answers REST proxy events with a streamed body (API Gateway
@@ -16,8 +18,10 @@ import (
 type Streaming func(ctx context.Context, ev events.APIGatewayProxyRequest) (*events.APIGatewayProxyStreamingResponse, error)
 
 // NewStreaming adapts h. The response returns as soon as h has written its
-// header; the body then streams from h's writes until h returns.
-func NewStreaming(h http.Handler) Streaming {
+// header; the body then streams from h's writes until h returns. As with
+// NewProxy, only requests carrying originSecret reach h.
+func NewStreaming(h http.Handler, originSecret string) Streaming {
+	h = httpx.RequireOrigin(originSecret, h)
 	var accessor core.RequestAccessor
 	return func(ctx context.Context, ev events.APIGatewayProxyRequest) (*events.APIGatewayProxyStreamingResponse, error) {
 		req, err := accessor.EventToRequestWithContext(ctx, ev)

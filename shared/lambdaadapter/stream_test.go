@@ -110,7 +110,7 @@ func TestStreamingChatEvent(t *testing.T) {
 	}()
 	reg := llm.NewRegistry(0)
 	reg.Use("openai", holdingLLM{release: release})
-	chat := lambdaadapter.NewStreaming(chatapi.New(st, tokens, reg, chatapi.Options{StallTimeout: 10 * time.Second}).Handler())
+	chat := lambdaadapter.NewStreaming(chatapi.New(st, tokens, reg, chatapi.Options{StallTimeout: 10 * time.Second}).Handler(), "")
 
 	body, _ := json.Marshal(map[string]any{"connection_id": "conn-1", "message": "Hi", "model": "gpt-4o-mini", "context": []any{}})
 	bodyJSON, _ := json.Marshal(string(body)) // the event's body is a JSON string

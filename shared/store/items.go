@@ -20,8 +20,27 @@ func key(pk, sk string) map[string]types.AttributeValue {
 	}
 }
 
-// getItem reads one item into out, strongly consistent; ErrNotFound if absent.
+// DynamoDB's key size limits: a partition key value of at most 2048 bytes,
+// a sort key value of at most 1024 bytes (UTF-8).
+const (
+	maxPartitionKeyBytes = 2048
+	maxSortKeyBytes      = 1024
+)
+
+// keyFits reports whether DynamoDB can address an item by pk and sk. An id
+// taken from a request (a path segment, a body field) can make a key that
+// is too long; DynamoDB would refuse the call with a ValidationException.
+func keyFits(pk, sk string) bool {
+	return len(pk) <= maxPartitionKeyBytes && len(sk) <= maxSortKeyBytes
+}
+
+// getItem reads one item into out, strongly consistent; ErrNotFound if
+// absent. A key too long for DynamoDB names no item: ErrNotFound too, so an
+// over-long id from a request is a 404 and not an internal error.
 func (s *Store) getItem(ctx context.Context, pk, sk string, out any) error {
+	if !keyFits(pk, sk) {
+		return ErrNotFound
+	}
 	res, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName:      aws.String(s.table),
 		Key:            key(pk, sk),

@@ -7,12 +7,43 @@ import (
 
 // Key builders: the only place that knows how items are addressed.
 
-func userPK(uid string) string          { return "USER#" + uid }
-func emailGuardPK(email string) string  { return "EMAIL#" + strings.ToLower(email) }
-func usernameGuardPK(u string) string   { return "USERNAME#" + strings.ToLower(u) }
-func googleGuardPK(sub string) string   { return "GOOGLE#" + sub }
-func throttlePK(scope, k string) string { return "THROTTLE#" + scope + "#" + strings.ToLower(k) }
-func oauthStatePK(nonce string) string  { return "OAUTHSTATE#" + nonce }
+// Partition keys: every item's PK is one of these prefixes followed by an
+// id, or one of the fixed keys. Each Lambda may touch only the partitions
+// its code uses (dynamodb:LeadingKeys in its IAM policy): the table in
+// aiwork/shared/routes (TableAccess) names them with these constants, so a
+// store call on a new partition must be added there too.
+const (
+	PKUser          = "USER#"          // profile, sessions, quota, ownership, activity, connections, chat metering
+	PKEmail         = "EMAIL#"         // email uniqueness guard
+	PKUsername      = "USERNAME#"      // username uniqueness guard
+	PKGoogle        = "GOOGLE#"        // Google subject guard
+	PKThrottle      = "THROTTLE#"      // fixed-window counters (sign-in, registration, chat, connects)
+	PKOAuthState    = "OAUTHSTATE#"    // Google sign-in state
+	PKLink          = "LINK#"          // single-use mailed links
+	PKPrompt        = "PROMPT#"        // prompt and its ratings
+	PKOrder         = "ORDER#"         // checkout order
+	PKPaymentIntent = "PAYMENTINTENT#" // payment intent → order
+	PKStripeEvent   = "STRIPEEVENT#"   // processed Stripe event
+	PKLocalCheckout = "LOCALCHECKOUT#" // the devserver's test checkout
+	PKMCPServer     = "MCP#"           // MCP registry entry
+	PKCatalog       = "CATALOG"        // categories; GSI1 key of the prompt listing
+	PKMCPSync       = "MCPSYNC"        // registry sync state
+	// GSI1 partition keys: the prompt listing (PKCatalog), the MCP server
+	// listing (GSI1MCPServers) and a user's ratings and orders (PKUser+uid).
+	GSI1MCPServers = "MCPSERVERS"
+)
+
+func userPK(uid string) string          { return PKUser + uid }
+func emailGuardPK(email string) string  { return PKEmail + strings.ToLower(email) }
+func usernameGuardPK(u string) string   { return PKUsername + strings.ToLower(u) }
+func googleGuardPK(sub string) string   { return PKGoogle + sub }
+func throttlePK(scope, k string) string { return PKThrottle + scope + "#" + strings.ToLower(k) }
+func oauthStatePK(nonce string) string  { return PKOAuthState + nonce }
+func promptPK(pid string) string        { return PKPrompt + pid }
+func orderPK(sid string) string         { return PKOrder + sid }
+func paymentPK(pi string) string        { return PKPaymentIntent + pi }
+func eventPK(id string) string          { return PKStripeEvent + id }
+func localPayPK(sid string) string      { return PKLocalCheckout + sid }
 
 // Accounts: a user's sign-in sessions live in the user's partition (so the
 // account's items and its sessions go together); single-use links (email
@@ -23,14 +54,14 @@ const (
 )
 
 func sessionSK(sid string) string                  { return sessionPrefix + sid }
-func linkTokenPK(purpose, tokenHash string) string { return "LINK#" + purpose + "#" + tokenHash }
+func linkTokenPK(purpose, tokenHash string) string { return PKLink + purpose + "#" + tokenHash }
 
 const (
 	skProfile     = "PROFILE"
 	skGuard       = "GUARD"
 	skThrottle    = "WINDOW"
 	skOAuthState  = "STATE"
-	pkCatalog     = "CATALOG"
+	pkCatalog     = PKCatalog
 	activityIndex = "ACT#"
 )
 
@@ -47,13 +78,13 @@ func activitySK(t time.Time, id string) string { return activityIndex + sortable
 // display name; the sync job's state; and each user's MCP connections.
 const (
 	skMCPServer      = "SERVER"
-	gsiMCPServersKey = "MCPSERVERS"
-	pkMCPSync        = "MCPSYNC"
+	gsiMCPServersKey = GSI1MCPServers
+	pkMCPSync        = PKMCPSync
 	skMCPSync        = "STATE"
 	mcpConnPrefix    = "MCPCONN#"
 )
 
-func mcpServerPK(sid string) string { return "MCP#" + sid }
+func mcpServerPK(sid string) string { return PKMCPServer + sid }
 func mcpConnSK(cid string) string   { return mcpConnPrefix + cid }
 
 // mcpServersGSI1SK orders the listing by display name (case-insensitive), the

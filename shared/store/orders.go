@@ -21,11 +21,6 @@ const (
 	OrderRefunded = "REFUNDED"
 )
 
-func orderPK(sid string) string    { return "ORDER#" + sid }
-func paymentPK(pi string) string   { return "PAYMENTINTENT#" + pi }
-func eventPK(id string) string     { return "STRIPEEVENT#" + id }
-func localPayPK(sid string) string { return "LOCALCHECKOUT#" + sid }
-
 const skOrder = "ORDER"
 
 // Order is one checkout: who buys which prompt for how much.

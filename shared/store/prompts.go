@@ -14,11 +14,9 @@ import (
 	"aiwork/shared/domain"
 )
 
-func promptPK(pid string) string { return "PROMPT#" + pid }
-
 const (
 	skPromptMeta  = "META"
-	gsiCatalogKey = "CATALOG"
+	gsiCatalogKey = PKCatalog // the catalogue's listing in GSI1
 )
 
 type promptItem struct {

@@ -1,6 +1,12 @@
 // Package store is the single-table DynamoDB data layer. Key builders and item
 // shapes live only here; callers see domain types. Every state change is one
 // conditional single-item write (DESIGN §5: no multi-item transactions).
+//
+// In AWS each function may make only the calls its IAM grant lists: the
+// actions and partition key prefixes (keys.go) in routes.TableAccess. A
+// handler that starts calling a method on another action or partition must
+// add it there (shared/devstack's TestTableAccess fails on any call its run
+// makes that a grant would refuse; extend its run with new paths).
 package store
 
 import (

@@ -20,6 +20,7 @@ import (
 	"aiwork/shared/config"
 	"aiwork/shared/devstack"
 	"aiwork/shared/domain"
+	"aiwork/shared/httpx"
 	"aiwork/shared/mail"
 	"aiwork/shared/routes"
 	"aiwork/shared/store/storetest"
@@ -614,46 +615,59 @@ func TestGoogleSignInGrantsAdminEmails(t *testing.T) {
 	}
 }
 
-// Behind the product's CloudFront (requests carrying ORIGIN_TOKEN) the
+// Behind the product's CloudFront (in Lambda every request passes
+// httpx.RequireOrigin, which checks the origin secret CloudFront adds) the
 // per-address limits count the viewer's address, which CloudFront writes
-// into X-Viewer-Address; API Gateway's own peer is the shared edge. A
-// request without the token (straight to the API) cannot choose its
-// address, nor the host of the links mailed to others.
+// into X-Viewer-Address; API Gateway's own peer is the shared edge, and a
+// request without the secret never reaches the handler. On the devserver
+// (no check) no header can choose the client's address, nor the host of
+// the links mailed to others.
 func TestClientAddressBehindCloudFront(t *testing.T) {
 	t.Parallel()
-	const token = "arn:aws:cloudformation:eu-west-1:123456789012:stack/AIWork/1234"
-	s := newStack(t, func(c *config.Auth) { c.RegisterLimitPerIP = 2; c.OriginToken = token })
+	const origin = "origin-secret-for-tests-0123456789abcdefghijklmnopqrstuvwxyzAB"
+	s := newStack(t, func(c *config.Auth) { c.RegisterLimitPerIP = 2 })
+	local := s.h
+	s.h = httpx.RequireOrigin(origin, local) // as lambdaadapter mounts it
 	register := func(i int, remote string, headers map[string]string) *httptest.ResponseRecorder {
 		return s.do(req{method: http.MethodPost, path: "/api/v1/auth/register", remote: remote, header: headers,
 			body: mustJSON(t, registration{Email: fmt.Sprintf("v%d@example.com", i), Username: fmt.Sprintf("viewer%d", i), FullName: "V", Password: "s3cret!"})})
 	}
 	edge := "130.176.0.9" // one CloudFront edge for every viewer
 	via := func(viewer string) map[string]string {
-		return map[string]string{"X-Origin-Token": token, "X-Viewer-Address": viewer}
+		return map[string]string{httpx.OriginSecretHeader: origin, "X-Viewer-Address": viewer}
 	}
 	// Two viewers behind one edge: two each.
 	for i, viewer := range []string{"198.51.100.1", "198.51.100.1", "198.51.100.2", "198.51.100.2"} {
 		decodeAs[tokenJSON](t, register(i, edge, via(viewer)), http.StatusCreated)
 	}
 	wantThrottled(t, register(10, edge, via("198.51.100.1")), time.Hour)
-	// Straight to the API: the peer counts, whatever the headers claim.
+	// Straight to the API: refused before any work.
 	direct := map[string]string{"X-Viewer-Address": "198.51.100.99", "X-Forwarded-For": "198.51.100.98"}
-	for i := range 2 {
-		decodeAs[tokenJSON](t, register(20+i, "203.0.113.50", direct), http.StatusCreated)
-	}
-	wantThrottled(t, register(30, "203.0.113.50", map[string]string{"X-Viewer-Address": "198.51.100.97"}), time.Hour)
+	wantError(t, register(20, "203.0.113.50", direct), http.StatusForbidden, "forbidden", "")
 
-	// A reset asked for straight to the API with a forged host: the mailed
+	// The devserver: the peer counts, whatever the headers claim.
+	s.h = local
+	for i := range 2 {
+		decodeAs[tokenJSON](t, register(40+i, "203.0.113.50", direct), http.StatusCreated)
+	}
+	wantThrottled(t, register(50, "203.0.113.50", map[string]string{"X-Viewer-Address": "198.51.100.97", httpx.OriginSecretHeader: origin}), time.Hour)
+
+	// A reset asked for on the devserver with a forged host: the mailed
 	// link keeps to the request's own host; through CloudFront, the host
 	// CloudFront forwarded.
 	s.do(req{method: http.MethodPost, path: "/api/v1/auth/forgot-password", remote: "203.0.113.60",
 		header: map[string]string{"X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https"}, body: `{"email":"v0@example.com"}`})
+	s.h = httpx.RequireOrigin(origin, local)
 	s.do(req{method: http.MethodPost, path: "/api/v1/auth/forgot-password", remote: edge,
-		header: map[string]string{"X-Origin-Token": token, "X-Viewer-Address": "198.51.100.1", "X-Forwarded-Host": "app.example.com", "X-Forwarded-Proto": "https"},
+		header: map[string]string{httpx.OriginSecretHeader: origin, "X-Viewer-Address": "198.51.100.1", "X-Forwarded-Host": "app.example.com", "X-Forwarded-Proto": "http"},
 		body:   `{"email":"v1@example.com"}`})
 	for to, want := range map[string]string{"v0@example.com": "http://example.com/reset-password?token=", "v1@example.com": "https://app.example.com/reset-password?token="} {
 		ms := s.mails(to)
-		if body := ms[len(ms)-1].body; !strings.Contains(body, want) {
+		if len(ms) == 0 {
+			t.Errorf("no reset mail to %s", to)
+			continue
+		}
+		if body := ms[len(ms)-1].body; !strings.Contains(body, want) || strings.Contains(body, "evil.example") {
 			t.Errorf("reset mail to %s: %q, want a link %s…", to, body, want)
 		}
 	}

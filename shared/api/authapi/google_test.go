@@ -19,6 +19,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"aiwork/shared/config"
+	"aiwork/shared/httpx"
 )
 
 // identity is the Google account that the fake provider signs in.
@@ -359,12 +360,25 @@ func TestGoogleLoginURL(t *testing.T) {
 	t.Run("forwarded and configured public URL", func(t *testing.T) {
 		s := s.on(t)
 		t.Parallel()
-		w := s.do(req{method: http.MethodGet, path: "/api/v1/auth/google/login",
-			header: map[string]string{"X-Forwarded-Proto": "https", "X-Forwarded-Host": "app.example.org"}})
-		got := decodeAs[map[string]string](t, w, http.StatusOK)
-		u, _ := url.Parse(got["auth_url"])
-		if r := u.Query().Get("redirect_uri"); r != "https://app.example.org/api/v1/auth/google/callback" {
-			t.Errorf("redirect_uri = %q behind a proxy", r)
+		forwarded := map[string]string{"X-Forwarded-Proto": "https", "X-Forwarded-Host": "app.example.org"}
+		redirectURI := func(h http.Handler, header map[string]string) string {
+			t.Helper()
+			c := *s
+			c.h = h
+			got := decodeAs[map[string]string](t, c.do(req{method: http.MethodGet, path: "/api/v1/auth/google/login", header: header}), http.StatusOK)
+			u, _ := url.Parse(got["auth_url"])
+			return u.Query().Get("redirect_uri")
+		}
+		// On the devserver a forwarded host is anyone's to write: ignored.
+		if r := redirectURI(s.h, forwarded); r != "http://example.com/api/v1/auth/google/callback" {
+			t.Errorf("redirect_uri = %q with a client's X-Forwarded-Host, want the request's own host", r)
+		}
+		// Through the product's CloudFront (origin secret checked): the host
+		// the browser asked CloudFront for, over HTTPS.
+		const origin = "origin-secret-for-google-tests-0123456789abcdefghijklmnopqrst"
+		forwarded[httpx.OriginSecretHeader] = origin
+		if r := redirectURI(httpx.RequireOrigin(origin, s.h), forwarded); r != "https://app.example.org/api/v1/auth/google/callback" {
+			t.Errorf("redirect_uri = %q behind CloudFront", r)
 		}
 		p := newStack(t, f.configure, func(c *config.Auth) { c.PublicURL = "https://public.example.net" })
 		if r := p.startGoogle().Query().Get("redirect_uri"); r != "https://public.example.net/api/v1/auth/google/callback" {

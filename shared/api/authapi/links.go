@@ -50,22 +50,16 @@ func passwordTag(hash string) string {
 }
 
 // link is the absolute address of a web page with ?token=: PUBLIC_URL, else
-// the address the browser used. In AWS that address is trusted only from
-// the product's CloudFront (which sets X-Forwarded-Host itself): a request
-// sent straight to the API could otherwise have a reset link mailed to its
-// owner point at a host of the sender's choosing.
+// the host the browser asked the product's CloudFront for (httpx.PublicURL
+// never reads a forwarded host a client could write itself): a reset link
+// mailed to an account's owner cannot point at a host of a sender's choosing.
 func (s *Service) link(r *http.Request, page, token string) string {
-	if s.cfg.PublicURL == "" && s.cfg.OriginToken != "" && !httpx.FromOrigin(r, s.cfg.OriginToken) {
-		r = r.Clone(r.Context())
-		r.Header.Del("X-Forwarded-Host")
-		r.Header.Del("X-Forwarded-Proto")
-	}
 	return s.publicURL(r) + page + "?" + url.Values{"token": {token}}.Encode()
 }
 
 // clientAddress is the caller's address for the per-address throttles.
 func (s *Service) clientAddress(r *http.Request) string {
-	return httpx.ClientAddress(r, s.cfg.OriginToken)
+	return httpx.ClientAddress(r)
 }
 
 type linkInput struct {

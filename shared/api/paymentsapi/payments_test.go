@@ -125,19 +125,23 @@ func TestCreateCheckout(t *testing.T) {
 	}
 }
 
-func TestCreateCheckoutBehindProxy(t *testing.T) {
+// A client's X-Forwarded-Host and X-Forwarded-Proto never choose where
+// Stripe sends the buyer back: on the devserver stack the success and cancel
+// pages are on the request's own host (PUBLIC_URL on the devserver itself,
+// shared/devstack TestForwardedHostChangesNoLink).
+func TestCreateCheckoutIgnoresForwardedHost(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 0, fixture("a", 1))
 	_, token := s.user("buyer")
 	w := s.doHostHeaders("10.0.0.5:8080", "POST", createPath, token, `{"prompt_id":"a"}`,
-		map[string]string{"X-Forwarded-Proto": "https", "X-Forwarded-Host": "market.example.com"})
+		map[string]string{"X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example"})
 	got := decode[checkoutJSON](t, w, http.StatusOK)
 	ls, err := s.st.GetLocalSession(context.Background(), got.SessionID)
 	storetest.Must(t, err, "local session")
-	if want := "https://market.example.com/payment/success?session_id={CHECKOUT_SESSION_ID}"; ls.SuccessURL != want {
+	if want := "http://10.0.0.5:8080/payment/success?session_id={CHECKOUT_SESSION_ID}"; ls.SuccessURL != want {
 		t.Errorf("success url = %q, want %q", ls.SuccessURL, want)
 	}
-	if want := "https://market.example.com/payment/cancel"; ls.CancelURL != want {
+	if want := "http://10.0.0.5:8080/payment/cancel"; ls.CancelURL != want {
 		t.Errorf("cancel url = %q, want %q", ls.CancelURL, want)
 	}
 }

@@ -1,0 +1,118 @@
+package routes
+
+import "aiwork/shared/store"
+
+// DynamoDB actions a function may be granted on the table.
+const (
+	GetItem    = "GetItem"
+	PutItem    = "PutItem"
+	UpdateItem = "UpdateItem"
+	DeleteItem = "DeleteItem"
+	Query      = "Query"
+)
+
+// Access is what one function may do on the product table (least
+// privilege, DESIGN §8): each DynamoDB action it calls with the partition
+// keys it calls it on, and the GSI1 partition keys it queries. Keys are
+// IAM StringLike patterns of dynamodb:LeadingKeys: "USER#*" is every
+// user's partition, "CATALOG" that one partition. The CDK stack turns each
+// entry into the function's policy; shared/devstack's TestTableAccess runs
+// the API and the jobs against a recording table and fails on any call a
+// function's entry does not allow.
+type Access struct {
+	// Table maps each action on the table to the partition key patterns.
+	Table map[string][]string
+	// Index is the GSI1 partition key patterns the function queries.
+	Index []string
+}
+
+// Partition key patterns.
+const (
+	users       = store.PKUser + "*"
+	emails      = store.PKEmail + "*"
+	usernames   = store.PKUsername + "*"
+	googleSubs  = store.PKGoogle + "*"
+	throttles   = store.PKThrottle + "*"
+	oauthStates = store.PKOAuthState + "*"
+	links       = store.PKLink + "*"
+	prompts     = store.PKPrompt + "*"
+	orders      = store.PKOrder + "*"
+	intents     = store.PKPaymentIntent + "*"
+	events      = store.PKStripeEvent + "*"
+	mcpServers  = store.PKMCPServer + "*"
+	catalog     = store.PKCatalog
+	mcpSync     = store.PKMCPSync
+)
+
+// TableAccess is every function's Access, derived from the store methods
+// its handler (or job) calls; shared/store/keys.go says which partition
+// each item lives in. No function scans, batches or runs transactions.
+var TableAccess = map[string]Access{
+	// Accounts: profile, sessions and activity (USER#), the uniqueness
+	// guards, sign-in and registration throttles, Google sign-in state and
+	// mailed links. Query: a user's sessions, to end them all. Deletes: a
+	// session, a lost registration's profile and email guard, a throttle
+	// cleared, a spent sign-in state (accounts are never deleted here).
+	"auth": {Table: map[string][]string{
+		GetItem:    {users, emails, usernames, googleSubs, throttles, links},
+		PutItem:    {users, emails, usernames, googleSubs, throttles, oauthStates, links},
+		UpdateItem: {users, throttles, links},
+		DeleteItem: {users, emails, throttles, oauthStates},
+		Query:      {users},
+	}},
+	// The session check, activities and chat usage: reads of USER# only.
+	"users": {Table: map[string][]string{
+		GetItem: {users},
+		Query:   {users},
+	}},
+	// Catalogue (categories, prompts), free uses, ownership, activity and
+	// ratings (the rating item and the aggregate under PROMPT#; a failed
+	// aggregate update deletes or restores the rating). GSI1: the listing
+	// (CATALOG) and a user's ratings (USER#).
+	"prompts": {Table: map[string][]string{
+		GetItem:    {users, prompts},
+		PutItem:    {users, prompts},
+		UpdateItem: {users, prompts},
+		DeleteItem: {prompts},
+		Query:      {users, catalog},
+	}, Index: []string{catalog, users}},
+	// Checkout and its verification, which fulfils like the webhook does:
+	// the order, its payment intent, ownership and activity (and the
+	// ownership revoked when a refund raced the fulfilment).
+	"payments": {Table: map[string][]string{
+		GetItem:    {users, prompts, orders},
+		PutItem:    {users, orders, intents},
+		UpdateItem: {orders},
+		DeleteItem: {users},
+		Query:      {users},
+	}},
+	// Stripe's events: fulfil, expire, fail, refund; the processed-event
+	// record. No session check (Stripe signs the request).
+	"stripe-webhook": {Table: map[string][]string{
+		GetItem:    {events, orders, intents, prompts},
+		PutItem:    {events, orders, intents, users},
+		UpdateItem: {orders},
+		DeleteItem: {users},
+	}},
+	// The registry (read), connections (USER#) and connect throttles.
+	"mcp": {Table: map[string][]string{
+		GetItem:    {users, mcpServers, throttles},
+		PutItem:    {users, throttles},
+		UpdateItem: {throttles},
+		DeleteItem: {users},
+		Query:      {users},
+	}, Index: []string{store.GSI1MCPServers}},
+	// The connection, stream slots, daily usage (USER#) and the per-minute
+	// throttle.
+	"chat": {Table: map[string][]string{
+		GetItem:    {users, throttles},
+		PutItem:    {throttles},
+		UpdateItem: {users, throttles},
+	}},
+	// Registry sync and health probes: the servers and the sync state.
+	"mcp-jobs": {Table: map[string][]string{
+		GetItem:    {mcpSync},
+		PutItem:    {mcpSync},
+		UpdateItem: {mcpServers},
+	}, Index: []string{store.GSI1MCPServers}},
+}

@@ -217,7 +217,7 @@ describe('forgotten password', () => {
     await page.waitForURL((url) => url.pathname === '/');
     assert.equal((await logoutCall).headers().authorization, `Bearer ${session}`);
     let status = 0;
-    for (let i = 0; i < 50 && status !== 401; i++) {
+    for (let i = 0; i < 300 && status !== 401; i++) {
       status = (await page.request.get('/api/v1/auth/me', { headers: { Authorization: `Bearer ${session}` } })).status();
       if (status !== 401) await new Promise((r) => setTimeout(r, 100));
     }

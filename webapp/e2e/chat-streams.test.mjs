@@ -44,6 +44,12 @@ const waitComplete = (page) =>
     null,
     { timeout: 60_000 },
   );
+/** Waits until the last reply has more than `than` characters or is complete: the stream moved on. */
+const waitGrowth = (page, than) =>
+  page.waitForFunction((n) => {
+    const m = [...document.querySelectorAll('[data-testid="message"][data-role="assistant"]')].pop();
+    return m && (m.getAttribute('data-complete') === 'true' || m.textContent.length > n);
+  }, than);
 /** Distance from the bottom of the conversation, in px. */
 const gapBelow = (page) => page.getByTestId('messages').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
 
@@ -63,7 +69,6 @@ describe('replies keep streaming while you look elsewhere', () => {
     await page.getByRole('button', { name: 'New chat' }).click();
     await page.getByRole('tab', { name: 'Chat 2' }).waitFor();
     assert.equal(await page.getByTestId('messages').locator('[data-testid="message"]').count(), 0);
-    await page.waitForTimeout(1000);
     await page.getByRole('tab', { name: 'Tell me something long' }).click();
     const back = await replyState(page);
     assert.ok(back, 'the reply is still there');
@@ -75,12 +80,11 @@ describe('replies keep streaming while you look elsewhere', () => {
     await page.getByRole('menuitem', { name: 'Dashboard' }).click();
     await page.waitForURL((url) => url.pathname === '/dashboard');
     await page.getByTestId('dashboard-greeting').waitFor();
-    await page.waitForTimeout(1500);
     await page.getByRole('link', { name: 'LLM Chat' }).first().click();
     await page.waitForURL((url) => url.pathname === '/llm-chat');
     await page.getByRole('tab', { name: 'Tell me something long' }).click();
-    const after = await replyState(page);
-    assert.ok(after.complete || after.length > before.length, 'the reply went on while the page was away');
+    // An aborted reply would never grow again: this wait would time out.
+    await waitGrowth(page, before.length);
 
     await waitComplete(page);
     const text = await lastReply(page).innerText();
@@ -108,7 +112,7 @@ describe('following the conversation', () => {
     await waitStreaming(page);
     // Followed while streaming: always at the bottom.
     for (let i = 0; i < 3; i++) {
-      await page.waitForTimeout(700);
+      await waitGrowth(page, (await replyState(page)).length);
       assert.ok((await gapBelow(page)) <= 64, `not following: ${await gapBelow(page)} px below`);
     }
     await waitComplete(page);
@@ -120,7 +124,7 @@ describe('following the conversation', () => {
     await page.waitForFunction(() => document.querySelector('[data-testid="messages"]').scrollTop === 0);
     await send(page, 'Second question');
     await waitStreaming(page);
-    await page.waitForTimeout(500);
+    await waitGrowth(page, (await replyState(page)).length);
     assert.ok((await gapBelow(page)) <= 64, 'sending brings the view to the new message');
     assert.equal(await newMessages.count(), 0);
 
@@ -129,7 +133,7 @@ describe('following the conversation', () => {
     await page.mouse.wheel(0, -3000);
     await page.waitForFunction(() => document.querySelector('[data-testid="messages"]').scrollTop === 0);
     await newMessages.waitFor();
-    await page.waitForTimeout(800);
+    await waitGrowth(page, (await replyState(page)).length);
     assert.equal(await messages.evaluate((el) => el.scrollTop), 0, 'the reader was pulled down while reading');
     assert.equal((await replyState(page)).complete, false, 'still streaming (make DEMO_CHUNK_DELAY slower if this fails)');
 

@@ -1,14 +1,11 @@
 package devstack_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,35 +20,6 @@ import (
 func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
 
 var jwtSecret = []byte(strings.Repeat("d", 32))
-
-// syncBuffer collects log output written from several goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// captureLogs sends slog's default logger (JSON) into a buffer for the
-// rest of the test.
-func captureLogs(t *testing.T) *syncBuffer {
-	t.Helper()
-	buf := &syncBuffer{}
-	prev := slog.Default()
-	slog.SetDefault(slog.New(slog.NewJSONHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug})))
-	t.Cleanup(func() { slog.SetDefault(prev) })
-	return buf
-}
 
 // newDevstack is the whole API as the devserver mounts it (with the web app
 // in staticDir, when set), on a fresh table with the catalogue seeded; user
@@ -90,7 +58,7 @@ func newDevstack(t *testing.T, staticDir string, change func(*devstack.Config)) 
 // in the log: DynamoDB refuses keys over 2048 (partition) or 1024 (sort)
 // bytes, which used to surface as 500s.
 func TestOverLongIDsAreRefusedQuietly(t *testing.T) {
-	logs := captureLogs(t)
+	logs := apitest.CaptureLogs(t)
 	h, user := newDevstack(t, "", nil)
 	token := user("long-ids")
 	a, b, c := strings.Repeat("a", 3000), strings.Repeat("b", 3000), strings.Repeat("c", 3000)

@@ -1,20 +1,15 @@
 package mcp_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
+	"net/url"
 	"strconv"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"aiwork/shared/localmcp"
 	"aiwork/shared/mcp"
 )
 
@@ -22,49 +17,20 @@ import (
 var loopback = mcp.Policy{AllowLoopback: true}
 
 // startEverything runs the reference server in mode ("streamableHttp" or
-// "sse") with an empty environment, waits for its port and answers its base
-// URL. The process group is killed when the test ends.
+// "sse") through the same launcher as make run, and answers its base URL.
+// It is stopped when the test ends.
 func startEverything(t *testing.T, mode string) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	bin := filepath.Join(filepath.Dir(file), "../../webapp/node_modules/.bin/mcp-server-everything")
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("reference server not installed (run npm ci in webapp): %v", err)
+	srv, err := localmcp.Start(context.Background(), mode)
+	if err != nil {
+		t.Fatalf("reference server %s: %v", mode, err)
 	}
-	port := freePort(t)
-	cmd := exec.Command(bin, mode)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "PORT=" + port}
-	// Own process group, so cleanup kills everything it starts; and killed
-	// with the test binary if that dies before cleanup runs.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	out := &lockedBuffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", bin, err)
+	t.Cleanup(srv.Stop)
+	u, err := url.Parse(srv.Endpoint)
+	if err != nil {
+		t.Fatal(err)
 	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-exited
-	})
-	addr := "127.0.0.1:" + port
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			c.Close()
-			return "http://" + addr
-		}
-		select {
-		case <-exited:
-			t.Fatalf("reference server %s exited: %s", mode, out.String())
-		case <-time.After(50 * time.Millisecond): // poll interval, not a wait for an outcome
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("reference server %s not listening on %s after 30 s: %s", mode, addr, out.String())
-		}
-	}
+	return u.Scheme + "://" + u.Host
 }
 
 // freePort answers a loopback port that was free a moment ago.
@@ -82,23 +48,6 @@ func freePort(t *testing.T) string {
 func deadPort(t *testing.T) string {
 	t.Helper()
 	return "http://127.0.0.1:" + freePort(t) + "/mcp"
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 func timeout(t *testing.T, d time.Duration) context.Context {

@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -29,10 +28,7 @@ import (
 // Not parallel: it replaces the default logger while it runs (parallel tests
 // wait until the sequential ones are done).
 func TestAPIKeyNeverInClear(t *testing.T) {
-	logs := &lockedBuffer{}
-	prev := slog.Default()
-	slog.SetDefault(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
-	t.Cleanup(func() { slog.SetDefault(prev) })
+	logs := apitest.CaptureLogs(t)
 
 	s := newStack(t, local())
 	secret := make([]byte, 16)

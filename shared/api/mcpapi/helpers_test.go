@@ -314,4 +314,3 @@ func wantRecent(t *testing.T, what, s string) {
 func hasTool(tools []domain.MCPTool, name string) bool {
 	return slices.ContainsFunc(tools, func(tool domain.MCPTool) bool { return tool.Name == name })
 }
-

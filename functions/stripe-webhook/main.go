@@ -2,11 +2,14 @@
 package main
 
 import (
+	"errors"
+
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"aiwork/shared/api/webhookapi"
 	"aiwork/shared/config"
 	"aiwork/shared/lambdaadapter"
+	"aiwork/shared/payments"
 	"aiwork/shared/store"
 )
 
@@ -16,7 +19,11 @@ func main() {
 	if err != nil {
 		lambdaadapter.Fatal("config", err)
 	}
+	// A duplicate payment is refunded through Stripe's API.
+	if cfg.StripeSecretKey == "" {
+		lambdaadapter.Fatal("config", errors.New("STRIPE_SECRET_KEY is required: a duplicate payment is refunded through Stripe"))
+	}
 	st := store.NewFromAWS(awsCfg, cfg.Store)
-	lambda.Start(lambdaadapter.NewProxy(webhookapi.New(st, cfg.WebhookSecret, "stripe"), lambdaadapter.OriginSecret(ctx, secrets)))
-
+	provider := payments.NewStripe(cfg.StripeSecretKey, cfg.StripeAPIURL)
+	lambda.Start(lambdaadapter.NewProxy(webhookapi.New(st, cfg.WebhookSecret, provider), lambdaadapter.OriginSecret(ctx, secrets)))
 }

@@ -59,7 +59,7 @@ var FunctionSpecs = map[string]FunctionSpec{
 	"users":          {Secrets: []string{SecretJWT}, MemoryMB: 512, TimeoutSeconds: bufferedTimeout},
 	"prompts":        {Secrets: []string{SecretJWT}, MemoryMB: 512, TimeoutSeconds: bufferedTimeout},
 	"payments":       {Secrets: []string{SecretJWT, SecretStripeKey}, MemoryMB: 512, TimeoutSeconds: bufferedTimeout},
-	"stripe-webhook": {Secrets: []string{SecretStripeWebhookSecret}, MemoryMB: 512, TimeoutSeconds: bufferedTimeout},
+	"stripe-webhook": {Secrets: []string{SecretStripeWebhookSecret, SecretStripeKey}, MemoryMB: 512, TimeoutSeconds: bufferedTimeout},
 	// The provider keys tell mcp which providers are real (demo or not);
 	// the key-encryption key is readable by this function alone.
 	"mcp":  {Secrets: append([]string{SecretJWT, SecretMCPKeyEncryptionKey}, providerKeys...), Env: mcpOutbound, MemoryMB: 512, TimeoutSeconds: bufferedTimeout},

@@ -172,7 +172,7 @@ var wantSecrets = map[string][]string{
 	"users":          {stack.SecretJWT, stack.SecretOrigin},
 	"prompts":        {stack.SecretJWT, stack.SecretOrigin},
 	"payments":       {stack.SecretJWT, stack.SecretStripeKey, stack.SecretOrigin},
-	"stripe-webhook": {stack.SecretStripeWebhookSecret, stack.SecretOrigin},
+	"stripe-webhook": {stack.SecretStripeWebhookSecret, stack.SecretStripeKey, stack.SecretOrigin}, // the key refunds duplicate payments
 	"mcp":            {stack.SecretJWT, stack.SecretMCPKeyEncryptionKey, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey, stack.SecretOrigin},
 	"chat":           {stack.SecretJWT, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey, stack.SecretOrigin},
 	"mcp-jobs":       nil,

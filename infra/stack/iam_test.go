@@ -246,18 +246,22 @@ var wantTable = map[string]map[string]string{
 		"Query":       "CATALOG USER#*",
 		"index:Query": "CATALOG USER#*",
 	},
+	// The open-checkout record (USER#) and a user's pending orders (GSI1
+	// USER#), to answer one session per prompt and expire the others.
 	"payments": {
-		"GetItem":    "ORDER#* PROMPT#* USER#*",
-		"PutItem":    "ORDER#* PAYMENTINTENT#* USER#*",
-		"UpdateItem": "ORDER#*",
-		"DeleteItem": "USER#*",
-		"Query":      "USER#*",
+		"GetItem":     "ORDER#* PROMPT#* USER#*",
+		"PutItem":     "ORDER#* PAYMENTINTENT#* USER#*",
+		"UpdateItem":  "ORDER#* USER#*",
+		"DeleteItem":  "USER#*",
+		"Query":       "USER#*",
+		"index:Query": "USER#*",
 	},
 	"stripe-webhook": {
-		"GetItem":    "ORDER#* PAYMENTINTENT#* PROMPT#* STRIPEEVENT#*",
-		"PutItem":    "ORDER#* PAYMENTINTENT#* STRIPEEVENT#* USER#*",
-		"UpdateItem": "ORDER#*",
-		"DeleteItem": "USER#*",
+		"GetItem":     "ORDER#* PAYMENTINTENT#* PROMPT#* STRIPEEVENT#* USER#*",
+		"PutItem":     "ORDER#* PAYMENTINTENT#* STRIPEEVENT#* USER#*",
+		"UpdateItem":  "ORDER#*",
+		"DeleteItem":  "USER#*",
+		"index:Query": "USER#*",
 	},
 	"mcp": {
 		"GetItem":     "MCP#* THROTTLE#* USER#*",

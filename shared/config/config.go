@@ -136,6 +136,10 @@ type Payments struct {
 type Webhook struct {
 	Store         Store
 	WebhookSecret string
+	// StripeSecretKey refunds a duplicate payment (empty: the local test
+	// checkout, which records its refunds itself).
+	StripeSecretKey string
+	StripeAPIURL    string
 }
 
 // LoadWebhook reads the webhook's settings.
@@ -147,7 +151,11 @@ func LoadWebhook(ctx context.Context, sm SecretFetcher) (Webhook, error) {
 	if secret == "" {
 		return Webhook{}, errors.New("STRIPE_WEBHOOK_SECRET (or STRIPE_WEBHOOK_SECRET_ARN) is required")
 	}
-	return Webhook{Store: LoadStore(), WebhookSecret: secret}, nil
+	key, err := Secret(ctx, sm, "STRIPE_SECRET_KEY")
+	if err != nil {
+		return Webhook{}, err
+	}
+	return Webhook{Store: LoadStore(), WebhookSecret: secret, StripeSecretKey: key, StripeAPIURL: Env("STRIPE_API_URL", "")}, nil
 }
 
 // LoadPrompts reads the prompts group's settings.

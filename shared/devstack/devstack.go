@@ -45,7 +45,7 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 	if err != nil {
 		return nil, err
 	}
-	webhook := webhookapi.New(st, cfg.Webhook.WebhookSecret, provider.Name())
+	webhook := webhookapi.New(st, cfg.Webhook.WebhookSecret, provider)
 	mcpGroup, err := mcpapi.FromConfig(st, mcpConfig(cfg))
 	if err != nil {
 		return nil, err

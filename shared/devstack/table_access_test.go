@@ -271,7 +271,7 @@ func TestTableAccess(t *testing.T) {
 	do("POST", "/api/v1/auth/forgot-password", "", `{"email":"nobody@example.com"}`, http.StatusTooManyRequests)
 	do("POST", "/api/v1/auth/login", "", `{"email":"`+email+`","password":"wrong-password"}`, http.StatusUnauthorized)
 	token := field(do("POST", "/api/v1/auth/login", "", `{"email":"`+email+`","password":"`+password+`"}`, http.StatusOK), "access_token")
-	do("GET", "/api/v1/auth/me", token, "", http.StatusOK)
+	uid := field(do("GET", "/api/v1/auth/me", token, "", http.StatusOK), "id")
 	do("POST", "/api/v1/auth/resend-verification", token, "", http.StatusOK)
 	do("POST", "/api/v1/auth/forgot-password", "", `{"email":"`+email+`"}`, http.StatusOK)
 	token = field(do("POST", "/api/v1/auth/reset-password", "", `{"token":"`+mailedToken("/reset-password")+`","password":"secret-456"}`, http.StatusOK), "access_token")
@@ -315,6 +315,13 @@ func TestTableAccess(t *testing.T) {
 	deliver("evt_access_expired", "checkout.session.expired", map[string]any{
 		"id": expiring, "object": "checkout.session", "mode": "payment", "status": "expired", "payment_status": "unpaid",
 		"amount_total": 100, "currency": "usd", "payment_intent": nil, "created": time.Now().Unix(),
+	})
+	// A second payment for the prompt already bought (a session made
+	// elsewhere): refunded as a duplicate.
+	deliver("evt_access_duplicate", "checkout.session.completed", map[string]any{
+		"id": "cs_test_duplicate", "object": "checkout.session", "mode": "payment", "status": "complete", "payment_status": "paid",
+		"amount_total": 100, "currency": "usd", "payment_intent": "pi_access_duplicate", "client_reference_id": uid,
+		"metadata": map[string]string{"user_id": uid, "prompt_id": prompts[1].ID}, "created": time.Now().Unix(),
 	})
 	order, err := st.GetOrder(ctx, sid)
 	storetest.Must(t, err, "paid order")

@@ -23,7 +23,7 @@ func (f *Fulfiller) HandleEvent(ctx context.Context, provider string, ev stripe.
 			return nil // a delayed payment method: async_payment_succeeded follows
 		}
 		_, err = f.Fulfil(ctx, provider, sess)
-		if errors.Is(err, ErrRefunded) {
+		if errors.Is(err, ErrRefunded) || errors.Is(err, ErrDuplicateRefunded) {
 			return nil
 		}
 		return err

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
+	"slices"
 	"time"
 
 	"aiwork/shared/domain"
@@ -16,18 +18,28 @@ var (
 	ErrNotPaid = errors.New("checkout session is not paid")
 	// ErrRefunded is an order that was paid and then refunded.
 	ErrRefunded = errors.New("order was refunded")
+	// ErrDuplicateRefunded is a payment for a prompt the buyer already had
+	// (bought in another checkout, or used free): it was refunded and the
+	// buyer keeps the prompt.
+	ErrDuplicateRefunded = errors.New("duplicate payment refunded")
 )
 
 // Fulfiller grants what was paid for. Every step is one conditional,
 // idempotent write, so the webhook, its retries and the success page may all
-// run it at once and the result is one ownership and one activity.
+// run it at once and the result is one ownership and one activity. A second
+// payment for a prompt already owned is refunded through the provider, so
+// one prompt costs its price once whatever the order of events.
 type Fulfiller struct {
-	st  *store.Store
-	now func() time.Time
+	st       *store.Store
+	provider Provider
+	now      func() time.Time
 }
 
-// NewFulfiller makes the fulfiller.
-func NewFulfiller(st *store.Store) *Fulfiller { return &Fulfiller{st: st, now: time.Now} }
+// NewFulfiller makes the fulfiller; provider refunds duplicate payments and
+// expires the buyer's other open sessions for a prompt once it is owned.
+func NewFulfiller(st *store.Store, provider Provider) *Fulfiller {
+	return &Fulfiller{st: st, provider: provider, now: time.Now}
+}
 
 // Fulfil grants the prompt of a paid session and answers its order.
 func (f *Fulfiller) Fulfil(ctx context.Context, provider string, sess Session) (store.Order, error) {
@@ -40,17 +52,22 @@ func (f *Fulfiller) Fulfil(ctx context.Context, provider string, sess Session) (
 	order, err := f.st.MarkOrderPaid(ctx, sess.ID, sess.PaymentIntent, f.now())
 	if errors.Is(err, store.ErrOrderState) {
 		order, _ = f.st.GetOrder(ctx, sess.ID)
+		if order.RefundReason == store.RefundDuplicate {
+			return order, ErrDuplicateRefunded
+		}
 		return order, ErrRefunded
 	}
 	if err != nil {
 		return store.Order{}, fmt.Errorf("fulfil: %w", err)
 	}
-	paidAt, _ := time.Parse(time.RFC3339Nano, order.PaidAt)
-	if _, err := f.st.GrantOwnership(ctx, order.UserID, domain.Ownership{
-		PromptID: order.PromptID, Source: domain.SourcePurchase, OrderID: order.SessionID, Amount: order.Amount, CreatedAt: paidAt,
-	}); err != nil {
-		return store.Order{}, fmt.Errorf("fulfil: %w", err)
+	granted, err := f.grant(ctx, order)
+	if err != nil {
+		return store.Order{}, err
 	}
+	if !granted {
+		return f.refundDuplicate(ctx, order)
+	}
+	paidAt, _ := time.Parse(time.RFC3339Nano, order.PaidAt)
 	amount := order.Amount
 	if err := f.st.AddActivity(ctx, order.UserID, domain.Activity{
 		ID: "purchase-" + order.SessionID, Type: domain.ActivityPurchase, Title: "Purchased a prompt",
@@ -61,12 +78,107 @@ func (f *Fulfiller) Fulfil(ctx context.Context, provider string, sess Session) (
 	}
 	// A refund that landed between our paid mark and the grant wins.
 	if now, err := f.st.GetOrder(ctx, sess.ID); err == nil && now.Status == store.OrderRefunded {
-		if err := f.st.RevokeOwnership(ctx, now.UserID, now.PromptID); err != nil {
+		if err := f.st.RevokeOwnership(ctx, now.UserID, now.PromptID, now.SessionID); err != nil {
 			return store.Order{}, fmt.Errorf("fulfil: %w", err)
 		}
 		return now, ErrRefunded
 	}
+	if err := f.expireOthers(ctx, order); err != nil {
+		return store.Order{}, err
+	}
 	return order, nil
+}
+
+// grant gives the order's buyer the prompt, and reports false when the buyer
+// already had it another way: an ownership from another order, or a free
+// use. The ownership is one conditional write, so of two payments racing
+// for one prompt exactly one is granted.
+func (f *Fulfiller) grant(ctx context.Context, order store.Order) (bool, error) {
+	own, err := f.st.OwnershipOf(ctx, order.UserID, order.PromptID)
+	switch {
+	case err == nil:
+		return own.OrderID == order.SessionID, nil // this order's own re-run, or another's
+	case !errors.Is(err, store.ErrNotFound):
+		return false, fmt.Errorf("fulfil: %w", err)
+	}
+	free, err := f.st.FreeStatus(ctx, order.UserID, 0)
+	if err != nil {
+		return false, fmt.Errorf("fulfil: %w", err)
+	}
+	if slices.Contains(free.PromptIDs, order.PromptID) {
+		return false, nil
+	}
+	paidAt, _ := time.Parse(time.RFC3339Nano, order.PaidAt)
+	if _, err := f.st.GrantOwnership(ctx, order.UserID, domain.Ownership{
+		PromptID: order.PromptID, Source: domain.SourcePurchase, OrderID: order.SessionID, Amount: order.Amount, CreatedAt: paidAt,
+	}); err != nil {
+		return false, fmt.Errorf("fulfil: %w", err)
+	}
+	// Created or not, whoever's order holds the ownership now won.
+	own, err = f.st.OwnershipOf(ctx, order.UserID, order.PromptID)
+	if err != nil {
+		return false, fmt.Errorf("fulfil: %w", err)
+	}
+	return own.OrderID == order.SessionID, nil
+}
+
+// refundDuplicate gives back a payment for a prompt the buyer already had.
+// The idempotency key is the session's, so retries refund once.
+func (f *Fulfiller) refundDuplicate(ctx context.Context, order store.Order) (store.Order, error) {
+	if f.provider == nil {
+		return store.Order{}, fmt.Errorf("fulfil %s: duplicate payment and no provider to refund it", order.SessionID)
+	}
+	if _, err := f.provider.Refund(ctx, RefundRequest{
+		SessionID: order.SessionID, PaymentIntent: order.PaymentIntent,
+		AmountCents: int64(math.Round(order.Amount * 100)), IdempotencyKey: "duplicate-refund-" + order.SessionID,
+	}); err != nil {
+		return store.Order{}, fmt.Errorf("refund duplicate %s: %w", order.SessionID, err)
+	}
+	order, err := f.st.MarkOrderRefunded(ctx, order.SessionID, store.RefundDuplicate, f.now())
+	if err != nil {
+		return store.Order{}, fmt.Errorf("refund duplicate %s: %w", order.SessionID, err)
+	}
+	refundedAt, _ := time.Parse(time.RFC3339Nano, order.RefundedAt)
+	amount := order.Amount
+	if err := f.st.AddActivity(ctx, order.UserID, domain.Activity{
+		ID: "duplicate-refund-" + order.SessionID, Type: domain.ActivityOther, Title: DuplicateRefundedTitle,
+		Description: fmt.Sprintf("You already had \"%s\", so this second payment of $%.2f was refunded.", order.PromptTitle, order.Amount),
+		Amount:      &amount, PromptTitle: order.PromptTitle, CreatedAt: refundedAt,
+	}); err != nil {
+		return store.Order{}, fmt.Errorf("refund duplicate %s: %w", order.SessionID, err)
+	}
+	slog.InfoContext(ctx, "duplicate payment refunded", "session", order.SessionID, "prompt", order.PromptID)
+	return order, ErrDuplicateRefunded
+}
+
+// DuplicateRefundedTitle is the dashboard activity of a refunded duplicate.
+const DuplicateRefundedTitle = "Duplicate payment refunded"
+
+// expireOthers closes the buyer's other open checkouts for the prompt now
+// that it is owned, so none of them can be paid by mistake, and removes the
+// reusable-checkout record.
+func (f *Fulfiller) expireOthers(ctx context.Context, order store.Order) error {
+	pending, err := f.st.PendingOrders(ctx, order.UserID, order.PromptID)
+	if err != nil {
+		return err
+	}
+	for _, o := range pending {
+		if o.SessionID == order.SessionID || f.provider == nil {
+			continue
+		}
+		if err := f.provider.ExpireSession(ctx, o.SessionID); err != nil {
+			return fmt.Errorf("expire %s: %w", o.SessionID, err)
+		}
+		if err := f.Expire(ctx, o.SessionID); err != nil {
+			return err
+		}
+	}
+	if rec, err := f.st.GetOpenCheckout(ctx, order.UserID, order.PromptID); err == nil {
+		return f.st.ReleaseCheckout(ctx, order.UserID, order.PromptID, rec.Token)
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	return nil
 }
 
 // ensureOrder stores the order when the event came before our own record
@@ -114,7 +226,7 @@ func (f *Fulfiller) Refund(ctx context.Context, paymentIntent string) error {
 	if err != nil {
 		return err
 	}
-	order, err = f.st.MarkOrderRefunded(ctx, order.SessionID, f.now())
+	order, err = f.st.MarkOrderRefunded(ctx, order.SessionID, "", f.now())
 	if errors.Is(err, store.ErrOrderState) {
 		slog.WarnContext(ctx, "refund for an order that was never paid", "payment_intent", paymentIntent)
 		return nil
@@ -122,7 +234,10 @@ func (f *Fulfiller) Refund(ctx context.Context, paymentIntent string) error {
 	if err != nil {
 		return err
 	}
-	if err := f.st.RevokeOwnership(ctx, order.UserID, order.PromptID); err != nil {
+	if order.RefundReason == store.RefundDuplicate {
+		return nil // our own refund of a second payment: already recorded
+	}
+	if err := f.st.RevokeOwnership(ctx, order.UserID, order.PromptID, order.SessionID); err != nil {
 		return err
 	}
 	// The first refund's time keys the activity, so a re-run writes nothing.

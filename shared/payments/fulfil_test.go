@@ -26,7 +26,7 @@ func fulfilFixture(t *testing.T) (*store.Store, *payments.Fulfiller, payments.Se
 		ID: "cs_test_" + t.Name(), Status: "complete", PaymentStatus: "paid",
 		UserID: "u1", PromptID: "p1", AmountCents: 1250, Currency: "usd", PaymentIntent: "pi_" + t.Name(),
 	}
-	return st, payments.NewFulfiller(st), sess
+	return st, payments.NewFulfiller(st, payments.NewLocal(st)), sess
 }
 
 func activitiesOf(t *testing.T, st *store.Store, uid, typ string) []domain.Activity {

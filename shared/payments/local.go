@@ -73,3 +73,26 @@ func randomHex(n int) string {
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
 }
+
+// Refund records the refund in our table, once per idempotency key: no
+// money moved, so none moves back, but the record is what a test (and the
+// local checkout page) can see.
+func (p *LocalProvider) Refund(ctx context.Context, req RefundRequest) (string, error) {
+	r, err := p.st.PutLocalRefund(ctx, store.LocalRefund{
+		ID: "re_local_" + randomHex(12), SessionID: req.SessionID, PaymentIntent: req.PaymentIntent,
+		AmountCents: req.AmountCents, Reason: "duplicate", Created: time.Now().Unix(), IdemKey: req.IdempotencyKey,
+	})
+	if err != nil {
+		return "", err
+	}
+	return r.ID, nil
+}
+
+// ExpireSession closes an open local session; its Pay button stops working.
+func (p *LocalProvider) ExpireSession(ctx context.Context, id string) error {
+	err := p.st.ExpireLocalSession(ctx, id)
+	if errors.Is(err, store.ErrOrderState) {
+		return nil
+	}
+	return err
+}

@@ -37,12 +37,27 @@ func (s Session) Paid() bool {
 	return s.Status == "complete" && (s.PaymentStatus == "paid" || s.PaymentStatus == "no_payment_required")
 }
 
-// Provider creates and reads checkout sessions.
+// RefundRequest returns the whole payment of one paid session.
+type RefundRequest struct {
+	SessionID     string
+	PaymentIntent string
+	AmountCents   int64
+	// IdempotencyKey makes a retried refund the same refund.
+	IdempotencyKey string
+}
+
+// Provider creates, reads and closes checkout sessions and refunds them.
 type Provider interface {
 	// Name is "stripe" or "local".
 	Name() string
 	CreateCheckout(ctx context.Context, req CheckoutRequest) (Session, error)
 	GetSession(ctx context.Context, id string) (Session, error)
+	// Refund returns a paid session's money as a duplicate payment; the
+	// same key answers the same refund id.
+	Refund(ctx context.Context, req RefundRequest) (refundID string, err error)
+	// ExpireSession closes an open session so it can no longer be paid. A
+	// session that is no longer open is left as it is (nil).
+	ExpireSession(ctx context.Context, id string) error
 }
 
 // ErrUnknownSession is a session id the provider does not know.

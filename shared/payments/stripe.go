@@ -69,6 +69,34 @@ func (p *StripeProvider) GetSession(ctx context.Context, id string) (Session, er
 	return fromStripe(s), nil
 }
 
+// Refund refunds the whole payment intent as a duplicate.
+func (p *StripeProvider) Refund(ctx context.Context, req RefundRequest) (string, error) {
+	params := &stripe.RefundCreateParams{
+		PaymentIntent: stripe.String(req.PaymentIntent),
+		Reason:        stripe.String(string(stripe.RefundReasonDuplicate)),
+		Metadata:      map[string]string{"session_id": req.SessionID},
+	}
+	params.SetIdempotencyKey(req.IdempotencyKey)
+	r, err := p.client.V1Refunds.Create(ctx, params)
+	if err != nil {
+		return "", fmt.Errorf("stripe refund: %w", err)
+	}
+	return r.ID, nil
+}
+
+// ExpireSession expires an open session; Stripe refuses one that is not
+// open, which is what we wanted anyway.
+func (p *StripeProvider) ExpireSession(ctx context.Context, id string) error {
+	_, err := p.client.V1CheckoutSessions.Expire(ctx, id, nil)
+	if err == nil {
+		return nil
+	}
+	if s, gerr := p.GetSession(ctx, id); gerr == nil && s.Status != "open" {
+		return nil
+	}
+	return fmt.Errorf("stripe expire checkout: %w", err)
+}
+
 // fromStripe reads the fields we use from a Stripe checkout session.
 func fromStripe(s *stripe.CheckoutSession) Session {
 	out := Session{

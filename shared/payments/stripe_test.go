@@ -228,3 +228,46 @@ func TestSessionPaid(t *testing.T) {
 		}
 	}
 }
+
+// A duplicate payment's refund: POST /v1/refunds for the payment intent,
+// reason duplicate, with our idempotency key (so retries refund once).
+func TestStripeRefund(t *testing.T) {
+	t.Parallel()
+	proxy := newRecordingProxy(t)
+	p := payments.NewStripe("sk_test_123", proxy.srv.URL)
+	id, err := p.Refund(t.Context(), payments.RefundRequest{
+		SessionID: "cs_test_dup", PaymentIntent: "pi_test_dup", AmountCents: 599, IdempotencyKey: "duplicate-refund-cs_test_dup",
+	})
+	if err != nil {
+		t.Fatalf("Refund: %v (stripe-mock refused our parameters?)", err)
+	}
+	if !strings.HasPrefix(id, "re_") {
+		t.Errorf("refund id = %q, want a re_ id", id)
+	}
+	req := proxy.last(t)
+	if req.method != http.MethodPost || req.path != "/v1/refunds" {
+		t.Errorf("request = %s %s, want POST /v1/refunds", req.method, req.path)
+	}
+	if got, want := req.header.Get("Idempotency-Key"), "duplicate-refund-cs_test_dup"; got != want {
+		t.Errorf("Idempotency-Key = %q, want %q", got, want)
+	}
+	for k, v := range map[string]string{"payment_intent": "pi_test_dup", "reason": "duplicate", "metadata[session_id]": "cs_test_dup"} {
+		if got := req.form.Get(k); got != v {
+			t.Errorf("param %s = %q, want %q", k, got, v)
+		}
+	}
+}
+
+// Expiring a superseded session: POST /v1/checkout/sessions/{id}/expire.
+func TestStripeExpireSession(t *testing.T) {
+	t.Parallel()
+	proxy := newRecordingProxy(t)
+	p := payments.NewStripe("sk_test_123", proxy.srv.URL)
+	if err := p.ExpireSession(t.Context(), "cs_test_other"); err != nil {
+		t.Fatalf("ExpireSession: %v", err)
+	}
+	req := proxy.last(t)
+	if req.method != http.MethodPost || req.path != "/v1/checkout/sessions/cs_test_other/expire" {
+		t.Errorf("request = %s %s, want POST /v1/checkout/sessions/cs_test_other/expire", req.method, req.path)
+	}
+}

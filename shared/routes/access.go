@@ -78,22 +78,25 @@ var TableAccess = map[string]Access{
 	}, Index: []string{catalog, users}},
 	// Checkout and its verification, which fulfils like the webhook does:
 	// the order, its payment intent, ownership and activity (and the
-	// ownership revoked when a refund raced the fulfilment).
+	// ownership revoked when a refund raced the fulfilment); the user's
+	// open-checkout record (USER#), and their pending orders (GSI1 USER#)
+	// to expire once the prompt is owned.
 	"payments": {Table: map[string][]string{
 		GetItem:    {users, prompts, orders},
 		PutItem:    {users, orders, intents},
-		UpdateItem: {orders},
+		UpdateItem: {users, orders},
 		DeleteItem: {users},
 		Query:      {users},
-	}},
-	// Stripe's events: fulfil, expire, fail, refund; the processed-event
-	// record. No session check (Stripe signs the request).
+	}, Index: []string{users}},
+	// Stripe's events: fulfil (reading the buyer's ownership, free uses and
+	// open-checkout record under USER#), expire, fail, refund; the
+	// processed-event record. No session check (Stripe signs the request).
 	"stripe-webhook": {Table: map[string][]string{
-		GetItem:    {events, orders, intents, prompts},
+		GetItem:    {events, orders, intents, prompts, users},
 		PutItem:    {events, orders, intents, users},
 		UpdateItem: {orders},
 		DeleteItem: {users},
-	}},
+	}, Index: []string{users}},
 	// The registry (read), connections (USER#) and connect throttles.
 	"mcp": {Table: map[string][]string{
 		GetItem:    {users, mcpServers, throttles},

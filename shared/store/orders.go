@@ -21,7 +21,15 @@ const (
 	OrderRefunded = "REFUNDED"
 )
 
-const skOrder = "ORDER"
+const (
+	skOrder = "ORDER"
+	// orderIndexPrefix starts a user's orders in GSI1 (by creation time).
+	orderIndexPrefix = "ORDER#"
+)
+
+// RefundDuplicate is the refund reason of a payment for a prompt the buyer
+// already had: we refund it ourselves and the buyer keeps the prompt.
+const RefundDuplicate = "duplicate"
 
 // Order is one checkout: who buys which prompt for how much.
 type Order struct {
@@ -38,6 +46,9 @@ type Order struct {
 	PaymentIntent string `dynamodbav:"payment_intent,omitempty"`
 	// RefundedAt is the first refund's time, so a re-run refund reads the same.
 	RefundedAt string `dynamodbav:"refunded_at,omitempty"`
+	// RefundReason is RefundDuplicate for our own refund of a second
+	// payment; empty for a refund made at Stripe.
+	RefundReason string `dynamodbav:"refund_reason,omitempty"`
 }
 
 type orderItem struct {
@@ -52,7 +63,7 @@ type orderItem struct {
 // id is left as it is (a retried create, or a webhook that came first).
 func (s *Store) PutOrder(ctx context.Context, o Order) error {
 	created, _ := time.Parse(time.RFC3339Nano, o.CreatedAt)
-	it := orderItem{PK: orderPK(o.SessionID), SK: skOrder, GSI1PK: userPK(o.UserID), GSI1SK: "ORDER#" + sortableTime(created), Order: o}
+	it := orderItem{PK: orderPK(o.SessionID), SK: skOrder, GSI1PK: userPK(o.UserID), GSI1SK: orderIndexPrefix + sortableTime(created), Order: o}
 	if err := s.putNew(ctx, it); err != nil && !errors.Is(err, errExists) {
 		return fmt.Errorf("put order: %w", err)
 	}
@@ -108,22 +119,28 @@ func (s *Store) MarkOrderPaid(ctx context.Context, sid, paymentIntent string, no
 }
 
 // MarkOrderRefunded moves a paid order to REFUNDED (again, for a re-run) and
-// answers it. The first caller's refunded_at stays, so everyone after reads
-// the same time (deterministic activity keys). ErrOrderState when the order
-// was never paid.
-func (s *Store) MarkOrderRefunded(ctx context.Context, sid string, now time.Time) (Order, error) {
+// answers it. The first caller's refunded_at and reason stay, so everyone
+// after reads the same (deterministic activity keys). ErrOrderState when the
+// order was never paid.
+func (s *Store) MarkOrderRefunded(ctx context.Context, sid, reason string, now time.Time) (Order, error) {
+	update := "SET #s = :refunded, refunded_at = if_not_exists(refunded_at, :now)"
+	values := map[string]types.AttributeValue{
+		":paid":     &types.AttributeValueMemberS{Value: OrderPaid},
+		":refunded": &types.AttributeValueMemberS{Value: OrderRefunded},
+		":now":      &types.AttributeValueMemberS{Value: now.UTC().Format(time.RFC3339Nano)},
+	}
+	if reason != "" {
+		update += ", refund_reason = if_not_exists(refund_reason, :reason)"
+		values[":reason"] = &types.AttributeValueMemberS{Value: reason}
+	}
 	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                aws.String(s.table),
-		Key:                      key(orderPK(sid), skOrder),
-		UpdateExpression:         aws.String("SET #s = :refunded, refunded_at = if_not_exists(refunded_at, :now)"),
-		ConditionExpression:      aws.String("attribute_exists(PK) AND (#s = :paid OR #s = :refunded)"),
-		ExpressionAttributeNames: map[string]string{"#s": "status"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":paid":     &types.AttributeValueMemberS{Value: OrderPaid},
-			":refunded": &types.AttributeValueMemberS{Value: OrderRefunded},
-			":now":      &types.AttributeValueMemberS{Value: now.UTC().Format(time.RFC3339Nano)},
-		},
-		ReturnValues: types.ReturnValueAllNew,
+		TableName:                 aws.String(s.table),
+		Key:                       key(orderPK(sid), skOrder),
+		UpdateExpression:          aws.String(update),
+		ConditionExpression:       aws.String("attribute_exists(PK) AND (#s = :paid OR #s = :refunded)"),
+		ExpressionAttributeNames:  map[string]string{"#s": "status"},
+		ExpressionAttributeValues: values,
+		ReturnValues:              types.ReturnValueAllNew,
 	})
 	if isConditionFailed(err) {
 		return Order{}, ErrOrderState
@@ -179,10 +196,17 @@ func (s *Store) OrderByPaymentIntent(ctx context.Context, pi string) (Order, err
 	return s.GetOrder(ctx, ref.SessionID)
 }
 
-// RevokeOwnership removes uid's ownership of pid (a refund).
-func (s *Store) RevokeOwnership(ctx context.Context, uid, pid string) error {
-	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.table), Key: key(userPK(uid), ownSK(pid))})
-	if err != nil {
+// RevokeOwnership removes uid's ownership of pid that order sid granted (a
+// refund of that order). An ownership another order granted stays: a
+// refunded second payment must not take away what the first one bought.
+func (s *Store) RevokeOwnership(ctx context.Context, uid, pid, sid string) error {
+	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+		TableName:                 aws.String(s.table),
+		Key:                       key(userPK(uid), ownSK(pid)),
+		ConditionExpression:       aws.String("order_id = :sid"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":sid": &types.AttributeValueMemberS{Value: sid}},
+	})
+	if err != nil && !isConditionFailed(err) {
 		return fmt.Errorf("revoke ownership: %w", err)
 	}
 	return nil
@@ -269,4 +293,86 @@ func (s *Store) CompleteLocalSession(ctx context.Context, sid, paymentIntent str
 	var ls LocalSession
 	err = attributevalue.UnmarshalMap(out.Attributes, &ls)
 	return ls, err
+}
+
+// ExpireLocalSession closes an open local session (as Stripe's expire
+// does); ErrOrderState when it is not open.
+func (s *Store) ExpireLocalSession(ctx context.Context, sid string) error {
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                aws.String(s.table),
+		Key:                      key(localPayPK(sid), "SESSION"),
+		UpdateExpression:         aws.String("SET #s = :expired"),
+		ConditionExpression:      aws.String("#s = :open"),
+		ExpressionAttributeNames: map[string]string{"#s": "status"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":expired": &types.AttributeValueMemberS{Value: "expired"},
+			":open":    &types.AttributeValueMemberS{Value: "open"},
+		},
+	})
+	if isConditionFailed(err) {
+		return ErrOrderState
+	}
+	if err != nil {
+		return fmt.Errorf("expire local session: %w", err)
+	}
+	return nil
+}
+
+// LocalRefund is the local test checkout's record of a refund, standing in
+// for Stripe's; one per idempotency key.
+type LocalRefund struct {
+	ID            string `dynamodbav:"id"`
+	SessionID     string `dynamodbav:"session_id"`
+	PaymentIntent string `dynamodbav:"payment_intent"`
+	AmountCents   int64  `dynamodbav:"amount_cents"`
+	Reason        string `dynamodbav:"reason"`
+	Created       int64  `dynamodbav:"created"`
+	IdemKey       string `dynamodbav:"idempotency_key"`
+}
+
+const localRefundPrefix = "REFUND#"
+
+type localRefundItem struct {
+	PK string `dynamodbav:"PK"`
+	SK string `dynamodbav:"SK"`
+	LocalRefund
+}
+
+// PutLocalRefund records a refund of a local session once per idempotency
+// key and answers the stored one (a retry answers the first).
+func (s *Store) PutLocalRefund(ctx context.Context, r LocalRefund) (LocalRefund, error) {
+	it := localRefundItem{PK: localPayPK(r.SessionID), SK: localRefundPrefix + r.IdemKey, LocalRefund: r}
+	err := s.putNew(ctx, it)
+	if errors.Is(err, errExists) {
+		err = s.getItem(ctx, it.PK, it.SK, &it)
+	}
+	if err != nil {
+		return LocalRefund{}, fmt.Errorf("local refund: %w", err)
+	}
+	return it.LocalRefund, nil
+}
+
+// LocalRefunds lists the refunds of a local session.
+func (s *Store) LocalRefunds(ctx context.Context, sid string) ([]LocalRefund, error) {
+	out, err := s.db.Query(ctx, &dynamodb.QueryInput{
+		TableName:              aws.String(s.table),
+		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :refund)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk":     &types.AttributeValueMemberS{Value: localPayPK(sid)},
+			":refund": &types.AttributeValueMemberS{Value: localRefundPrefix},
+		},
+		ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("local refunds: %w", err)
+	}
+	var items []localRefundItem
+	if err := attributevalue.UnmarshalListOfMaps(out.Items, &items); err != nil {
+		return nil, err
+	}
+	refunds := make([]LocalRefund, len(items))
+	for i, it := range items {
+		refunds[i] = it.LocalRefund
+	}
+	return refunds, nil
 }

@@ -57,6 +57,17 @@ func (s *Store) Owns(ctx context.Context, uid, pid string) (bool, error) {
 	return true, nil
 }
 
+// OwnershipOf reads uid's ownership of pid (ErrNotFound if none): its
+// OrderID says which order granted it.
+func (s *Store) OwnershipOf(ctx context.Context, uid, pid string) (domain.Ownership, error) {
+	var it ownItem
+	if err := s.getItem(ctx, userPK(uid), ownSK(pid), &it); err != nil {
+		return domain.Ownership{}, fmt.Errorf("ownership: %w", err)
+	}
+	created, _ := time.Parse(time.RFC3339Nano, it.CreatedAt)
+	return domain.Ownership{PromptID: it.PromptID, Source: it.Source, OrderID: it.OrderID, Amount: it.Amount, CreatedAt: created}, nil
+}
+
 // OwnedPromptIDs lists the prompts uid owns, in id order.
 func (s *Store) OwnedPromptIDs(ctx context.Context, uid string) ([]string, error) {
 	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{

@@ -1,16 +1,12 @@
 package paymentsapi
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 
 	"aiwork/shared/auth"
 	"aiwork/shared/httpx"
@@ -26,9 +22,6 @@ type checkoutResponse struct {
 	CheckoutURL string `json:"checkout_url"`
 	SessionID   string `json:"session_id"`
 }
-
-// idempotencyWindow: a double click within it gets the same session.
-const idempotencyWindow = 10 * time.Minute
 
 // createCheckout opens a checkout for one prompt and records the order as
 // PENDING; fulfilment happens on the webhook or the success page.
@@ -68,32 +61,17 @@ func (s *Service) createCheckout(w http.ResponseWriter, r *http.Request) error {
 		return httpx.Invalid(fmt.Sprintf("You can still use this prompt for free (%d of %d free prompts left).", free.Remaining, free.TotalAllowed))
 	}
 	base := httpx.PublicURL(r, s.cfg.PublicURL)
-	cents := int64(math.Round(p.Price * 100))
-	sess, err := s.provider.CreateCheckout(ctx, payments.CheckoutRequest{
-		UserID: uid, PromptID: p.ID, ProductName: p.Title, AmountCents: cents,
-		SuccessURL:     base + "/payment/success?session_id={CHECKOUT_SESSION_ID}",
-		CancelURL:      base + "/payment/cancel",
-		IdempotencyKey: idempotencyKey(uid, p.ID, cents, time.Now()),
-	})
+	out, err := s.openCheckout(ctx, uid, p, base)
 	if err != nil {
-		slog.ErrorContext(ctx, "create checkout", "provider", s.provider.Name(), "err", err)
-		return httpx.Errorf(httpx.CodeUpstream, "The payment provider could not start a checkout. Please try again.")
-	}
-	if err := s.st.PutOrder(ctx, store.Order{
-		SessionID: sess.ID, UserID: uid, PromptID: p.ID, PromptTitle: p.Title, Amount: float64(cents) / 100,
-		Status: store.OrderPending, Provider: s.provider.Name(), CreatedAt: time.Now().UTC().Format(time.RFC3339Nano),
-	}); err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, checkoutResponse{CheckoutURL: sess.URL, SessionID: sess.ID})
+	httpx.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
-func idempotencyKey(uid, pid string, cents int64, now time.Time) string {
-	bucket := now.Truncate(idempotencyWindow).Unix()
-	sum := sha256.Sum256(fmt.Appendf(nil, "checkout|%s|%s|%d|%d", uid, pid, cents, bucket))
-	return hex.EncodeToString(sum[:16])
-}
+// StatusDuplicateRefunded is verify-session's status for a payment of a
+// prompt the buyer already had: refunded, and the prompt stays theirs.
+const StatusDuplicateRefunded = "duplicate_refunded"
 
 type verifyResponse struct {
 	PromptTitle string  `json:"prompt_title"`
@@ -127,6 +105,11 @@ func (s *Service) verifySession(w http.ResponseWriter, r *http.Request) error {
 	switch {
 	case sess.Paid():
 		order, err = s.fulfiller.Fulfil(ctx, s.provider.Name(), sess)
+		if errors.Is(err, payments.ErrDuplicateRefunded) {
+			// The buyer keeps the prompt; the page says the money went back.
+			httpx.WriteJSON(w, http.StatusOK, verifyResponse{PromptTitle: order.PromptTitle, Amount: order.Amount, SessionID: order.SessionID, Status: StatusDuplicateRefunded})
+			return nil
+		}
 		if errors.Is(err, payments.ErrRefunded) {
 			return httpx.Invalid("This payment was refunded, so the prompt is no longer available.")
 		}

@@ -23,7 +23,7 @@ type Service struct {
 
 // New builds the payments group with its checkout provider.
 func New(st *store.Store, tokens *auth.Tokens, provider payments.Provider, cfg config.Payments) *Service {
-	return &Service{st: st, tokens: tokens, provider: provider, fulfiller: payments.NewFulfiller(st), cfg: cfg}
+	return &Service{st: st, tokens: tokens, provider: provider, fulfiller: payments.NewFulfiller(st, provider), cfg: cfg}
 }
 
 // NewProvider picks Stripe when a secret key is configured, else the local

@@ -26,9 +26,10 @@ const Tolerance = 300 * time.Second
 // maxEventBytes caps an event body; Stripe's events are far smaller.
 const maxEventBytes = 512 << 10
 
-// New builds the webhook handler. provider names whose sessions these are.
-func New(st *store.Store, secret, provider string) http.Handler {
-	f := payments.NewFulfiller(st)
+// New builds the webhook handler for provider's sessions (it refunds
+// duplicate payments and expires superseded sessions through it).
+func New(st *store.Store, secret string, provider payments.Provider) http.Handler {
+	f := payments.NewFulfiller(st, provider)
 	mux := http.NewServeMux()
 	mux.Handle("POST "+Path, httpx.Handle(func(w http.ResponseWriter, r *http.Request) error {
 		payload, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxEventBytes))
@@ -51,7 +52,7 @@ func New(st *store.Store, secret, provider string) http.Handler {
 			return err
 		}
 		if !done {
-			if err := f.HandleEvent(ctx, provider, ev); err != nil {
+			if err := f.HandleEvent(ctx, provider.Name(), ev); err != nil {
 				return err // 500: Stripe retries later
 			}
 			if err := st.MarkEventProcessed(ctx, ev.ID, string(ev.Type), time.Now()); err != nil {

@@ -87,3 +87,12 @@ export function ratingBlockedReason({ signedIn, purchased }: { signedIn: boolean
   if (!purchased) return 'You can only rate prompts you have purchased';
   return null;
 }
+
+/**
+ * What Purchase does while free uses remain (it claims the prompt free,
+ * SPEC §8), for the button to say before the click; null when it pays.
+ */
+export function freeUseNote(remaining: number | null): string | null {
+  if (remaining === null || remaining <= 0) return null;
+  return `uses 1 of your ${remaining} free prompt${remaining === 1 ? '' : 's'}`;
+}

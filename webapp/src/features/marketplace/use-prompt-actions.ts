@@ -107,11 +107,19 @@ export function usePromptActions() {
     [signedIn, userId, updateLists, mutate, navigate, here, settle],
   );
 
-  /** SPEC §8 purchase: checkout, or the free use when the server says so. */
+  /**
+   * SPEC §8 purchase: while the caller knows free uses remain (freeRemaining
+   * above 0) it is the free use, called directly, as the button says;
+   * otherwise checkout, or the free use when the server says so.
+   */
   const purchase = useCallback(
-    async (prompt: Prompt): Promise<void> => {
+    async (prompt: Prompt, freeRemaining: number | null = null): Promise<void> => {
       if (!signedIn) {
         toast.error(MESSAGES.loginToPurchase);
+        return;
+      }
+      if (freeRemaining !== null && freeRemaining > 0) {
+        await claimFree(prompt);
         return;
       }
       const id = String(prompt.id);

@@ -5,7 +5,17 @@ export const PAYMENT_MESSAGES = {
   failedFallback: 'Failed to verify payment',
   failedToast: 'Payment verification failed',
   successToast: 'Payment successful! Prompt is now available in your dashboard.',
+  duplicateTitle: 'Duplicate payment refunded',
+  duplicateToast: 'You already had this prompt, so this payment was refunded.',
 } as const;
+
+/** verify-session's status for a second payment of a prompt the buyer already had. */
+export const DUPLICATE_REFUNDED = 'duplicate_refunded';
+
+/** The text under the title of a refunded duplicate: what happened, and that the prompt stays. */
+export function duplicateDetail(promptTitle: string, amount: number): string {
+  return `You already had "${promptTitle}", so this second payment of ${formatAmount(amount)} was refunded to your card. The prompt is still yours.`;
+}
 
 export type VerificationState =
   | { kind: 'loading' }

@@ -391,6 +391,40 @@ describe('MarketplacePage: signed in', () => {
     expect(calls.find((c) => c.path === '/api/v1/payments/create-checkout-session')?.body).toEqual({ prompt_id: 'p1' });
   });
 
+  it('Purchase Now says it uses a free prompt while some remain, and calls the free use itself', async () => {
+    startSignedIn();
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
+    const server = { claimed: false };
+    const listNow = () => [prompt({ id: 'p1', price: 5.99, ...(server.claimed ? { content: 'Unlocked' } : {}) })];
+    serveCatalogue(listNow, {
+      free: () => ({ remaining: server.claimed ? 2 : 3, total_allowed: 5, used: server.claimed ? 3 : 2, prompt_ids: server.claimed ? ['p1'] : [] }),
+      owned: () => [],
+    });
+    route('POST /api/v1/prompts/use-free-prompt/p1', () => {
+      server.claimed = true;
+      return jsonResponse(200, { prompt: listNow()[0], status: { remaining: 2, total_allowed: 5, used: 3, prompt_ids: ['p1'] }, already_claimed: false });
+    });
+    renderApp('/marketplace');
+    await userEvent.click(within(await findCard('p1')).getByRole('button', { name: 'View' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Prompt p1' });
+    const buy = await within(dialog).findByRole('button', { name: 'Purchase Now - $5.99 (uses 1 of your 3 free prompts)' });
+    await userEvent.click(buy);
+    expect(await within(toasts()).findByText('Prompt accessed successfully for free!')).toBeInTheDocument();
+    // No checkout call that the server would refuse with a 400: straight to the free use.
+    expect(calls.filter((c) => c.path === '/api/v1/payments/create-checkout-session')).toHaveLength(0);
+    expect(calls.filter((c) => c.method === 'POST' && c.path === '/api/v1/prompts/use-free-prompt/p1')).toHaveLength(1);
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('Purchase Now is the plain price once no free uses remain', async () => {
+    startSignedIn();
+    serveCatalogue(() => [prompt({ id: 'p1', price: 5.99 })], { free: () => ({ remaining: 0, total_allowed: 5, used: 5, prompt_ids: [] }), owned: () => [] });
+    renderApp('/marketplace');
+    await userEvent.click(within(await findCard('p1')).getByRole('button', { name: 'View' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Prompt p1' });
+    expect(await within(dialog).findByRole('button', { name: 'Purchase Now - $5.99' })).toBeInTheDocument();
+  });
+
   it('Purchase switches to the free use when the server says so', async () => {
     startSignedIn();
     const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);

@@ -209,11 +209,12 @@ export default function MarketplacePage() {
           access={selected.access}
           state={selected.state}
           signedIn={signedIn}
+          freeRemaining={remaining}
           pending={actions.pending}
           onClose={() => setSelectedId(null)}
           onCopy={(text) => void actions.copy(text)}
           onUseFree={(p) => void actions.claimFree(p)}
-          onPurchase={(p) => void actions.purchase(p)}
+          onPurchase={(p) => void actions.purchase(p, remaining)}
           onUseInChat={actions.openInChat}
         />
       ) : null}

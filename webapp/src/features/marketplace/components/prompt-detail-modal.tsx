@@ -3,7 +3,7 @@ import { Alert, Badge, Button } from '@aws-amplify/ui-react';
 import { Modal } from '../../../components/modal';
 import { formatUsd } from '../../../lib/format';
 import type { Prompt } from '../api/types';
-import type { CardState, PromptAccess } from '../prompt-access';
+import { freeUseNote, type CardState, type PromptAccess } from '../prompt-access';
 import { cardPreview, categoryLabel } from '../prompt-text';
 import type { PendingAction } from '../use-prompt-actions';
 import { HighlightedText } from './highlighted-text';
@@ -14,6 +14,8 @@ interface PromptDetailModalProps extends Omit<PromptHandlers, 'onView' | 'onRate
   access: PromptAccess;
   state: CardState;
   signedIn: boolean;
+  /** Free uses left; null while unknown. */
+  freeRemaining: number | null;
   pending: PendingAction;
   onCopy: (text: string) => void;
   onClose: () => void;
@@ -40,6 +42,7 @@ export function PromptDetailModal({
   access,
   state,
   signedIn,
+  freeRemaining,
   pending,
   onCopy,
   onClose,
@@ -52,6 +55,8 @@ export function PromptDetailModal({
   const content = access.hasAccess && typeof prompt.content === 'string' && prompt.content ? prompt.content : null;
   const price = formatUsd(priceOf(prompt));
   const busy = pending !== null && pending.promptId === String(prompt.id) && pending.kind !== 'rate';
+  // SPEC §8: while free uses remain, Purchase becomes a free use; say so before the click.
+  const purchaseNote = state.action === 'use-free' ? freeUseNote(freeRemaining) : null;
   const notice = signedIn
     ? state.action === 'use-free'
       ? 'This is a preview. Purchase this prompt or use one of your free prompts to see the full text.'
@@ -133,7 +138,9 @@ export function PromptDetailModal({
         ) : null}
         {!access.hasAccess ? (
           <Button variation="primary" isDisabled={busy} onClick={() => onPurchase(prompt)}>
-            {busy && pending?.kind === 'purchase' ? 'Processing...' : `Purchase Now - ${price}`}
+            {busy && pending?.kind === 'purchase'
+              ? 'Processing...'
+              : `Purchase Now - ${price}${purchaseNote ? ` (${purchaseNote})` : ''}`}
           </Button>
         ) : (
           <Button variation="primary" onClick={() => onUseInChat(prompt)}>

@@ -7,7 +7,14 @@ import { PAYMENT_SUCCESS_TOAST_MS, toast } from '../../../components/notificatio
 import { errorMessage } from '../../../lib/api-client';
 import { trackPurchase } from '../../../lib/analytics';
 import { verifySession } from '../api/verify-session';
-import { formatAmount, initialState, PAYMENT_MESSAGES, type VerificationState } from '../payment-messages';
+import {
+  DUPLICATE_REFUNDED,
+  duplicateDetail,
+  formatAmount,
+  initialState,
+  PAYMENT_MESSAGES,
+  type VerificationState,
+} from '../payment-messages';
 
 // /payment/success?session_id=… (login required by the route guard): asks the
 // server to verify the session — which also fulfils it when the webhook has
@@ -27,8 +34,13 @@ export default function PaymentSuccessPage() {
     verifySession(sessionId)
       .then((v) => {
         setState({ kind: 'verified', promptTitle: v.prompt_title, amount: v.amount, sessionId: v.session_id, status: v.status });
-        toast.success(PAYMENT_MESSAGES.successToast, { duration: PAYMENT_SUCCESS_TOAST_MS });
-        trackPurchase({ sessionId: v.session_id, amount: v.amount, promptTitle: v.prompt_title });
+        if (v.status === DUPLICATE_REFUNDED) {
+          // Not a purchase: the money went back (no purchase analytics).
+          toast.info(PAYMENT_MESSAGES.duplicateToast, { duration: PAYMENT_SUCCESS_TOAST_MS });
+        } else {
+          toast.success(PAYMENT_MESSAGES.successToast, { duration: PAYMENT_SUCCESS_TOAST_MS });
+          trackPurchase({ sessionId: v.session_id, amount: v.amount, promptTitle: v.prompt_title });
+        }
         // Ownership changed: refresh every cached list (prompts, owned, activities).
         void mutate(() => true);
       })
@@ -67,8 +79,13 @@ export default function PaymentSuccessPage() {
     );
   }
 
+  const duplicate = state.status === DUPLICATE_REFUNDED;
   return (
-    <Page title="Payment successful!" subtitle="Your prompt is ready to use." className="page--centered">
+    <Page
+      title={duplicate ? PAYMENT_MESSAGES.duplicateTitle : 'Payment successful!'}
+      subtitle={duplicate ? duplicateDetail(state.promptTitle, state.amount) : 'Your prompt is ready to use.'}
+      className="page--centered"
+    >
       <dl className="payment-details" data-testid="payment-details">
         <dt>Prompt</dt>
         <dd data-testid="payment-prompt-title">{state.promptTitle}</dd>

@@ -1,0 +1,56 @@
+import { act, screen, within } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderApp } from '../../../test/render-app';
+import { resetAuthForTests } from '../../../lib/auth-session';
+import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
+import { jsonResponse } from '../../../test/jwt-fixtures';
+import { stubSystemTheme } from '../../../test/match-media';
+import { startSignedIn } from '../../../test/session';
+import { installFakeApi, type FakeApi } from '../../../test/fake-api';
+
+let api: FakeApi;
+
+beforeAll(async () => {
+  await import('./payment-success-page');
+}, 30_000);
+
+beforeEach(() => {
+  stubSystemTheme(false);
+  api = installFakeApi();
+  startSignedIn();
+});
+afterEach(() => {
+  act(() => clearNotificationsForTests());
+  vi.unstubAllGlobals();
+  resetAuthForTests();
+});
+
+function answer(status: string) {
+  api.route('GET /api/v1/payments/verify-session/cs_1', () =>
+    jsonResponse(200, { prompt_title: 'Launch plan', amount: 5.99, session_id: 'cs_1', status }),
+  );
+}
+
+describe('PaymentSuccessPage', () => {
+  it('shows a paid session with the SPEC success toast', async () => {
+    answer('paid');
+    renderApp('/payment/success?session_id=cs_1');
+    expect(await screen.findByRole('heading', { name: 'Payment successful!' })).toBeInTheDocument();
+    expect(screen.getByTestId('payment-prompt-title')).toHaveTextContent('Launch plan');
+    expect(
+      await within(screen.getByTestId('toasts')).findByText('Payment successful! Prompt is now available in your dashboard.'),
+    ).toBeInTheDocument();
+  });
+
+  it('says a second payment for a prompt already owned was refunded, not that it succeeded', async () => {
+    answer('duplicate_refunded');
+    renderApp('/payment/success?session_id=cs_1');
+    expect(await screen.findByRole('heading', { name: 'Duplicate payment refunded' })).toBeInTheDocument();
+    expect(
+      screen.getByText('You already had "Launch plan", so this second payment of $5.99 was refunded to your card. The prompt is still yours.'),
+    ).toBeInTheDocument();
+    expect(await within(screen.getByTestId('toasts')).findByText('You already had this prompt, so this payment was refunded.')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Payment successful!' })).not.toBeInTheDocument();
+    expect(within(screen.getByTestId('toasts')).queryByText(/Payment successful!/)).not.toBeInTheDocument();
+  });
+});

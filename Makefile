@@ -16,7 +16,7 @@ NPM       ?= npm
 BIN       := .bin
 WEBAPP    := webapp
 CHROMIUM  ?= /usr/bin/chromium
-LAMBDAS   := auth users prompts payments stripe-webhook mcp chat mcp-jobs
+LAMBDAS   := auth users prompts payments stripe-webhook mcp chat mcp-jobs jwt-rotation
 INFRA     := infra
 CDK_OUTDIR ?= cdk.out
 # The pinned CDK CLI runs the Go app of cdk.json; without notices and
@@ -75,7 +75,8 @@ $(BIN)/devserver: $(BIN)/.go-modules FORCE
 FORCE:
 
 # LAMBDAS must list every Function of shared/routes.Groups and of
-# routes.JobFunctions (an infra test checks it). Zips are packed
+# routes.JobFunctions, and jwt-rotation, the JWT key's rotation function (an
+# infra test checks it). Zips are packed
 # deterministically, so unchanged code keeps its CDK asset hash and is not
 # redeployed.
 build: $(BIN)/.go-modules ## cross-compile every Lambda as bootstrap zips in dist/lambda

@@ -21,7 +21,7 @@ func main() {
 		lambdaadapter.Fatal("config", errStripeKeyRequired)
 	}
 	st := store.NewFromAWS(awsCfg, cfg.Store)
-	svc := paymentsapi.New(st, auth.NewTokens(cfg.JWTSecret, 0).WithSessions(st), paymentsapi.NewProvider(st, cfg), cfg)
+	svc := paymentsapi.New(st, auth.NewTokens(cfg.JWTSecret, 0).WithKeySource(cfg.JWTKeys).WithSessions(st), paymentsapi.NewProvider(st, cfg), cfg)
 	lambda.Start(lambdaadapter.NewProxy(svc.Handler(), lambdaadapter.OriginSecret(ctx, secrets)))
 
 }

@@ -18,7 +18,7 @@ func main() {
 		lambdaadapter.Fatal("config", err)
 	}
 	st := store.NewFromAWS(awsCfg, cfg.Store)
-	h := promptsapi.New(st, auth.NewTokens(cfg.JWTSecret, 0).WithSessions(st), cfg.FreePromptsPerUser).
+	h := promptsapi.New(st, auth.NewTokens(cfg.JWTSecret, 0).WithKeySource(cfg.JWTKeys).WithSessions(st), cfg.FreePromptsPerUser).
 		WithEmailVerification(!cfg.SkipEmailVerification).Handler()
 	lambda.Start(lambdaadapter.NewProxy(h, lambdaadapter.OriginSecret(ctx, secrets)))
 

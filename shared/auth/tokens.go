@@ -11,9 +11,10 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 )
 
-// Tokens signs and verifies access tokens with one HMAC key.
+// Tokens signs access tokens with the current HMAC key (its id in the kid
+// header) and verifies them with the current or the previous one.
 type Tokens struct {
-	key      []byte
+	keys     *keyring
 	ttl      time.Duration
 	now      func() time.Time
 	sessions Sessions
@@ -26,9 +27,22 @@ type Sessions interface {
 	SessionLive(ctx context.Context, userID, sessionID string) (bool, error)
 }
 
-// NewTokens makes a token issuer; ttl is the lifetime written into exp.
+// NewTokens makes a token issuer signing with key; ttl is the lifetime
+// written into exp.
 func NewTokens(key []byte, ttl time.Duration) *Tokens {
-	return &Tokens{key: key, ttl: ttl, now: time.Now}
+	return &Tokens{keys: newKeyring(key, nil), ttl: ttl, now: time.Now}
+}
+
+// WithKeySource lets the issuer follow a rotating key: source answers the
+// current and previous keys, read again when a token names a key this
+// process does not hold (nil source: key stays the only one).
+func (t *Tokens) WithKeySource(source KeySource) *Tokens {
+	if source == nil {
+		return t
+	}
+	c := *t
+	c.keys = newKeyring(t.keys.signing().key, source)
+	return &c
 }
 
 // Claims are what an access token carries: the user (sub) and the
@@ -57,7 +71,7 @@ func (t *Tokens) IssueSession(userID, sessionID string) (string, error) {
 		IssuedAt:  jwt.NewNumericDate(now),
 		ExpiresAt: jwt.NewNumericDate(now.Add(t.ttl)),
 	}}
-	s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(t.key)
+	s, err := t.Sign(claims)
 	if err != nil {
 		return "", fmt.Errorf("sign token: %w", err)
 	}
@@ -75,12 +89,7 @@ func (t *Tokens) Verify(token string) (string, error) {
 // not look the session up: the middleware does.
 func (t *Tokens) VerifyClaims(token string) (Claims, error) {
 	var claims Claims
-	_, err := jwt.ParseWithClaims(token, &claims, func(*jwt.Token) (any, error) { return t.key, nil },
-		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
-		jwt.WithExpirationRequired(),
-		jwt.WithTimeFunc(t.now),
-	)
-	if err != nil || claims.Subject == "" {
+	if err := t.Parse(token, &claims); err != nil || claims.Subject == "" {
 		return Claims{}, ErrInvalidToken
 	}
 	return claims, nil
@@ -98,19 +107,38 @@ func (t *Tokens) WithSessions(s Sessions) *Tokens {
 	return &c
 }
 
-// Sign signs arbitrary claims with the same key (OAuth state).
+// Sign signs arbitrary claims with the current key (also OAuth state),
+// naming it in the kid header.
 func (t *Tokens) Sign(claims jwt.Claims) (string, error) {
-	return jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(t.key)
+	k := t.keys.signing()
+	tok := jwt.NewWithClaims(jwt.SigningMethodHS256, claims)
+	tok.Header["kid"] = k.id
+	return tok.SignedString(k.key)
 }
 
-// Parse verifies a token signed by Sign into claims.
+// Parse verifies a token signed by Sign into claims: with the key its kid
+// names (current or previous), or both for a token without a kid.
 func (t *Tokens) Parse(token string, claims jwt.Claims) error {
-	_, err := jwt.ParseWithClaims(token, claims, func(*jwt.Token) (any, error) { return t.key, nil },
+	_, err := jwt.ParseWithClaims(token, claims, t.verificationKeys,
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
 		jwt.WithExpirationRequired(),
 		jwt.WithTimeFunc(t.now),
 	)
 	return err
+}
+
+// verificationKeys is the jwt key function: the keys the token's kid allows.
+func (t *Tokens) verificationKeys(tok *jwt.Token) (any, error) {
+	kid, _ := tok.Header["kid"].(string)
+	keys := t.keys.verifying(kid, t.now())
+	if len(keys) == 0 {
+		return nil, ErrInvalidToken
+	}
+	set := jwt.VerificationKeySet{}
+	for _, k := range keys {
+		set.Keys = append(set.Keys, k)
+	}
+	return set, nil
 }
 
 // WithClock replaces the clock (tests of expiry).

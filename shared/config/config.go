@@ -44,6 +44,7 @@ func (g Google) Enabled() bool { return g.ClientID != "" && g.ClientSecret != ""
 type Auth struct {
 	Store       Store
 	JWTSecret   []byte
+	JWTKeys     KeySource // reads the rotating keys (auth.Tokens.WithKeySource)
 	TokenTTL    time.Duration
 	PublicURL   string // where the browser reaches the app; empty: httpx.PublicURL
 	Google      Google
@@ -66,6 +67,7 @@ const DefaultRegisterLimitPerIP = 10
 type Users struct {
 	Store      Store
 	JWTSecret  []byte
+	JWTKeys    KeySource // reads the rotating keys (auth.Tokens.WithKeySource)
 	ChatLimits ChatLimits
 }
 
@@ -113,6 +115,7 @@ func LoadChatLimits() (ChatLimits, error) {
 type Prompts struct {
 	Store              Store
 	JWTSecret          []byte
+	JWTKeys            KeySource // reads the rotating keys (auth.Tokens.WithKeySource)
 	FreePromptsPerUser int
 	// SkipEmailVerification lets unverified accounts use free prompts
 	// (REQUIRE_EMAIL_VERIFICATION=false; by default they must confirm
@@ -124,6 +127,7 @@ type Prompts struct {
 type Payments struct {
 	Store     Store
 	JWTSecret []byte
+	JWTKeys   KeySource // reads the rotating keys (auth.Tokens.WithKeySource)
 	// StripeSecretKey empty means the local test checkout.
 	StripeSecretKey string
 	// StripeAPIURL overrides Stripe's API address (stripe-mock).
@@ -172,7 +176,7 @@ func LoadPrompts(ctx context.Context, sm SecretFetcher) (Prompts, error) {
 	if err != nil {
 		return Prompts{}, err
 	}
-	return Prompts{Store: LoadStore(), JWTSecret: secret, FreePromptsPerUser: free, SkipEmailVerification: !require}, nil
+	return Prompts{Store: LoadStore(), JWTSecret: secret, JWTKeys: JWTKeySource(sm), FreePromptsPerUser: free, SkipEmailVerification: !require}, nil
 }
 
 // LoadPayments reads the payments group's settings.
@@ -190,7 +194,7 @@ func LoadPayments(ctx context.Context, sm SecretFetcher) (Payments, error) {
 		return Payments{}, err
 	}
 	return Payments{
-		Store: LoadStore(), JWTSecret: secret, StripeSecretKey: key, StripeAPIURL: Env("STRIPE_API_URL", ""),
+		Store: LoadStore(), JWTSecret: secret, JWTKeys: JWTKeySource(sm), StripeSecretKey: key, StripeAPIURL: Env("STRIPE_API_URL", ""),
 		FreePromptsPerUser: free, PublicURL: strings.TrimRight(Env("PUBLIC_URL", ""), "/"),
 	}, nil
 }
@@ -200,6 +204,7 @@ func LoadPayments(ctx context.Context, sm SecretFetcher) (Payments, error) {
 type Chat struct {
 	Store        Store
 	JWTSecret    []byte
+	JWTKeys      KeySource // reads the rotating keys (auth.Tokens.WithKeySource)
 	StallTimeout time.Duration
 	DemoDelay    time.Duration
 	OpenAIKey    string
@@ -223,7 +228,7 @@ func LoadChat(ctx context.Context, sm SecretFetcher) (Chat, error) {
 	if err != nil {
 		return Chat{}, err
 	}
-	c := Chat{Store: LoadStore(), JWTSecret: secret, ModelMap: Env("LLM_MODEL_MAP", ""),
+	c := Chat{Store: LoadStore(), JWTSecret: secret, JWTKeys: JWTKeySource(sm), ModelMap: Env("LLM_MODEL_MAP", ""),
 		OpenAIBaseURL: Env("OPENAI_BASE_URL", ""), AnthropicBaseURL: Env("ANTHROPIC_BASE_URL", ""), GeminiBaseURL: Env("GEMINI_BASE_URL", ""),
 		MetaBedrock: Env("META_BEDROCK", "") == "1" || Env("META_BEDROCK", "") == "true"}
 	if c.StallTimeout, err = EnvDuration("CHAT_STALL_TIMEOUT", 30*time.Second); err != nil {
@@ -285,6 +290,7 @@ func LoadAuth(ctx context.Context, sm SecretFetcher) (Auth, error) {
 	return Auth{
 		Store:     LoadStore(),
 		JWTSecret: secret,
+		JWTKeys:   JWTKeySource(sm),
 		TokenTTL:  ttl,
 		PublicURL: strings.TrimRight(Env("PUBLIC_URL", ""), "/"),
 		Google: Google{
@@ -308,7 +314,7 @@ func LoadUsers(ctx context.Context, sm SecretFetcher) (Users, error) {
 	if err != nil {
 		return Users{}, err
 	}
-	return Users{Store: LoadStore(), JWTSecret: secret, ChatLimits: limits}, nil
+	return Users{Store: LoadStore(), JWTSecret: secret, JWTKeys: JWTKeySource(sm), ChatLimits: limits}, nil
 }
 
 func jwtSecret(ctx context.Context, sm SecretFetcher) ([]byte, error) {

@@ -35,7 +35,7 @@ import (
 // Handler mounts every route group and, when staticDir is set, the built app.
 func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error) {
 	// Every group checks the token's session (one GetItem per signed-in request).
-	tokens := auth.NewTokens(cfg.Auth.JWTSecret, cfg.Auth.TokenTTL).WithSessions(st)
+	tokens := auth.NewTokens(cfg.Auth.JWTSecret, cfg.Auth.TokenTTL).WithKeySource(cfg.Auth.JWTKeys).WithSessions(st)
 	outbox, mailer, err := localMail(cfg)
 	if err != nil {
 		return nil, err

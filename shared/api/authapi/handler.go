@@ -65,7 +65,7 @@ func New(st *store.Store, cfg config.Auth, mailer mail.Mailer) *Service {
 		mailer = mail.Disabled{}
 	}
 	return &Service{
-		st: st, tokens: auth.NewTokens(cfg.JWTSecret, cfg.TokenTTL).WithSessions(st),
+		st: st, tokens: auth.NewTokens(cfg.JWTSecret, cfg.TokenTTL).WithKeySource(cfg.JWTKeys).WithSessions(st),
 		mailer: mailer, cfg: cfg, now: time.Now,
 	}
 }

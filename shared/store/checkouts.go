@@ -131,8 +131,7 @@ func (s *Store) ReleaseCheckout(ctx context.Context, uid, pid, token string) err
 // PendingOrders lists uid's orders for pid that are still PENDING (open
 // checkout sessions), from the user's order index.
 func (s *Store) PendingOrders(ctx context.Context, uid, pid string) ([]Order, error) {
-	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{
-		TableName:                aws.String(s.table),
+	items, err := queryAll[orderItem](ctx, s, &dynamodb.QueryInput{
 		IndexName:                aws.String(IndexGSI1),
 		KeyConditionExpression:   aws.String("GSI1PK = :pk AND begins_with(GSI1SK, :orders)"),
 		FilterExpression:         aws.String("prompt_id = :pid AND #s = :pending"),
@@ -143,20 +142,10 @@ func (s *Store) PendingOrders(ctx context.Context, uid, pid string) ([]Order, er
 			":pid":     &types.AttributeValueMemberS{Value: pid},
 			":pending": &types.AttributeValueMemberS{Value: OrderPending},
 		},
-	})
-	var out []Order
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("pending orders: %w", err)
-		}
-		var items []orderItem
-		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
-			return nil, fmt.Errorf("pending orders: %w", err)
-		}
-		for _, it := range items {
-			out = append(out, it.Order)
-		}
+	}, "pending orders")
+	out := make([]Order, len(items))
+	for i, it := range items {
+		out[i] = it.Order
 	}
-	return out, nil
+	return out, err
 }

@@ -354,25 +354,17 @@ func (s *Store) PutLocalRefund(ctx context.Context, r LocalRefund) (LocalRefund,
 
 // LocalRefunds lists the refunds of a local session.
 func (s *Store) LocalRefunds(ctx context.Context, sid string) ([]LocalRefund, error) {
-	out, err := s.db.Query(ctx, &dynamodb.QueryInput{
-		TableName:              aws.String(s.table),
+	items, err := queryAll[localRefundItem](ctx, s, &dynamodb.QueryInput{
 		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :refund)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":     &types.AttributeValueMemberS{Value: localPayPK(sid)},
 			":refund": &types.AttributeValueMemberS{Value: localRefundPrefix},
 		},
 		ConsistentRead: aws.Bool(true),
-	})
-	if err != nil {
-		return nil, fmt.Errorf("local refunds: %w", err)
-	}
-	var items []localRefundItem
-	if err := attributevalue.UnmarshalListOfMaps(out.Items, &items); err != nil {
-		return nil, err
-	}
+	}, "local refunds")
 	refunds := make([]LocalRefund, len(items))
 	for i, it := range items {
 		refunds[i] = it.LocalRefund
 	}
-	return refunds, nil
+	return refunds, err
 }

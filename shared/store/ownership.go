@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -70,28 +69,20 @@ func (s *Store) OwnershipOf(ctx context.Context, uid, pid string) (domain.Owners
 
 // OwnedPromptIDs lists the prompts uid owns, in id order.
 func (s *Store) OwnedPromptIDs(ctx context.Context, uid string) ([]string, error) {
-	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{
-		TableName:              aws.String(s.table),
+	items, err := queryAll[ownItem](ctx, s, &dynamodb.QueryInput{
 		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :own)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":  &types.AttributeValueMemberS{Value: userPK(uid)},
 			":own": &types.AttributeValueMemberS{Value: ownPrefix},
 		},
 		ConsistentRead: aws.Bool(true),
-	})
+	}, "owned prompts")
+	if err != nil {
+		return nil, err
+	}
 	ids := []string{}
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("owned prompts: %w", err)
-		}
-		var items []ownItem
-		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
-			return nil, fmt.Errorf("owned prompts: %w", err)
-		}
-		for _, it := range items {
-			ids = append(ids, it.PromptID)
-		}
+	for _, it := range items {
+		ids = append(ids, it.PromptID)
 	}
 	return ids, nil
 }

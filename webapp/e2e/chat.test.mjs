@@ -74,7 +74,7 @@ describe('chat', () => {
     assert.equal(claim.status(), 200);
     const title = (await claim.json()).prompt.title;
 
-    await page.goto('/marketplace?filter=purchased');
+    await page.goto('/marketplace?filter=mine');
     const card = page.locator('[data-testid="prompt-card"][data-prompt-id="meeting-agenda-builder"]');
     await card.getByRole('button', { name: 'Use in Chat' }).click();
     await page.waitForURL((url) => url.pathname === '/llm-chat');

@@ -1,11 +1,14 @@
 package promptsapi_test
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"aiwork/shared/domain"
 )
 
 func TestVisitorListsPreviewsOnly(t *testing.T) {
@@ -20,8 +23,9 @@ func TestVisitorListsPreviewsOnly(t *testing.T) {
 		t.Errorf("visitor list carries content: %s", w.Body.String())
 	}
 	for _, p := range got {
-		if utf8.RuneCountInString(p.Preview) != 200 || !strings.HasPrefix(p.Preview, "Preview part of "+p.ID) {
-			t.Errorf("%s preview = %q (%d chars), want the first 200 characters", p.ID, p.Preview, utf8.RuneCountInString(p.Preview))
+		// The fixture's 220-character word does not fit: the preview stops before it.
+		if p.Preview != "Preview part of "+p.ID || !p.PreviewTruncated {
+			t.Errorf("%s preview = %q (truncated %v), want the words before the long one, truncated", p.ID, p.Preview, p.PreviewTruncated)
 		}
 		if p.UserRating != nil || p.IsPurchased {
 			t.Errorf("%s: visitor fields user_rating=%v is_purchased=%v", p.ID, p.UserRating, p.IsPurchased)
@@ -41,8 +45,48 @@ func TestPreviewCountsCharactersNotBytes(t *testing.T) {
 	p.Content = strings.Repeat("é", 250)
 	s := newStack(t, 5, p)
 	got := decode[[]promptJSON](t, s.do("GET", "/api/v1/prompts/", "", ""), http.StatusOK)
-	if got[0].Preview != strings.Repeat("é", 200) {
+	if got[0].Preview != strings.Repeat("é", 200) || !got[0].PreviewTruncated {
 		t.Errorf("preview of multi-byte text is %d characters", utf8.RuneCountInString(got[0].Preview))
+	}
+}
+
+// Issue 13: previews were cut mid-word ("IN...", "system...."). The preview
+// ends at the last word boundary within 200 characters; the API says whether
+// the content goes on.
+func TestPreviewCutsAtAWordBoundary(t *testing.T) {
+	t.Parallel()
+	words := func(n int) string { return strings.TrimSpace(strings.Repeat("word ", n)) } // 5n-1 characters
+	cases := []struct {
+		name, content, want string
+		truncated           bool
+	}{
+		{"a word across the cut is left out", words(40) + " INDUSTRY and more", words(40), true},
+		{"a sentence ending before the cut keeps its full stop", words(38) + " system. Then the rest of the prompt", words(38) + " system.", true},
+		{"the 200th character ends a word", strings.Repeat("a", 95) + " " + strings.Repeat("b", 104) + " tail", strings.Repeat("a", 95) + " " + strings.Repeat("b", 104), true},
+		{"a line break is a boundary", words(39) + "\nINDUSTRY\nmore", words(39), true},
+		{"exactly 200 characters are all shown", strings.Repeat("c", 200), strings.Repeat("c", 200), false},
+		{"short text is all shown", "Write about [TOPIC].", "Write about [TOPIC].", false},
+		{"one word longer than the preview is cut inside", strings.Repeat("d", 250), strings.Repeat("d", 200), true},
+		{"characters, not bytes", strings.Repeat("é", 150) + " " + strings.Repeat("ü", 80), strings.Repeat("é", 150), true},
+	}
+	prompts := make([]domain.Prompt, len(cases))
+	for i, c := range cases {
+		prompts[i] = fixture(fmt.Sprintf("p%02d", i), "writing", 1, -i) // newest first = case order
+		prompts[i].Content = c.content
+	}
+	s := newStack(t, 5, prompts...)
+	got := decode[[]promptJSON](t, s.do("GET", "/api/v1/prompts/", "", ""), http.StatusOK)
+	if len(got) != len(cases) {
+		t.Fatalf("got %d prompts, want %d", len(got), len(cases))
+	}
+	for i, c := range cases {
+		p := got[i]
+		if p.Preview != c.want || p.PreviewTruncated != c.truncated {
+			t.Errorf("%s: preview = %q (%d chars), truncated %v; want %q, truncated %v", c.name, p.Preview, utf8.RuneCountInString(p.Preview), p.PreviewTruncated, c.want, c.truncated)
+		}
+		if utf8.RuneCountInString(p.Preview) > 200 || !strings.HasPrefix(c.content, p.Preview) {
+			t.Errorf("%s: preview %q is not a start of the content within 200 characters", c.name, p.Preview)
+		}
 	}
 }
 

@@ -99,7 +99,8 @@ type promptJSON struct {
 		ID   string `json:"id"`
 		Name string `json:"name"`
 	} `json:"category"`
-	CreatedAt time.Time `json:"created_at"`
+	CreatedAt        time.Time `json:"created_at"`
+	PreviewTruncated bool      `json:"preview_truncated"`
 }
 
 type freeStatus struct {

@@ -2,8 +2,9 @@ package promptsapi
 
 import (
 	"context"
+	"strings"
 	"time"
-	"unicode/utf8"
+	"unicode"
 
 	"aiwork/shared/auth"
 	"aiwork/shared/domain"
@@ -32,6 +33,10 @@ type promptJSON struct {
 	IsPurchased bool         `json:"is_purchased"`
 	Category    categoryJSON `json:"category"`
 	CreatedAt   time.Time    `json:"created_at"`
+
+	// PreviewTruncated: the content goes on after the preview (the web app
+	// then shows an ellipsis and "Click View to see the full prompt").
+	PreviewTruncated bool `json:"preview_truncated"`
 }
 
 // viewer is what decides access and the per-caller fields: nothing for a
@@ -76,8 +81,9 @@ func toSet(ids []string) map[string]bool {
 }
 
 func (s *Service) present(p domain.Prompt, v viewer, categories map[string]string) promptJSON {
+	text, truncated := preview(p.Content)
 	out := promptJSON{
-		ID: p.ID, Title: p.Title, Description: p.Description, Preview: preview(p.Content),
+		ID: p.ID, Title: p.Title, Description: p.Description, Preview: text, PreviewTruncated: truncated,
 		Price: p.Price, RatingAvg: p.RatingAvg(), RatingCount: p.RatingCount,
 		IsPurchased: v.owned[p.ID], CreatedAt: p.CreatedAt,
 		Category: categoryJSON{ID: p.CategoryID, Name: categories[p.CategoryID]},
@@ -92,12 +98,27 @@ func (s *Service) present(p domain.Prompt, v viewer, categories map[string]strin
 	return out
 }
 
-// preview is the first PreviewLength characters (not bytes) of content.
-func preview(content string) string {
-	if utf8.RuneCountInString(content) <= PreviewLength {
-		return content
+// preview is what everyone may read of content: at most PreviewLength
+// characters (not bytes), cut at the last word boundary (whitespace) within
+// them so that no word shows half ("IN..."), trailing spaces dropped; a first
+// word longer than PreviewLength is cut at PreviewLength. truncated reports
+// whether content goes on. The ellipsis is the web app's (prompt-text.ts
+// cutPreview cuts content the same way).
+func preview(content string) (text string, truncated bool) {
+	runes := []rune(content)
+	if len(runes) <= PreviewLength {
+		return content, false
 	}
-	return string([]rune(content)[:PreviewLength])
+	cut := PreviewLength
+	if !unicode.IsSpace(runes[cut]) {
+		for cut > 0 && !unicode.IsSpace(runes[cut-1]) {
+			cut--
+		}
+		if cut == 0 {
+			cut = PreviewLength
+		}
+	}
+	return strings.TrimRightFunc(string(runes[:cut]), unicode.IsSpace), true
 }
 
 func (s *Service) categoryNames(ctx context.Context) (map[string]string, error) {

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../test/render-app';
 import { clearSession, resetAuthForTests } from '../lib/auth-session';
-import { clearNotificationsForTests } from '../components/notifications/notification-store';
+import { clearNotificationsForTests, toast } from '../components/notifications/notification-store';
 import { jsonResponse } from '../test/jwt-fixtures';
 import { stubSystemTheme } from '../test/match-media';
 import { ADA, startSignedIn, startSignedOut } from '../test/session';
@@ -183,5 +183,81 @@ describe('user guide', () => {
     expect(screen.getByRole('link', { name: 'privacy policy' })).toHaveAttribute('href', '/privacy-policy');
     expect(faq).toHaveTextContent('5 free prompts');
     expect(faq).toHaveTextContent('within 24 hours');
+  });
+});
+
+describe('privacy policy and /prompts (issue 13: both public)', () => {
+  it("a visitor follows the user guide's privacy-policy link to the policy, not to sign in", async () => {
+    stubSystemTheme(false);
+    startSignedOut();
+    renderApp('/user-guide');
+    await userEvent.click(await screen.findByRole('link', { name: 'privacy policy' }));
+    expect(await screen.findByRole('heading', { name: 'Privacy Policy', level: 1 })).toBeInTheDocument();
+    expect(location()).toHaveTextContent(/^\/privacy-policy$/);
+    const main = screen.getByRole('main');
+    // What is stored, how long, who processes it, how to ask for deletion.
+    for (const text of [
+      'password is stored only as a one-way hash',
+      'AES-256-GCM',
+      'last 4 characters',
+      "kept only in your browser's storage",
+      'removed from it when you log out',
+      'only usage counts',
+      'We never see or store your card number',
+      'Google Analytics',
+      'confirm your address',
+      'reset your password',
+      'How long we keep it',
+      'Amazon Web Services',
+      'Stripe processes card payments',
+      'The model providers you pick',
+      'The MCP servers you connect to',
+    ]) {
+      expect(main).toHaveTextContent(text);
+    }
+    const mail = within(main).getAllByRole('link', { name: 'privacy@aiwork.app' });
+    expect(mail[0]).toHaveAttribute('href', 'mailto:privacy@aiwork.app');
+    expect(main).toHaveTextContent(/delete your account/);
+  });
+
+  it('a signed-in user sees the policy too, not "Page not found"', async () => {
+    stubSystemTheme(false);
+    startSignedIn();
+    renderApp('/privacy-policy');
+    expect(await screen.findByRole('heading', { name: 'Privacy Policy', level: 1 })).toBeInTheDocument();
+    expect(screen.queryByText('Page not found')).toBeNull();
+    expect(document.title).toBe('Privacy Policy · AIWork');
+  });
+
+  it.each([
+    ['a visitor', startSignedOut],
+    ['a signed-in user', () => void startSignedIn()],
+  ])('/prompts takes %s to the marketplace, keeping the query', async (_who, start) => {
+    stubSystemTheme(false);
+    start();
+    renderApp('/prompts?filter=purchased');
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/marketplace\?filter=purchased$/));
+    expect(await screen.findByRole('heading', { name: 'Prompt Marketplace', level: 1 })).toBeInTheDocument();
+  });
+});
+
+describe('toasts and navigation (issue 13)', () => {
+  it("a page's error toasts do not follow the user to the next page; other toasts do", async () => {
+    stubSystemTheme(false);
+    startSignedOut();
+    renderApp('/user-guide');
+    await screen.findByRole('heading', { name: 'User Guide', level: 1 });
+    act(() => {
+      toast.error('Failed to copy to clipboard');
+      toast.success('Prompt copied to clipboard!');
+    });
+    const toasts = screen.getByRole('region', { name: 'Notifications' });
+    expect(toasts).toHaveTextContent('Failed to copy to clipboard');
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    await userEvent.click(within(nav).getByRole('link', { name: 'Prompt Marketplace' }));
+    await screen.findByRole('heading', { name: 'Prompt Marketplace', level: 1 });
+    expect(toasts).not.toHaveTextContent('Failed to copy to clipboard');
+    expect(toasts).toHaveTextContent('Prompt copied to clipboard!');
+    // (A success shown alongside a redirect stays too: login-page.test.tsx, register-page.test.tsx.)
   });
 });

@@ -3,6 +3,7 @@ import { Outlet, useLocation } from 'react-router';
 import { TopBar } from '../components/top-bar';
 import { SideMenu } from '../components/side-menu';
 import { ToastRegion } from '../components/notifications/toast-region';
+import { useClearErrorsOnNavigate } from '../components/notifications/use-clear-errors-on-navigate';
 import { LoadingScreen } from '../components/loading-screen';
 import { ErrorBoundary } from '../components/error-boundary';
 import { RouteGate } from './route-gate';
@@ -20,6 +21,8 @@ export function Layout() {
   useEffect(() => {
     window.scrollTo(0, 0);
   }, [location.pathname]);
+  // ...and without the error toasts of the page left behind.
+  useClearErrorsOnNavigate(location.pathname);
 
   return (
     <div className="app-shell">

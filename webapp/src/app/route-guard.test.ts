@@ -8,7 +8,7 @@ describe('decideRoute', () => {
     }
   });
 
-  it.each(['/', '/login', '/register', '/auth/callback', '/verify-email', '/forgot-password', '/reset-password', '/payment/cancel', '/user-guide', '/marketplace', '/agents', '/registry', '/chat', '/admin'])(
+  it.each(['/', '/login', '/register', '/auth/callback', '/verify-email', '/forgot-password', '/reset-password', '/payment/cancel', '/user-guide', '/privacy-policy', '/marketplace', '/prompts', '/agents', '/registry', '/chat', '/admin'])(
     'lets a visitor open the public path %s',
     (pathname) => {
       expect(decideRoute({ pathname, status: 'unauthenticated' })).toEqual({ kind: 'allow' });
@@ -34,9 +34,9 @@ describe('decideRoute', () => {
   });
 
   it('treats any path outside the public list as protected', () => {
-    expect(decideRoute({ pathname: '/privacy-policy', status: 'unauthenticated' })).toEqual({
+    expect(decideRoute({ pathname: '/nope', status: 'unauthenticated' })).toEqual({
       kind: 'redirect',
-      to: '/login?redirect=%2Fprivacy-policy',
+      to: '/login?redirect=%2Fnope',
     });
     expect(decideRoute({ pathname: '/marketplace/extra', status: 'unauthenticated' }).kind).toBe('redirect');
   });
@@ -47,7 +47,7 @@ describe('decideRoute', () => {
   });
 
   it('lets a signed-in user open protected and public paths', () => {
-    for (const pathname of ['/', '/dashboard', '/llm-chat', '/payment/success', '/marketplace', '/admin', '/unknown', '/verify-email', '/reset-password', '/forgot-password']) {
+    for (const pathname of ['/', '/dashboard', '/llm-chat', '/payment/success', '/marketplace', '/admin', '/unknown', '/verify-email', '/reset-password', '/forgot-password', '/privacy-policy', '/prompts']) {
       expect(decideRoute({ pathname, status: 'authenticated' })).toEqual({ kind: 'allow' });
     }
   });
@@ -93,6 +93,8 @@ describe('helpers', () => {
         '/login',
         '/marketplace',
         '/payment/cancel',
+        '/privacy-policy',
+        '/prompts',
         '/register',
         '/registry',
         '/reset-password',

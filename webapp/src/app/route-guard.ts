@@ -2,17 +2,20 @@
 //
 // Public paths (decision for the lead):
 //   /, /login, /register, /auth/callback, /verify-email, /forgot-password,
-//   /reset-password, /payment/cancel, /user-guide, /marketplace, /agents,
-//   /registry, /chat, /admin
+//   /reset-password, /payment/cancel, /user-guide, /privacy-policy,
+//   /marketplace, /prompts, /agents, /registry, /chat, /admin
 // - /verify-email, /reset-password: the mailed links, opened in any browser,
 //   signed in or not; /forgot-password is reached from the sign-in page.
-// - /marketplace and /registry: visitors browse them (demo mode, listing).
+// - /marketplace and /registry: visitors browse them (demo mode, listing);
+//   /prompts is a redirect to /marketplace.
+// - /privacy-policy: linked from the user guide; anyone must be able to read
+//   it before creating an account (issue 13).
 // - /agents, /chat, /admin: placeholders; SPEC §6 says admin has no guard.
 // - /payment/cancel: shows only "nothing was charged"; no data to protect.
 // Protected (signed out → /login?redirect=<path+search>):
 //   /llm-chat, /dashboard, /payment/success (SPEC §6 "Visitor") and every
 //   path not listed (SPEC §2: "any path outside the public list is
-//   redirected to /login"), e.g. the undefined /prompts and /privacy-policy.
+//   redirected to /login"), e.g. /marketplace/extra.
 // Signed in on /login or /register → '/' (or, right after signing in on
 // those pages, to the target the page asked for). Right after logout on a
 // protected page → the logout target ('/'), not /login.
@@ -30,7 +33,9 @@ export const PUBLIC_PATHS: readonly string[] = [
   '/reset-password',
   '/payment/cancel',
   '/user-guide',
+  '/privacy-policy',
   '/marketplace',
+  '/prompts',
   '/agents',
   '/registry',
   '/chat',

@@ -1,4 +1,5 @@
-// Every route of SPEC §2, each page in its own lazily loaded chunk.
+// Every route of SPEC §2, each page in its own lazily loaded chunk; SPEC §2's
+// linked-but-undefined /privacy-policy and /prompts are defined (issue 13).
 
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
@@ -25,7 +26,9 @@ export const ROUTES: readonly AppRoute[] = [
   route('/payment/success', () => import('../features/payment/components/payment-success-page')),
   route('/payment/cancel', () => import('../features/payment/components/payment-cancel-page')),
   route('/user-guide', () => import('../features/user-guide/components/user-guide-page')),
+  route('/privacy-policy', () => import('../features/privacy-policy/components/privacy-policy-page')),
   route('/marketplace', () => import('../features/marketplace/components/marketplace-page')),
+  route('/prompts', () => import('../features/marketplace/components/prompts-redirect')),
   route('/agents', () => import('../features/agents/components/agents-page')),
   route('/registry', () => import('../features/registry/components/registry-page')),
   route('/llm-chat', () => import('../features/llm-chat/components/llm-chat-page')),

@@ -1,11 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ACTION_TOAST_MS,
+  clearErrorsOnNavigation,
   clearNotificationsForTests,
   COPY_TOAST_MS,
   DEFAULT_TOAST_MS,
   dismiss,
   getNotifications,
+  MAX_VISIBLE,
   notify,
   PAYMENT_SUCCESS_TOAST_MS,
   subscribeNotifications,
@@ -75,9 +77,56 @@ describe('notification store', () => {
     expect(listener).toHaveBeenCalledTimes(1);
   });
 
-  it('shows at most five at once, dropping the oldest', () => {
+  it('shows at most three at once, dropping the oldest (and its timer)', () => {
+    expect(MAX_VISIBLE).toBe(3);
     for (let i = 0; i < 7; i++) toast.info(`n${i}`);
-    expect(getNotifications().map((n) => n.message)).toEqual(['n2', 'n3', 'n4', 'n5', 'n6']);
+    expect(getNotifications().map((n) => n.message)).toEqual(['n4', 'n5', 'n6']);
+    expect(vi.getTimerCount()).toBe(3);
+  });
+
+  it('never shows the same text twice: a repeat refreshes the toast on screen', () => {
+    const first = toast.error('Failed to connect');
+    toast.info('other');
+    vi.advanceTimersByTime(3000);
+    const again = toast.error('Failed to connect');
+    expect(again).toBe(first);
+    // One copy, now the newest, with a fresh 4 s.
+    expect(getNotifications().map((n) => [n.id, n.message])).toEqual([
+      [expect.any(String), 'other'],
+      [first, 'Failed to connect'],
+    ]);
+    expect(vi.getTimerCount()).toBe(2);
+    vi.advanceTimersByTime(1000);
+    expect(getNotifications().map((n) => n.message)).toEqual(['Failed to connect']);
+    vi.advanceTimersByTime(2999);
+    expect(getNotifications().map((n) => n.message)).toEqual(['Failed to connect']);
+    vi.advanceTimersByTime(1);
+    expect(getNotifications()).toEqual([]);
+  });
+
+  it('a repeated text takes the kind of the repeat; a reused id with that text leaves one toast', () => {
+    const a = toast.info('Connecting...', { id: 'chat' });
+    toast.success('Connecting...');
+    expect(getNotifications()).toEqual([{ id: a, kind: 'success', message: 'Connecting...', duration: DEFAULT_TOAST_MS }]);
+    toast.info('x');
+    toast.error('x', { id: 'chat' });
+    expect(getNotifications().map((n) => [n.id, n.kind, n.message])).toEqual([['chat', 'error', 'x']]);
+    expect(vi.getTimerCount()).toBe(1);
+  });
+
+  it('on navigation drops error toasts only, keeping keepOnNavigate ones for that one navigation', () => {
+    toast.error('Failed to copy to clipboard');
+    toast.success('Login successful!');
+    toast.error('Login failed', { keepOnNavigate: true });
+    clearErrorsOnNavigation();
+    expect(getNotifications().map((n) => n.message)).toEqual(['Login successful!', 'Login failed']);
+    expect(vi.getTimerCount()).toBe(2);
+    clearErrorsOnNavigation();
+    expect(getNotifications().map((n) => n.message)).toEqual(['Login successful!']);
+    toast.info('Using prompt for free...');
+    toast.warning('careful');
+    clearErrorsOnNavigation();
+    expect(getNotifications().map((n) => n.message)).toEqual(['Login successful!', 'Using prompt for free...', 'careful']);
   });
 
   it('keeps a toast with an action longer, unless told otherwise', () => {

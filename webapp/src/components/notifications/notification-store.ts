@@ -31,14 +31,29 @@ export interface NotifyOptions {
   id?: string;
   /** A button on the toast; the default duration becomes ACTION_TOAST_MS. */
   action?: NotificationAction;
+  /**
+   * An error raised together with a navigation, to be read on the next page
+   * ("registered, but sign in yourself" → /login): it survives that one
+   * navigation instead of being cleared with the page it was raised on.
+   */
+  keepOnNavigate?: boolean;
 }
 
-const MAX_VISIBLE = 5;
+/** At most three toasts on screen: a fourth drops the oldest (issue 13). */
+export const MAX_VISIBLE = 3;
 
 let items: Notification[] = [];
 const listeners = new Set<() => void>();
 const timers = new Map<string, ReturnType<typeof setTimeout>>();
+/** Ids of error toasts that survive the next navigation (keepOnNavigate). */
+const carried = new Set<string>();
 let counter = 0;
+
+function stopTimer(id: string): void {
+  const timer = timers.get(id);
+  if (timer !== undefined) clearTimeout(timer);
+  timers.delete(id);
+}
 
 function emit(): void {
   for (const l of [...listeners]) l();
@@ -54,25 +69,51 @@ export function getNotifications(): Notification[] {
 }
 
 export function dismiss(id: string): void {
-  const timer = timers.get(id);
-  if (timer !== undefined) clearTimeout(timer);
-  timers.delete(id);
+  stopTimer(id);
+  carried.delete(id);
   if (!items.some((n) => n.id === id)) return;
   items = items.filter((n) => n.id !== id);
   emit();
 }
 
+/**
+ * Shows a toast and returns its id. The same text is never on screen twice:
+ * a repeat replaces the toast showing it (same id, so the element stays; it
+ * becomes the newest and its timer starts again). Reusing an id replaces that
+ * toast whatever its text. Beyond MAX_VISIBLE the oldest are dropped.
+ */
 export function notify(kind: NotificationKind, message: string, options: NotifyOptions = {}): string {
-  const id = options.id ?? `n${Date.now().toString(36)}-${(counter++).toString(36)}`;
+  const same = items.find((n) => n.message === message);
+  const id = options.id ?? same?.id ?? `n${Date.now().toString(36)}-${(counter++).toString(36)}`;
   const duration = options.duration ?? (options.action ? ACTION_TOAST_MS : DEFAULT_TOAST_MS);
-  const existing = timers.get(id);
-  if (existing !== undefined) clearTimeout(existing);
   const next: Notification = options.action ? { id, kind, message, duration, action: options.action } : { id, kind, message, duration };
-  const without = items.filter((n) => n.id !== id);
-  items = [...without, next].slice(-MAX_VISIBLE);
+  const replaced = items.filter((n) => n.id === id || n.message === message);
+  const kept = items.filter((n) => !replaced.includes(n));
+  const dropped = kept.slice(0, Math.max(0, kept.length + 1 - MAX_VISIBLE));
+  for (const n of [...replaced, ...dropped]) {
+    stopTimer(n.id);
+    carried.delete(n.id);
+  }
+  items = [...kept.slice(dropped.length), next];
   if (duration > 0) timers.set(id, setTimeout(() => dismiss(id), duration));
+  if (kind === 'error' && options.keepOnNavigate) carried.add(id);
   emit();
   return id;
+}
+
+/**
+ * The user went to another page: error toasts raised on the page they left
+ * go, so they cannot be mistaken for errors of the new page (issue 13).
+ * Other kinds stay ("Login successful!" shows while the app redirects), and
+ * so do errors raised with keepOnNavigate, for this one navigation.
+ */
+export function clearErrorsOnNavigation(): void {
+  const leaving = items.filter((n) => n.kind === 'error' && !carried.has(n.id));
+  carried.clear();
+  if (leaving.length === 0) return;
+  for (const n of leaving) stopTimer(n.id);
+  items = items.filter((n) => !leaving.includes(n));
+  emit();
 }
 
 export const toast = {
@@ -86,6 +127,7 @@ export const toast = {
 export function clearNotificationsForTests(): void {
   for (const t of timers.values()) clearTimeout(t);
   timers.clear();
+  carried.clear();
   items = [];
   emit();
 }

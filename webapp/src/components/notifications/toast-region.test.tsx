@@ -13,7 +13,9 @@ describe('ToastRegion', () => {
       toast.error('Login failed');
       toast.success('Login successful!');
     });
-    const region = screen.getByTestId('toasts');
+    // A named region landmark (axe: no aria-label on a role-less div).
+    const region = screen.getByRole('region', { name: 'Notifications' });
+    expect(region).toBe(screen.getByTestId('toasts'));
     expect(region).toContainElement(screen.getByRole('alert'));
     expect(screen.getByRole('alert')).toHaveTextContent('Login failed');
     expect(screen.getByRole('status')).toHaveTextContent('Login successful!');
@@ -35,5 +37,20 @@ describe('ToastRegion', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Resend email' }));
     expect(onClick).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('ToastRegion limits', () => {
+  it('shows at most three toasts, never the same text twice', () => {
+    render(<ToastRegion />);
+    act(() => {
+      toast.error('Failed to copy to clipboard');
+      toast.error('Failed to copy to clipboard');
+      toast.success('Copied');
+      toast.info('Using prompt for free...');
+      toast.success('Login successful!');
+    });
+    const shown = screen.getByRole('region', { name: 'Notifications' }).querySelectorAll('.toast');
+    expect([...shown].map((t) => t.querySelector('.toast__message')?.textContent)).toEqual(['Copied', 'Using prompt for free...', 'Login successful!']);
   });
 });

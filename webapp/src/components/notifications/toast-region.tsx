@@ -40,11 +40,15 @@ function ToastItem({ n }: { n: Notification }) {
   );
 }
 
-/** Renders the current notifications; mount once, in the app shell. */
+/**
+ * Renders the current notifications; mount once, in the app shell. A named
+ * region landmark (an aria-label on a role-less div is not allowed: axe
+ * aria-prohibited-attr); each toast is its own alert or status.
+ */
 export function ToastRegion() {
   const items = useSyncExternalStore(subscribeNotifications, getNotifications, getNotifications);
   return (
-    <div className="toast-region" data-testid="toasts" aria-label="Notifications">
+    <div className="toast-region" data-testid="toasts" role="region" aria-label="Notifications">
       {items.map((n) => (
         <ToastItem key={n.id} n={n} />
       ))}

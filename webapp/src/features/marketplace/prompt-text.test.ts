@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardPreview, categoryLabel, cutPreview, isPlaceholder, splitPlaceholders } from './prompt-text';
+import { cardPreview, categoryLabel, cutAtWord, cutPreview, isPlaceholder, splitPlaceholders, withEllipsis } from './prompt-text';
 
 const a = (n: number) => 'a'.repeat(n);
 
@@ -8,7 +8,7 @@ describe('cutPreview', () => {
     expect(cutPreview(a(n))).toBe(a(n));
   });
 
-  it.each([201, 250, 5000])('cuts %i characters to 200 plus an ellipsis', (n) => {
+  it.each([201, 250, 5000])('cuts one word of %i characters at 200, plus an ellipsis', (n) => {
     const out = cutPreview(a(n));
     expect(out).toBe(a(200) + '...');
     expect(out).toHaveLength(203);
@@ -22,6 +22,62 @@ describe('cutPreview', () => {
 
   it('honours a custom length', () => {
     expect(cutPreview('abcdef', 3)).toBe('abc...');
+    expect(cutPreview('ab cdef', 4)).toBe('ab...');
+  });
+});
+
+// Issue 13: "IN..." and "system...." — cut at the last word boundary within
+// 200 characters, then one ellipsis.
+describe('cutPreview at word boundaries', () => {
+  const words = (n: number) => 'word '.repeat(n).trimEnd(); // 5n-1 characters
+
+  it('never cuts a word: one crossing the 200th character is left out', () => {
+    const text = words(39) + ' ab [INDUSTRY] and more';
+    expect(text.slice(198, 201)).toBe('[IN'); // a plain 200-character cut gave "[I..."
+    expect(cutPreview(text)).toBe(words(39) + ' ab...');
+  });
+
+  it('keeps a word ending exactly at 200 characters', () => {
+    const text = a(95) + ' ' + 'b'.repeat(104) + ' tail';
+    expect(cutPreview(text)).toBe(a(95) + ' ' + 'b'.repeat(104) + '...');
+  });
+
+  it('adds one ellipsis after a full stop, not four dots', () => {
+    const text = words(38) + ' system. Then the rest of the prompt';
+    expect(cutPreview(text)).toBe(words(38) + ' system...');
+    expect(cutPreview(words(38) + ' system… then')).toBe(words(38) + ' system...');
+    expect(cutPreview(words(38) + ' options, then more')).toBe(words(38) + ' options...');
+  });
+
+  it('treats line breaks as boundaries and drops trailing spaces', () => {
+    expect(cutPreview(words(39) + '\n\nINDUSTRY more')).toBe(words(39) + '...');
+    expect(cutPreview(words(39) + '      xy')).toBe(words(39) + '...');
+  });
+
+  it('the result is at most 200 characters plus the ellipsis, and a start of the text', () => {
+    const text = 'Act as a senior analyst. '.repeat(20);
+    const out = cutPreview(text);
+    expect(out.endsWith('...')).toBe(true);
+    expect(out.endsWith('....')).toBe(false);
+    const body = out.slice(0, -3);
+    expect(Array.from(body).length).toBeLessThanOrEqual(200);
+    expect(text.startsWith(body)).toBe(true);
+    expect(body.endsWith('analyst')).toBe(true); // "analyst." lost its full stop to the ellipsis
+  });
+});
+
+describe('cutAtWord and withEllipsis', () => {
+  it('cutAtWord keeps short text and cuts long text before a broken word', () => {
+    expect(cutAtWord('short')).toBe('short');
+    expect(cutAtWord('one two three', 9)).toBe('one two');
+    expect(cutAtWord('one two three', 7)).toBe('one two');
+  });
+
+  it('withEllipsis gives one ellipsis whatever ends the text', () => {
+    expect(withEllipsis('Done.')).toBe('Done...');
+    expect(withEllipsis('Wait...')).toBe('Wait...');
+    expect(withEllipsis('a,')).toBe('a...');
+    expect(withEllipsis('...')).toBe('......'); // nothing but dots: kept as it was, plus the ellipsis
   });
 });
 
@@ -33,10 +89,22 @@ describe('cardPreview', () => {
 
   it('shows a short preview as it is', () => {
     expect(cardPreview({ preview: 'Write about [TOPIC]' })).toEqual({ text: 'Write about [TOPIC]', truncated: false });
+    expect(cardPreview({ preview: 'Write about [TOPIC]', preview_truncated: false })).toEqual({ text: 'Write about [TOPIC]', truncated: false });
   });
 
-  it('marks a 200-character server preview as longer (the server cut it)', () => {
+  it("follows the server's preview_truncated: the ellipsis goes after its word-boundary cut", () => {
+    expect(cardPreview({ preview: 'Write a cold email about your', preview_truncated: true })).toEqual({
+      text: 'Write a cold email about your...',
+      truncated: true,
+    });
+    expect(cardPreview({ preview: 'You are an expert in the system.', preview_truncated: true }).text).toBe('You are an expert in the system...');
+    // 200 characters that are the whole prompt: no ellipsis.
+    expect(cardPreview({ preview: a(200), preview_truncated: false })).toEqual({ text: a(200), truncated: false });
+  });
+
+  it('without the flag, marks a 200-character preview as longer (cut at a word)', () => {
     expect(cardPreview({ preview: a(200) })).toEqual({ text: a(200) + '...', truncated: true });
+    expect(cardPreview({ preview: 'word '.repeat(40) + 'INDUSTRY' }).text).toBe('word '.repeat(40).trimEnd() + '...');
   });
 
   it('cuts an over-long preview', () => {

@@ -7,15 +7,42 @@ import { findMenuBlock } from '../../lib/menu-markers';
 export const PREVIEW_LENGTH = 200;
 export const ELLIPSIS = '...';
 
+/** Trailing spaces and sentence punctuation give way to the one ellipsis ("system." → "system..."). */
+const BEFORE_ELLIPSIS = /[\s.,;:…]+$/u;
+const SPACE = /\s/u;
+
 /**
- * Cut to the first 200 characters plus '...'; text of 200 characters or
- * fewer comes back unchanged. Characters are Unicode code points, so an
- * emoji is never split in half.
+ * The longest start of text, at most max characters, that ends at a word
+ * boundary (whitespace), without trailing spaces; a first word longer than
+ * max is cut at max. Characters are Unicode code points, so an emoji is never
+ * split in half. Text of max characters or fewer comes back unchanged. The
+ * server cuts its previews the same way (promptsapi/view.go preview).
  */
-export function cutPreview(text: string, max: number = PREVIEW_LENGTH): string {
+export function cutAtWord(text: string, max: number = PREVIEW_LENGTH): string {
   const chars = Array.from(text);
   if (chars.length <= max) return text;
-  return chars.slice(0, max).join('') + ELLIPSIS;
+  let cut = max;
+  if (!SPACE.test(chars[max])) {
+    while (cut > 0 && !SPACE.test(chars[cut - 1])) cut--;
+    if (cut === 0) cut = max;
+  }
+  return chars.slice(0, cut).join('').trimEnd();
+}
+
+/** text followed by one ellipsis: no "...." after a sentence's full stop. */
+export function withEllipsis(text: string): string {
+  const bare = text.replace(BEFORE_ELLIPSIS, '');
+  return (bare || text) + ELLIPSIS;
+}
+
+/**
+ * Cut at the last word boundary within 200 characters, then '...' (issue 13:
+ * never mid-word as in "IN...", never "system...."); text of 200 characters
+ * or fewer comes back unchanged.
+ */
+export function cutPreview(text: string, max: number = PREVIEW_LENGTH): string {
+  if (Array.from(text).length <= max) return text;
+  return withEllipsis(cutAtWord(text, max));
 }
 
 export interface CardPreview {
@@ -26,20 +53,20 @@ export interface CardPreview {
 
 /**
  * What a card shows: the full content when the caller has it, else the
- * server's preview. The server cuts previews at 200 characters, so a preview
- * of 200 or more characters means the prompt goes on: it is marked truncated
- * (ellipsis and hint) even though nothing was cut here.
+ * server's preview. The server cuts previews at a word boundary within 200
+ * characters and says so in preview_truncated; the ellipsis is added here.
+ * Without that flag (the demo samples of an older answer), a preview of 200
+ * or more characters is taken as cut.
  */
-export function cardPreview(prompt: { content?: string | null; preview?: string | null }): CardPreview {
+export function cardPreview(prompt: { content?: string | null; preview?: string | null; preview_truncated?: boolean }): CardPreview {
   if (typeof prompt.content === 'string' && prompt.content.length > 0) {
     const text = cutPreview(prompt.content);
     return { text, truncated: text !== prompt.content };
   }
   const preview = typeof prompt.preview === 'string' ? prompt.preview : '';
-  const length = Array.from(preview).length;
-  if (length > PREVIEW_LENGTH) return { text: cutPreview(preview), truncated: true };
-  if (length === PREVIEW_LENGTH) return { text: preview + ELLIPSIS, truncated: true };
-  return { text: preview, truncated: false };
+  const cut = prompt.preview_truncated ?? Array.from(preview).length >= PREVIEW_LENGTH;
+  if (!cut) return { text: preview, truncated: false };
+  return { text: withEllipsis(cutAtWord(preview)), truncated: true };
 }
 
 export interface TextSegment {

@@ -3,7 +3,7 @@
 // they can be browsed but never used, copied or sent to chat.
 
 import type { Category, Prompt } from './api/types';
-import { PREVIEW_LENGTH } from './prompt-text';
+import { cutAtWord } from './prompt-text';
 
 const CATEGORIES: Record<string, Category> = {
   business: { id: 'business', name: 'Business' },
@@ -12,13 +12,10 @@ const CATEGORIES: Record<string, Category> = {
   'content-creation': { id: 'content-creation', name: 'Content Creation' },
 };
 
-/** Like the server's preview: the first 200 characters. */
-function preview(text: string): string {
-  return Array.from(text).slice(0, PREVIEW_LENGTH).join('');
-}
-
-function sample(p: Omit<Prompt, 'content' | 'is_purchased' | 'user_rating'>): Prompt {
-  return { ...p, is_purchased: false, user_rating: null };
+/** Like the server's answer: the preview cut at a word boundary within 200 characters, and whether text goes on. */
+function sample({ fullText, ...p }: Omit<Prompt, 'content' | 'is_purchased' | 'user_rating' | 'preview' | 'preview_truncated'> & { fullText: string }): Prompt {
+  const preview = cutAtWord(fullText);
+  return { ...p, preview, preview_truncated: preview !== fullText, is_purchased: false, user_rating: null };
 }
 
 export const SAMPLE_PROMPTS: readonly Prompt[] = Object.freeze([
@@ -26,9 +23,7 @@ export const SAMPLE_PROMPTS: readonly Prompt[] = Object.freeze([
     id: 'sample-launch-plan',
     title: 'Product Launch Plan in One Page',
     description: 'Turns a product idea into a one-page launch plan: audience, message, channels, a two-week timeline and the three numbers to watch.',
-    preview: preview(
-      'Act as a launch strategist for small software teams. Build a one-page launch plan for [PRODUCT NAME], aimed at [TARGET AUDIENCE]. Start with the single problem it solves in the customer\'s words, then list the channels worth testing.',
-    ),
+    fullText: 'Act as a launch strategist for small software teams. Build a one-page launch plan for [PRODUCT NAME], aimed at [TARGET AUDIENCE]. Start with the single problem it solves in the customer\'s words, then list the channels worth testing.',
     price: 9.99,
     rating_avg: 4.6,
     rating_count: 38,
@@ -39,7 +34,7 @@ export const SAMPLE_PROMPTS: readonly Prompt[] = Object.freeze([
     id: 'sample-blog-outline',
     title: 'SEO Blog Post Outline',
     description: 'A search-friendly outline with a working title, reader questions, H2/H3 structure and a call to action, ready to draft from.',
-    preview: preview('You are a senior content editor. Outline a blog post on [MAIN TOPIC] for [AUDIENCE] targeting the keyword [PRIMARY KEYWORD].'),
+    fullText: 'You are a senior content editor. Outline a blog post on [MAIN TOPIC] for [AUDIENCE] targeting the keyword [PRIMARY KEYWORD].',
     price: 4.99,
     rating_avg: 4.3,
     rating_count: 21,
@@ -50,9 +45,7 @@ export const SAMPLE_PROMPTS: readonly Prompt[] = Object.freeze([
     id: 'sample-weekly-review',
     title: 'Weekly Review and Priorities',
     description: 'A guided weekly review that sorts open loops, picks three priorities and blocks time for them on your calendar.',
-    preview: preview(
-      'Act as my chief of staff. Here are my notes from this week: [PASTE NOTES HERE]. Sort every open item into done, delegate, schedule or drop, then choose the three priorities that move [PROJECT NAME] forward the most next week.',
-    ),
+    fullText: 'Act as my chief of staff. Here are my notes from this week: [PASTE NOTES HERE]. Sort every open item into done, delegate, schedule or drop, then choose the three priorities that move [PROJECT NAME] forward the most next week.',
     price: 5.99,
     rating_avg: 4.8,
     rating_count: 52,
@@ -63,7 +56,7 @@ export const SAMPLE_PROMPTS: readonly Prompt[] = Object.freeze([
     id: 'sample-video-script',
     title: 'Short Video Script with Hook',
     description: 'A 60-second vertical video script: a three-second hook, one idea, on-screen text cues and a closing prompt to comment.',
-    preview: preview('Write a 60-second script for a vertical video about [VIDEO TOPIC] for [NICHE, WHO WATCHES]. Open with a hook that works with the sound off.'),
+    fullText: 'Write a 60-second script for a vertical video about [VIDEO TOPIC] for [NICHE, WHO WATCHES]. Open with a hook that works with the sound off.',
     price: 6.49,
     rating_avg: 4.1,
     rating_count: 17,
@@ -74,9 +67,7 @@ export const SAMPLE_PROMPTS: readonly Prompt[] = Object.freeze([
     id: 'sample-meeting-notes',
     title: 'Meeting Notes to Action Items',
     description: 'Turns raw meeting notes or a transcript into decisions, owners, deadlines and a short follow-up email.',
-    preview: preview(
-      'You are an executive assistant. From the notes below, list every decision made, every action item with an owner and a due date, and the open questions. Then draft a five-line follow-up email. Notes: [PASTE NOTES OR TRANSCRIPT HERE]',
-    ),
+    fullText: 'You are an executive assistant. From the notes below, list every decision made, every action item with an owner and a due date, and the open questions. Then draft a five-line follow-up email. Notes: [PASTE NOTES OR TRANSCRIPT HERE]',
     price: 3.99,
     rating_avg: 4.5,
     rating_count: 29,

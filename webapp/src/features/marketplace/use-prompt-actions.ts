@@ -87,7 +87,8 @@ export function usePromptActions() {
         return true;
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) {
-          toast.error(MESSAGES.sessionExpired);
+          // Shown on /login too: it says why the user is there.
+          toast.error(MESSAGES.sessionExpired, { keepOnNavigate: true });
           const target = `/login?redirect=${encodeURIComponent(here)}`;
           if (redirectTimer.current !== undefined) clearTimeout(redirectTimer.current);
           redirectTimer.current = setTimeout(() => navigate(target), SESSION_EXPIRED_REDIRECT_MS);

@@ -99,6 +99,23 @@ describe('RegisterPage', () => {
     expect(getAuthState().token).toBe(token);
   });
 
+  it('registered but the sign-in fails: the error is still shown on the sign-in page it leads to', async () => {
+    fetchMock.mockImplementation(async (url: string) => {
+      if (url.endsWith('/auth/register')) return jsonResponse(201, { id: 'u2' });
+      if (url.endsWith('/auth/login')) return jsonResponse(503, { detail: 'Sign-in is busy, try again' });
+      return jsonResponse(404, { detail: 'Not found' });
+    });
+    renderApp('/register');
+    await screen.findByRole('form', { name: 'Create your account' });
+    await fill({ Email: 'grace@example.com', Username: 'grace', 'Full name': 'Grace Hopper', Password: 'secret1', 'Confirm password': 'secret1' });
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login?redirect=%2Fdashboard'));
+    await screen.findByRole('form', { name: 'Sign in' });
+    const toasts = screen.getByTestId('toasts');
+    expect(within(toasts).getByText('Registration successful!')).toBeInTheDocument();
+    expect(within(toasts).getByText('Sign-in is busy, try again')).toBeInTheDocument();
+  });
+
   it('shows the server detail on failure and keeps what was typed', async () => {
     fetchMock.mockResolvedValue(jsonResponse(409, { detail: 'Email already registered', code: 'conflict' }));
     renderApp('/register');

@@ -52,7 +52,8 @@ export default function RegisterPage() {
       trackLogin('email');
       setSession(session.user, session.token, { redirectTo: '/dashboard' });
     } catch (err) {
-      toast.error(errorMessage(err, REGISTER_MESSAGES.loginFailure));
+      // Read on the sign-in page it leads to: it survives this navigation.
+      toast.error(errorMessage(err, REGISTER_MESSAGES.loginFailure), { keepOnNavigate: true });
       navigate('/login?redirect=%2Fdashboard', { replace: true });
     }
   }

@@ -63,6 +63,30 @@ describe('DashboardPage', () => {
     }
   });
 
+  // Issue 13: "Purchased Prompts 1" linked to a list of 6 (purchases and free claims).
+  it('the Purchased Prompts count and the list it links to agree: purchases, not free claims', async () => {
+    startSignedIn();
+    const p = (id: string, extra: object = {}) => ({ id, title: `Prompt ${id}`, description: '', preview: 'Preview', price: 5, ...extra });
+    serve({
+      '/api/v1/payments/owned-prompts': () => jsonResponse(200, { owned_prompt_ids: ['bought'] }),
+      '/api/v1/users/activities': () => jsonResponse(200, []),
+      '/api/v1/prompts/free-usage-status': () => jsonResponse(200, { remaining: 0, total_allowed: 5, used: 5, prompt_ids: ['f1', 'f2', 'f3', 'f4', 'f5'] }),
+      '/api/v1/prompts/categories': () => jsonResponse(200, []),
+      '/api/v1/prompts/': () =>
+        jsonResponse(200, [
+          p('bought', { is_purchased: true, content: 'c' }),
+          ...['f1', 'f2', 'f3', 'f4', 'f5'].map((id) => p(id, { content: 'c' })),
+          p('other'),
+        ]),
+    });
+    renderApp('/dashboard');
+    const card = await screen.findByRole('link', { name: 'Purchased Prompts: 1' });
+    await userEvent.click(card);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/marketplace?filter=purchased'));
+    expect(await screen.findByTestId('prompt-count')).toHaveTextContent('1 prompts found');
+    expect(screen.getAllByTestId('prompt-card').map((c) => c.getAttribute('data-prompt-id'))).toEqual(['bought']);
+  });
+
   it('shows the empty text when there is no activity, and 0 purchased on failure', async () => {
     startSignedIn();
     serve({

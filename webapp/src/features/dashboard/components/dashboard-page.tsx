@@ -68,6 +68,9 @@ export default function DashboardPage() {
   if (status === 'loading') return <LoadingScreen />;
   if (status !== 'authenticated' || !user) return <Navigate to="/" replace />;
 
+  // Purchases only (SPEC §2 "Purchased Prompts"; the FAQ: a purchase "counts
+  // towards Purchased Prompts"), never free claims. The card links to
+  // ?filter=purchased, which lists exactly these (marketplace/ownership-filter.ts).
   const purchasedCount = owned.error ? 0 : owned.ownedPromptIds.length;
   // The real count from GET /mcp-connections/; 0 while it loads or when it fails.
   const connectionCount = mcpConnections.error ? 0 : mcpConnections.connections.length;

@@ -6,7 +6,8 @@ export interface Category {
 /**
  * SPEC §3 Prompt as GET /api/v1/prompts/ sends it. `content` is present only
  * when the caller has access (purchased or claimed free); `preview` is its
- * first 200 characters.
+ * start, cut at the last word boundary within 200 characters, and
+ * `preview_truncated` says whether the content goes on (promptsapi/view.go).
  */
 export interface Prompt {
   id: string | number;
@@ -14,6 +15,7 @@ export interface Prompt {
   description: string;
   content?: string | null;
   preview?: string | null;
+  preview_truncated?: boolean;
   price: number;
   rating_avg?: number | null;
   rating_count?: number | null;

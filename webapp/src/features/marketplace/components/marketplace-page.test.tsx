@@ -141,6 +141,29 @@ describe('MarketplacePage: listing', () => {
     expect(within(card('short')).queryByText(/Click View/)).not.toBeInTheDocument();
   });
 
+  it("ends a cut preview at a whole word with one ellipsis, in the card and the dialog (issue 13: no 'IN...', no '....')", async () => {
+    startSignedOut();
+    // As promptsapi sends them: cut at a word boundary within 200 characters, flagged.
+    const cutWord = 'Write a cold email for a founder in the [INDUSTRY] space about';
+    const cutSentence = 'You are an expert. Answer as the system.';
+    serveCatalogue(() => [
+      prompt({ id: 'word', preview: cutWord, preview_truncated: true }),
+      prompt({ id: 'sentence', preview: cutSentence, preview_truncated: true }),
+      prompt({ id: 'whole', preview: 'Short and complete.', preview_truncated: false }),
+    ]);
+    renderApp('/marketplace');
+    const word = await findCard('word');
+    expect(within(word).getByTestId('prompt-preview').textContent).toBe(cutWord + '...');
+    expect(within(word).getByText('Click View to see the full prompt.')).toBeInTheDocument();
+    expect(within(card('sentence')).getByTestId('prompt-preview').textContent).toBe('You are an expert. Answer as the system...');
+    expect(within(card('whole')).getByTestId('prompt-preview').textContent).toBe('Short and complete.');
+    expect(within(card('whole')).queryByText(/Click View/)).not.toBeInTheDocument();
+
+    await userEvent.click(within(word).getByRole('button', { name: 'View' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Prompt word' });
+    expect(within(dialog).getByTestId('prompt-preview').textContent).toBe(cutWord + '...');
+  });
+
   it('shows the empty state texts when nothing matches', async () => {
     startSignedOut();
     serveCatalogue(() => []);
@@ -377,6 +400,8 @@ describe('MarketplacePage: signed in', () => {
     await waitFor(() => expect(screen.getByTestId('location').textContent).toMatch(/^\/login/), { timeout: 20_000 });
     expect(Date.now() - clickedAt).toBeGreaterThanOrEqual(1500);
     expect(screen.getByTestId('location')).toHaveTextContent('/login?redirect=%2Fmarketplace');
+    // The reason stays on the login page: it says why the user is there.
+    expect(within(toasts()).getByText('Your session has expired. Please log in again.')).toBeInTheDocument();
   });
 
   it('Purchase goes to the checkout URL', async () => {
@@ -642,16 +667,39 @@ describe('MarketplacePage: detail dialog', () => {
   });
 });
 
-describe('MarketplacePage: ?filter=purchased', () => {
-  it('shows only purchased and free-claimed prompts, with a way back to all', async () => {
-    startSignedIn();
+describe('MarketplacePage: ?filter=purchased and ?filter=mine', () => {
+  const mixed = () => {
     serveCatalogue(
       () => [prompt({ id: 'bought', is_purchased: true, content: 'a' }), prompt({ id: 'freebie', content: 'b' }), prompt({ id: 'other' })],
       { free: () => ({ remaining: 4, total_allowed: 5, used: 1, prompt_ids: ['freebie'] }), owned: () => ['bought'] },
     );
+  };
+  const shownIds = () => screen.getAllByTestId('prompt-card').map((c) => c.getAttribute('data-prompt-id')).sort();
+
+  // Issue 13: the dashboard's "Purchased Prompts" card links here and counts
+  // purchases only; this list showed the free claims too (1 vs 6).
+  it('?filter=purchased (the dashboard card) shows the purchased prompts only, as the card counts them', async () => {
+    startSignedIn();
+    mixed();
     renderApp('/marketplace?filter=purchased');
+    expect(await screen.findByTestId('prompt-count')).toHaveTextContent('1 prompts found');
+    expect(shownIds()).toEqual(['bought']);
+    expect(screen.getByTestId('purchased-filter')).toHaveTextContent('Showing your purchased prompts.');
+    await userEvent.click(screen.getByRole('link', { name: 'Include free prompts' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/marketplace\?filter=mine$/));
     expect(await screen.findByTestId('prompt-count')).toHaveTextContent('2 prompts found');
-    expect(screen.getAllByTestId('prompt-card').map((c) => c.getAttribute('data-prompt-id')).sort()).toEqual(['bought', 'freebie']);
+  });
+
+  it('?filter=mine ("Show only my prompts") shows purchased and free-claimed prompts, with a way back to all', async () => {
+    startSignedIn();
+    mixed();
+    renderApp('/marketplace');
+    expect(await screen.findByTestId('prompt-count')).toHaveTextContent('3 prompts found');
+    await userEvent.click(screen.getByRole('link', { name: 'Show only my prompts' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/marketplace\?filter=mine$/));
+    expect(await screen.findByTestId('prompt-count')).toHaveTextContent('2 prompts found');
+    expect(shownIds()).toEqual(['bought', 'freebie']);
+    expect(screen.getByTestId('purchased-filter')).toHaveTextContent('Showing your purchased and free prompts.');
     await userEvent.click(screen.getByRole('link', { name: 'Show all prompts' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/marketplace$/));
     expect(await screen.findByTestId('prompt-count')).toHaveTextContent('3 prompts found');

@@ -12,6 +12,7 @@ import { useCategories } from '../api/use-categories';
 import { useFreeUsageStatus } from '../api/use-free-usage-status';
 import { usePrompts } from '../api/use-prompts';
 import { MESSAGES } from '../messages';
+import { MINE_FILTER, inOwnershipView, ownershipFilter, OWNERSHIP_FILTER_TEXT, PURCHASED_FILTER } from '../ownership-filter';
 import { cardState, promptAccess, ratingBlockedReason } from '../prompt-access';
 import { categoryLabel } from '../prompt-text';
 import { filterSamplePrompts, SAMPLE_PROMPTS } from '../sample-prompts';
@@ -25,7 +26,6 @@ import './marketplace.css';
 export const SEARCH_DEBOUNCE_MS = 300;
 /** SPEC §9: six skeleton cards while loading. */
 export const SKELETON_COUNT = 6;
-export const PURCHASED_FILTER = 'purchased';
 
 function isUnauthorized(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401;
@@ -35,7 +35,7 @@ export default function MarketplacePage() {
   const { status, user } = useAuth();
   const signedIn = status === 'authenticated' && user !== null;
   const [params] = useSearchParams();
-  const purchasedOnly = params.get('filter') === PURCHASED_FILTER;
+  const ownership = ownershipFilter(params.get('filter'));
 
   const [searchInput, setSearchInput] = useState('');
   const search = useDebouncedValue(searchInput.trim(), SEARCH_DEBOUNCE_MS);
@@ -72,7 +72,7 @@ export default function MarketplacePage() {
   };
   const entries = sortPrompts(base, sort)
     .map(describe)
-    .filter((e) => !purchasedOnly || e.access.hasAccess);
+    .filter((e) => inOwnershipView(ownership, e.access));
 
   // The open dialog follows the list (a free claim shows the content at once);
   // a prompt that left the list stays open as it was last seen.
@@ -136,16 +136,21 @@ export default function MarketplacePage() {
         </SelectField>
       </div>
 
-      {purchasedOnly ? (
+      {ownership ? (
         <div className="filter-bar" data-testid="purchased-filter">
-          <span>Showing your purchased and free prompts.</span>
+          <span>{OWNERSHIP_FILTER_TEXT[ownership]}</span>
+          {ownership === PURCHASED_FILTER ? (
+            <Link to={`/marketplace?filter=${MINE_FILTER}`} className="filter-bar__link">
+              Include free prompts
+            </Link>
+          ) : null}
           <Link to="/marketplace" className="filter-bar__link">
             Show all prompts
           </Link>
         </div>
       ) : signedIn ? (
         <div className="filter-bar filter-bar--quiet">
-          <Link to="/marketplace?filter=purchased" className="filter-bar__link">
+          <Link to={`/marketplace?filter=${MINE_FILTER}`} className="filter-bar__link">
             Show only my prompts
           </Link>
         </div>

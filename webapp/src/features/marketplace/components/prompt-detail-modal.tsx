@@ -111,7 +111,7 @@ export function PromptDetailModal({
           <section className="prompt-detail__section" aria-label="Preview">
             <h3 className="prompt-detail__section-title">Preview</h3>
             <div className="prompt-text prompt-detail__text" data-testid="prompt-preview">
-              <HighlightedText text={cardPreview({ preview: prompt.preview }).text} />
+              <HighlightedText text={cardPreview({ preview: prompt.preview, preview_truncated: prompt.preview_truncated }).text} />
             </div>
             <Alert variation="info" className="prompt-detail__notice">
               {notice}

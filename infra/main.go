@@ -13,6 +13,13 @@
 //	registerLimitPerIp    REGISTER_LIMIT_PER_IP of auth (registrations per address per hour)
 //	metaBedrock           "true": Meta Llama on Amazon Bedrock
 //	publicUrl             PUBLIC_URL for a custom domain in front of CloudFront
+//	                      (with siteDomain it follows that, and may only repeat it)
+//	siteDomain, certificateArn
+//	                      the distribution's own domain and its ACM certificate
+//	                      in us-east-1 (else the deploying shell's SITE_DOMAIN
+//	                      and CERTIFICATE_ARN): TLSv1.2_2021, PUBLIC_URL
+//	                      https://<domain>, a DnsRecord output
+//	jwtRotationDays       days between rotations of JWT_SECRET (30)
 //	mcpRegistryUrl        MCP_REGISTRY_URL: a registry the catalogue imports daily
 //	chatMaxConcurrentStreams, chatRequestsPerMinute, chatDailyTokenBudget
 //	                      CHAT_MAX_CONCURRENT_STREAMS, CHAT_REQUESTS_PER_MINUTE,
@@ -64,8 +71,11 @@ func closeJSII() {
 	jsii.Close()
 }
 
-func run() error {
+func run() (err error) {
 	app := awscdk.NewApp(nil)
+	// cdk-nag's AWS Solutions pack: an unsuppressed error fails the synth
+	// (infra/stack/nag.go).
+	stack.AddNagChecks(app)
 	root, err := repoRoot()
 	if err != nil {
 		return err
@@ -101,6 +111,13 @@ func run() error {
 		PublicURL:      str("publicUrl", ""),
 		MCPRegistryURL: str("mcpRegistryUrl", ""),
 		MailFrom:       str("mailFrom", ""),
+		SiteDomain:     str("siteDomain", strings.TrimSpace(os.Getenv("SITE_DOMAIN"))),
+		CertificateARN: str("certificateArn", strings.TrimSpace(os.Getenv("CERTIFICATE_ARN"))),
+	}
+	if v := str("jwtRotationDays", ""); v != "" {
+		if props.JWTRotationDays, err = strconv.Atoi(v); err != nil || props.JWTRotationDays < 1 || props.JWTRotationDays > stack.MaxJWTRotationDays {
+			return fmt.Errorf("context jwtRotationDays: want 1 to %d days, got %q", stack.MaxJWTRotationDays, v)
+		}
 	}
 	requireVerification, err := flag("requireEmailVerification", true)
 	if err != nil {
@@ -184,6 +201,13 @@ func run() error {
 	if _, err := stack.NewAIWorkStack(app, name, props); err != nil {
 		return err
 	}
+	// A failed validation (a cdk-nag error among them) is thrown by
+	// Synth; CDK has printed its report by then.
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("synth: %v", r)
+		}
+	}()
 	app.Synth(nil)
 	return nil
 }

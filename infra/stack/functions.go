@@ -12,7 +12,6 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
-	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
@@ -152,41 +151,28 @@ func newFunctions(scope constructs.Construct, p functionsProps) (map[string]awsl
 		if d.API {
 			spec.Secrets = append(slices.Clone(spec.Secrets), SecretOrigin)
 		}
-		zip := filepath.Join(p.LambdaDir, d.Function+".zip")
-		if _, err := os.Stat(zip); err != nil {
-			return nil, fmt.Errorf("lambda package of %s: %w (run `make build`)", d.Function, err)
-		}
 		env, err := environment(d.Function, spec, p)
 		if err != nil {
 			return nil, err
 		}
-		id := constructID(d.Function)
-		logs := awslogs.NewLogGroup(scope, jsii.String(id+"Logs"), &awslogs.LogGroupProps{
-			Retention:     awslogs.RetentionDays_ONE_MONTH,
-			RemovalPolicy: awscdk.RemovalPolicy_DESTROY,
+		fn, err := newGoFunction(scope, goFunctionProps{
+			Function:       d.Function,
+			Description:    d.Description,
+			LambdaDir:      p.LambdaDir,
+			MemoryMB:       spec.MemoryMB,
+			TimeoutSeconds: spec.TimeoutSeconds,
+			Env:            env,
+			Reserved:       p.Reserved,
 		})
-		var reserved *float64
-		if n, ok := p.Reserved[d.Function]; ok {
-			reserved = jsii.Number(n)
+		if err != nil {
+			return nil, err
 		}
-		fn := awslambda.NewFunction(scope, jsii.String(FunctionID(d.Function)), &awslambda.FunctionProps{
-			Description:  jsii.String(d.Description),
-			Runtime:      awslambda.Runtime_PROVIDED_AL2023(),
-			Architecture: awslambda.Architecture_ARM_64(),
-			Handler:      jsii.String("bootstrap"),
-			Code:         awslambda.Code_FromAsset(jsii.String(zip), nil),
-			MemorySize:   jsii.Number(spec.MemoryMB),
-			Timeout:      awscdk.Duration_Seconds(jsii.Number(spec.TimeoutSeconds)),
-			Environment:  &env,
-			LogGroup:     logs,
-			// Chat's cap and the webhook's own share (stack.go, README).
-			ReservedConcurrentExecutions: reserved,
-			// No Vpc: outbound internet, no private network (see above).
-		})
 		// Only the actions and partitions its code uses (grants.go).
 		if err := grantTable(fn, p.Table, d.Function); err != nil {
 			return nil, err
 		}
+		// No version stages: every version is readable, AWSPREVIOUS
+		// included (the JWT key before the last rotation, rotation.go).
 		for _, name := range spec.Secrets {
 			p.Secrets[name].GrantRead(fn, nil)
 		}
@@ -201,6 +187,53 @@ func newFunctions(scope constructs.Construct, p functionsProps) (map[string]awsl
 		fns[d.Function] = fn
 	}
 	return fns, nil
+}
+
+// goFunctionProps describes one of the product's Go Lambdas.
+type goFunctionProps struct {
+	Function, Description string
+	// LambdaDir holds <Function>.zip, as `make build` writes it.
+	LambdaDir      string
+	MemoryMB       int
+	TimeoutSeconds int
+	Env            map[string]*string // nil: no variables
+	// Reserved is the reserved concurrency by function (absent: none).
+	Reserved map[string]int
+}
+
+// newGoFunction makes a Go Lambda as every function of the product is made:
+// the bootstrap binary of `make build` on provided.al2023 and arm64, with
+// its own log group and a role that may write only there (logs.go). None
+// is placed in a VPC: see newFunctions.
+func newGoFunction(scope constructs.Construct, p goFunctionProps) (awslambda.Function, error) {
+	zip := filepath.Join(p.LambdaDir, p.Function+".zip")
+	if _, err := os.Stat(zip); err != nil {
+		return nil, fmt.Errorf("lambda package of %s: %w (run `make build`)", p.Function, err)
+	}
+	logs, role := functionLogging(scope, constructID(p.Function), p.Function+": "+p.Description)
+	var reserved *float64
+	if n, ok := p.Reserved[p.Function]; ok {
+		reserved = jsii.Number(n)
+	}
+	var env *map[string]*string
+	if len(p.Env) > 0 {
+		env = &p.Env
+	}
+	return awslambda.NewFunction(scope, jsii.String(FunctionID(p.Function)), &awslambda.FunctionProps{
+		Description:  jsii.String(p.Description),
+		Runtime:      awslambda.Runtime_PROVIDED_AL2023(),
+		Architecture: awslambda.Architecture_ARM_64(),
+		Handler:      jsii.String("bootstrap"),
+		Code:         awslambda.Code_FromAsset(jsii.String(zip), nil),
+		MemorySize:   jsii.Number(p.MemoryMB),
+		Timeout:      awscdk.Duration_Seconds(jsii.Number(p.TimeoutSeconds)),
+		Environment:  env,
+		LogGroup:     logs,
+		Role:         role,
+		// Chat's cap and the webhook's own share (stack.go, README).
+		ReservedConcurrentExecutions: reserved,
+		// No Vpc: outbound internet, no private network (see newFunctions).
+	}), nil
 }
 
 // environment holds names, ARNs and settings, never a secret's value.

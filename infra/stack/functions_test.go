@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,25 +24,53 @@ func TestEveryFunctionHasAFunctionFolderAndIsBuilt(t *testing.T) {
 	if m == nil {
 		t.Fatal("Makefile has no LAMBDAS line")
 	}
-	// Route groups plus job functions.
-	var want []string
+	// Route groups plus job functions, each with a FunctionSpec; then the
+	// functions the stack adds itself (jwt-rotation).
+	var routed []string
 	for _, g := range routes.Groups {
-		want = append(want, g.Function)
+		routed = append(routed, g.Function)
 	}
-	want = append(want, routes.JobFunctions...)
-	for _, fn := range want {
-		if _, err := os.Stat(filepath.Join("..", "..", "functions", fn, "main.go")); err != nil {
-			t.Errorf("function %s has no functions/%s/main.go: %v", fn, fn, err)
-		}
+	routed = append(routed, routes.JobFunctions...)
+	for _, fn := range routed {
 		if _, ok := stack.FunctionSpecs[fn]; !ok {
 			t.Errorf("function %s has no stack.FunctionSpecs entry", fn)
 		}
 	}
-	if got := sortedSet(strings.Fields(string(m[1]))); !equal(got, sortedSet(want)) {
-		t.Errorf("Makefile LAMBDAS = %v, want the route groups' and job functions %v", got, sortedSet(want))
+	want := append(slices.Clone(routed), stack.InfraFunctions...)
+	for _, fn := range want {
+		if _, err := os.Stat(filepath.Join("..", "..", "functions", fn, "main.go")); err != nil {
+			t.Errorf("function %s has no functions/%s/main.go: %v", fn, fn, err)
+		}
 	}
-	if len(stack.FunctionSpecs) != len(sortedSet(want)) {
-		t.Errorf("FunctionSpecs has %d entries for %d functions %v", len(stack.FunctionSpecs), len(sortedSet(want)), sortedSet(want))
+	if got := sortedSet(strings.Fields(string(m[1]))); !equal(got, sortedSet(want)) {
+		t.Errorf("Makefile LAMBDAS = %v, want the route groups', job and stack functions %v", got, sortedSet(want))
+	}
+	if len(stack.FunctionSpecs) != len(sortedSet(routed)) {
+		t.Errorf("FunctionSpecs has %d entries for %d functions %v", len(stack.FunctionSpecs), len(sortedSet(routed)), sortedSet(routed))
+	}
+}
+
+// Every Lambda of the template is one the Makefile builds (a route
+// group's, a job function's or stack.InfraFunctions) or one of the CDK's
+// own helpers, which ship their code in aws-cdk-lib.
+func TestEveryLambdaIsBuiltByTheMakefileOrIsACDKHelper(t *testing.T) {
+	for _, name := range []string{mainStack, plainStack} {
+		tp := synth(t, name)
+		known := map[string]bool{}
+		for _, g := range allFunctions() {
+			id, _ := tp.function(t, g.Function)
+			known[id] = true
+		}
+		for _, fn := range stack.InfraFunctions {
+			id, _ := tp.function(t, fn)
+			known[id] = true
+		}
+		for _, id := range tp.ofType("AWS::Lambda::Function") {
+			helper := strings.HasPrefix(id, "CustomCDKBucketDeployment") || strings.HasPrefix(id, "CustomS3AutoDeleteObjectsCustomResourceProvider")
+			if !known[id] && !helper {
+				t.Errorf("%s: Lambda %s is neither built by the Makefile nor a CDK helper", name, id)
+			}
+		}
 	}
 }
 
@@ -55,7 +84,7 @@ func TestFunctionsRunGoOnGravitonWithOnlyTheirSecretARNs(t *testing.T) {
 	}
 	// Literal settings a function may carry; everything else is a reference.
 	literal := map[string]bool{"FREE_PROMPTS_PER_USER": true, "ADMIN_EMAILS": true, "META_BEDROCK": true,
-		"MCP_HTTPS_ONLY": true, "MCP_REGISTRY_URL": true,
+		"MCP_HTTPS_ONLY": true, "MCP_REGISTRY_URL": true, "PUBLIC_URL": true,
 		"MAIL_FROM": true, "REGISTER_LIMIT_PER_IP": true, "REQUIRE_EMAIL_VERIFICATION": true,
 		"CHAT_MAX_CONCURRENT_STREAMS": true, "CHAT_REQUESTS_PER_MINUTE": true, "CHAT_DAILY_TOKEN_BUDGET": true}
 
@@ -111,17 +140,18 @@ func TestFunctionsRunGoOnGravitonWithOnlyTheirSecretARNs(t *testing.T) {
 			if want := sortedSet(wantSecrets[g.Function]); !equal(sortedSet(gotARNs), want) {
 				t.Errorf("secret ARNs in the environment = %v, want %v", sortedSet(gotARNs), want)
 			}
-			if _, ok := env["PUBLIC_URL"]; ok {
-				t.Error("PUBLIC_URL is set; without a custom domain the functions take it from x-forwarded-host")
-			}
 		})
 	}
 }
 
 func TestFunctionSettingsFollowTheProps(t *testing.T) {
+	// PUBLIC_URL follows the own domain, for the functions that build
+	// links (OAuth redirect, Stripe return URLs, mail); without it they
+	// take the host from x-forwarded-host.
 	want := map[string]map[string]string{
-		"auth":    {"ADMIN_EMAILS": testAdmin, "MAIL_FROM": testMailFrom, "REGISTER_LIMIT_PER_IP": "25"},
-		"prompts": {"FREE_PROMPTS_PER_USER": "7", "REQUIRE_EMAIL_VERIFICATION": "false"},
+		"auth":     {"ADMIN_EMAILS": testAdmin, "MAIL_FROM": testMailFrom, "REGISTER_LIMIT_PER_IP": "25", "PUBLIC_URL": "https://" + testDomain},
+		"payments": {"PUBLIC_URL": "https://" + testDomain},
+		"prompts":  {"FREE_PROMPTS_PER_USER": "7", "REQUIRE_EMAIL_VERIFICATION": "false"},
 		// The chat limits reach the function that enforces them and the one
 		// that reports them; 0 (no limit) is passed like any value.
 		"chat":  {"META_BEDROCK": "1", "CHAT_MAX_CONCURRENT_STREAMS": "5", "CHAT_REQUESTS_PER_MINUTE": "30", "CHAT_DAILY_TOKEN_BUDGET": "0"},

@@ -37,6 +37,8 @@ type tmpl struct {
 type resource struct {
 	Type           string         `json:"Type"`
 	Properties     map[string]any `json:"Properties"`
+	Metadata       map[string]any `json:"Metadata"`
+	DependsOn      []string       `json:"DependsOn"`
 	DeletionPolicy string         `json:"DeletionPolicy"`
 	UpdateReplace  string         `json:"UpdateReplacePolicy"`
 }
@@ -56,18 +58,28 @@ const (
 	testChatReserved    = 80
 	testWebhookReserved = 7
 	testWAFRateLimit    = 600
+	// The main stack's own domain, certificate, rotation period and
+	// environment (the plain stack: *.cloudfront.net, 30 days, no
+	// environment).
+	testDomain       = "app.example.com"
+	testCertificate  = "arn:aws:acm:us-east-1:123456789012:certificate/abc"
+	testRotationDays = 14
+	testAccount      = "123456789012"
+	testRegion       = "eu-west-1"
 )
 
 var (
 	synthOnce sync.Once
 	synthErr  error
 	templates map[string]*tmpl
+	stacks    map[string]awscdk.Stack
 	assetDir  string
 )
 
 // synth builds the stacks once per test binary, on dummy assets in a
 // temporary directory (dist/ and webapp/dist need not exist): one with
-// every option set, one with the defaults.
+// every option set (an own domain and an environment included), one with
+// the defaults. Both carry the cdk-nag checks, as `make synth` does.
 func synth(t *testing.T, name string) *tmpl {
 	t.Helper()
 	synthOnce.Do(func() { synthErr = synthAll() })
@@ -86,9 +98,11 @@ func synthAll() error {
 	if err != nil {
 		return err
 	}
-	templates = map[string]*tmpl{}
+	templates, stacks = map[string]*tmpl{}, map[string]awscdk.Stack{}
 	for name, props := range map[string]*stack.Props{
 		mainStack: {LambdaDir: lambdaDir, WebappDir: webappDir, MetaBedrock: true,
+			SiteDomain: testDomain, CertificateARN: testCertificate, JWTRotationDays: testRotationDays,
+			StackProps:         awscdk.StackProps{Env: &awscdk.Environment{Account: jsii.String(testAccount), Region: jsii.String(testRegion)}},
 			FreePromptsPerUser: testFreeUses, AdminEmails: []string{testAdmin}, MCPRegistryURL: testRegistry,
 			MailFrom: testMailFrom, SkipEmailVerification: true, RegisterLimitPerIP: testRegisterLimit,
 			ChatLimits:              map[string]int{"CHAT_MAX_CONCURRENT_STREAMS": 5, "CHAT_REQUESTS_PER_MINUTE": 30, "CHAT_DAILY_TOKEN_BUDGET": 0},
@@ -96,11 +110,12 @@ func synthAll() error {
 		plainStack: {LambdaDir: lambdaDir, WebappDir: webappDir},
 	} {
 		// One app per stack: Template_FromStack synthesizes the whole app.
-		app := awscdk.NewApp(&awscdk.AppProps{Context: cdkContext(), Outdir: jsii.String(filepath.Join(assetDir, name+".out"))})
+		app := nagApp(filepath.Join(assetDir, name+".out"))
 		st, err := stack.NewAIWorkStack(app, name, props)
 		if err != nil {
 			return err
 		}
+		stacks[name] = st
 		at := assertions.Template_FromStack(st, nil)
 		raw, err := json.Marshal(at.ToJSON())
 		if err != nil {
@@ -113,6 +128,19 @@ func synthAll() error {
 		templates[name] = tp
 	}
 	return nil
+}
+
+// nagApp is an app with cdk.json's context and the cdk-nag checks of
+// infra/main.go. An unsuppressed error still only annotates here (the
+// flag that turns error annotations into a failed synth is off), so that
+// TestCdkNagLeavesNoUnsuppressedFinding lists every finding while the
+// other tests run.
+func nagApp(outdir string) awscdk.App {
+	ctx := cdkContext()
+	(*ctx)["@aws-cdk/core:annotationsInValidationReport"] = false
+	app := awscdk.NewApp(&awscdk.AppProps{Context: ctx, Outdir: jsii.String(outdir)})
+	stack.AddNagChecks(app)
+	return app
 }
 
 // templateResources synthesizes a stack of its own app (a test's variant)
@@ -130,8 +158,8 @@ func templateResources(t *testing.T, st awscdk.Stack) map[string]resource {
 	return tp.Resources
 }
 
-// dummyAssets writes a zip per function (route groups and job functions)
-// and a one-page web app.
+// dummyAssets writes a zip per function (route groups, job functions and
+// stack.InfraFunctions) and a one-page web app.
 func dummyAssets(dir string) (lambdaDir, webappDir string, err error) {
 	lambdaDir, webappDir = filepath.Join(dir, "lambda"), filepath.Join(dir, "webapp")
 	for _, d := range []string{lambdaDir, filepath.Join(webappDir, "assets")} {
@@ -139,8 +167,12 @@ func dummyAssets(dir string) (lambdaDir, webappDir string, err error) {
 			return "", "", err
 		}
 	}
+	var names []string
 	for _, f := range allFunctions() {
-		if err := os.WriteFile(filepath.Join(lambdaDir, f.Function+".zip"), []byte("dummy "+f.Function), 0o644); err != nil {
+		names = append(names, f.Function)
+	}
+	for _, fn := range append(names, stack.InfraFunctions...) {
+		if err := os.WriteFile(filepath.Join(lambdaDir, fn+".zip"), []byte("dummy "+fn), 0o644); err != nil {
 			return "", "", err
 		}
 	}

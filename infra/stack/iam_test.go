@@ -70,17 +70,6 @@ func TestNoPolicyGrantsEveryActionOfAService(t *testing.T) {
 	}
 }
 
-func TestOnlyTheBasicExecutionRoleIsAManagedPolicy(t *testing.T) {
-	tp := synth(t, mainStack)
-	for _, id := range tp.ofType("AWS::IAM::Role") {
-		for _, arn := range asList(props(tp.Resources[id], "ManagedPolicyArns")) {
-			if !strings.Contains(flat(arn), `:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole"`) {
-				t.Errorf("role %s has managed policy %s", id, flat(arn))
-			}
-		}
-	}
-}
-
 func TestEachFunctionReadsOnlyItsSecretsAndUsesTheTable(t *testing.T) {
 	tp := synth(t, mainStack)
 	secretIDs := secretLogicalIDs(t, tp)

@@ -63,6 +63,11 @@ type siteProps struct {
 	// distribution's origin configuration (a dynamic reference: the value
 	// is in neither the template nor the cloud assembly).
 	OriginSecret awssecretsmanager.ISecret
+	// LogBucket receives CloudFront's and the site bucket's access logs.
+	LogBucket awss3.IBucket
+	// Domain and CertificateARN: the site's own name (domain.go); empty,
+	// the default *.cloudfront.net name.
+	Domain, CertificateARN string
 }
 
 // newSite is the private bucket holding the web app and the CloudFront
@@ -74,6 +79,10 @@ func newSite(scope constructs.Construct, p siteProps) awscloudfront.Distribution
 		Encryption:        awss3.BucketEncryption_S3_MANAGED,
 		ObjectOwnership:   awss3.ObjectOwnership_BUCKET_OWNER_ENFORCED,
 		Versioned:         jsii.Bool(false),
+		// Reads come from CloudFront (logged at the edge) and writes from
+		// the deploy; these logs show any other access to the bucket.
+		ServerAccessLogsBucket: p.LogBucket,
+		ServerAccessLogsPrefix: jsii.String(SiteBucketLogPrefix),
 		// The content is rebuilt from webapp/dist on every deploy.
 		RemovalPolicy:     awscdk.RemovalPolicy_DESTROY,
 		AutoDeleteObjects: jsii.Bool(true),
@@ -92,10 +101,15 @@ func newSite(scope constructs.Construct, p siteProps) awscloudfront.Distribution
 		Runtime: awscloudfront.FunctionRuntime_JS_2_0(),
 	})
 
-	dist := awscloudfront.NewDistribution(scope, jsii.String("Site"), &awscloudfront.DistributionProps{
+	distProps := &awscloudfront.DistributionProps{
 		Comment:           jsii.String(*awscdk.Stack_Of(scope).StackName() + " web app and API"),
 		DefaultRootObject: jsii.String("index.html"),
 		HttpVersion:       awscloudfront.HttpVersion_HTTP2_AND_3,
+		// Standard access logs: one line per viewer request, for abuse and
+		// incident investigation (cookies left out).
+		EnableLogging: jsii.Bool(true),
+		LogBucket:     p.LogBucket,
+		LogFilePrefix: jsii.String(CloudFrontLogPrefix),
 		DefaultBehavior: &awscloudfront.BehaviorOptions{
 			Origin:                awscloudfrontorigins.S3BucketOrigin_WithOriginAccessControl(bucket, nil),
 			ViewerProtocolPolicy:  awscloudfront.ViewerProtocolPolicy_REDIRECT_TO_HTTPS,
@@ -129,7 +143,9 @@ func newSite(scope constructs.Construct, p siteProps) awscloudfront.Distribution
 				},
 			},
 		},
-	})
+	}
+	siteDomain(scope, p.Domain, p.CertificateARN, distProps)
+	dist := awscloudfront.NewDistribution(scope, jsii.String("Site"), distProps)
 
 	// Hashed build files first (kept across deploys, so a browser holding
 	// the previous index.html still finds its chunks), then the rest with

@@ -248,11 +248,7 @@ func TestSecurityHeaders(t *testing.T) {
 
 func TestBucketIsPrivateEncryptedTLSOnlyAndFilled(t *testing.T) {
 	tp := synth(t, mainStack)
-	buckets := tp.ofType("AWS::S3::Bucket")
-	if len(buckets) != 1 {
-		t.Fatalf("buckets = %v", buckets)
-	}
-	b := tp.Resources[buckets[0]]
+	site, b := tp.one(t, "AWS::S3::Bucket", "SiteBucket")
 	if got := flat(props(b, "PublicAccessBlockConfiguration")); got != `{"BlockPublicAcls":true,"BlockPublicPolicy":true,"IgnorePublicAcls":true,"RestrictPublicBuckets":true}` {
 		t.Errorf("public access block = %s", got)
 	}
@@ -261,6 +257,9 @@ func TestBucketIsPrivateEncryptedTLSOnlyAndFilled(t *testing.T) {
 	}
 	var tlsOnly, oac bool
 	for _, id := range tp.ofType("AWS::S3::BucketPolicy") {
+		if ref(props(tp.Resources[id], "Bucket")) != site {
+			continue
+		}
 		for _, st := range statements(props(tp.Resources[id], "PolicyDocument", "Statement")) {
 			s := flat(st.Raw)
 			tlsOnly = tlsOnly || st.Effect == "Deny" && strings.Contains(s, `"aws:SecureTransport":"false"`)
@@ -278,14 +277,16 @@ func TestBucketIsPrivateEncryptedTLSOnlyAndFilled(t *testing.T) {
 		t.Fatalf("bucket deployments = %v, want the hashed assets and the pages", deployments)
 	}
 	for _, id := range deployments {
-		if ref(props(tp.Resources[id], "DestinationBucketName")) != buckets[0] {
+		if ref(props(tp.Resources[id], "DestinationBucketName")) != site {
 			t.Errorf("deployment %s does not fill the site bucket", id)
 		}
 	}
 }
 
+// Without an own domain the outputs name the distribution's address; with
+// one (the main stack), that domain.
 func TestOutputsGiveTheSiteAndWebhookURLs(t *testing.T) {
-	tp := synth(t, mainStack)
+	tp := synth(t, plainStack)
 	dist, _ := distribution(t, tp)
 	for name, suffix := range map[string]string{
 		stack.OutputSiteURL:           `"DomainName"]}]]}`,
@@ -300,6 +301,16 @@ func TestOutputsGiveTheSiteAndWebhookURLs(t *testing.T) {
 		v := flat(o["Value"])
 		if !strings.HasPrefix(v, `{"Fn::Join":["",["https://",{"Fn::GetAtt":["`+dist+`","DomainName"]}`) || !strings.HasSuffix(v, suffix) {
 			t.Errorf("output %s = %s", name, v)
+		}
+	}
+	main := synth(t, mainStack)
+	for name, want := range map[string]string{
+		stack.OutputSiteURL:           "https://" + testDomain,
+		stack.OutputWebhookURL:        "https://" + testDomain + stack.WebhookPath,
+		stack.OutputGoogleRedirectURI: "https://" + testDomain + stack.GoogleCallbackPath,
+	} {
+		if got := flat(main.Outputs[name]["Value"]); !strings.Contains(got, want) || strings.Contains(got, "cloudfront") {
+			t.Errorf("with a domain, output %s = %s, want %s", name, got, want)
 		}
 	}
 }

@@ -1,7 +1,9 @@
-// Package stack is the product's CDK stack: one DynamoDB table, the secrets,
-// one Lambda per route group and per job function of aiwork/shared/routes, a
-// REST API and the jobs' EventBridge schedules built from the same route
-// table, and the web app on S3 behind CloudFront.
+// Package stack is the product's CDK stack: one DynamoDB table, the secrets
+// (the JWT key rotating), one Lambda per route group and per job function of
+// aiwork/shared/routes, a REST API and the jobs' EventBridge schedules built
+// from the same route table, and the web app on S3 behind CloudFront (on its
+// own domain when given, access logs to a log bucket). nag.go holds the
+// cdk-nag checks and every finding accepted, with its reason.
 package stack
 
 import (
@@ -34,8 +36,17 @@ type Props struct {
 	// PublicURL, when set (a custom domain), is PUBLIC_URL of auth and
 	// payments. Empty: the functions build public URLs from the
 	// x-forwarded-host header that CloudFront's API behaviour sets, which
-	// they believe only on requests carrying the origin secret.
+	// they believe only on requests carrying the origin secret. With
+	// SiteDomain it is https://SiteDomain.
 	PublicURL string
+	// SiteDomain and CertificateARN (both or neither; SITE_DOMAIN and
+	// CERTIFICATE_ARN): the distribution serves SiteDomain with that ACM
+	// certificate (us-east-1) and TLSv1.2_2021 at least (domain.go).
+	// Empty: the default *.cloudfront.net name and certificate.
+	SiteDomain, CertificateARN string
+	// JWTRotationDays is how often Secrets Manager rotates the JWT signing
+	// key (rotation.go). 0: DefaultJWTRotationDays.
+	JWTRotationDays int
 	// Analytics widens the Content-Security-Policy for Google Analytics
 	// (a web app built with VITE_ANALYTICS_ID).
 	Analytics bool
@@ -113,6 +124,8 @@ const (
 	OutputSiteURL           = "SiteUrl"
 	OutputWebhookURL        = "WebhookUrl"
 	OutputGoogleRedirectURI = "GoogleRedirectUri"
+	OutputLogBucket         = "AccessLogBucket"
+	// OutputDNSRecord (domain.go) only with a SiteDomain.
 )
 
 // WebhookPath is where Stripe sends events (the stripe-webhook group's path).
@@ -135,6 +148,13 @@ func NewAIWorkStack(scope constructs.Construct, id string, props *Props) (awscdk
 	}
 	if props.WAFRateLimit != 0 && (props.WAFRateLimit < MinWAFRateLimit || props.WAFRateLimit > MaxWAFRateLimit) {
 		return nil, fmt.Errorf("stack %s: WAFRateLimit %d: want %d to %d requests per %d s", id, props.WAFRateLimit, MinWAFRateLimit, MaxWAFRateLimit, WAFWindowSeconds)
+	}
+	if err := props.checkDomain(); err != nil {
+		return nil, fmt.Errorf("stack %s: %w", id, err)
+	}
+	rotationDays := props.JWTRotationDays
+	if rotationDays == 0 {
+		rotationDays = DefaultJWTRotationDays
 	}
 	st := awscdk.NewStack(scope, jsii.String(id), &props.StackProps)
 
@@ -165,15 +185,29 @@ func NewAIWorkStack(scope constructs.Construct, id string, props *Props) (awscdk
 	if err != nil {
 		return nil, err
 	}
+	rotation, err := newJWTRotation(st, props.LambdaDir, secrets[SecretJWT], rotationDays)
+	if err != nil {
+		return nil, fmt.Errorf("stack %s: %w", id, err)
+	}
 	newAPIFirewall(st, api, props.WAFRateLimit)
-	site := newSite(st, siteProps{WebappDir: props.WebappDir, API: api, Analytics: props.Analytics, OriginSecret: secrets[SecretOrigin]})
+	logBucket := newLogBucket(st)
+	site := newSite(st, siteProps{WebappDir: props.WebappDir, API: api, Analytics: props.Analytics, OriginSecret: secrets[SecretOrigin],
+		LogBucket: logBucket, Domain: props.SiteDomain, CertificateARN: props.CertificateARN})
+	suppressNagFindings(nagTargets{Stack: st, API: api, Site: site, Secrets: secrets, Functions: fns,
+		Rotation: rotation, CustomDomain: props.SiteDomain != "", MetaBedrock: props.MetaBedrock, AccountRole: !props.SkipAPIGatewayAccount})
 
 	siteURL := awscdk.Fn_Join(jsii.String(""), &[]*string{jsii.String("https://"), site.DistributionDomainName()})
+	if props.SiteDomain != "" {
+		siteURL = jsii.String(props.PublicURL)
+		dnsRecordOutput(st, props.SiteDomain, site)
+	}
 	output(st, OutputSiteURL, siteURL, "The product's address")
 	output(st, OutputWebhookURL, awscdk.Fn_Join(jsii.String(""), &[]*string{siteURL, jsii.String(WebhookPath)}),
 		"Register this endpoint in Stripe (Developers > Webhooks)")
 	output(st, OutputGoogleRedirectURI, awscdk.Fn_Join(jsii.String(""), &[]*string{siteURL, jsii.String(GoogleCallbackPath)}),
 		"Authorised redirect URI of the Google OAuth client")
+	output(st, OutputLogBucket, logBucket.BucketName(),
+		fmt.Sprintf("S3 bucket of CloudFront's (%s) and the site bucket's (%s) access logs, kept %d days", CloudFrontLogPrefix, SiteBucketLogPrefix, AccessLogRetentionDays))
 	for _, name := range secretNames {
 		output(st, "Secret"+strings.ReplaceAll(titleCase(name), "_", ""), jsii.String(SecretName(*st.StackName(), name)),
 			"Secrets Manager secret holding "+name)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -27,6 +28,12 @@ func KeyID(key []byte) string {
 // Manager).
 const reloadEvery = 30 * time.Second
 
+// maxKeyAge is how long a process trusts the keys it read: older, the next
+// token check reads them again in the background, so a key retired by two
+// quick rotations (a leak) stops verifying everywhere within minutes, even
+// on instances that never meet a token signed with the new key.
+const maxKeyAge = 10 * time.Minute
+
 // keyring holds the signing key and the one before it. A rotation signs
 // nobody out: tokens signed with either key verify, and a process that
 // meets a token with a kid it does not know reads the keys again, so an
@@ -39,7 +46,9 @@ type keyring struct {
 
 	source     KeySource
 	reloadMu   sync.Mutex
-	lastReload time.Time
+	lastReload time.Time // last reload for an unknown kid (rate limit)
+	loadedAt   time.Time // when the keys were last read
+	refreshing atomic.Bool
 }
 
 type namedKey struct {
@@ -54,8 +63,8 @@ func named(key []byte) namedKey {
 	return namedKey{id: KeyID(key), key: key}
 }
 
-func newKeyring(current []byte, source KeySource) *keyring {
-	return &keyring{current: named(current), source: source}
+func newKeyring(current []byte, source KeySource, now time.Time) *keyring {
+	return &keyring{current: named(current), source: source, loadedAt: now}
 }
 
 // signing is the key new tokens are signed with.
@@ -68,6 +77,7 @@ func (k *keyring) signing() namedKey {
 // verifying answers the keys a token with this kid may be checked with:
 // the named one, or both for a token from before key ids (no kid).
 func (k *keyring) verifying(kid string, now time.Time) [][]byte {
+	k.refreshIfOld(now)
 	if keys := k.lookup(kid); keys != nil {
 		return keys
 	}
@@ -91,8 +101,8 @@ func (k *keyring) lookup(kid string) [][]byte {
 	return nil
 }
 
-// reload reads the keys again, at most once per reloadEvery, and reports
-// whether they were read.
+// reload reads the keys again for a kid the process does not hold, at
+// most once per reloadEvery, and reports whether they were read.
 func (k *keyring) reload(now time.Time) bool {
 	if k.source == nil {
 		return false
@@ -103,6 +113,31 @@ func (k *keyring) reload(now time.Time) bool {
 		return false
 	}
 	k.lastReload = now
+	return k.load(now)
+}
+
+// refreshIfOld starts one background read of the keys when they are older
+// than maxKeyAge; the check that triggered it does not wait.
+func (k *keyring) refreshIfOld(now time.Time) {
+	if k.source == nil {
+		return
+	}
+	k.mu.RLock()
+	old := now.Sub(k.loadedAt) > maxKeyAge
+	k.mu.RUnlock()
+	if !old || !k.refreshing.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer k.refreshing.Store(false)
+		k.reloadMu.Lock()
+		defer k.reloadMu.Unlock()
+		k.load(now)
+	}()
+}
+
+// load reads the keys through the source; the keys held stay on failure.
+func (k *keyring) load(now time.Time) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	current, previous, err := k.source(ctx)
@@ -111,7 +146,7 @@ func (k *keyring) reload(now time.Time) bool {
 		return false
 	}
 	k.mu.Lock()
-	k.current, k.previous = named(current), named(previous)
+	k.current, k.previous, k.loadedAt = named(current), named(previous), now
 	k.mu.Unlock()
 	return true
 }

@@ -169,3 +169,38 @@ func kidOf(t *testing.T, raw string) string {
 	kid, _ := tok.Header["kid"].(string)
 	return kid
 }
+
+// After a leak the key is rotated twice at once. A process that read its
+// keys over 10 minutes ago reads them again in the background on its next
+// token check, so the leaked key stops verifying there too, even though no
+// token signed with a newer key ever reached it.
+func TestOldKeysAreReadAgainInTheBackground(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	var mu sync.Mutex
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	secret := newRotatingSecret(key1)
+	warm := secret.tokensAt(clock)
+	leaked, _ := warm.Issue("mallory")
+	secret.rotate(key2)
+	secret.rotate(key3)
+	if _, err := warm.Verify(leaked); err != nil {
+		t.Fatalf("within 10 minutes the process still trusts what it read: %v", err)
+	}
+	mu.Lock()
+	now = now.Add(11 * time.Minute)
+	mu.Unlock()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := warm.Verify(leaked); err != nil {
+			break // the background read replaced the keys
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a key two rotations old still verifies 30 s after the keys went stale")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if raw, _ := warm.Issue("u1"); kidOf(t, raw) != auth.KeyID([]byte(key3)) {
+		t.Error("after the background read the process does not sign with the current key")
+	}
+}

@@ -30,7 +30,7 @@ type Sessions interface {
 // NewTokens makes a token issuer signing with key; ttl is the lifetime
 // written into exp.
 func NewTokens(key []byte, ttl time.Duration) *Tokens {
-	return &Tokens{keys: newKeyring(key, nil), ttl: ttl, now: time.Now}
+	return &Tokens{keys: newKeyring(key, nil, time.Now()), ttl: ttl, now: time.Now}
 }
 
 // WithKeySource lets the issuer follow a rotating key: source answers the
@@ -41,7 +41,7 @@ func (t *Tokens) WithKeySource(source KeySource) *Tokens {
 		return t
 	}
 	c := *t
-	c.keys = newKeyring(t.keys.signing().key, source)
+	c.keys = newKeyring(t.keys.signing().key, source, t.now())
 	return &c
 }
 

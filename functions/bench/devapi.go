@@ -26,9 +26,10 @@ const (
 )
 
 // devAPI starts the devserver the way the browser tests do (webapp/e2e/
-// stack.mjs), on the bench's dynalite, and times GET /api/v1/prompts/ as a
-// visitor against the store's own Query (st.Prompts) on the same dynalite,
-// the two interleaved request by request.
+// stack.mjs), on the bench's dynalite, and times GET /api/v1/prompts/ and
+// GET /api/v1/mcp-servers/ as a visitor against the store's own Query
+// (st.Prompts, st.ListMCPServers) on the same dynalite, interleaved request
+// by request.
 func (b *bench) devAPI(ctx context.Context) error {
 	base, stop, err := b.startDevserver(ctx)
 	if err != nil {
@@ -41,46 +42,68 @@ func (b *bench) devAPI(ctx context.Context) error {
 		return err
 	}
 	client := &http.Client{Timeout: 10 * time.Second}
-	get := func() error {
-		res, err := client.Get(base + "/api/v1/prompts/")
-		if err != nil {
-			return err
-		}
-		defer res.Body.Close()
-		if _, err := io.Copy(io.Discard, res.Body); err != nil {
-			return err
-		}
-		if res.StatusCode != http.StatusOK {
-			return fmt.Errorf("GET /api/v1/prompts/: HTTP %d", res.StatusCode)
-		}
-		return nil
-	}
-	query := func() error {
+	prompts := func() error {
 		ps, err := st.Prompts(ctx)
 		if err == nil && len(ps) == 0 {
 			err = fmt.Errorf("catalogue is empty (devserver did not seed it?)")
 		}
 		return err
 	}
-	var api, raw []time.Duration
+	servers := func() error {
+		ss, err := st.ListMCPServers(ctx)
+		if err == nil && len(ss) == 0 {
+			err = fmt.Errorf("MCP registry is empty (devserver did not seed it?)")
+		}
+		return err
+	}
+	for _, c := range []struct {
+		path  string
+		query func() error
+	}{{"/api/v1/prompts/", prompts}, {"/api/v1/mcp-servers/", servers}} {
+		api, raw, err := timeAgainst(func() error { return getOK(client, base+c.path) }, c.query)
+		if err != nil {
+			return fmt.Errorf("GET %s: %w", c.path, err)
+		}
+		b.rows = append(b.rows,
+			ratioRow("GET "+c.path+" p50", ms(percentile(api, 50)), ms(percentile(raw, 50)), "ms", apiBudget),
+			ratioRow("GET "+c.path+" p99", ms(percentile(api, 99)), ms(percentile(raw, 99)), "ms", apiBudget),
+		)
+	}
+	return nil
+}
+
+// timeAgainst times ours and ref interleaved, call by call, after a warm-up.
+func timeAgainst(ours, ref func() error) (o, r []time.Duration, err error) {
 	for i := range apiWarmup + apiRequests {
 		t0 := time.Now()
-		if err := get(); err != nil {
-			return err
+		if err := ours(); err != nil {
+			return nil, nil, err
 		}
 		t1 := time.Now()
-		if err := query(); err != nil {
-			return err
+		if err := ref(); err != nil {
+			return nil, nil, err
 		}
 		t2 := time.Now()
 		if i >= apiWarmup {
-			api, raw = append(api, t1.Sub(t0)), append(raw, t2.Sub(t1))
+			o, r = append(o, t1.Sub(t0)), append(r, t2.Sub(t1))
 		}
 	}
-	b.rows = append(b.rows,
-		ratioRow("GET /api/v1/prompts/ p50", ms(percentile(api, 50)), ms(percentile(raw, 50)), "ms", apiBudget),
-		ratioRow("GET /api/v1/prompts/ p99", ms(percentile(api, 99)), ms(percentile(raw, 99)), "ms", apiBudget),
-	)
+	return o, r, nil
+}
+
+// getOK reads the whole answer of a GET and wants 200.
+func getOK(client *http.Client, url string) error {
+	res, err := client.Get(url)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	if _, err := io.Copy(io.Discard, res.Body); err != nil {
+		return err
+	}
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("HTTP %d", res.StatusCode)
+	}
 	return nil
 }
 

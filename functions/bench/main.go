@@ -1,8 +1,9 @@
 // Command bench measures the budgets of DESIGN §10 and prints one table:
 // each figure next to a reference measured in the same run, their ratio, the
 // budget and OK or OVER. It is a benchmark tool run by `make bench` from the
-// repository root, not a Lambda function, and it always exits 0 when it could
-// measure: it reports, it does not test.
+// repository root, not a Lambda function, and it exits 0 when it could
+// measure: it reports, it does not test (with -strict, BENCH_STRICT=1 in make,
+// a row over budget exits 1, for those who want a gate).
 //
 // Parts, each kept well under a minute: bootstrap and initial JS sizes, the
 // devserver's GET /api/v1/prompts/ against the raw DynamoDB Query, the chat
@@ -27,6 +28,7 @@ func main() {
 	root := flag.String("root", ".", "repository root (dist/, webapp/dist, .bin/devserver)")
 	devserver := flag.String("devserver", ".bin/devserver", "devserver binary, relative to root unless absolute")
 	skip := flag.String("skip", "", "comma-separated parts to skip: sizes,api,relay,init,lcp")
+	strict := flag.Bool("strict", false, "exit 1 when a row is OVER (make bench BENCH_STRICT=1)")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 
@@ -59,6 +61,21 @@ func main() {
 		}
 	}
 	b.print(os.Stdout)
+	if *strict && b.over() > 0 {
+		fmt.Fprintf(os.Stderr, "bench: %d rows OVER budget (strict)\n", b.over())
+		os.Exit(1)
+	}
+}
+
+// over counts the rows over budget.
+func (b *bench) over() int {
+	n := 0
+	for _, r := range b.rows {
+		if !r.ok {
+			n++
+		}
+	}
+	return n
 }
 
 // bench collects the rows of every part.

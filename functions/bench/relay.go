@@ -5,11 +5,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"aiwork/shared/config"
@@ -25,6 +28,8 @@ const (
 	relayWarmup   = 3
 	relayRounds   = 30
 	relayBudgetMS = 1.0 // added p99, TTFB and per chunk
+	// relayConcurrency is the second set of rows: that many streams at once.
+	relayConcurrency = 8
 )
 
 // relay builds the whole stack in this process (devstack.Handler, as the
@@ -53,7 +58,7 @@ func (b *bench) relay(ctx context.Context) error {
 		// roomy enough for the bench's rounds.
 		Chat: config.Chat{Store: sc, JWTSecret: secret, StallTimeout: 30 * time.Second,
 			OpenAIKey: "sk-bench", OpenAIBaseURL: upstream.URL + "/v1/",
-			Limits: config.ChatLimits{MaxConcurrentStreams: 3, RequestsPerMinute: 1000, DailyTokenBudget: 100_000_000}},
+			Limits: config.ChatLimits{MaxConcurrentStreams: relayConcurrency, RequestsPerMinute: 10_000, DailyTokenBudget: 100_000_000}},
 	}
 	h, err := devstack.Handler(st, cfg, "")
 	if err != nil {
@@ -62,7 +67,8 @@ func (b *bench) relay(ctx context.Context) error {
 	ours := httptest.NewServer(h)
 	defer ours.Close()
 
-	client := &http.Client{Timeout: 30 * time.Second}
+	// Enough idle connections for the concurrent rounds, on both sides.
+	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 2 * relayConcurrency}}
 	var reg struct {
 		AccessToken string `json:"access_token"`
 	}
@@ -97,28 +103,61 @@ func (b *bench) relay(ctx context.Context) error {
 		req.Header.Set("Authorization", "Bearer sk-bench")
 		return timeStream(client, req, `data: {"id"`)
 	}
-	var ttfbOurs, ttfbRef, gapOurs, gapRef []time.Duration
-	for i := range relayWarmup + relayRounds {
-		t1, g1, err := relayed()
+	for _, conc := range []int{1, relayConcurrency} {
+		ttfbOurs, ttfbRef, gapOurs, gapRef, err := measureRelay(conc, relayed, direct)
 		if err != nil {
-			return fmt.Errorf("relayed stream: %w", err)
+			return err
 		}
-		t2, g2, err := direct()
+		at := ""
+		if conc > 1 {
+			at = fmt.Sprintf(", concurrency %d", conc)
+		}
+		b.rows = append(b.rows,
+			addedRow("chat relay TTFB p99"+at, ms(percentile(ttfbOurs, 99)), ms(percentile(ttfbRef, 99)), "ms", relayBudgetMS),
+			addedRow("chat relay per-chunk p99"+at, ms(percentile(gapOurs, 99)), ms(percentile(gapRef, 99)), "ms", relayBudgetMS),
+		)
+		b.note("chat relay%s: %d rounds of %d chunks %s apart; TTFB p50 %.3f ms relayed, %.3f ms direct",
+			at, relayRounds, relayChunks, relayGap, ms(percentile(ttfbOurs, 50)), ms(percentile(ttfbRef, 50)))
+	}
+	return nil
+}
+
+// streamTimer times one stream: its TTFB and the gaps between its chunks.
+type streamTimer func() (time.Duration, []time.Duration, error)
+
+// measureRelay runs relayWarmup+relayRounds rounds, each conc relayed
+// streams at once and then conc direct ones, and answers the measured
+// rounds' figures.
+func measureRelay(conc int, relayed, direct streamTimer) (ttfbOurs, ttfbRef, gapOurs, gapRef []time.Duration, err error) {
+	batch := func(timer streamTimer) ([]time.Duration, []time.Duration, error) {
+		ttfbs := make([]time.Duration, conc)
+		gaps := make([][]time.Duration, conc)
+		errs := make([]error, conc)
+		var wg sync.WaitGroup
+		for i := range conc {
+			wg.Go(func() { ttfbs[i], gaps[i], errs[i] = timer() })
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return nil, nil, err
+		}
+		return ttfbs, slices.Concat(gaps...), nil
+	}
+	for i := range relayWarmup + relayRounds {
+		t1, g1, err := batch(relayed)
 		if err != nil {
-			return fmt.Errorf("direct stream: %w", err)
+			return nil, nil, nil, nil, fmt.Errorf("relayed stream: %w", err)
+		}
+		t2, g2, err := batch(direct)
+		if err != nil {
+			return nil, nil, nil, nil, fmt.Errorf("direct stream: %w", err)
 		}
 		if i >= relayWarmup {
-			ttfbOurs, ttfbRef = append(ttfbOurs, t1), append(ttfbRef, t2)
+			ttfbOurs, ttfbRef = append(ttfbOurs, t1...), append(ttfbRef, t2...)
 			gapOurs, gapRef = append(gapOurs, g1...), append(gapRef, g2...)
 		}
 	}
-	b.rows = append(b.rows,
-		addedRow("chat relay TTFB p99", ms(percentile(ttfbOurs, 99)), ms(percentile(ttfbRef, 99)), "ms", relayBudgetMS),
-		addedRow("chat relay per-chunk p99", ms(percentile(gapOurs, 99)), ms(percentile(gapRef, 99)), "ms", relayBudgetMS),
-	)
-	b.note("chat relay: %d rounds of %d chunks %s apart; TTFB p50 %.3f ms relayed, %.3f ms direct",
-		relayRounds, relayChunks, relayGap, ms(percentile(ttfbOurs, 50)), ms(percentile(ttfbRef, 50)))
-	return nil
+	return ttfbOurs, ttfbRef, gapOurs, gapRef, nil
 }
 
 // timeStream sends req and answers the time to the first line starting with

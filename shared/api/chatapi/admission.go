@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"aiwork/shared/auth"
 	"aiwork/shared/config"
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
@@ -27,10 +28,10 @@ const streamsRetryAfter = 5
 // context: a client that went away must not cancel them.
 const cleanupTimeout = 5 * time.Second
 
-// admission is one message's checks before the upstream call. The reads
-// and the per-minute count run concurrently (DESIGN §10: nothing slow in
-// series before the upstream): the connection, today's tokens and
-// store.Admit. Only a message that passes them all takes a stream slot
+// admission is one message's checks before the upstream call, all reads at
+// once (DESIGN §10: nothing slow in series before the upstream): the
+// session, the connection, today's tokens and store.Admit. Only a
+// message that passes them all takes a stream slot
 // (store.AcquireStreamSlot), so a burst gets exactly the limit's streams
 // whatever the other limits refuse. Each counter is one conditional write,
 // exact under concurrency. Every message counts toward the per-minute
@@ -39,6 +40,9 @@ type admission struct {
 	st  *store.Store
 	uid string
 	now time.Time
+
+	done chan struct{} // closed when the checks are over
+	err  error         // why the message may not stream (nil: it may)
 
 	conn    store.Connection
 	connErr error
@@ -52,42 +56,57 @@ type admission struct {
 	ended bool
 }
 
-func (s *Service) admit(ctx context.Context, uid, cid string, now time.Time) *admission {
-	a := &admission{st: s.st, uid: uid, now: now, rateOK: true}
-	lim := s.opts.Limits
-	var wg sync.WaitGroup
-	wg.Go(func() { a.conn, a.connErr = s.st.GetConnection(ctx, uid, cid) })
-	if lim.DailyTokenBudget > 0 {
-		wg.Go(func() { a.used, a.usedErr = s.st.ChatTokensOn(ctx, uid, now) })
-	}
-	if lim.RequestsPerMinute > 0 {
-		wg.Go(func() {
-			a.window, a.rateOK, a.rateErr = s.st.Admit(ctx, rateScope, uid, lim.RequestsPerMinute, time.Minute, now)
-		})
-	}
-	wg.Wait()
+// admit starts the checks of a message for connection cid and model.
+func (s *Service) admit(ctx context.Context, uid, cid, model string, now time.Time) *admission {
+	a := &admission{st: s.st, uid: uid, now: now, rateOK: true, done: make(chan struct{})}
+	go func() {
+		defer close(a.done)
+		a.err = a.run(ctx, cid, model, s.opts.Limits, s.opts.slotLease())
+	}()
 	return a
 }
 
-// pass answers the connection when the message may stream, holding a
-// stream slot from then on, else why not.
-func (a *admission) pass(ctx context.Context, model string, lim config.ChatLimits, lease time.Duration) (store.Connection, error) {
+// run is the checks: the reads and the count at once, then the slot.
+func (a *admission) run(ctx context.Context, cid, model string, lim config.ChatLimits, lease time.Duration) error {
+	var sessionErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { sessionErr = auth.ConfirmSession(ctx) })
+	wg.Go(func() { a.conn, a.connErr = a.st.GetConnection(ctx, a.uid, cid) })
+	if lim.DailyTokenBudget > 0 {
+		wg.Go(func() { a.used, a.usedErr = a.st.ChatTokensOn(ctx, a.uid, a.now) })
+	}
+	if lim.RequestsPerMinute > 0 {
+		wg.Go(func() {
+			a.window, a.rateOK, a.rateErr = a.st.Admit(ctx, rateScope, a.uid, lim.RequestsPerMinute, time.Minute, a.now)
+		})
+	}
+	wg.Wait()
+	if sessionErr != nil {
+		return sessionErr
+	}
 	if err := a.refusal(model, lim); err != nil {
-		return store.Connection{}, err
+		return err
 	}
 	if lim.MaxConcurrentStreams > 0 {
 		err := a.st.AcquireStreamSlot(ctx, a.uid, lim.MaxConcurrentStreams, lease, a.now)
 		if errors.Is(err, store.ErrTooManyStreams) {
-			return store.Connection{}, &httpx.Error{Code: httpx.CodeRateLimited,
+			return &httpx.Error{Code: httpx.CodeRateLimited,
 				Detail:            fmt.Sprintf("You already have %d replies streaming; wait for one to finish.", lim.MaxConcurrentStreams),
 				RetryAfterSeconds: streamsRetryAfter}
 		}
 		if err != nil {
-			return store.Connection{}, err
+			return err
 		}
 		a.slot = true
 	}
-	return a.conn, nil
+	return nil
+}
+
+// wait answers the connection once the checks are over, or why the message
+// may not stream.
+func (a *admission) wait() (store.Connection, error) {
+	<-a.done
+	return a.conn, a.err
 }
 
 // refusal says why the concurrent checks refuse the message, most
@@ -119,12 +138,14 @@ func (a *admission) refusal(model string, lim config.ChatLimits) error {
 }
 
 // end records usage (nil: nothing to record) and gives back the slot, once,
-// on a fresh context (both at the same time), whatever ended the stream.
+// on a fresh context (both at the same time), whatever ended the stream. It
+// waits for the checks, which may still hold or take the slot.
 func (a *admission) end(ctx context.Context, usage *domain.ModelUsage) {
 	if a.ended {
 		return
 	}
 	a.ended = true
+	<-a.done
 	if !a.slot && usage == nil {
 		return
 	}

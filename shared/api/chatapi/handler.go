@@ -78,7 +78,8 @@ func New(st *store.Store, tokens *auth.Tokens, registry *llm.Registry, opts Opti
 // Handler routes the message stream.
 func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("POST "+Path, s.tokens.Required(httpx.Handle(s.message)))
+	// The session is looked up beside the admission's other reads.
+	mux.Handle("POST "+Path, s.tokens.RequiredConcurrent(httpx.Handle(s.message)))
 	return httpx.WithNotFound(mux)
 }
 
@@ -125,27 +126,44 @@ func (s *Service) message(w http.ResponseWriter, r *http.Request) error {
 		return &httpx.Error{Code: httpx.CodeTooLarge, Detail: fmt.Sprintf("This conversation is too long to send (%d characters; the limit is %d). Start a new chat tab or shorten the message.", total, MaxContextChars)}
 	}
 	now := s.opts.Now().UTC()
-	adm := s.admit(ctx, uid, in.ConnectionID, now)
+	adm := s.admit(ctx, uid, in.ConnectionID, in.Model, now)
 	defer adm.end(ctx, nil) // a refusal gives back the slot it may hold
-	conn, err := adm.pass(ctx, in.Model, s.opts.Limits, s.opts.slotLease())
+	// Nothing reaches the provider before every check passed: a refused
+	// message costs nothing (the checks run at once, the session's too).
+	conn, err := adm.wait()
 	if err != nil {
 		return err
 	}
-	provider, _ := llm.FindProvider(conn.Provider)
-	model, ok := provider.FindModel(conn.Model)
+	rt, ok := s.routeOf(conn)
 	if !ok {
 		return httpx.NotFound("Connection not found. Connect again.")
 	}
-	adapter, demo, _ := s.registry.Adapter(provider.ID)
-	s.stream(ctx, newSSE(w), adapter, model, demo, msgs, func(u *llm.Usage) {
-		var rec *domain.ModelUsage
-		if u != nil {
-			rec = &domain.ModelUsage{Provider: provider.ID, Model: model.Name, Demo: demo,
-				InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, Requests: 1}
-		}
-		adm.end(ctx, rec)
-	})
-	return nil
+	return s.stream(ctx, &sse{w: w}, rt, msgs, adm)
+}
+
+// route is the upstream a message goes to.
+type route struct {
+	provider llm.ProviderInfo
+	model    llm.Model
+	adapter  llm.Provider
+	demo     bool
+}
+
+// routeOf finds the connection's upstream.
+func (s *Service) routeOf(conn store.Connection) (route, bool) {
+	provider, ok := llm.FindProvider(conn.Provider)
+	if !ok {
+		return route{}, false
+	}
+	m, ok := provider.FindModel(conn.Model)
+	if !ok {
+		return route{}, false
+	}
+	adapter, demo, ok := s.registry.Adapter(provider.ID)
+	if !ok {
+		return route{}, false
+	}
+	return route{provider: provider, model: m, adapter: adapter, demo: demo}, true
 }
 
 // conversation is the context plus the new message, validated.
@@ -169,14 +187,14 @@ func conversation(context []llm.Message, message string) ([]llm.Message, int, er
 // frame and [DONE], or with an error frame; a stall ends it with
 // 'Stream timeout'; a client disconnect cancels the upstream call.
 //
-// finish runs once the upstream call is over and before the last frame, so
-// a client that sends again on [DONE] finds its slot free and its usage
-// counted. It gets the usage to record: the provider's, each count it did
-// not report estimated (llm.Usage.Complete) — for a finished, cancelled,
-// stalled or cut-off stream, and for one that failed after its first chunk;
-// nil for a call that failed before producing anything (the provider
-// refused it: nothing was spent).
-func (s *Service) stream(parent context.Context, out *sse, adapter llm.Provider, model llm.Model, demo bool, msgs []llm.Message, finish func(*llm.Usage)) {
+// Once the upstream call is over, and before the last frame, the stream
+// records its usage and gives back its slot (adm.end), so a client that
+// sends again on [DONE] finds its slot free and its usage counted: the
+// provider's usage, each count it did not report estimated
+// (llm.Usage.Complete), for a finished, cancelled, stalled or cut-off
+// stream and for one that failed after its first chunk; nothing for a call
+// that failed before producing anything (the provider refused it).
+func (s *Service) stream(parent context.Context, out *sse, rt route, msgs []llm.Message, adm *admission) error {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	ctx, stop := context.WithTimeoutCause(ctx, s.opts.MaxStreamDuration, errTooLong)
@@ -185,7 +203,7 @@ func (s *Service) stream(parent context.Context, out *sse, adapter llm.Provider,
 	defer stall.Stop()
 
 	var reply strings.Builder
-	reported, err := adapter.Stream(ctx, llm.Request{Model: model.APIID, Messages: msgs, MaxTokens: model.MaxTokens}, func(delta string) error {
+	reported, err := rt.adapter.Stream(ctx, llm.Request{Model: rt.model.APIID, Messages: msgs, MaxTokens: rt.model.MaxTokens}, func(delta string) error {
 		if delta == "" {
 			return nil
 		}
@@ -195,39 +213,42 @@ func (s *Service) stream(parent context.Context, out *sse, adapter llm.Provider,
 	})
 	stall.Stop()
 	usage := reported.Complete(msgs, reply.String())
+	if err != nil && reply.Len() == 0 && context.Cause(ctx) == nil {
+		adm.end(parent, nil) // the provider refused the call: nothing was spent
+	} else {
+		adm.end(parent, s.usageRecord(rt, &usage))
+	}
 	cause := context.Cause(ctx)
 	switch {
 	case errors.Is(cause, errStall):
-		finish(&usage)
 		_ = out.error("Stream timeout")
-		return
+		return nil
 	case errors.Is(cause, errTooLong):
-		finish(&usage)
 		_ = out.error(fmt.Sprintf("The reply was cut off after %s, the longest a reply may stream.", s.opts.MaxStreamDuration))
-		return
+		return nil
 	case parent.Err() != nil:
-		finish(&usage)
-		return // the client went away; nobody to tell
+		return nil // the client went away; nobody to tell
 	case err != nil:
-		if reply.Len() == 0 {
-			finish(nil)
-		} else {
-			finish(&usage)
-		}
-		slog.WarnContext(parent, "chat upstream failed", "model", model.APIID, "err", err)
+		slog.WarnContext(parent, "chat upstream failed", "model", rt.model.APIID, "err", err)
 		_ = out.error(upstreamDetail(err))
-		return
+		return nil
 	}
-	finish(&usage)
 	var uf usageFrame
 	uf.Usage.InputTokens, uf.Usage.OutputTokens = usage.InputTokens, usage.OutputTokens
-	if demo {
+	if rt.demo {
 		uf.Usage.Demo = true
 	} else {
-		uf.Usage.CostUSD = model.Cost(usage)
+		uf.Usage.CostUSD = rt.model.Cost(usage)
 	}
 	_ = out.data(uf)
 	_ = out.done()
+	return nil
+}
+
+// usageRecord is what a stream spent, for the meter.
+func (s *Service) usageRecord(rt route, u *llm.Usage) *domain.ModelUsage {
+	return &domain.ModelUsage{Provider: rt.provider.ID, Model: rt.model.Name, Demo: rt.demo,
+		InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, Requests: 1}
 }
 
 var (

@@ -6,20 +6,22 @@ import (
 )
 
 // sse writes the chat stream framing of DESIGN §4, flushing every frame.
+// The status and headers go with the first frame, so a refusal that comes
+// before it is still a plain HTTP answer.
 type sse struct {
-	w  http.ResponseWriter
-	rc *http.ResponseController
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	started bool
 }
 
-func newSSE(w http.ResponseWriter) *sse {
-	h := w.Header()
+func (s *sse) start() {
+	s.started = true
+	h := s.w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache, no-transform")
 	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	s := &sse{w: w, rc: http.NewResponseController(w)}
-	_ = s.rc.Flush()
-	return s
+	s.w.WriteHeader(http.StatusOK)
+	s.rc = http.NewResponseController(s.w)
 }
 
 func (s *sse) data(v any) error {
@@ -40,6 +42,9 @@ func (s *sse) error(detail string) error {
 func (s *sse) done() error { return s.raw("data: [DONE]\n\n") }
 
 func (s *sse) raw(frame string) error {
+	if !s.started {
+		s.start()
+	}
 	if _, err := s.w.Write([]byte(frame)); err != nil {
 		return err
 	}

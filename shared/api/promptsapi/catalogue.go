@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
@@ -69,16 +70,20 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
-	prompts, err := s.st.Prompts(ctx)
-	if err != nil {
-		return err
-	}
-	names, err := s.categoryNames(ctx)
-	if err != nil {
-		return err
-	}
-	v, err := s.loadViewer(ctx)
-	if err != nil {
+	// The three reads are independent: at once, so the answer takes about
+	// as long as the catalogue's own query (DESIGN §10).
+	var (
+		prompts                    []domain.Prompt
+		names                      map[string]string
+		v                          viewer
+		promptsErr, namesErr, vErr error
+		wg                         sync.WaitGroup
+	)
+	wg.Go(func() { prompts, promptsErr = s.st.Prompts(ctx) })
+	wg.Go(func() { names, namesErr = s.categoryNames(ctx) })
+	wg.Go(func() { v, vErr = s.loadViewer(ctx) })
+	wg.Wait()
+	if err := errors.Join(promptsErr, namesErr, vErr); err != nil {
 		return err
 	}
 	prompts = slices.DeleteFunc(prompts, func(p domain.Prompt) bool { return !lq.matches(p, names) })

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -39,8 +40,20 @@ func (o Options) httpClient() *http.Client {
 	if o.HTTPClient != nil {
 		return o.HTTPClient
 	}
-	return &http.Client{}
+	return &http.Client{Transport: upstreamTransport}
 }
+
+// upstreamTransport is shared by every provider client of the process. Go's
+// default keeps 2 idle connections per host, so with more replies at once
+// most calls would open (and TLS-handshake) a new connection before their
+// first byte; this keeps enough for a chat function's concurrency.
+var upstreamTransport = func() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = 256
+	t.MaxIdleConnsPerHost = 64
+	t.IdleConnTimeout = 90 * time.Second
+	return t
+}()
 
 // maxDetail keeps a provider's message short enough for a toast.
 const maxDetail = 400
@@ -68,6 +81,11 @@ func upstreamError(provider string, status int, detail, apiKey string) *llm.Upst
 // {"error":{"message":…}} (OpenAI, Anthropic, Gemini), {"message":…} (AWS)
 // or {"error":"…"}; anything else is answered as the body's text.
 func errorMessage(body []byte) string {
+	// Google answers some errors as a one-element list of the object.
+	var list []json.RawMessage
+	if json.Unmarshal(body, &list) == nil && len(list) > 0 {
+		body = list[0]
+	}
 	var v struct {
 		Error   json.RawMessage `json:"error"`
 		Message string          `json:"message"`
@@ -89,6 +107,25 @@ func errorMessage(body []byte) string {
 		}
 	}
 	return strings.TrimSpace(string(body))
+}
+
+// errorCode is the numeric error.code of an error body (Google's errors
+// carry the HTTP status there, also in the middle of a stream); 0 if none.
+func errorCode(body []byte) int {
+	var list []json.RawMessage
+	if json.Unmarshal(body, &list) == nil && len(list) > 0 {
+		body = list[0]
+	}
+	var v struct {
+		Error struct {
+			Code json.RawMessage `json:"code"`
+		} `json:"error"`
+	}
+	var code int
+	if json.Unmarshal(body, &v) == nil && json.Unmarshal(v.Error.Code, &code) == nil {
+		return code
+	}
+	return 0
 }
 
 // httpFailure keeps the status and body of a refused request, whatever the

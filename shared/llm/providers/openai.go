@@ -12,16 +12,40 @@ import (
 )
 
 // OpenAI streams Chat Completions from OpenAI or any OpenAI-compatible
-// gateway (Options.BaseURL).
+// API (Options.BaseURL): an OpenAI gateway, or Gemini's (NewGoogle).
 type OpenAI struct {
 	client openai.Client
 	key    string
+	// label names the provider in errors users read.
+	label string
+	// legacyMaxTokens: "max_tokens" for APIs that do not take OpenAI's
+	// newer max_completion_tokens.
+	legacyMaxTokens bool
 }
 
 var _ llm.Provider = (*OpenAI)(nil)
 
 // NewOpenAI builds the adapter.
 func NewOpenAI(o Options) *OpenAI {
+	return &OpenAI{client: openai.NewClient(openAIOptions(o)...), key: o.APIKey, label: LabelOpenAI}
+}
+
+// GeminiOpenAIBaseURL is Gemini's OpenAI-compatible API.
+const GeminiOpenAIBaseURL = "https://generativelanguage.googleapis.com/v1beta/openai/"
+
+// NewGoogle streams from Gemini through its OpenAI-compatible endpoint
+// (Google's documented route for the OpenAI libraries): one SDK for both,
+// where Google's own Go SDK would add gRPC and its auth stack to the chat
+// function (DESIGN §10: bootstrap size and init time). Options.BaseURL
+// overrides GeminiOpenAIBaseURL.
+func NewGoogle(o Options) *OpenAI {
+	if o.BaseURL == "" {
+		o.BaseURL = GeminiOpenAIBaseURL
+	}
+	return &OpenAI{client: openai.NewClient(openAIOptions(o)...), key: o.APIKey, label: LabelGoogle, legacyMaxTokens: true}
+}
+
+func openAIOptions(o Options) []option.RequestOption {
 	opts := []option.RequestOption{
 		option.WithAPIKey(o.APIKey),
 		option.WithHTTPClient(o.httpClient()),
@@ -30,7 +54,7 @@ func NewOpenAI(o Options) *OpenAI {
 	if o.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(o.BaseURL))
 	}
-	return &OpenAI{client: openai.NewClient(opts...), key: o.APIKey}
+	return opts
 }
 
 // Stream sends the conversation with stream_options.include_usage, so the
@@ -52,7 +76,10 @@ func (a *OpenAI) Stream(ctx context.Context, req llm.Request, emit func(string) 
 		Messages:      msgs,
 		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	}
-	if req.MaxTokens > 0 {
+	switch {
+	case req.MaxTokens > 0 && a.legacyMaxTokens:
+		params.MaxTokens = openai.Int(int64(req.MaxTokens))
+	case req.MaxTokens > 0:
 		params.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
 	}
 	var failed httpFailure
@@ -91,13 +118,13 @@ func (a *OpenAI) fail(ctx context.Context, err error, failed httpFailure) error 
 		if detail == "" {
 			detail = errorMessage(failed.body)
 		}
-		return upstreamError(LabelOpenAI, apiErr.StatusCode, detail, a.key)
+		return upstreamError(a.label, apiErr.StatusCode, detail, a.key)
 	case failed.status >= 400: // a body the SDK could not read as an OpenAI error
-		return upstreamError(LabelOpenAI, failed.status, errorMessage(failed.body), a.key)
+		return upstreamError(a.label, failed.status, errorMessage(failed.body), a.key)
 	}
 	var se *ssestream.StreamError
 	if errors.As(err, &se) { // an error event in the middle of the stream
-		return upstreamError(LabelOpenAI, 0, errorMessage(se.Event.Data), a.key)
+		return upstreamError(a.label, errorCode(se.Event.Data), errorMessage(se.Event.Data), a.key)
 	}
-	return fmt.Errorf("openai stream: %w", err)
+	return fmt.Errorf("%s stream: %w", a.label, err)
 }

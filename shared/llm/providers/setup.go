@@ -28,11 +28,7 @@ func RegistryFromConfig(ctx context.Context, cfg config.Chat) (*llm.Registry, er
 		r.Use("anthropic", NewAnthropic(Options{APIKey: cfg.AnthropicKey, BaseURL: cfg.AnthropicBaseURL, MaxRetries: retries}))
 	}
 	if real["google"] {
-		g, err := NewGoogle(ctx, Options{APIKey: cfg.GeminiKey, BaseURL: cfg.GeminiBaseURL, MaxRetries: retries})
-		if err != nil {
-			return nil, err
-		}
-		r.Use("google", g)
+		r.Use("google", NewGoogle(Options{APIKey: cfg.GeminiKey, BaseURL: cfg.GeminiBaseURL, MaxRetries: retries}))
 	}
 	if real["meta"] {
 		awsCfg, err := config.AWS(ctx, cfg.Store.Region)

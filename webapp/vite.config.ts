@@ -1,10 +1,24 @@
 /// <reference types="vitest/config" />
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { createTheme } from '@aws-amplify/ui';
+import { AMPLIFY_THEME_INPUT } from './src/lib/amplify-theme';
+
+// 'virtual:amplify-theme.css': the Amplify UI theme's CSS variables, made by
+// createTheme() here at build time instead of in the browser at start-up.
+function amplifyThemeCss(): Plugin {
+  const id = 'virtual:amplify-theme.css';
+  const resolved = '\0' + id;
+  return {
+    name: 'amplify-theme-css',
+    resolveId: (source) => (source === id ? resolved : undefined),
+    load: (loaded) => (loaded === resolved ? createTheme(AMPLIFY_THEME_INPUT).cssText : undefined),
+  };
+}
 
 // One config for the dev server, the production build and Vitest.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), amplifyThemeCss()],
   server: {
     port: 5173,
     strictPort: true,

@@ -166,6 +166,7 @@ func (b *bench) initOnce(ctx context.Context, rt *runtimeAPI, bin string) (time.
 		"STRIPE_SECRET_KEY=sk_test_x",
 		"STRIPE_WEBHOOK_SECRET=whsec_x",
 		"ORIGIN_SECRET=" + benchOriginSecret,
+		"MCP_KEY_ENCRYPTION_KEY=" + strings.Repeat("ab", 32),
 	}
 	var logs strings.Builder
 	cmd.Stdout, cmd.Stderr = io.Discard, &logs

@@ -1,4 +1,5 @@
 import '@aws-amplify/ui-react/styles.css';
+import 'virtual:amplify-theme.css';
 import './index.css';
 import { startApp } from './app/start';
 

@@ -17,13 +17,14 @@ type Service struct {
 	freeLimit int
 	// verifiedOnly: a free use needs a confirmed email (the default;
 	// REQUIRE_EMAIL_VERIFICATION=false turns it off).
-	verifiedOnly bool
+	verifiedOnly       bool
+	categoryNamesCache *categoryCache
 }
 
 // New builds the prompts group; freeLimit is FREE_PROMPTS_PER_USER. Free
 // uses need a confirmed email unless WithEmailVerification(false).
 func New(st *store.Store, tokens *auth.Tokens, freeLimit int) *Service {
-	return &Service{st: st, tokens: tokens, freeLimit: freeLimit, verifiedOnly: true}
+	return &Service{st: st, tokens: tokens, freeLimit: freeLimit, verifiedOnly: true, categoryNamesCache: &categoryCache{}}
 }
 
 // WithEmailVerification sets whether free uses need a confirmed email

@@ -122,13 +122,5 @@ func preview(content string) (text string, truncated bool) {
 }
 
 func (s *Service) categoryNames(ctx context.Context) (map[string]string, error) {
-	cats, err := s.st.Categories(ctx)
-	if err != nil {
-		return nil, err
-	}
-	names := make(map[string]string, len(cats))
-	for _, c := range cats {
-		names[c.ID] = c.Name
-	}
-	return names, nil
+	return s.categoryNamesCache.get(ctx, s.st)
 }

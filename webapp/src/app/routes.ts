@@ -1,22 +1,73 @@
 // Every route of SPEC §2, each page in its own lazily loaded chunk; SPEC §2's
 // linked-but-undefined /privacy-policy and /prompts are defined (issue 13).
 
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { createElement, lazy, useState, type ComponentType } from 'react';
+
+import HomePage from '../features/home/components/home-page';
 
 type PageModule = { default: ComponentType };
 
 export interface AppRoute {
   path: string;
+  /** Downloads the page's chunk (once); the promise is shared. */
   load: () => Promise<PageModule>;
-  Component: LazyExoticComponent<ComponentType>;
+  Component: ComponentType;
 }
 
-function route(path: string, load: () => Promise<PageModule>): AppRoute {
-  return { path, load, Component: lazy(load) };
+/**
+ * A page in its own chunk, like React.lazy, except that a chunk already
+ * downloaded renders at once: the first page of a visit, whose chunk start
+ * loads before the first render, never shows the loading fallback (React
+ * holds content back for 300 ms after a fallback appeared, which made the
+ * home page's largest paint wait for nothing; DESIGN §10 LCP).
+ */
+function route(path: string, importPage: () => Promise<PageModule>): AppRoute {
+  let pending: TrackedPromise<PageModule> | null = null;
+  const load = (): Promise<PageModule> => {
+    if (!pending) {
+      const p: TrackedPromise<PageModule> = importPage().then(
+        (m) => {
+          // Read by Page: a downloaded page renders without suspending.
+          p.status = 'fulfilled';
+          p.value = m;
+          return m;
+        },
+        (err: unknown) => {
+          pending = null; // a failed download may be retried
+          throw err;
+        },
+      );
+      pending = p;
+    }
+    return pending;
+  };
+  const Lazy = lazy(load);
+  // Decided once per mount, so a page never switches component (and state).
+  function Page() {
+    const [ready] = useState(() => (pending?.status === 'fulfilled' ? pending.value : undefined));
+    return ready ? createElement(ready.default) : createElement(Lazy);
+  }
+  Page.displayName = `Page(${path})`;
+  return { path, load, Component: Page };
 }
+
+/**
+ * The home page, in the main chunk: most visits start there, and its
+ * largest paint should need no second download (DESIGN §10 LCP).
+ */
+function eagerRoute(path: string, page: ComponentType): AppRoute {
+  const module: PageModule = { default: page };
+  const loaded: TrackedPromise<PageModule> = Promise.resolve(module);
+  loaded.status = 'fulfilled';
+  loaded.value = module;
+  return { path, load: () => loaded, Component: page };
+}
+
+/** A promise that records its outcome. */
+type TrackedPromise<T> = Promise<T> & { status?: 'fulfilled'; value?: T };
 
 export const ROUTES: readonly AppRoute[] = [
-  route('/', () => import('../features/home/components/home-page')),
+  eagerRoute('/', HomePage),
   route('/login', () => import('../features/auth/components/login-page')),
   route('/register', () => import('../features/auth/components/register-page')),
   route('/auth/callback', () => import('../features/auth/components/auth-callback-page')),
@@ -39,9 +90,15 @@ export const ROUTES: readonly AppRoute[] = [
 
 export const NOT_FOUND: AppRoute = route('*', () => import('../components/not-found-page'));
 
-/** Start downloading the current page's chunk in parallel with start-up. */
-export function preloadRoute(pathname: string): void {
+/**
+ * Start downloading the current page's chunk in parallel with start-up;
+ * settles (never rejects) once it is there or failed.
+ */
+export function preloadRoute(pathname: string): Promise<void> {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  const match = ROUTES.find((r) => r.path === path);
-  void match?.load().catch(() => undefined);
+  const match = ROUTES.find((r) => r.path === path) ?? NOT_FOUND;
+  return match.load().then(
+    () => undefined,
+    () => undefined,
+  );
 }

@@ -175,6 +175,7 @@ describe('start-up with a token in the address', () => {
       expect(verify).toHaveLength(1);
       expect(JSON.parse((verify[0].detail as { body: string }).body)).toEqual({ token: secret });
     }
-    expect(log.filter((e) => e.what === 'trackPageView').map((e) => (e.detail as string[])[0])).toContain(page);
+    // The first render waits for the page's chunk, so its effects may run a little later.
+    await waitFor(() => expect(log.filter((e) => e.what === 'trackPageView').map((e) => (e.detail as string[])[0])).toContain(page));
   });
 });

@@ -30,10 +30,15 @@ export function startApp(container: HTMLElement, analyticsId: string | undefined
   initAuth();
   const stopWatching = watchOtherTabs();
   configureGoogleAnalytics(analyticsId);
-  preloadRoute(window.location.pathname);
   const root = createRoot(container);
-  root.render(<App />);
+  let stopped = false;
+  // The first render waits for the page's chunk (downloaded beside the main
+  // one), so the page paints at once instead of after a loading fallback.
+  void preloadRoute(window.location.pathname).then(() => {
+    if (!stopped) root.render(<App />);
+  });
   return () => {
+    stopped = true;
     root.unmount();
     stopWatching();
   };

@@ -1,5 +1,4 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { ThemeProvider as AmplifyThemeProvider, createTheme, defaultDarkModeOverride } from '@aws-amplify/ui-react';
 import {
   AMPLIFY_THEME_NAME,
   applyThemeToDocument,
@@ -10,25 +9,6 @@ import {
   type ThemeName,
 } from '../lib/theme';
 
-const amplifyTheme = createTheme({
-  name: AMPLIFY_THEME_NAME,
-  tokens: {
-    colors: {
-      brand: {
-        primary: {
-          10: { value: '#eef2ff' },
-          20: { value: '#e0e7ff' },
-          40: { value: '#a5b4fc' },
-          60: { value: '#6366f1' },
-          80: { value: '#4f46e5' },
-          90: { value: '#4338ca' },
-          100: { value: '#3730a3' },
-        },
-      },
-    },
-  },
-  overrides: [defaultDarkModeOverride],
-});
 
 interface ThemeContextValue {
   theme: ThemeName;
@@ -72,9 +52,11 @@ export function AppThemeProvider({ children }: { children: ReactNode }) {
 
   return (
     <ThemeContext.Provider value={value}>
-      <AmplifyThemeProvider theme={amplifyTheme} colorMode={theme}>
+      {/* What Amplify's ThemeProvider renders, minus its createTheme() and
+          <style>: the theme's CSS is built ahead (amplify-theme.ts). */}
+      <div data-amplify-theme={AMPLIFY_THEME_NAME} data-amplify-color-mode={theme} dir="ltr">
         {children}
-      </AmplifyThemeProvider>
+      </div>
     </ThemeContext.Provider>
   );
 }

@@ -5,7 +5,9 @@ import { readString, STORAGE_KEYS, writeString } from './storage';
 
 export type ThemeName = 'light' | 'dark';
 
-export const AMPLIFY_THEME_NAME = 'aiwork';
+import { AMPLIFY_THEME_NAME } from './amplify-theme';
+
+export { AMPLIFY_THEME_NAME };
 
 export function readStoredTheme(): ThemeName | null {
   const v = readString(STORAGE_KEYS.theme);

@@ -22,7 +22,7 @@ import (
 // The Lambda init part: each function's process start to its first response
 // on an emulated Runtime API, against a hello-world aws-lambda-go binary.
 const (
-	initRuns   = 5
+	initRuns   = 21
 	initBudget = 1.5 // ratio of medians
 	// benchOriginSecret is ORIGIN_SECRET of the functions, sent in the
 	// event as CloudFront sends it, so the event reaches the handler.

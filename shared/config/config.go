@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 )
 
@@ -331,10 +330,6 @@ func jwtSecret(ctx context.Context, sm SecretFetcher) ([]byte, error) {
 	return []byte(s), nil
 }
 
-// AWS loads the SDK configuration for the region.
-func AWS(ctx context.Context, region string) (aws.Config, error) {
-	return awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(region))
-}
 
 // SecretsClient is a Secrets Manager client, or nil when no secret is read
 // by ARN (local runs), so local start-up never touches AWS.

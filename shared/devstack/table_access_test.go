@@ -136,8 +136,7 @@ func recordingStore(t *testing.T, rec *callRecorder) (*store.Store, config.Store
 	t.Helper()
 	seed, storeCfg := storetest.NewWithConfig(t)
 	storetest.Must(t, catalog.Seed(context.Background(), seed), "seed prompts")
-	awsCfg, err := config.AWS(context.Background(), storeCfg.Region)
-	storetest.Must(t, err, "aws config")
+	awsCfg := config.AWS(storeCfg.Region)
 	awsCfg.APIOptions = append(awsCfg.APIOptions, rec.middleware)
 	return store.NewFromAWS(awsCfg, storeCfg), storeCfg
 }

@@ -44,10 +44,6 @@ func (h requestIDHandler) WithGroup(name string) slog.Handler {
 // read by ARN). A failure ends the process, which Lambda reports.
 func Boot() (context.Context, aws.Config, config.SecretFetcher) {
 	Logging()
-	ctx := context.Background()
-	awsCfg, err := config.AWS(ctx, config.LoadStore().Region)
-	if err != nil {
-		Fatal("aws config", err)
-	}
-	return ctx, awsCfg, config.SecretsClient(awsCfg)
+	awsCfg := config.AWS(config.LoadStore().Region)
+	return context.Background(), awsCfg, config.SecretsClient(awsCfg)
 }

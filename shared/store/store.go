@@ -12,7 +12,6 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -36,11 +35,7 @@ var ErrNotFound = errors.New("not found")
 // credentials in the environment, static local credentials are used so a
 // developer needs no AWS account.
 func New(ctx context.Context, cfg config.Store) (*Store, error) {
-	awsCfg, err := config.AWS(ctx, cfg.Region)
-	if err != nil {
-		return nil, fmt.Errorf("store: aws config: %w", err)
-	}
-	return NewFromAWS(awsCfg, cfg), nil
+	return NewFromAWS(config.AWS(cfg.Region), cfg), nil
 }
 
 // NewFromAWS builds the store from an already loaded SDK configuration.

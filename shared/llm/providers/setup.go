@@ -3,7 +3,6 @@ package providers
 import (
 	"aiwork/shared/llm"
 	"context"
-	"fmt"
 	"log/slog"
 
 	"aiwork/shared/config"
@@ -31,11 +30,7 @@ func RegistryFromConfig(ctx context.Context, cfg config.Chat) (*llm.Registry, er
 		r.Use("google", NewGoogle(Options{APIKey: cfg.GeminiKey, BaseURL: cfg.GeminiBaseURL, MaxRetries: retries}))
 	}
 	if real["meta"] {
-		awsCfg, err := config.AWS(ctx, cfg.Store.Region)
-		if err != nil {
-			return nil, fmt.Errorf("bedrock aws config: %w", err)
-		}
-		r.Use("meta", NewBedrock(awsCfg, Options{MaxRetries: retries}))
+		r.Use("meta", NewBedrock(config.AWS(cfg.Store.Region), Options{MaxRetries: retries}))
 	}
 	var served []string
 	for _, p := range llm.Providers {

@@ -58,7 +58,8 @@ func (b *bench) relay(ctx context.Context) error {
 		// roomy enough for the bench's rounds.
 		Chat: config.Chat{Store: sc, JWTSecret: secret, StallTimeout: 30 * time.Second,
 			OpenAIKey: "sk-bench", OpenAIBaseURL: upstream.URL + "/v1/",
-			Limits: config.ChatLimits{MaxConcurrentStreams: relayConcurrency, RequestsPerMinute: 10_000, DailyTokenBudget: 100_000_000}},
+			// Room to spare in each limit, as a user far from them has.
+			Limits: config.ChatLimits{MaxConcurrentStreams: 2 * relayConcurrency, RequestsPerMinute: 10_000, DailyTokenBudget: 100_000_000}},
 	}
 	h, err := devstack.Handler(st, cfg, "")
 	if err != nil {

@@ -17,6 +17,19 @@ import (
 // and its request context cancelled. A handler that is about to spend
 // (an upstream call) before writing anything calls ConfirmSession first.
 func (t *Tokens) RequiredConcurrent(next http.Handler) http.Handler {
+	return t.concurrent(next, true)
+}
+
+// RequiredSpeculative is RequiredConcurrent without holding the answer
+// back: the handler may write before the session is confirmed, so it must
+// call ConfirmSession itself and stop on a refusal (its context is then
+// cancelled too). For the chat relay (chatapi), which writes nothing before
+// the lookup unless this process saw the same session live moments ago.
+func (t *Tokens) RequiredSpeculative(next http.Handler) http.Handler {
+	return t.concurrent(next, false)
+}
+
+func (t *Tokens) concurrent(next http.Handler, gated bool) http.Handler {
 	if t.sessions == nil {
 		return t.Required(next)
 	}
@@ -54,6 +67,10 @@ func (t *Tokens) RequiredConcurrent(next http.Handler) http.Handler {
 		}()
 		ctx := context.WithValue(WithUserID(base, c.Subject), sessionKey{}, c.SessionID)
 		ctx = context.WithValue(ctx, checkKey{}, p)
+		if !gated {
+			next.ServeHTTP(w, r.WithContext(ctx))
+			return
+		}
 		gw := &gatedWriter{ResponseWriter: w, check: p, r: r}
 		next.ServeHTTP(gw, r.WithContext(ctx))
 		gw.gate() // a handler that wrote nothing still answers 401 for an ended session

@@ -330,7 +330,6 @@ func jwtSecret(ctx context.Context, sm SecretFetcher) ([]byte, error) {
 	return []byte(s), nil
 }
 
-
 // SecretsClient is a Secrets Manager client, or nil when no secret is read
 // by ARN (local runs), so local start-up never touches AWS.
 func SecretsClient(cfg aws.Config) SecretFetcher {

@@ -59,6 +59,7 @@ type Service struct {
 	tokens   *auth.Tokens
 	registry *llm.Registry
 	opts     Options
+	verdicts *verdicts
 }
 
 // New builds the chat handler.
@@ -72,14 +73,15 @@ func New(st *store.Store, tokens *auth.Tokens, registry *llm.Registry, opts Opti
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Service{st: st, tokens: tokens, registry: registry, opts: opts}
+	return &Service{st: st, tokens: tokens, registry: registry, opts: opts, verdicts: newVerdicts()}
 }
 
 // Handler routes the message stream.
 func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
-	// The session is looked up beside the admission's other reads.
-	mux.Handle("POST "+Path, s.tokens.RequiredConcurrent(httpx.Handle(s.message)))
+	// The session is looked up by the admission, beside its other reads;
+	// the handler decides what may be written before it is confirmed.
+	mux.Handle("POST "+Path, s.tokens.RequiredSpeculative(httpx.Handle(s.message)))
 	return httpx.WithNotFound(mux)
 }
 
@@ -126,19 +128,49 @@ func (s *Service) message(w http.ResponseWriter, r *http.Request) error {
 		return &httpx.Error{Code: httpx.CodeTooLarge, Detail: fmt.Sprintf("This conversation is too long to send (%d characters; the limit is %d). Start a new chat tab or shorten the message.", total, MaxContextChars)}
 	}
 	now := s.opts.Now().UTC()
+	sid := auth.SessionID(ctx)
 	adm := s.admit(ctx, uid, in.ConnectionID, in.Model, now)
 	defer adm.end(ctx, nil) // a refusal gives back the slot it may hold
-	// Nothing reaches the provider before every check passed: a refused
-	// message costs nothing (the checks run at once, the session's too).
-	conn, err := adm.wait()
-	if err != nil {
-		return err
+	rt, sure := s.sureRoute(uid, sid, in, now)
+	if !sure {
+		// Nothing reaches the provider before every check passed.
+		conn, err := adm.wait()
+		if err != nil {
+			s.verdicts.refused(uid)
+			return err
+		}
+		s.verdicts.passed(uid, sid, adm, false)
+		var ok bool
+		if rt, ok = s.routeOf(conn); !ok {
+			s.verdicts.ended(uid, 0)
+			return httpx.NotFound("Connection not found. Connect again.")
+		}
 	}
-	rt, ok := s.routeOf(conn)
+	verdict := func(refusal error) {
+		if refusal != nil {
+			s.verdicts.refused(uid)
+		} else if sure {
+			s.verdicts.passed(uid, sid, adm, true)
+		}
+	}
+	return s.stream(ctx, &sse{w: w}, rt, msgs, adm, sure, verdict, func(tokens int) { s.verdicts.ended(uid, tokens) })
+}
+
+// sureRoute answers the upstream of a message that this process's last
+// verdicts say will pass (verdicts.sure), so its call may start before its
+// checks are over; a paid provider only (the demo model costs nothing and
+// answers at once: it waits).
+func (s *Service) sureRoute(uid, sid string, in messageInput, now time.Time) (route, bool) {
+	conn, ok := s.verdicts.sure(uid, sid, in.ConnectionID, s.opts.Limits, now)
 	if !ok {
-		return httpx.NotFound("Connection not found. Connect again.")
+		return route{}, false
 	}
-	return s.stream(ctx, &sse{w: w}, rt, msgs, adm)
+	rt, known := s.routeOf(conn)
+	if !known || rt.demo || (in.Model != "" && in.Model != conn.Model) {
+		s.verdicts.ended(uid, 0)
+		return route{}, false
+	}
+	return rt, true
 }
 
 // route is the upstream a message goes to.
@@ -187,25 +219,44 @@ func conversation(context []llm.Message, message string) ([]llm.Message, int, er
 // frame and [DONE], or with an error frame; a stall ends it with
 // 'Stream timeout'; a client disconnect cancels the upstream call.
 //
+// With sure set, the call started before the admission's checks were over:
+// verdict gets their outcome; a refusal stops the call and is the HTTP
+// answer when nothing was written yet, else an error frame.
+//
 // Once the upstream call is over, and before the last frame, the stream
 // records its usage and gives back its slot (adm.end), so a client that
 // sends again on [DONE] finds its slot free and its usage counted: the
 // provider's usage, each count it did not report estimated
-// (llm.Usage.Complete), for a finished, cancelled, stalled or cut-off
-// stream and for one that failed after its first chunk; nothing for a call
-// that failed before producing anything (the provider refused it).
-func (s *Service) stream(parent context.Context, out *sse, rt route, msgs []llm.Message, adm *admission) error {
+// (llm.Usage.Complete), for a finished, cancelled, stalled, refused or
+// cut-off stream and for one that failed after its first chunk; nothing for
+// a call that failed before producing anything (the provider refused it).
+// ended then gets the tokens spent.
+func (s *Service) stream(parent context.Context, out *sse, rt route, msgs []llm.Message, adm *admission, sure bool, verdict func(error), ended func(tokens int)) error {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	ctx, stop := context.WithTimeoutCause(ctx, s.opts.MaxStreamDuration, errTooLong)
 	defer stop()
 	stall := time.AfterFunc(s.opts.StallTimeout, func() { cancel(errStall) })
 	defer stall.Stop()
+	if sure {
+		go func() {
+			select {
+			case <-adm.done:
+				if adm.err != nil {
+					cancel(errRefused)
+				}
+			case <-ctx.Done():
+			}
+		}()
+	}
 
 	var reply strings.Builder
 	reported, err := rt.adapter.Stream(ctx, llm.Request{Model: rt.model.APIID, Messages: msgs, MaxTokens: rt.model.MaxTokens}, func(delta string) error {
 		if delta == "" {
 			return nil
+		}
+		if cause := context.Cause(ctx); cause != nil {
+			return cause
 		}
 		stall.Reset(s.opts.StallTimeout)
 		reply.WriteString(delta)
@@ -213,10 +264,24 @@ func (s *Service) stream(parent context.Context, out *sse, rt route, msgs []llm.
 	})
 	stall.Stop()
 	usage := reported.Complete(msgs, reply.String())
+	spent := usage.InputTokens + usage.OutputTokens
 	if err != nil && reply.Len() == 0 && context.Cause(ctx) == nil {
 		adm.end(parent, nil) // the provider refused the call: nothing was spent
+		spent = 0
 	} else {
 		adm.end(parent, s.usageRecord(rt, &usage))
+	}
+	// adm.end waited for the checks: a refusal of a sure message shows now.
+	if sure {
+		verdict(adm.err)
+	}
+	ended(spent)
+	if refusal := adm.err; refusal != nil {
+		if !out.started {
+			return refusal
+		}
+		_ = out.error(refusalDetail(refusal))
+		return nil
 	}
 	cause := context.Cause(ctx)
 	switch {
@@ -245,6 +310,17 @@ func (s *Service) stream(parent context.Context, out *sse, rt route, msgs []llm.
 	return nil
 }
 
+// refusalDetail is what an error frame says of a refusal: its detail, or a
+// generic line for an internal error (whose cause is logged, not shown).
+func refusalDetail(err error) string {
+	var he *httpx.Error
+	if errors.As(err, &he) {
+		return he.Detail
+	}
+	slog.Error("chat admission failed", "err", err)
+	return "The message could not be checked. Please try again."
+}
+
 // usageRecord is what a stream spent, for the meter.
 func (s *Service) usageRecord(rt route, u *llm.Usage) *domain.ModelUsage {
 	return &domain.ModelUsage{Provider: rt.provider.ID, Model: rt.model.Name, Demo: rt.demo,
@@ -254,6 +330,7 @@ func (s *Service) usageRecord(rt route, u *llm.Usage) *domain.ModelUsage {
 var (
 	errStall   = errors.New("stream stalled")
 	errTooLong = errors.New("stream ran too long")
+	errRefused = errors.New("message refused by its checks")
 )
 
 func upstreamDetail(err error) string {

@@ -53,8 +53,22 @@ func newStack(t *testing.T, stall time.Duration, upstreams map[string]llm.Provid
 // and the users group mounted too, reading the same limits and clock.
 func newStackWith(t *testing.T, opts chatapi.Options, upstreams map[string]llm.Provider) *stack {
 	t.Helper()
+	return newStackTokens(t, opts, upstreams, func(*store.Store) *auth.Tokens { return auth.NewTokens(secret, time.Hour) })
+}
+
+// newSessionStack is newStackWith checking each token's session, as
+// deployed: users come from sessionUser.
+func newSessionStack(t *testing.T, opts chatapi.Options, upstreams map[string]llm.Provider) *stack {
+	t.Helper()
+	return newStackTokens(t, opts, upstreams, func(st *store.Store) *auth.Tokens {
+		return auth.NewTokens(secret, time.Hour).WithSessions(st)
+	})
+}
+
+func newStackTokens(t *testing.T, opts chatapi.Options, upstreams map[string]llm.Provider, newTokens func(*store.Store) *auth.Tokens) *stack {
+	t.Helper()
 	st := storetest.New(t)
-	tokens := auth.NewTokens(secret, time.Hour)
+	tokens := newTokens(st)
 	reg := llm.NewRegistry(0)
 	real := map[string]bool{}
 	for id, p := range upstreams {

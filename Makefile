@@ -23,7 +23,7 @@ CDK_OUTDIR ?= cdk.out
 # telemetry calls it needs no network, so synth works offline.
 CDK       := CDK_DISABLE_CLI_TELEMETRY=true $(INFRA)/node_modules/.bin/cdk --no-notices
 
-.PHONY: help deps run dev test test-go test-web test-e2e bench build webapp clean synth deploy test-infra
+.PHONY: help deps run dev test test-go test-web test-e2e bench bench-peers build webapp clean synth deploy test-infra
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | column -t -s $$'\t'
@@ -135,6 +135,18 @@ test-e2e: webapp $(BIN)/devserver $(CHROMIUM) ## Playwright (playwright-core + D
 bench: deps webapp build $(BIN)/devserver ## measure the §10 budgets (sizes, API, chat relay, Lambda init, LCP) against same-run references
 	@$(GO) build -o $(BIN)/bench ./functions/bench
 	@$(BIN)/bench -devserver $(abspath $(BIN)/devserver) $(if $(BENCH_STRICT),-strict)
+
+BENCH_PEERS := functions/bench/peers
+
+$(BENCH_PEERS)/node_modules/.installed: $(BENCH_PEERS)/package-lock.json
+	cd $(BENCH_PEERS) && $(NPM) ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# Optional: the chat relay measured through Portkey's gateway (pinned, npm)
+# beside ours and the direct call, so a peer comparison stays one command.
+bench-peers: deps $(BENCH_PEERS)/node_modules/.installed ## the chat relay beside a peer gateway (Portkey, pinned)
+	@$(GO) build -o $(BIN)/bench ./functions/bench
+	@$(BIN)/bench -peers
 
 clean: ## remove build output (keeps .data)
 	rm -rf $(BIN) dist $(WEBAPP)/dist cdk.out

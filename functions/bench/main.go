@@ -29,6 +29,7 @@ func main() {
 	devserver := flag.String("devserver", ".bin/devserver", "devserver binary, relative to root unless absolute")
 	skip := flag.String("skip", "", "comma-separated parts to skip: sizes,api,relay,init,lcp")
 	strict := flag.Bool("strict", false, "exit 1 when a row is OVER (make bench BENCH_STRICT=1)")
+	peers := flag.Bool("peers", false, "only the relay measurement through peer gateways (make bench-peers)")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 
@@ -45,6 +46,17 @@ func main() {
 		fail(err)
 	}
 	ctx := context.Background()
+	if *peers {
+		db, err := localdynamo.Start(ctx, localdynamo.Options{})
+		if err != nil {
+			fail(err)
+		}
+		b.dynamo = db.Endpoint
+		b.run(ctx, "peers", 5*time.Minute, b.peers)
+		db.Stop()
+		b.print(os.Stdout)
+		return
+	}
 	b.run(ctx, "sizes", partTimeout, b.sizes)
 	if b.wantsDynalite() {
 		db, err := localdynamo.Start(ctx, localdynamo.Options{})

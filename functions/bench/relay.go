@@ -32,21 +32,26 @@ const (
 	relayConcurrency = 8
 )
 
-// relay builds the whole stack in this process (devstack.Handler, as the
+// startRelay builds the whole stack in this process (devstack.Handler, as the
 // devserver does) with OpenAI pointed at a local upstream, on its own table
 // of the bench's dynalite, opens an OpenAI connection as a fresh user and
 // streams messages through POST /api/v1/mcp-connections/message.
-func (b *bench) relay(ctx context.Context) error {
+func (b *bench) startRelay(ctx context.Context) (rig *relayRig, err error) {
 	upstream := httptest.NewServer(http.HandlerFunc(fakeOpenAI))
-	defer upstream.Close()
+	rig = &relayRig{upstream: upstream.URL, closers: []func(){upstream.Close}}
+	defer func() {
+		if err != nil {
+			rig.close()
+		}
+	}()
 
 	sc := config.Store{TableName: "aiwork-bench-relay", Endpoint: b.dynamo, Region: "us-east-1"}
 	st, err := store.New(ctx, sc)
 	if err != nil {
-		return err
+		return rig, err
 	}
 	if err := st.EnsureTable(ctx); err != nil {
-		return err
+		return rig, err
 	}
 	secret := []byte("bench-jwt-secret-0123456789abcdef0123456789")
 	cfg := devstack.Config{
@@ -63,10 +68,10 @@ func (b *bench) relay(ctx context.Context) error {
 	}
 	h, err := devstack.Handler(st, cfg, "")
 	if err != nil {
-		return err
+		return rig, err
 	}
 	ours := httptest.NewServer(h)
-	defer ours.Close()
+	rig.closers = append(rig.closers, ours.Close)
 
 	// Enough idle connections for the concurrent rounds, on both sides.
 	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 2 * relayConcurrency}}
@@ -78,17 +83,17 @@ func (b *bench) relay(ctx context.Context) error {
 		"email": fmt.Sprintf("bench%d@example.com", id), "username": fmt.Sprintf("bench%d", id),
 		"full_name": "Bench User", "password": "bench-password-1",
 	}, &reg); err != nil {
-		return fmt.Errorf("register: %w", err)
+		return rig, fmt.Errorf("register: %w", err)
 	}
 	var conn struct {
 		ID   string `json:"id"`
 		Demo bool   `json:"demo"`
 	}
 	if err := postJSON(ctx, client, ours.URL+"/api/v1/mcp-connections/openai", reg.AccessToken, map[string]string{"model": "gpt-4o-mini"}, &conn); err != nil {
-		return fmt.Errorf("connect: %w", err)
+		return rig, fmt.Errorf("connect: %w", err)
 	}
 	if conn.Demo {
-		return fmt.Errorf("connection uses the demo model, not the upstream")
+		return rig, fmt.Errorf("connection uses the demo model, not the upstream")
 	}
 	relayed := func() (time.Duration, []time.Duration, error) {
 		body, _ := json.Marshal(map[string]string{"connection_id": conn.ID, "message": "Say something."})
@@ -104,6 +109,34 @@ func (b *bench) relay(ctx context.Context) error {
 		req.Header.Set("Authorization", "Bearer sk-bench")
 		return timeStream(client, req, `data: {"id"`)
 	}
+	rig.client, rig.relayed, rig.direct = client, relayed, direct
+	return rig, nil
+}
+
+// relayRig is the relay part's set-up: the upstream, our stack in front of
+// it, a client, and a stream timer through each.
+type relayRig struct {
+	upstream        string
+	client          *http.Client
+	relayed, direct streamTimer
+	closers         []func()
+}
+
+func (r *relayRig) close() {
+	for i := len(r.closers) - 1; i >= 0; i-- {
+		r.closers[i]()
+	}
+}
+
+// relay measures our relay against the upstream read directly, one stream
+// at a time and relayConcurrency at once.
+func (b *bench) relay(ctx context.Context) error {
+	rig, err := b.startRelay(ctx)
+	if err != nil {
+		return err
+	}
+	defer rig.close()
+	relayed, direct := rig.relayed, rig.direct
 	for _, conc := range []int{1, relayConcurrency} {
 		ttfbOurs, ttfbRef, gapOurs, gapRef, err := measureRelay(conc, relayed, direct)
 		if err != nil {

@@ -42,10 +42,12 @@ func (b *bench) print(w io.Writer) {
 	fmt.Fprintln(tw, "MEASUREMENT\tOURS\tREFERENCE\tRATIO\tBUDGET\tRESULT\t")
 	for _, r := range b.rows {
 		ref, ratio := num(r.ref)+" "+r.unit, "-"
-		if r.refMissing {
+		if r.refMissing && r.ok && strings.HasPrefix(r.budget, "peer") {
+			ref = num(r.ref) + " " + r.unit + " (p99)"
+		} else if r.refMissing {
 			ref += " (limit)"
 		}
-		if r.ref > 0 {
+		if r.ref > 0 && !strings.HasPrefix(r.budget, "peer") {
 			ratio = fmt.Sprintf("%.2f", r.ours/r.ref)
 		}
 		verdict := "OK"

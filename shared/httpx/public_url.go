@@ -4,11 +4,16 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // hostPattern is a host name or address with an optional port: nothing
 // that could add a path, a user or a second host to a URL.
-var hostPattern = regexp.MustCompile(`^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?$`)
+// Compiled on first use: a package-level regexp.MustCompile would run in
+// every function's start-up (DESIGN §10 Lambda init).
+var hostPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?$`)
+})
 
 // PublicURL is where the browser reaches the app, for the links the API
 // hands out (Stripe's success and cancel pages, the OAuth redirect URI,
@@ -29,7 +34,7 @@ func PublicURL(r *http.Request, configured string) string {
 		return strings.TrimRight(configured, "/")
 	}
 	if ViaOrigin(r.Context()) {
-		if h := strings.TrimSpace(r.Header.Get(ForwardedHostHeader)); hostPattern.MatchString(h) {
+		if h := strings.TrimSpace(r.Header.Get(ForwardedHostHeader)); hostPattern().MatchString(h) {
 			return "https://" + h
 		}
 	}
@@ -38,7 +43,7 @@ func PublicURL(r *http.Request, configured string) string {
 		scheme = "https"
 	}
 	host := r.Host
-	if !hostPattern.MatchString(host) {
+	if !hostPattern().MatchString(host) {
 		host = "localhost"
 	}
 	return scheme + "://" + host

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -93,7 +94,7 @@ func summaryRequest(s string) (text string, words int, ok bool) {
 		return "", 0, false
 	}
 	words = 35
-	if m := wordLimit.FindStringSubmatch(instruction); m != nil {
+	if m := wordLimit().FindStringSubmatch(instruction); m != nil {
 		if n, err := strconv.Atoi(m[1]); err == nil && n >= 5 {
 			words = n
 		}
@@ -101,7 +102,7 @@ func summaryRequest(s string) (text string, words int, ok bool) {
 	return text, words, true
 }
 
-var wordLimit = regexp.MustCompile(`(?i)at most (\d+) words`)
+var wordLimit = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)at most (\d+) words`) })
 
 // DemoSummary is the demo model's summary of text: its first sentences, as
 // many whole ones as fit, the label included, in maxWords words (the first

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -83,7 +84,7 @@ type Mail struct {
 	Links   []string  `json:"links"`
 }
 
-var linkPattern = regexp.MustCompile(`https?://[^\s<>"]+`)
+var linkPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`https?://[^\s<>"]+`) })
 
 // Read parses one .eml file.
 func Read(path string) (Mail, error) {
@@ -113,7 +114,7 @@ func Read(path string) (Mail, error) {
 	if d, err := msg.Header.Date(); err == nil {
 		m.Date = d
 	}
-	m.Links = linkPattern.FindAllString(m.Text, -1)
+	m.Links = linkPattern().FindAllString(m.Text, -1)
 	if m.Links == nil {
 		m.Links = []string{}
 	}
@@ -194,7 +195,7 @@ func (o *Outbox) raw(w http.ResponseWriter, r *http.Request) {
 func linkify(text string) template.HTML {
 	var b strings.Builder
 	last := 0
-	for _, loc := range linkPattern.FindAllStringIndex(text, -1) {
+	for _, loc := range linkPattern().FindAllStringIndex(text, -1) {
 		b.WriteString(template.HTMLEscapeString(text[last:loc[0]]))
 		u := template.HTMLEscapeString(text[loc[0]:loc[1]])
 		b.WriteString(`<a href="` + u + `">` + u + `</a>`)

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/coreos/go-oidc/v3/oidc"
@@ -291,10 +292,10 @@ func (s *Service) grantAdmin(ctx context.Context, u domain.User) (domain.User, e
 	return s.st.MarkVerified(ctx, u.ID, true)
 }
 
-var notUsername = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var notUsername = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) })
 
 func usernameFrom(email string) string {
-	local := notUsername.ReplaceAllString(strings.Split(email, "@")[0], "")
+	local := notUsername().ReplaceAllString(strings.Split(email, "@")[0], "")
 	if len(local) < minUsername {
 		local += "-user"
 	}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -27,7 +28,7 @@ var modelTypeSynonyms = map[string]string{
 	"project-management": "productivity", "collaboration": "productivity",
 }
 
-var slugPattern = regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`)
+var slugPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`) })
 
 // normalizeModelType accepts this product's own annotation: any short slug
 // (SPEC leaves the values open), other registries' words mapped onto ours.
@@ -36,7 +37,7 @@ func normalizeModelType(s string) string {
 	if m, ok := modelTypeSynonyms[s]; ok {
 		return m
 	}
-	if slugPattern.MatchString(s) {
+	if slugPattern().MatchString(s) {
 		return s
 	}
 	return ""

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -187,7 +188,7 @@ const (
 )
 
 // namePattern is server.json's rule: reverse-DNS namespace, one slash.
-var namePattern = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
+var namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`) })
 
 func parseEntry(raw json.RawMessage) (parsed, entryStatus, error) {
 	var sr serverResponse
@@ -203,7 +204,7 @@ func parseEntry(raw json.RawMessage) (parsed, entryStatus, error) {
 	}
 	s := sr.Server
 	p := parsed{server: domain.MCPServer{Name: clip(s.Name, 200)}}
-	if len(s.Name) > 200 || !namePattern.MatchString(s.Name) {
+	if len(s.Name) > 200 || !namePattern().MatchString(s.Name) {
 		return p, 0, fmt.Errorf("name %q is not a registry name", clip(s.Name, 80))
 	}
 	p.server.ID = ServerID(s.Name)
@@ -316,9 +317,9 @@ func keyHeader(headers []header) (name string, required bool) {
 	return "", false
 }
 
-var headerNamePattern = regexp.MustCompile(`^[A-Za-z0-9!#$%&'*+.^_|~-]{1,100}$`)
+var headerNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9!#$%&'*+.^_|~-]{1,100}$`) })
 
-func validHeaderName(n string) bool { return headerNamePattern.MatchString(n) }
+func validHeaderName(n string) bool { return headerNamePattern().MatchString(n) }
 
 func rfc3339OrEmpty(s string) string {
 	if _, err := time.Parse(time.RFC3339Nano, s); err != nil {

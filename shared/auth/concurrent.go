@@ -69,6 +69,9 @@ func (t *Tokens) concurrent(next http.Handler, gated bool) http.Handler {
 		ctx = context.WithValue(ctx, checkKey{}, p)
 		if !gated {
 			next.ServeHTTP(w, r.WithContext(ctx))
+			// The lookup ends before the request does: never cut off in
+			// the middle (a store call cancelled mid-request).
+			<-p.done
 			return
 		}
 		gw := &gatedWriter{ResponseWriter: w, check: p, r: r}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"aiwork/shared/auth"
 )
@@ -93,6 +94,8 @@ func TestMiddlewareChecksTheSession(t *testing.T) {
 type slowSessions struct {
 	release chan struct{}
 	live    bool
+	mu      sync.Mutex
+	err     error // what the last lookup ended with
 }
 
 func (s *slowSessions) SessionLive(ctx context.Context, _, _ string) (bool, error) {
@@ -100,8 +103,17 @@ func (s *slowSessions) SessionLive(ctx context.Context, _, _ string) (bool, erro
 	case <-s.release:
 		return s.live, nil
 	case <-ctx.Done():
+		s.mu.Lock()
+		s.err = ctx.Err()
+		s.mu.Unlock()
 		return false, ctx.Err()
 	}
+}
+
+func (s *slowSessions) lastErr() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
 }
 
 // RequiredConcurrent runs the handler while the session is looked up, and
@@ -159,5 +171,39 @@ func TestRequiredConcurrentGatesTheAnswer(t *testing.T) {
 	newTokens().RequiredConcurrent(probe).ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/x", nil))
 	if w.Code != http.StatusUnauthorized {
 		t.Errorf("no token: %d, want 401", w.Code)
+	}
+}
+
+// RequiredSpeculative lets the handler answer before the lookup, but the
+// lookup is never cut off: a handler that returns at once (a 400) leaves
+// the request open until the lookup has its answer, with its context
+// intact (a store call cancelled mid-request crashed the test DynamoDB).
+func TestRequiredSpeculativeNeverCutsTheLookupOff(t *testing.T) {
+	t.Parallel()
+	s := &slowSessions{release: make(chan struct{}), live: true}
+	tk := newTokens().WithSessions(s)
+	token, _ := tk.IssueSession("u1", "s1")
+	h := tk.RequiredSpeculative(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "bad input", http.StatusBadRequest) // answered before the lookup
+	}))
+	r := httptest.NewRequest(http.MethodPost, "/x", nil)
+	r.Header.Set("Authorization", "Bearer "+token)
+	w := httptest.NewRecorder()
+	done := make(chan struct{})
+	go func() { h.ServeHTTP(w, r); close(done) }()
+	// A negative check: give a premature end a moment to show (a slow
+	// machine can only hide the defect here, never fail a correct build).
+	select {
+	case <-done:
+		t.Fatal("the request ended while its session lookup was still running")
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(s.release)
+	<-done
+	if w.Code != http.StatusBadRequest {
+		t.Errorf("answer = %d, want the handler's 400", w.Code)
+	}
+	if err := s.lastErr(); err != nil {
+		t.Errorf("the lookup ended with %v, want its answer (not cancelled)", err)
 	}
 }

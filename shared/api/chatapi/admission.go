@@ -61,16 +61,22 @@ func (s *Service) admit(ctx context.Context, uid, cid, model string, now time.Ti
 	a := &admission{st: s.st, uid: uid, now: now, rateOK: true, done: make(chan struct{})}
 	go func() {
 		defer close(a.done)
-		a.err = a.run(ctx, cid, model, s.opts.Limits, s.opts.slotLease())
+		// The checks finish what they started even when the request's
+		// context ends (an ended session cancels it): each store call is
+		// short, and a counter must not be left half-updated.
+		checks, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+		defer cancel()
+		a.err = a.run(checks, ctx, cid, model, s.opts.Limits, s.opts.slotLease())
 	}()
 	return a
 }
 
-// run is the checks: the reads and the count at once, then the slot.
-func (a *admission) run(ctx context.Context, cid, model string, lim config.ChatLimits, lease time.Duration) error {
+// run is the checks: the reads and the count at once, then the slot; the
+// session lookup is the request's (auth.ConfirmSession).
+func (a *admission) run(ctx, request context.Context, cid, model string, lim config.ChatLimits, lease time.Duration) error {
 	var sessionErr error
 	var wg sync.WaitGroup
-	wg.Go(func() { sessionErr = auth.ConfirmSession(ctx) })
+	wg.Go(func() { sessionErr = auth.ConfirmSession(request) })
 	wg.Go(func() { a.conn, a.connErr = a.st.GetConnection(ctx, a.uid, cid) })
 	if lim.DailyTokenBudget > 0 {
 		wg.Go(func() { a.used, a.usedErr = a.st.ChatTokensOn(ctx, a.uid, a.now) })

@@ -12,6 +12,7 @@ type sse struct {
 	w       http.ResponseWriter
 	rc      *http.ResponseController
 	started bool
+	buf     []byte // the last content frame, reused
 }
 
 func (s *sse) start() {
@@ -32,7 +33,16 @@ func (s *sse) data(v any) error {
 	return s.raw("data: " + string(b) + "\n\n")
 }
 
-func (s *sse) content(text string) error { return s.data(map[string]string{"content": text}) }
+// content is the frame of one delta, {"content":"…"}, built without a map
+// or a second copy: it runs once per chunk (DESIGN §10 per-chunk budget).
+func (s *sse) content(text string) error {
+	quoted, err := json.Marshal(text)
+	if err != nil {
+		return err
+	}
+	s.buf = append(append(append(s.buf[:0], `data: {"content":`...), quoted...), "}\n\n"...)
+	return s.write(s.buf)
+}
 
 func (s *sse) error(detail string) error {
 	b, _ := json.Marshal(map[string]string{"detail": detail})
@@ -41,11 +51,13 @@ func (s *sse) error(detail string) error {
 
 func (s *sse) done() error { return s.raw("data: [DONE]\n\n") }
 
-func (s *sse) raw(frame string) error {
+func (s *sse) raw(frame string) error { return s.write([]byte(frame)) }
+
+func (s *sse) write(frame []byte) error {
 	if !s.started {
 		s.start()
 	}
-	if _, err := s.w.Write([]byte(frame)); err != nil {
+	if _, err := s.w.Write(frame); err != nil {
 		return err
 	}
 	return s.rc.Flush()

@@ -26,6 +26,7 @@ import (
 	"aiwork/shared/httpx"
 	"aiwork/shared/llm/providers"
 	"aiwork/shared/mail"
+	"aiwork/shared/mail/outbox"
 	"aiwork/shared/payments"
 	"aiwork/shared/payments/localcheckout"
 	"aiwork/shared/routes"
@@ -36,7 +37,7 @@ import (
 func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error) {
 	// Every group checks the token's session (one GetItem per signed-in request).
 	tokens := auth.NewTokens(cfg.Auth.JWTSecret, cfg.Auth.TokenTTL).WithKeySource(cfg.Auth.JWTKeys).WithSessions(st)
-	outbox, mailer, err := localMail(cfg)
+	box, mailer, err := localMail(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -79,10 +80,10 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 		// The local test checkout stands in for Stripe's hosted page.
 		mux.Handle(payments.LocalCheckoutPath, localcheckout.New(st, webhook, cfg.Webhook.WebhookSecret))
 	}
-	if outbox != nil {
+	if box != nil {
 		// The local outbox stands in for Amazon SES.
-		mux.Handle(mail.OutboxPath, outbox.Handler())
-		mux.Handle(mail.OutboxPath+"/", outbox.Handler())
+		mux.Handle(outbox.Path, box.Handler())
+		mux.Handle(outbox.Path+"/", box.Handler())
 	}
 	mux.Handle("/", api)
 	return mux, nil
@@ -91,15 +92,15 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 // localMail is the local stack's mailer: the outbox in cfg.MailDir, listed
 // at /dev/mail; without a MailDir (tests that do not read mail) mail is
 // dropped.
-func localMail(cfg Config) (*mail.Outbox, mail.Mailer, error) {
+func localMail(cfg Config) (*outbox.Outbox, mail.Mailer, error) {
 	if cfg.MailDir == "" {
 		return nil, mail.Discard{}, nil
 	}
-	outbox, err := mail.NewOutbox(cfg.MailDir, cfg.Auth.MailFrom)
+	box, err := outbox.New(cfg.MailDir, cfg.Auth.MailFrom)
 	if err != nil {
 		return nil, nil, err
 	}
-	return outbox, outbox, nil
+	return box, box, nil
 }
 
 // Config is every route group's configuration, read once for the whole stack.

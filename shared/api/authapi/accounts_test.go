@@ -21,7 +21,7 @@ import (
 	"aiwork/shared/devstack"
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
-	"aiwork/shared/mail"
+	"aiwork/shared/mail/outbox"
 	"aiwork/shared/routes"
 	"aiwork/shared/store/storetest"
 )
@@ -335,11 +335,11 @@ func newClockStack(t *testing.T, c *clock) *stack {
 	st, storeCfg := storetest.NewWithConfig(t)
 	cfg := config.Auth{Store: storeCfg, JWTSecret: secret, TokenTTL: time.Hour}
 	dir := t.TempDir()
-	outbox, err := mail.NewOutbox(dir, "")
+	box, err := outbox.New(dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := routes.Mount(map[string]http.Handler{"auth": authapi.New(st, cfg, outbox).WithClock(c.now).Handler()}, nil)
+	h, err := routes.Mount(map[string]http.Handler{"auth": authapi.New(st, cfg, box).WithClock(c.now).Handler()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,7 @@
-package mail
+// Package outbox is the local stack's mail: messages kept as files and
+// listed on a devserver page. Lambda never links it (its page template
+// would cost every function start-up; DESIGN §10).
+package outbox
 
 import (
 	"context"
@@ -8,7 +11,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/mail"
+	netmail "net/mail"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,32 +19,34 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"aiwork/shared/mail"
 )
 
-// OutboxPath is where the devserver lists the local outbox.
-const OutboxPath = "/dev/mail"
+// Path is where the devserver lists the local outbox.
+const Path = "/dev/mail"
 
 // DefaultLocalSender signs the local outbox's mail when MAIL_FROM is unset.
 const DefaultLocalSender = "AIWork <no-reply@aiwork.localhost>"
 
 // Outbox is the local stack's Mailer: nothing is sent; each message is
 // written to dir/<time>-<id>.eml, exactly the bytes SES would send, and
-// listed at OutboxPath.
+// listed at Path.
 type Outbox struct {
 	dir  string
-	from *mail.Address
+	from *netmail.Address
 	now  func() time.Time
 }
 
-var _ Mailer = (*Outbox)(nil)
+var _ mail.Mailer = (*Outbox)(nil)
 
-// NewOutbox keeps mail in dir (created when missing) from sender from
+// New keeps mail in dir (created when missing) from sender from
 // (DefaultLocalSender when empty).
-func NewOutbox(dir, from string) (*Outbox, error) {
+func New(dir, from string) (*Outbox, error) {
 	if from == "" {
 		from = DefaultLocalSender
 	}
-	a, err := ParseSender(from)
+	a, err := mail.ParseSender(from)
 	if err != nil {
 		return nil, err
 	}
@@ -56,9 +61,9 @@ func (o *Outbox) Dir() string { return o.dir }
 
 // Send writes the message as a new .eml file (written aside, then renamed,
 // so a reader never sees half a message).
-func (o *Outbox) Send(_ context.Context, m Message) error {
-	now, id := o.now().UTC(), NewID()
-	raw, err := Render(o.from, m, now, id)
+func (o *Outbox) Send(_ context.Context, m mail.Message) error {
+	now, id := o.now().UTC(), mail.NewID()
+	raw, err := mail.Render(o.from, m, now, id)
 	if err != nil {
 		return err
 	}
@@ -93,7 +98,7 @@ func Read(path string) (Mail, error) {
 		return Mail{}, err
 	}
 	defer f.Close()
-	msg, err := mail.ReadMessage(f)
+	msg, err := netmail.ReadMessage(f)
 	if err != nil {
 		return Mail{}, fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}
@@ -108,7 +113,7 @@ func Read(path string) (Mail, error) {
 	}
 	m := Mail{ID: filepath.Base(path), From: msg.Header.Get("From"), Subject: subject,
 		Text: strings.ReplaceAll(string(body), "\r\n", "\n")}
-	if to, err := mail.ParseAddress(msg.Header.Get("To")); err == nil {
+	if to, err := netmail.ParseAddress(msg.Header.Get("To")); err == nil {
 		m.To = to.Address
 	}
 	if d, err := msg.Header.Date(); err == nil {
@@ -150,8 +155,8 @@ func (o *Outbox) List(to string) ([]Mail, error) {
 //	GET /dev/mail/{id}          one message as raw RFC 5322 text
 func (o *Outbox) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET "+OutboxPath, o.list)
-	mux.HandleFunc("GET "+OutboxPath+"/{id}", o.raw)
+	mux.HandleFunc("GET "+Path, o.list)
+	mux.HandleFunc("GET "+Path+"/{id}", o.raw)
 	return mux
 }
 
@@ -170,7 +175,7 @@ func (o *Outbox) list(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	views := make([]mailView, len(mails))
 	for i, m := range mails {
-		views[i] = mailView{Mail: m, Body: linkify(m.Text), Raw: OutboxPath + "/" + m.ID}
+		views[i] = mailView{Mail: m, Body: linkify(m.Text), Raw: Path + "/" + m.ID}
 	}
 	_ = outboxPage.Execute(w, outboxData{Dir: o.dir, Mails: views})
 }

@@ -270,52 +270,44 @@ func (s *Store) GetLocalSession(ctx context.Context, sid string) (LocalSession, 
 
 // CompleteLocalSession marks an open local session paid, once.
 func (s *Store) CompleteLocalSession(ctx context.Context, sid, paymentIntent string) (LocalSession, error) {
-	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                aws.String(s.table),
-		Key:                      key(localPayPK(sid), "SESSION"),
-		UpdateExpression:         aws.String("SET #s = :complete, payment_status = :paid, payment_intent = :pi"),
-		ConditionExpression:      aws.String("#s = :open"),
-		ExpressionAttributeNames: map[string]string{"#s": "status"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":complete": &types.AttributeValueMemberS{Value: "complete"},
-			":paid":     &types.AttributeValueMemberS{Value: "paid"},
-			":open":     &types.AttributeValueMemberS{Value: "open"},
-			":pi":       &types.AttributeValueMemberS{Value: paymentIntent},
-		},
-		ReturnValues: types.ReturnValueAllNew,
-	})
-	if isConditionFailed(err) {
-		return LocalSession{}, ErrOrderState
-	}
-	if err != nil {
-		return LocalSession{}, fmt.Errorf("complete local session: %w", err)
-	}
-	var ls LocalSession
-	err = attributevalue.UnmarshalMap(out.Attributes, &ls)
-	return ls, err
+	return s.closeLocalSession(ctx, sid, "SET #s = :to, payment_status = :paid, payment_intent = :pi", "complete",
+		map[string]types.AttributeValue{
+			":paid": &types.AttributeValueMemberS{Value: "paid"},
+			":pi":   &types.AttributeValueMemberS{Value: paymentIntent},
+		})
 }
 
 // ExpireLocalSession closes an open local session (as Stripe's expire
 // does); ErrOrderState when it is not open.
 func (s *Store) ExpireLocalSession(ctx context.Context, sid string) error {
-	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                aws.String(s.table),
-		Key:                      key(localPayPK(sid), "SESSION"),
-		UpdateExpression:         aws.String("SET #s = :expired"),
-		ConditionExpression:      aws.String("#s = :open"),
-		ExpressionAttributeNames: map[string]string{"#s": "status"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":expired": &types.AttributeValueMemberS{Value: "expired"},
-			":open":    &types.AttributeValueMemberS{Value: "open"},
-		},
+	_, err := s.closeLocalSession(ctx, sid, "SET #s = :to", "expired", map[string]types.AttributeValue{})
+	return err
+}
+
+// closeLocalSession moves an open local session to status to with update
+// (values beside :to and :open) and answers it; ErrOrderState when the
+// session is not open.
+func (s *Store) closeLocalSession(ctx context.Context, sid, update, to string, values map[string]types.AttributeValue) (LocalSession, error) {
+	values[":to"] = &types.AttributeValueMemberS{Value: to}
+	values[":open"] = &types.AttributeValueMemberS{Value: "open"}
+	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 aws.String(s.table),
+		Key:                       key(localPayPK(sid), "SESSION"),
+		UpdateExpression:          aws.String(update),
+		ConditionExpression:       aws.String("#s = :open"),
+		ExpressionAttributeNames:  map[string]string{"#s": "status"},
+		ExpressionAttributeValues: values,
+		ReturnValues:              types.ReturnValueAllNew,
 	})
 	if isConditionFailed(err) {
-		return ErrOrderState
+		return LocalSession{}, ErrOrderState
 	}
 	if err != nil {
-		return fmt.Errorf("expire local session: %w", err)
+		return LocalSession{}, fmt.Errorf("local session %s: %w", to, err)
 	}
-	return nil
+	var ls LocalSession
+	err = attributevalue.UnmarshalMap(out.Attributes, &ls)
+	return ls, err
 }
 
 // LocalRefund is the local test checkout's record of a refund, standing in

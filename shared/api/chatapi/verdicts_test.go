@@ -1,16 +1,23 @@
 package chatapi_test
 
 import (
+	"bufio"
 	"context"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/api/chatapi"
+	"aiwork/shared/auth"
 	"aiwork/shared/config"
 	"aiwork/shared/llm"
+	"aiwork/shared/store"
+	"aiwork/shared/store/storetest"
 )
 
 // firstThenHangs answers its first call, then holds every later call until
@@ -84,5 +91,95 @@ func TestNearALimitMessagesWaitForTheirChecks(t *testing.T) {
 	wantError(t, s.send(token, msg{ConnectionID: conn, Message: "hi"}), http.StatusTooManyRequests)
 	if n := len(up.requests()); n != 3 {
 		t.Errorf("provider calls = %d, want 3", n)
+	}
+}
+
+// heldSessions is the store's session check, held back while armed: the
+// test decides when the lookup answers.
+type heldSessions struct {
+	st   *store.Store
+	hold atomic.Pointer[chan struct{}]
+}
+
+func (h *heldSessions) SessionLive(ctx context.Context, uid, sid string) (bool, error) {
+	if c := h.hold.Load(); c != nil {
+		select {
+		case <-*c:
+		case <-ctx.Done():
+			return false, ctx.Err()
+		}
+	}
+	return h.st.SessionLive(ctx, uid, sid)
+}
+
+// A sure message whose content already went out when its checks refuse it
+// (the session ended meanwhile) is cut off with an error frame saying why,
+// no [DONE]; the provider's call is cancelled and what it spent is counted.
+func TestSureMessageRefusedAfterContentEndsWithAnErrorFrame(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	up := newUpstream(func(ctx context.Context, _ llm.Request, emit func(string) error) (llm.Usage, error) {
+		if err := emit("Bon"); err != nil {
+			return llm.Usage{}, err
+		}
+		if calls.Add(1) == 1 {
+			return llm.Usage{InputTokens: 3, OutputTokens: 1}, nil
+		}
+		<-ctx.Done() // the second call: still thinking when it is cut off
+		return llm.Usage{}, ctx.Err()
+	})
+	held := &heldSessions{}
+	s := newStackTokens(t, chatapi.Options{StallTimeout: patience,
+		Limits: config.ChatLimits{MaxConcurrentStreams: 3, RequestsPerMinute: 100, DailyTokenBudget: 1_000_000}},
+		map[string]llm.Provider{"openai": up}, func(st *store.Store) *auth.Tokens {
+			held.st = st
+			return auth.NewTokens(secret, time.Hour).WithSessions(held)
+		})
+	uid, token := apitest.User(t, s.st, s.tokens, "cy")
+	conn := s.connect(token, "openai", "gpt-4o-mini")
+	if w := s.send(token, msg{ConnectionID: conn, Message: "hi"}); w.Code != http.StatusOK {
+		t.Fatalf("first message: %d %s", w.Code, w.Body)
+	}
+	before, err := s.st.ChatTokensOn(t.Context(), uid, time.Now())
+	storetest.Must(t, err, "tokens")
+
+	release := make(chan struct{})
+	held.hold.Store(&release)
+	if _, err := s.st.EndSessions(t.Context(), uid); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.h)
+	t.Cleanup(srv.Close)
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.URL+chatapi.Path,
+		strings.NewReader(mustJSON(msg{ConnectionID: conn, Message: "again"})))
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("status %d: the sure message should stream before its checks end", res.StatusCode)
+	}
+	rd := bufio.NewReader(res.Body)
+	first, err := rd.ReadString('\n')
+	if err != nil || first != `data: {"content":"Bon"}`+"\n" {
+		t.Fatalf("first line %q, %v", first, err)
+	}
+	close(release) // the lookup answers now: the session has ended
+	rest, _ := io.ReadAll(rd)
+	if !strings.Contains(string(rest), "event: error\ndata: {\"detail\":\"Your session has ended. Please log in again.\"}") ||
+		strings.Contains(string(rest), "[DONE]") {
+		t.Errorf("after the refusal the stream sent %q, want the error frame and no [DONE]", rest)
+	}
+	select {
+	case <-up.ended:
+	case <-time.After(patience):
+		t.Fatal("the provider's call was not cancelled")
+	}
+	after, err := s.st.ChatTokensOn(t.Context(), uid, time.Now())
+	storetest.Must(t, err, "tokens")
+	if after <= before {
+		t.Errorf("tokens today %d → %d: the cut-off stream's spending was not counted", before, after)
 	}
 }

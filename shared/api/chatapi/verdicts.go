@@ -68,6 +68,7 @@ func (v *verdicts) passed(uid, sessionID string, a *admission, counted bool) {
 	defer v.mu.Unlock()
 	vd := v.byUser[uid]
 	if vd == nil {
+		v.forgetStale(a.now)
 		vd = &verdict{}
 		v.byUser[uid] = vd
 	}
@@ -75,6 +76,21 @@ func (v *verdicts) passed(uid, sessionID string, a *admission, counted bool) {
 	vd.tokens, vd.day = a.used, a.now.UTC().Format(time.DateOnly)
 	if !counted {
 		vd.streams++
+	}
+}
+
+// maxRemembered bounds the map: past it, verdicts too old to use (and with
+// no stream running) are dropped before a new user's is added.
+const maxRemembered = 10_000
+
+func (v *verdicts) forgetStale(now time.Time) {
+	if len(v.byUser) < maxRemembered {
+		return
+	}
+	for uid, vd := range v.byUser {
+		if vd.streams == 0 && now.Sub(vd.at) > verdictTTL {
+			delete(v.byUser, uid)
+		}
 	}
 }
 

@@ -54,18 +54,11 @@ func (b *bench) startRelay(ctx context.Context) (rig *relayRig, err error) {
 		return rig, err
 	}
 	secret := []byte("bench-jwt-secret-0123456789abcdef0123456789")
-	cfg := devstack.Config{
-		Auth:     config.Auth{Store: sc, JWTSecret: secret, TokenTTL: time.Hour},
-		Prompts:  config.Prompts{Store: sc, JWTSecret: secret, FreePromptsPerUser: 5},
-		Payments: config.Payments{Store: sc, JWTSecret: secret, FreePromptsPerUser: 5},
-		Webhook:  config.Webhook{Store: sc, WebhookSecret: "whsec_bench"},
-		// The limits are on, so the admission writes are measured, and
-		// roomy enough for the bench's rounds.
-		Chat: config.Chat{Store: sc, JWTSecret: secret, StallTimeout: 30 * time.Second,
-			OpenAIKey: "sk-bench", OpenAIBaseURL: upstream.URL + "/v1/",
-			// Room to spare in each limit, as a user far from them has.
-			Limits: config.ChatLimits{MaxConcurrentStreams: 2 * relayConcurrency, RequestsPerMinute: 10_000, DailyTokenBudget: 100_000_000}},
-	}
+	cfg := devstack.ConfigFor(sc, secret, 5, "whsec_bench")
+	cfg.Chat.OpenAIKey, cfg.Chat.OpenAIBaseURL = "sk-bench", upstream.URL+"/v1/"
+	// The limits are on, so the admission writes are measured, with room to
+	// spare in each, as a user far from them has.
+	cfg.Chat.Limits = config.ChatLimits{MaxConcurrentStreams: 2 * relayConcurrency, RequestsPerMinute: 10_000, DailyTokenBudget: 100_000_000}
 	h, err := devstack.Handler(st, cfg, "")
 	if err != nil {
 		return rig, err

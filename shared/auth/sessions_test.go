@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"aiwork/shared/auth"
 )
@@ -95,12 +94,22 @@ type slowSessions struct {
 	release chan struct{}
 	live    bool
 	mu      sync.Mutex
-	err     error // what the last lookup ended with
+	err     error // what the last lookup ended with, when cancelled
+	done    bool  // a lookup answered
+}
+
+func (s *slowSessions) answered() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.done
 }
 
 func (s *slowSessions) SessionLive(ctx context.Context, _, _ string) (bool, error) {
 	select {
 	case <-s.release:
+		s.mu.Lock()
+		s.done = true
+		s.mu.Unlock()
 		return s.live, nil
 	case <-ctx.Done():
 		s.mu.Lock()
@@ -175,33 +184,30 @@ func TestRequiredConcurrentGatesTheAnswer(t *testing.T) {
 }
 
 // RequiredSpeculative lets the handler answer before the lookup, but the
-// lookup is never cut off: a handler that returns at once (a 400) leaves
-// the request open until the lookup has its answer, with its context
-// intact (a store call cancelled mid-request crashed the test DynamoDB).
+// lookup is never cut off: the request ends only after the lookup has its
+// answer, with its context intact (a store call cancelled mid-request
+// crashed the test DynamoDB). The lookup here answers once the handler has
+// returned, so a middleware that ended the request then would be caught:
+// its lookup unfinished, or cancelled.
 func TestRequiredSpeculativeNeverCutsTheLookupOff(t *testing.T) {
 	t.Parallel()
-	s := &slowSessions{release: make(chan struct{}), live: true}
+	handlerDone := make(chan struct{})
+	s := &slowSessions{release: handlerDone, live: true}
 	tk := newTokens().WithSessions(s)
 	token, _ := tk.IssueSession("u1", "s1")
 	h := tk.RequiredSpeculative(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer close(handlerDone)
 		http.Error(w, "bad input", http.StatusBadRequest) // answered before the lookup
 	}))
 	r := httptest.NewRequest(http.MethodPost, "/x", nil)
 	r.Header.Set("Authorization", "Bearer "+token)
 	w := httptest.NewRecorder()
-	done := make(chan struct{})
-	go func() { h.ServeHTTP(w, r); close(done) }()
-	// A negative check: give a premature end a moment to show (a slow
-	// machine can only hide the defect here, never fail a correct build).
-	select {
-	case <-done:
-		t.Fatal("the request ended while its session lookup was still running")
-	case <-time.After(100 * time.Millisecond):
-	}
-	close(s.release)
-	<-done
+	h.ServeHTTP(w, r)
 	if w.Code != http.StatusBadRequest {
 		t.Errorf("answer = %d, want the handler's 400", w.Code)
+	}
+	if !s.answered() {
+		t.Error("the request ended while its session lookup was still running")
 	}
 	if err := s.lastErr(); err != nil {
 		t.Errorf("the lookup ended with %v, want its answer (not cancelled)", err)

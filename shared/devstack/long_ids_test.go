@@ -12,7 +12,6 @@ import (
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/auth"
 	"aiwork/shared/catalog"
-	"aiwork/shared/config"
 	"aiwork/shared/devstack"
 	"aiwork/shared/store/storetest"
 )
@@ -30,14 +29,8 @@ func newDevstack(t *testing.T, staticDir string, change func(*devstack.Config)) 
 	ctx := context.Background()
 	storetest.Must(t, catalog.Seed(ctx, st), "seed prompts")
 	storetest.Must(t, catalog.SeedMCPServers(ctx, st), "seed MCP servers")
-	cfg := devstack.Config{
-		MailDir:  t.TempDir(),
-		Auth:     config.Auth{Store: storeCfg, JWTSecret: jwtSecret, TokenTTL: time.Hour},
-		Prompts:  config.Prompts{Store: storeCfg, JWTSecret: jwtSecret, FreePromptsPerUser: 5},
-		Payments: config.Payments{Store: storeCfg, JWTSecret: jwtSecret, FreePromptsPerUser: 5},
-		Webhook:  config.Webhook{Store: storeCfg, WebhookSecret: "whsec_devstack_test"},
-		Chat:     config.Chat{Store: storeCfg, JWTSecret: jwtSecret, StallTimeout: 5 * time.Second},
-	}
+	cfg := devstack.ConfigFor(storeCfg, jwtSecret, 5, "whsec_devstack_test")
+	cfg.MailDir = t.TempDir()
 	if change != nil {
 		change(&cfg)
 	}

@@ -12,7 +12,6 @@ import (
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/auth"
 	"aiwork/shared/catalog"
-	"aiwork/shared/config"
 	"aiwork/shared/devstack"
 	"aiwork/shared/store/storetest"
 )
@@ -35,13 +34,8 @@ func TestForwardedHostChangesNoLink(t *testing.T) {
 			ctx := context.Background()
 			storetest.Must(t, catalog.Seed(ctx, st), "seed")
 			mailDir := t.TempDir()
-			cfg := devstack.Config{
-				Auth:     config.Auth{Store: storeCfg, JWTSecret: jwtSecret, TokenTTL: time.Hour},
-				Prompts:  config.Prompts{Store: storeCfg, JWTSecret: jwtSecret},
-				Payments: config.Payments{Store: storeCfg, JWTSecret: jwtSecret},
-				Webhook:  config.Webhook{Store: storeCfg, WebhookSecret: "whsec_public_url"},
-				MailDir:  mailDir,
-			}
+			cfg := devstack.ConfigFor(storeCfg, jwtSecret, 0, "whsec_public_url")
+			cfg.MailDir = mailDir
 			if tc.publicURL != "" {
 				cfg.DefaultPublicURL(tc.publicURL) // as functions/devserver does
 			}

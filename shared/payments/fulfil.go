@@ -90,17 +90,10 @@ func (f *Fulfiller) Fulfil(ctx context.Context, provider string, sess Session) (
 }
 
 // grant gives the order's buyer the prompt, and reports false when the buyer
-// already had it another way: an ownership from another order, or a free
-// use. The ownership is one conditional write, so of two payments racing
-// for one prompt exactly one is granted.
+// already had it another way: a free use, or an ownership from another
+// order. The ownership is one conditional write, so of two payments racing
+// for one prompt exactly one is granted; a re-run finds its own order's.
 func (f *Fulfiller) grant(ctx context.Context, order store.Order) (bool, error) {
-	own, err := f.st.OwnershipOf(ctx, order.UserID, order.PromptID)
-	switch {
-	case err == nil:
-		return own.OrderID == order.SessionID, nil // this order's own re-run, or another's
-	case !errors.Is(err, store.ErrNotFound):
-		return false, fmt.Errorf("fulfil: %w", err)
-	}
 	free, err := f.st.FreeStatus(ctx, order.UserID, 0)
 	if err != nil {
 		return false, fmt.Errorf("fulfil: %w", err)
@@ -109,13 +102,13 @@ func (f *Fulfiller) grant(ctx context.Context, order store.Order) (bool, error) 
 		return false, nil
 	}
 	paidAt, _ := time.Parse(time.RFC3339Nano, order.PaidAt)
-	if _, err := f.st.GrantOwnership(ctx, order.UserID, domain.Ownership{
+	created, err := f.st.GrantOwnership(ctx, order.UserID, domain.Ownership{
 		PromptID: order.PromptID, Source: domain.SourcePurchase, OrderID: order.SessionID, Amount: order.Amount, CreatedAt: paidAt,
-	}); err != nil {
-		return false, fmt.Errorf("fulfil: %w", err)
+	})
+	if err != nil || created {
+		return created, err
 	}
-	// Created or not, whoever's order holds the ownership now won.
-	own, err = f.st.OwnershipOf(ctx, order.UserID, order.PromptID)
+	own, err := f.st.OwnershipOf(ctx, order.UserID, order.PromptID)
 	if err != nil {
 		return false, fmt.Errorf("fulfil: %w", err)
 	}

@@ -12,7 +12,6 @@ import (
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/auth"
 	"aiwork/shared/catalog"
-	"aiwork/shared/config"
 	"aiwork/shared/devstack"
 	"aiwork/shared/domain"
 	"aiwork/shared/store"
@@ -45,12 +44,7 @@ func newStack(t *testing.T, freeLimit int, prompts ...domain.Prompt) *stack {
 	for _, p := range prompts {
 		storetest.Must(t, st.PutPrompt(ctx, p), "prompt")
 	}
-	cfg := devstack.Config{
-		Auth:     config.Auth{Store: storeCfg, JWTSecret: jwtSecret, TokenTTL: time.Hour},
-		Prompts:  config.Prompts{Store: storeCfg, JWTSecret: jwtSecret, FreePromptsPerUser: freeLimit},
-		Payments: config.Payments{Store: storeCfg, JWTSecret: jwtSecret, FreePromptsPerUser: freeLimit, PublicURL: ""},
-		Webhook:  config.Webhook{Store: storeCfg, WebhookSecret: webhookSecret},
-	}
+	cfg := devstack.ConfigFor(storeCfg, jwtSecret, freeLimit, webhookSecret)
 	h, err := devstack.Handler(st, cfg, "")
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,6 @@ import (
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/auth"
 	"aiwork/shared/catalog"
-	"aiwork/shared/config"
 	"aiwork/shared/devstack"
 	"aiwork/shared/domain"
 	"aiwork/shared/store"
@@ -51,12 +50,7 @@ func newStack(t *testing.T, prompts ...domain.Prompt) *stack {
 	for _, p := range prompts {
 		storetest.Must(t, st.PutPrompt(ctx, p), "prompt")
 	}
-	cfg := devstack.Config{
-		Auth:     config.Auth{Store: storeCfg, JWTSecret: jwtSecret, TokenTTL: time.Hour},
-		Prompts:  config.Prompts{Store: storeCfg, JWTSecret: jwtSecret, FreePromptsPerUser: 0},
-		Payments: config.Payments{Store: storeCfg, JWTSecret: jwtSecret, FreePromptsPerUser: 0},
-		Webhook:  config.Webhook{Store: storeCfg, WebhookSecret: webhookSecret},
-	}
+	cfg := devstack.ConfigFor(storeCfg, jwtSecret, 0, webhookSecret)
 	h, err := devstack.Handler(st, cfg, "")
 	if err != nil {
 		t.Fatal(err)

@@ -56,6 +56,13 @@ func New(dir, from string) (*Outbox, error) {
 	return &Outbox{dir: dir, from: a, now: time.Now}, nil
 }
 
+// WithClock replaces the clock that names and orders the files (tests).
+func (o *Outbox) WithClock(now func() time.Time) *Outbox {
+	c := *o
+	c.now = now
+	return &c
+}
+
 // Dir is where the .eml files are.
 func (o *Outbox) Dir() string { return o.dir }
 

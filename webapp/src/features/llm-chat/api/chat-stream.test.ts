@@ -166,13 +166,22 @@ describe('streamChatMessage', () => {
     expect(await run()).toMatchObject({ content: 'a', usage: { input_tokens: 412, output_tokens: 1093, cost_usd: 0.0021 } });
   });
 
-  /** A body that records whether the reader cancelled it; `close()` ends it. */
-  function watchedBody(frames: string[]) {
-    const seen = { cancelled: false, close: () => undefined as void };
+  /**
+   * A body that records whether the reader cancelled it. With closeWhenDrained
+   * it ends when the reader, having read every frame, asks for more (the
+   * stream's second pull: the first comes as the frames are taken), as a
+   * server closing right after [DONE] does; otherwise it stays open.
+   */
+  function watchedBody(frames: string[], { closeWhenDrained = false } = {}) {
+    const seen = { cancelled: false };
+    let pulls = 0;
     const body = new ReadableStream<Uint8Array>({
       start(c) {
         for (const f of frames) c.enqueue(enc.encode(f));
-        seen.close = () => c.close();
+      },
+      pull(c) {
+        pulls += 1;
+        if (closeWhenDrained && pulls === 2) c.close();
       },
       cancel() {
         seen.cancelled = true;
@@ -182,12 +191,9 @@ describe('streamChatMessage', () => {
   }
 
   it('after [DONE] reads the body to its end instead of cancelling it (no aborted request)', async () => {
-    const { response, seen } = watchedBody(['data: {"content":"a"}\n\ndata: [DONE]\n\n']);
+    const { response, seen } = watchedBody(['data: {"content":"a"}\n\ndata: [DONE]\n\n'], { closeWhenDrained: true });
     answer(response);
-    const promise = streamChatMessage(REQUEST);
-    await new Promise((r) => setTimeout(r, 10));
-    seen.close(); // the server closes the body right after [DONE]
-    expect((await promise).content).toBe('a');
+    expect((await streamChatMessage(REQUEST)).content).toBe('a');
     expect(seen.cancelled).toBe(false);
     expect(response.bodyUsed).toBe(true);
     expect(response.body?.locked).toBe(false); // the reader let go of it

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"sync"
 
 	"aiwork/shared/httpx"
 )
@@ -23,7 +24,8 @@ func (t *Tokens) RequiredConcurrent(next http.Handler) http.Handler {
 // RequiredSpeculative is RequiredConcurrent without holding the answer
 // back: the handler may write before the session is confirmed, so it must
 // call ConfirmSession itself and stop on a refusal (its context is then
-// cancelled too). For the chat relay (chatapi), which writes nothing before
+// cancelled too). The lookup starts when the handler asks for it
+// (StartSessionCheck or ConfirmSession), or when it returns. For the chat relay (chatapi), which writes nothing before
 // the lookup unless this process saw the same session live moments ago.
 func (t *Tokens) RequiredSpeculative(next http.Handler) http.Handler {
 	return t.concurrent(next, false)
@@ -52,7 +54,7 @@ func (t *Tokens) concurrent(next http.Handler, gated bool) http.Handler {
 		base, cancel := context.WithCancel(r.Context())
 		defer cancel()
 		p := &pendingCheck{done: make(chan struct{})}
-		go func() {
+		p.lookup = func() {
 			live, err := t.sessions.SessionLive(base, c.Subject, c.SessionID)
 			switch {
 			case err != nil:
@@ -64,16 +66,20 @@ func (t *Tokens) concurrent(next http.Handler, gated bool) http.Handler {
 			if p.err != nil {
 				cancel() // stop whatever the handler started
 			}
-		}()
+		}
 		ctx := context.WithValue(WithUserID(base, c.Subject), sessionKey{}, c.SessionID)
 		ctx = context.WithValue(ctx, checkKey{}, p)
 		if !gated {
+			// The handler starts the lookup when it suits it
+			// (StartSessionCheck, ConfirmSession).
 			next.ServeHTTP(w, r.WithContext(ctx))
 			// The lookup ends before the request does: never cut off in
 			// the middle (a store call cancelled mid-request).
+			p.start()
 			<-p.done
 			return
 		}
+		p.start()
 		gw := &gatedWriter{ResponseWriter: w, check: p, r: r}
 		next.ServeHTTP(gw, r.WithContext(ctx))
 		gw.gate() // a handler that wrote nothing still answers 401 for an ended session
@@ -89,16 +95,32 @@ func ConfirmSession(ctx context.Context) error {
 	if !ok {
 		return nil
 	}
+	p.start()
 	<-p.done
 	return p.err
+}
+
+// StartSessionCheck starts RequiredSpeculative's session lookup without
+// waiting for it (RequiredConcurrent starts it at once). A handler that
+// starts spending before its checks are over may start the lookup after
+// that (chatapi: once the first frame went out), so the lookup does not
+// compete with it.
+func StartSessionCheck(ctx context.Context) {
+	if p, ok := ctx.Value(checkKey{}).(*pendingCheck); ok {
+		p.start()
+	}
 }
 
 type checkKey struct{}
 
 type pendingCheck struct {
-	done chan struct{}
-	err  error
+	once   sync.Once
+	lookup func() // closes done
+	done   chan struct{}
+	err    error
 }
+
+func (p *pendingCheck) start() { p.once.Do(func() { go p.lookup() }) }
 
 // gatedWriter holds back the response until the session is confirmed.
 type gatedWriter struct {

@@ -44,6 +44,7 @@ func NewFromAWS(awsCfg aws.Config, cfg config.Store) *Store {
 		awsCfg.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
 	}
 	db := dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
+		o.EndpointResolverV2 = newCachedEndpoints()
 		if cfg.Endpoint != "" {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
 		}

@@ -41,8 +41,9 @@ type admission struct {
 	uid string
 	now time.Time
 
-	done chan struct{} // closed when the checks are over
-	err  error         // why the message may not stream (nil: it may)
+	begin func()        // starts the checks (once)
+	done  chan struct{} // closed when the checks are over
+	err   error         // why the message may not stream (nil: it may)
 
 	conn    store.Connection
 	connErr error
@@ -56,18 +57,21 @@ type admission struct {
 	ended bool
 }
 
-// admit starts the checks of a message for connection cid and model.
+// admit prepares the checks of a message for connection cid and model;
+// they run from a.begin() on (wait and end begin them too).
 func (s *Service) admit(ctx context.Context, uid, cid, model string, now time.Time) *admission {
 	a := &admission{st: s.st, uid: uid, now: now, rateOK: true, done: make(chan struct{})}
-	go func() {
-		defer close(a.done)
-		// The checks finish what they started even when the request's
-		// context ends (an ended session cancels it): each store call is
-		// short, and a counter must not be left half-updated.
-		checks, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-		defer cancel()
-		a.err = a.run(checks, ctx, cid, model, s.opts.Limits, s.opts.slotLease())
-	}()
+	a.begin = sync.OnceFunc(func() {
+		go func() {
+			defer close(a.done)
+			// The checks finish what they started even when the request's
+			// context ends (an ended session cancels it): each store call
+			// is short, and a counter must not be left half-updated.
+			checks, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+			defer cancel()
+			a.err = a.run(checks, ctx, cid, model, s.opts.Limits, s.opts.slotLease())
+		}()
+	})
 	return a
 }
 
@@ -111,6 +115,7 @@ func (a *admission) run(ctx, request context.Context, cid, model string, lim con
 // wait answers the connection once the checks are over, or why the message
 // may not stream.
 func (a *admission) wait() (store.Connection, error) {
+	a.begin()
 	<-a.done
 	return a.conn, a.err
 }
@@ -151,6 +156,7 @@ func (a *admission) end(ctx context.Context, usage *domain.ModelUsage) {
 		return
 	}
 	a.ended = true
+	a.begin()
 	<-a.done
 	if !a.slot && usage == nil {
 		return

@@ -43,7 +43,16 @@ type Options struct {
 	MaxStreamDuration time.Duration
 	// Now is the clock (tests move it across days).
 	Now func() time.Time
+	// SureChecksAfter is when a sure message's checks start at the latest
+	// (zero: DefaultSureChecksAfter); see stream.
+	SureChecksAfter time.Duration
 }
+
+// DefaultSureChecksAfter is when a sure message's checks start at the
+// latest: soon enough that a refusal stops a provider that is slow to
+// answer before it spent much, late enough to stay out of a quick first
+// frame's way.
+const DefaultSureChecksAfter = 20 * time.Millisecond
 
 // DefaultMaxStreamDuration leaves the chat Lambda (5 min timeout, see
 // infra/stack.ChatTimeoutSeconds) time to record usage and free the slot.
@@ -72,6 +81,9 @@ func New(st *store.Store, tokens *auth.Tokens, registry *llm.Registry, opts Opti
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.SureChecksAfter <= 0 {
+		opts.SureChecksAfter = DefaultSureChecksAfter
 	}
 	return &Service{st: st, tokens: tokens, registry: registry, opts: opts, verdicts: newVerdicts()}
 }
@@ -133,6 +145,7 @@ func (s *Service) message(w http.ResponseWriter, r *http.Request) error {
 	defer adm.end(ctx, nil) // a refusal gives back the slot it may hold
 	rt, sure := s.sureRoute(uid, sid, in, now)
 	if !sure {
+		adm.begin()
 		// Nothing reaches the provider before every check passed.
 		conn, err := adm.wait()
 		if err != nil {
@@ -239,6 +252,12 @@ func (s *Service) stream(parent context.Context, out *sse, rt route, msgs []llm.
 	stall := time.AfterFunc(s.opts.StallTimeout, func() { cancel(errStall) })
 	defer stall.Stop()
 	if sure {
+		// The checks start once two frames went out, the call ended, or
+		// SureChecksAfter passed (a provider still thinking), whichever
+		// comes first: their store calls do not compete with the first
+		// frame. The watcher stops the call on their refusal.
+		checksDue := time.AfterFunc(s.opts.SureChecksAfter, adm.begin)
+		defer checksDue.Stop()
 		go func() {
 			select {
 			case <-adm.done:
@@ -251,6 +270,7 @@ func (s *Service) stream(parent context.Context, out *sse, rt route, msgs []llm.
 	}
 
 	var reply strings.Builder
+	frames := 0
 	reported, err := rt.adapter.Stream(ctx, llm.Request{Model: rt.model.APIID, Messages: msgs, MaxTokens: rt.model.MaxTokens}, func(delta string) error {
 		if delta == "" {
 			return nil
@@ -260,9 +280,16 @@ func (s *Service) stream(parent context.Context, out *sse, rt route, msgs []llm.
 		}
 		stall.Reset(s.opts.StallTimeout)
 		reply.WriteString(delta)
-		return out.content(delta)
+		if err := out.content(delta); err != nil {
+			return err
+		}
+		if frames++; sure && frames == 2 {
+			adm.begin()
+		}
+		return nil
 	})
 	stall.Stop()
+	adm.begin()
 	usage := reported.Complete(msgs, reply.String())
 	spent := usage.InputTokens + usage.OutputTokens
 	if err != nil && reply.Len() == 0 && context.Cause(ctx) == nil {

@@ -183,3 +183,79 @@ func TestSureMessageRefusedAfterContentEndsWithAnErrorFrame(t *testing.T) {
 		t.Errorf("tokens today %d → %d: the cut-off stream's spending was not counted", before, after)
 	}
 }
+
+// countedSessions is the store's session check, counting its lookups.
+type countedSessions struct {
+	st      *store.Store
+	lookups atomic.Int32
+}
+
+func (c *countedSessions) SessionLive(ctx context.Context, uid, sid string) (bool, error) {
+	c.lookups.Add(1)
+	return c.st.SessionLive(ctx, uid, sid)
+}
+
+// A sure message's checks start once its second frame went out (or its
+// call ended, or SureChecksAfter passed), so their store calls stay out of
+// the first frame's way (DESIGN §10); they still run, and the stream ends
+// normally once they pass.
+func TestSureMessageChecksStartAfterItsFirstFrame(t *testing.T) {
+	t.Parallel()
+	next := make(chan struct{})
+	var calls atomic.Int32
+	up := newUpstream(func(ctx context.Context, _ llm.Request, emit func(string) error) (llm.Usage, error) {
+		if err := emit("one "); err != nil {
+			return llm.Usage{}, err
+		}
+		if calls.Add(1) > 1 {
+			select {
+			case <-next:
+			case <-ctx.Done():
+				return llm.Usage{}, ctx.Err()
+			}
+		}
+		if err := emit("two"); err != nil {
+			return llm.Usage{}, err
+		}
+		return llm.Usage{InputTokens: 3, OutputTokens: 2}, nil
+	})
+	counted := &countedSessions{}
+	s := newStackTokens(t, chatapi.Options{StallTimeout: patience, SureChecksAfter: time.Hour,
+		Limits: config.ChatLimits{MaxConcurrentStreams: 3, RequestsPerMinute: 100, DailyTokenBudget: 1_000_000}},
+		map[string]llm.Provider{"openai": up}, func(st *store.Store) *auth.Tokens {
+			counted.st = st
+			return auth.NewTokens(secret, time.Hour).WithSessions(counted)
+		})
+	_, token := apitest.User(t, s.st, s.tokens, "dee")
+	conn := s.connect(token, "openai", "gpt-4o-mini")
+	if w := s.send(token, msg{ConnectionID: conn, Message: "hi"}); w.Code != http.StatusOK {
+		t.Fatalf("first message: %d %s", w.Code, w.Body)
+	}
+	before := counted.lookups.Load() // sign-up, connect and the first message
+
+	srv := httptest.NewServer(s.h)
+	t.Cleanup(srv.Close)
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.URL+chatapi.Path,
+		strings.NewReader(mustJSON(msg{ConnectionID: conn, Message: "again"})))
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	rd := bufio.NewReader(res.Body)
+	if first := readFrame(t, rd, patience); first != `data: {"content":"one "}`+"\n\n" {
+		t.Fatalf("first frame %q", first)
+	}
+	if n := counted.lookups.Load() - before; n != 0 {
+		t.Errorf("session lookups with one frame out = %d, want 0: the checks started before the first frame", n)
+	}
+	close(next)
+	rest, _ := io.ReadAll(rd)
+	if !strings.Contains(string(rest), `"content":"two"`) || !strings.HasSuffix(string(rest), "data: [DONE]\n\n") {
+		t.Errorf("rest of the stream %q, want the second frame and [DONE]", rest)
+	}
+	if n := counted.lookups.Load() - before; n != 1 {
+		t.Errorf("session lookups of the sure message = %d, want 1: its checks ran", n)
+	}
+}

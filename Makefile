@@ -23,7 +23,7 @@ CDK_OUTDIR ?= cdk.out
 # telemetry calls it needs no network, so synth works offline.
 CDK       := CDK_DISABLE_CLI_TELEMETRY=true $(INFRA)/node_modules/.bin/cdk --no-notices
 
-.PHONY: help deps run dev test test-go test-web test-e2e bench bench-peers build webapp clean synth deploy test-infra
+.PHONY: help deps run run-lambda lambdas-local test-e2e-lambda dev test test-go test-web test-e2e bench bench-peers build webapp clean synth deploy test-infra
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | column -t -s $$'\t'
@@ -104,6 +104,17 @@ run: deps webapp $(BIN)/devserver ## start the whole product on http://localhost
 	@echo "Starting on http://localhost:$(PORT) (data in $(DATA_DIR); Ctrl-C stops everything)"
 	$(BIN)/devserver
 
+# The function binaries for this machine (make run-lambda, its browser
+# tests): one go build for all, each binary named after its function.
+LAMBDA_LOCAL := $(BIN)/lambda
+lambdas-local: $(BIN)/.go-modules FORCE
+	@mkdir -p $(LAMBDA_LOCAL)
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -tags lambda.norpc -o $(LAMBDA_LOCAL)/ $(addprefix ./functions/,$(filter-out jwt-rotation,$(LAMBDAS)))
+
+run-lambda: deps webapp $(BIN)/devserver lambdas-local ## the same product served by the real function binaries behind a local API Gateway (shared/lambdalocal)
+	@echo "Starting on http://localhost:$(PORT) through the function binaries (timings at /dev/lambda; Ctrl-C stops everything)"
+	LAMBDA_DIR=$(abspath $(LAMBDA_LOCAL)) $(BIN)/devserver
+
 dev: deps $(BIN)/devserver ## devserver plus Vite with hot reload on http://localhost:5173
 	@trap 'kill 0' INT TERM EXIT; \
 	PUBLIC_URL="$${PUBLIC_URL:-http://localhost:5173}" $(BIN)/devserver & \
@@ -113,7 +124,7 @@ dev: deps $(BIN)/devserver ## devserver plus Vite with hot reload on http://loca
 ## --- testing --------------------------------------------------------------
 
 test: deps $(CHROMIUM) ## run every test: Go, Vitest, browser end-to-end
-	@$(MAKE) --no-print-directory test-go test-web test-e2e
+	@$(MAKE) --no-print-directory test-go test-web test-e2e test-e2e-lambda
 	@echo "make test: every suite passed"
 
 test-go: $(BIN)/.go-modules $(WEBAPP)/node_modules/.installed $(BIN)/stripe-mock ## Go unit and API tests (dynalite, stripe-mock)
@@ -128,6 +139,10 @@ test-web: $(WEBAPP)/node_modules/.installed ## Vitest unit and component tests
 
 test-e2e: webapp $(BIN)/devserver $(CHROMIUM) ## Playwright (playwright-core + Debian Chromium) against the devserver
 	cd $(WEBAPP) && CHROMIUM_PATH=$(CHROMIUM) DEVSERVER_BIN=$(abspath $(BIN)/devserver) node --test --test-concurrency=1 e2e/
+
+# The main journeys again, through the function binaries (make run-lambda).
+test-e2e-lambda: webapp $(BIN)/devserver lambdas-local $(CHROMIUM) ## the browser journeys against make run-lambda
+	cd $(WEBAPP) && CHROMIUM_PATH=$(CHROMIUM) DEVSERVER_BIN=$(abspath $(BIN)/devserver) LAMBDA_DIR=$(abspath $(LAMBDA_LOCAL)) node --test --test-concurrency=1 e2e/lambda/
 
 # Prints one table of the DESIGN §10 budgets, each figure beside a reference
 # measured in the same run; over budget is reported, not failed (unless

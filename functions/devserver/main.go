@@ -1,6 +1,9 @@
 // Command devserver runs the whole product locally: dynalite, every route
 // group's handler (the same ones Lambda runs) and the built web app on one
 // port. `make run` starts it; Ctrl-C stops it and everything it started.
+// With LAMBDA_DIR (make run-lambda) the route groups are served by their
+// function binaries instead, each its own process behind a local API
+// Gateway (shared/lambdalocal).
 package main
 
 import (
@@ -79,14 +82,26 @@ func run() error {
 	if err := devstack.Prepare(ctx, st); err != nil {
 		return fmt.Errorf("prepare table: %w", err)
 	}
-	stopMCP, err := devstack.StartMCP(ctx, st, cfg, slog.Default())
-	if err != nil {
-		return err
-	}
-	defer stopMCP()
-	handler, err := devstack.Handler(st, cfg, staticDir)
-	if err != nil {
-		return err
+	var handler http.Handler
+	if dir := config.Env("LAMBDA_DIR", ""); dir != "" {
+		// make run-lambda: every route group served by its function binary.
+		stack, err := devstack.StartLambda(ctx, st, cfg, devstack.LambdaOptions{FunctionsDir: dir,
+			StaticDir: staticDir, MailDir: cfg.MailDir, PublicURL: serving.URL(), FunctionLog: os.Stderr})
+		if err != nil {
+			return err
+		}
+		defer stack.Stop()
+		handler = stack.Handler
+		slog.Info("serving through the function binaries", "functions", dir, "timings", serving.URL()+"/dev/lambda")
+	} else {
+		stopMCP, err := devstack.StartMCP(ctx, st, cfg, slog.Default())
+		if err != nil {
+			return err
+		}
+		defer stopMCP()
+		if handler, err = devstack.Handler(st, cfg, staticDir); err != nil {
+			return err
+		}
 	}
 
 	srv := devstack.NewServer(serving, handler)

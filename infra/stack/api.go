@@ -24,12 +24,9 @@ const (
 	ThrottleBurst = 200
 )
 
-// ExactPathMethods is the HTTP method of each exact-path route (a prefix
-// without a trailing "/"); other exact paths get ANY.
-var ExactPathMethods = map[string]string{
-	"/api/v1/payments/webhook":        "POST",
-	"/api/v1/mcp-connections/message": "POST",
-}
+// ExactPathMethods is the HTTP method of each exact-path route; other exact
+// paths get ANY. One table with the local gateway (shared/lambdalocal).
+var ExactPathMethods = routes.ExactPathMethods
 
 // newAPI builds the REST API from the route table: for a subtree prefix
 // ("/x/") the resource /x with ANY plus /x/{proxy+} with ANY; for an exact

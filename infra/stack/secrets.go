@@ -29,13 +29,9 @@ const (
 	SecretOrigin = config.OriginSecretName
 )
 
-// secretNames lists every secret in a fixed order.
-var secretNames = []string{
-	SecretJWT, SecretStripeKey, SecretStripeWebhookSecret,
-	SecretGoogleClientID, SecretGoogleClientSecret,
-	SecretOpenAIKey, SecretAnthropicKey, SecretGeminiKey,
-	SecretMCPKeyEncryptionKey, SecretOrigin,
-}
+// secretNames lists every secret in a fixed order: one list with the
+// functions' loaders and the local stand-in (config.SecretNames).
+var secretNames = config.SecretNames
 
 // Unset is what an operator-filled secret holds until the operator puts
 // the real value: a single space, which the functions read as "not set"

@@ -336,8 +336,21 @@ func SecretsClient(cfg aws.Config) SecretFetcher {
 	for _, kv := range os.Environ() {
 		name, value, _ := strings.Cut(kv, "=")
 		if strings.HasSuffix(name, "_ARN") && strings.HasPrefix(value, "arn:") {
-			return secretsmanager.NewFromConfig(cfg)
+			return secretsmanager.NewFromConfig(cfg, func(o *secretsmanager.Options) {
+				o.BaseEndpoint = ServiceEndpoint("SECRETS_MANAGER")
+			})
 		}
+	}
+	return nil
+}
+
+// ServiceEndpoint is AWS_ENDPOINT_URL_<service> (the SDK's variable for a
+// service's endpoint, which the shared-config loader would read; AWS builds
+// the configuration without it), or nil for the service's own endpoint.
+// make run-lambda points Secrets Manager and SES at local stand-ins so.
+func ServiceEndpoint(service string) *string {
+	if u := strings.TrimSpace(os.Getenv("AWS_ENDPOINT_URL_" + service)); u != "" {
+		return &u
 	}
 	return nil
 }

@@ -44,8 +44,15 @@ type MCPJobs struct {
 	Outbound    Outbound
 }
 
-// inLambda is true inside AWS Lambda.
-func inLambda() bool { return os.Getenv("AWS_LAMBDA_FUNCTION_NAME") != "" }
+// LocalLambdaVar marks a function process run by make run-lambda
+// (shared/lambdalocal): the stack never sets it.
+const LocalLambdaVar = "LAMBDA_LOCAL_EMULATOR"
+
+// inLambda is true inside AWS Lambda, not in make run-lambda's processes,
+// which reach the local MCP reference server on loopback.
+func inLambda() bool {
+	return os.Getenv("AWS_LAMBDA_FUNCTION_NAME") != "" && os.Getenv(LocalLambdaVar) != "true"
+}
 
 // LoadOutbound reads MCP_ALLOW_LOOPBACK, MCP_ALLOWED_NETWORKS and
 // MCP_HTTPS_ONLY. Inside Lambda loopback is refused and https required,

@@ -35,3 +35,14 @@ func Secret(ctx context.Context, sm SecretFetcher, name string) (string, error) 
 	}
 	return strings.TrimSpace(aws.ToString(out.SecretString)), nil
 }
+
+// SecretNames lists every secret the functions read, each by its name
+// (locally the value itself) or NAME_ARN (in Lambda, and under make
+// run-lambda through its Secrets Manager stand-in). The stack creates one
+// secret per name (infra/stack).
+var SecretNames = []string{
+	"JWT_SECRET", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET",
+	"GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET",
+	"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY",
+	"MCP_KEY_ENCRYPTION_KEY", OriginSecretName,
+}

@@ -31,6 +31,12 @@ func StartMCP(ctx context.Context, st *store.Store, cfg Config, log *slog.Logger
 	if err != nil {
 		return nil, err
 	}
+	return StartMCPWith(ctx, st, log, runner.Run)
+}
+
+// StartMCPWith is StartMCP with the jobs run by run (make run-lambda: an
+// invocation of the mcp-jobs function, as EventBridge's).
+func StartMCPWith(ctx context.Context, st *store.Store, log *slog.Logger, run func(ctx context.Context, job string) error) (stop func(), err error) {
 	var ref *localmcp.Server
 	endpoint := ""
 	if os.Getenv("MCP_REFERENCE_SERVER") != "off" {
@@ -52,7 +58,7 @@ func StartMCP(ctx context.Context, st *store.Store, cfg Config, log *slog.Logger
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		runJobs(jobsCtx, runner, log)
+		runJobs(jobsCtx, run, log)
 	}()
 	return func() {
 		cancel()
@@ -63,7 +69,7 @@ func StartMCP(ctx context.Context, st *store.Store, cfg Config, log *slog.Logger
 
 // runJobs runs every mcp job once in table order (the import before the
 // probe), then each on its own ticker until ctx ends.
-func runJobs(ctx context.Context, runner *mcpjobs.Runner, log *slog.Logger) {
+func runJobs(ctx context.Context, runJob func(context.Context, string) error, log *slog.Logger) {
 	var jobs []routes.Job
 	for _, j := range routes.Jobs {
 		if j.Function == "mcp-jobs" {
@@ -71,7 +77,7 @@ func runJobs(ctx context.Context, runner *mcpjobs.Runner, log *slog.Logger) {
 		}
 	}
 	run := func(j routes.Job) {
-		if err := runner.Run(ctx, j.Name); err != nil && ctx.Err() == nil {
+		if err := runJob(ctx, j.Name); err != nil && ctx.Err() == nil {
 			log.Warn("job failed", "job", j.Name, "err", err)
 		}
 	}

@@ -33,18 +33,33 @@ var Groups = []Group{
 	{Function: "chat", Prefixes: []string{"/api/v1/mcp-connections/message"}, Streaming: true},
 }
 
+// ExactPathMethods is the HTTP method of each exact-path route (a prefix
+// without a trailing "/"); other exact paths take any method. The stack
+// gives these resources that one method, so another is not routed.
+var ExactPathMethods = map[string]string{
+	"/api/v1/payments/webhook":        "POST",
+	"/api/v1/mcp-connections/message": "POST",
+}
+
 // Match answers the group whose longest prefix matches path.
 func Match(path string) (Group, bool) {
+	g, _, ok := MatchPrefix(path)
+	return g, ok
+}
+
+// MatchPrefix is Match that also answers the prefix that matched.
+func MatchPrefix(path string) (Group, string, bool) {
 	var best Group
+	prefix := ""
 	bestLen := -1
 	for _, g := range Groups {
 		for _, p := range g.Prefixes {
 			if matches(path, p) && len(p) > bestLen {
-				best, bestLen = g, len(p)
+				best, prefix, bestLen = g, p, len(p)
 			}
 		}
 	}
-	return best, bestLen >= 0
+	return best, prefix, bestLen >= 0
 }
 
 func matches(path, prefix string) bool {

@@ -74,7 +74,10 @@ func (o *Outbox) Send(_ context.Context, m mail.Message) error {
 	if err != nil {
 		return err
 	}
-	name := now.Format("20060102T150405.000000000Z") + "-" + id + ".eml"
+	return o.write(now.Format("20060102T150405.000000000Z")+"-"+id+".eml", raw)
+}
+
+func (o *Outbox) write(name string, raw []byte) error {
 	tmp := filepath.Join(o.dir, "."+name+".tmp")
 	if err := os.WriteFile(tmp, raw, 0o600); err != nil {
 		return fmt.Errorf("mail outbox: %w", err)
@@ -83,6 +86,12 @@ func (o *Outbox) Send(_ context.Context, m mail.Message) error {
 		return fmt.Errorf("mail outbox: %w", err)
 	}
 	return nil
+}
+
+// SendRaw writes an already rendered message (what SES receives), as Send.
+func (o *Outbox) SendRaw(raw []byte) error {
+	now, id := o.now().UTC(), mail.NewID()
+	return o.write(now.Format("20060102T150405.000000000Z")+"-"+id+".eml", raw)
 }
 
 // Mail is one message of the outbox as read back.

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sesv2"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2/types"
 
+	"aiwork/shared/config"
 	aimail "aiwork/shared/mail"
 )
 
@@ -43,7 +44,7 @@ func New(api API, from string) (*Sender, error) {
 
 // FromConfig builds the SES client from the function's AWS configuration.
 func FromConfig(cfg aws.Config, from string) (*Sender, error) {
-	return New(sesv2.NewFromConfig(cfg), from)
+	return New(sesv2.NewFromConfig(cfg, func(o *sesv2.Options) { o.BaseEndpoint = config.ServiceEndpoint("SESV2") }), from)
 }
 
 // Send hands one message to SES.

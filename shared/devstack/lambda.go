@@ -1,0 +1,238 @@
+package devstack
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"aiwork/shared/api/paymentsapi"
+	"aiwork/shared/config"
+	"aiwork/shared/httpx"
+	"aiwork/shared/lambdalocal"
+	"aiwork/shared/mail/outbox"
+	"aiwork/shared/payments"
+	"aiwork/shared/payments/localcheckout"
+	"aiwork/shared/routes"
+	"aiwork/shared/store"
+)
+
+// LambdaOptions configure the product served by the function binaries
+// (make run-lambda).
+type LambdaOptions struct {
+	// FunctionsDir holds one binary per function, named after it (the
+	// folders of functions/), built for this machine.
+	FunctionsDir string
+	// StaticDir is the built web app ("" : none).
+	StaticDir string
+	// MailDir is the local outbox, which the SES stand-in writes to.
+	MailDir string
+	// PublicURL is where the browser reaches the product.
+	PublicURL string
+	// MaxInstances caps each function's processes (default 3).
+	MaxInstances int
+	// FunctionLog receives the functions' output (nil: dropped).
+	FunctionLog io.Writer
+	Log         *slog.Logger
+}
+
+// Function timeouts and memory, as the stack sets them (infra/stack.FunctionSpecs).
+const (
+	bufferedFunctionTimeout = 30 * time.Second
+	longFunctionTimeout     = 5 * time.Minute // chat's stream, a job's run
+)
+
+// LambdaStack is the product served through lambdalocal: every route group
+// by its function binary behind the local API Gateway, the jobs invoked
+// on timers as EventBridge would, and the stand-ins of the services with
+// no local equivalent.
+type LambdaStack struct {
+	Handler http.Handler
+	Gateway *lambdalocal.Gateway
+	stops   []func()
+}
+
+// Stop ends every process and stand-in the stack started.
+func (s *LambdaStack) Stop() {
+	for i := len(s.stops) - 1; i >= 0; i-- {
+		s.stops[i]()
+	}
+}
+
+// StartLambda serves the product from the function binaries. The table must
+// exist and be seeded (Prepare); AWS_ENDPOINT_URL_DYNAMODB names the local
+// DynamoDB, which the functions reach as they reach DynamoDB in AWS.
+func StartLambda(ctx context.Context, st *store.Store, cfg Config, opts LambdaOptions) (stack *LambdaStack, err error) {
+	log := opts.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	stack = &LambdaStack{}
+	defer func() {
+		if err != nil {
+			stack.Stop()
+		}
+	}()
+
+	box, err := outbox.New(opts.MailDir, cfg.Auth.MailFrom)
+	if err != nil {
+		return stack, err
+	}
+	secrets := &lambdalocal.SecretsManager{}
+	smURL, stop, err := serveLocal(secrets)
+	if err != nil {
+		return stack, err
+	}
+	stack.stops = append(stack.stops, stop)
+	sesURL, stop, err := serveLocal(&lambdalocal.SES{Deliver: box.SendRaw})
+	if err != nil {
+		return stack, err
+	}
+	stack.stops = append(stack.stops, stop)
+
+	originSecret := randomHex(32)
+	env := lambdaEnvironment(os.Environ(), secrets, originSecret, map[string]string{
+		"TABLE_NAME":                       cfg.Auth.Store.TableName,
+		"AWS_ENDPOINT_URL_SECRETS_MANAGER": smURL,
+		"AWS_ENDPOINT_URL_SESV2":           sesURL,
+		"PUBLIC_URL":                       opts.PublicURL,
+		"MAIL_FROM":                        "AIWork <no-reply@aiwork.local>",
+		"AWS_ACCESS_KEY_ID":                "local",
+		"AWS_SECRET_ACCESS_KEY":            "local",
+	})
+
+	functions := map[string]*lambdalocal.Function{}
+	names := slices.Clone(routes.JobFunctions)
+	for _, g := range routes.Groups {
+		names = append(names, g.Function)
+	}
+	for _, name := range names {
+		bin := filepath.Join(opts.FunctionsDir, name)
+		if _, err := os.Stat(bin); err != nil {
+			return stack, fmt.Errorf("function %s: %w (make run-lambda builds every function into %s)", name, err, opts.FunctionsDir)
+		}
+		fn := &lambdalocal.Function{Name: name, Binary: bin, Env: env, MaxInstances: opts.MaxInstances,
+			Timeout: bufferedFunctionTimeout, MemoryMB: 512, Log: opts.FunctionLog}
+		switch name {
+		case "chat", "mcp-jobs":
+			fn.Timeout = longFunctionTimeout
+		}
+		if name == "chat" || name == "auth" {
+			fn.MemoryMB = 1024
+		}
+		if fn.MaxInstances == 0 {
+			fn.MaxInstances = 3
+		}
+		functions[name] = fn
+		stack.stops = append(stack.stops, fn.Stop)
+	}
+
+	gw := &lambdalocal.Gateway{Functions: functions, OriginSecret: originSecret, Methods: routes.ExactPathMethods, Log: log}
+	if opts.StaticDir != "" {
+		gw.Site = httpx.SPA(opts.StaticDir)
+	}
+	stack.Gateway = gw
+
+	mux := http.NewServeMux()
+	if paymentsapi.NewProvider(st, cfg.Payments).Name() == "local" {
+		// The local test checkout stands in for Stripe's hosted page; its
+		// signed event goes through the gateway to the webhook function.
+		mux.Handle(payments.LocalCheckoutPath, localcheckout.New(st, gw, cfg.Webhook.WebhookSecret))
+	}
+	mux.Handle(outbox.Path, box.Handler())
+	mux.Handle(outbox.Path+"/", box.Handler())
+	mux.Handle("/dev/lambda", gw.StatsHandler())
+	mux.Handle("/", gw)
+	stack.Handler = mux
+
+	jobs := functions[routes.JobFunctions[0]]
+	stopMCP, err := StartMCPWith(ctx, st, log, func(ctx context.Context, job string) error {
+		return invokeJob(ctx, jobs, job)
+	})
+	if err != nil {
+		return stack, err
+	}
+	stack.stops = append(stack.stops, stopMCP)
+	return stack, nil
+}
+
+// invokeJob invokes fn with {"job": name}, as an EventBridge rule does.
+func invokeJob(ctx context.Context, fn *lambdalocal.Function, name string) error {
+	payload, _ := json.Marshal(map[string]string{"job": name})
+	res, err := fn.Invoke(ctx, payload)
+	if err != nil {
+		return err
+	}
+	if res.Err != nil {
+		return res.Err
+	}
+	return nil
+}
+
+// lambdaEnvironment is every function's environment: this process's
+// (the product's settings, as make run reads them) without the secrets'
+// values, which move into the Secrets Manager stand-in and reach the
+// functions as NAME_ARN, as in AWS; then set (values already set in this
+// process's environment win, except the secrets').
+func lambdaEnvironment(environ []string, secrets *lambdalocal.SecretsManager, originSecret string, set map[string]string) []string {
+	values := map[string]string{}
+	for _, kv := range environ {
+		k, v, _ := strings.Cut(kv, "=")
+		values[k] = v
+	}
+	values[config.OriginSecretName] = originSecret
+	var env []string
+	for k, v := range set {
+		if cur, ok := values[k]; !ok || cur == "" {
+			values[k] = v
+		}
+	}
+	for _, name := range config.SecretNames {
+		v := strings.TrimSpace(values[name])
+		delete(values, name)
+		delete(values, name+"_ARN")
+		if v != "" {
+			values[name+"_ARN"] = secrets.Put(name, v)
+		}
+	}
+	for k, v := range values {
+		if strings.HasPrefix(k, "AWS_LAMBDA_") || k == "_HANDLER" {
+			continue // the runtime's own
+		}
+		env = append(env, k+"="+v)
+	}
+	slices.Sort(env)
+	return env
+}
+
+// serveLocal serves h on a loopback port.
+func serveLocal(h http.Handler) (url string, stop func(), err error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			slog.Warn("local stand-in stopped", "err", err)
+		}
+	}()
+	return "http://" + ln.Addr().String(), func() { _ = srv.Close() }, nil
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"aiwork/infra/stack"
+	"aiwork/shared/lambdalocal"
 	"aiwork/shared/routes"
 )
 
@@ -261,5 +262,30 @@ func TestAPIGatewayErrorsUseTheAPIErrorShape(t *testing.T) {
 	}
 	if h := flat(props(busy, "ResponseParameters")); h != `{"gatewayresponse.header.Retry-After":"'30'"}` {
 		t.Errorf("INTEGRATION_FAILURE headers = %s, want Retry-After", h)
+	}
+}
+
+// make run-lambda's gateway answers what API Gateway answers by itself with
+// the bodies this stack configures, so a local run shows what AWS shows.
+func TestLocalGatewayAnswersAsTheStackConfigures(t *testing.T) {
+	bodies := map[string]string{}
+	for _, e := range stack.GatewayErrors {
+		bodies[e.Type] = e.Body
+	}
+	for typ, local := range map[string]string{
+		"MISSING_AUTHENTICATION_TOKEN": lambdalocal.NotFoundBody,
+		"DEFAULT_5XX":                  lambdalocal.Default5xxBody,
+	} {
+		if bodies[typ] != local {
+			t.Errorf("%s: the stack answers %s, the local gateway %s", typ, bodies[typ], local)
+		}
+	}
+	// DEFAULT_4XX carries API Gateway's own message; the local 413 has that shape.
+	want := strings.Replace(bodies["DEFAULT_4XX"], "$context.error.messageString", `"Request Too Long"`, 1)
+	if want != lambdalocal.TooLargeBody {
+		t.Errorf("the local 413 answers %s, the stack's DEFAULT_4XX gives %s", lambdalocal.TooLargeBody, want)
+	}
+	if stack.StageName != lambdalocal.Stage {
+		t.Errorf("stage %q, the local gateway's %q", stack.StageName, lambdalocal.Stage)
 	}
 }

@@ -318,3 +318,20 @@ func errorFrame(detail string) string {
 }
 
 const doneFrame = "data: [DONE]\n\n"
+
+// openStream sends in over a real connection and answers the response as
+// it arrives (its body closed when the test ends), for tests that read a
+// stream frame by frame.
+func (s *stack) openStream(token string, in msg) *http.Response {
+	s.t.Helper()
+	srv := httptest.NewServer(s.h)
+	s.t.Cleanup(srv.Close)
+	req, _ := http.NewRequestWithContext(s.t.Context(), http.MethodPost, srv.URL+chatapi.Path, strings.NewReader(mustJSON(in)))
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := srv.Client().Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.t.Cleanup(func() { res.Body.Close() })
+	return res
+}

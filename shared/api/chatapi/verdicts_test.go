@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -148,16 +147,7 @@ func TestSureMessageRefusedAfterContentEndsWithAnErrorFrame(t *testing.T) {
 	if _, err := s.st.EndSessions(t.Context(), uid); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(s.h)
-	t.Cleanup(srv.Close)
-	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.URL+chatapi.Path,
-		strings.NewReader(mustJSON(msg{ConnectionID: conn, Message: "again"})))
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
+	res := s.openStream(token, msg{ConnectionID: conn, Message: "again"})
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("status %d: the sure message should stream before its checks end", res.StatusCode)
 	}
@@ -233,16 +223,7 @@ func TestSureMessageChecksStartAfterItsFirstFrame(t *testing.T) {
 	}
 	before := counted.lookups.Load() // sign-up, connect and the first message
 
-	srv := httptest.NewServer(s.h)
-	t.Cleanup(srv.Close)
-	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.URL+chatapi.Path,
-		strings.NewReader(mustJSON(msg{ConnectionID: conn, Message: "again"})))
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
+	res := s.openStream(token, msg{ConnectionID: conn, Message: "again"})
 	rd := bufio.NewReader(res.Body)
 	if first := readFrame(t, rd, patience); first != `data: {"content":"one "}`+"\n\n" {
 		t.Fatalf("first frame %q", first)

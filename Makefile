@@ -138,7 +138,7 @@ test-web: $(WEBAPP)/node_modules/.installed ## Vitest unit and component tests
 	cd $(WEBAPP) && $(NPM) run --silent typecheck && $(NPM) test --silent
 
 test-e2e: webapp $(BIN)/devserver $(CHROMIUM) ## Playwright (playwright-core + Debian Chromium) against the devserver
-	cd $(WEBAPP) && CHROMIUM_PATH=$(CHROMIUM) DEVSERVER_BIN=$(abspath $(BIN)/devserver) node --test --test-concurrency=1 e2e/
+	cd $(WEBAPP) && CHROMIUM_PATH=$(CHROMIUM) DEVSERVER_BIN=$(abspath $(BIN)/devserver) node --test --test-concurrency=1 e2e/*.test.mjs
 
 # The main journeys again, through the function binaries (make run-lambda).
 test-e2e-lambda: webapp $(BIN)/devserver lambdas-local $(CHROMIUM) ## the browser journeys against make run-lambda

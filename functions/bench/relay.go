@@ -23,9 +23,9 @@ import (
 // The chat relay part: an upstream speaking OpenAI's streaming wire format,
 // relayed by the chat handler, against the same upstream read directly.
 const (
-	relayChunks   = 50
-	relayGap      = 2 * time.Millisecond
-	relayWarmup   = 3
+	relayChunks = 50
+	relayGap    = 2 * time.Millisecond
+	relayWarmup = 3
 	// relayRounds gives the TTFB p99 at concurrency 1 a hundred samples (with
 	// fewer it is the slowest stream, not a percentile).
 	relayRounds   = 100

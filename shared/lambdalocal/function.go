@@ -192,6 +192,7 @@ func (f *Function) await(ctx context.Context, in *instance, inv *invocation, res
 		res.Err = a.err
 		if a.stream != nil {
 			res.Stream = &Stream{Prelude: a.stream.prelude, Body: a.stream.body, s: a.stream}
+			go f.limitStream(in, a.stream, inv.deadline)
 		}
 		return nil
 	case <-in.exited:
@@ -214,6 +215,19 @@ func (f *Function) await(ctx context.Context, in *instance, inv *invocation, res
 			}
 		}()
 		return ctx.Err()
+	}
+}
+
+// limitStream ends a stream still running at the function's timeout, with
+// its process, as Lambda does.
+func (f *Function) limitStream(in *instance, st *stream, deadline time.Time) {
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	select {
+	case <-st.done:
+	case <-t.C:
+		st.fail(&FunctionError{Type: "Sandbox.Timedout", Message: fmt.Sprintf("Task timed out after %.2f seconds", f.Timeout.Seconds())})
+		in.stop()
 	}
 }
 

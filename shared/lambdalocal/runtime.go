@@ -12,8 +12,8 @@ package lambdalocal
 import (
 	"bufio"
 	"bytes"
-	"encoding/base64"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -64,8 +64,19 @@ type answer struct {
 type stream struct {
 	prelude []byte
 	body    *io.PipeReader
+	done    chan struct{} // closed when the function's body has ended
 	errMu   sync.Mutex
 	err     *FunctionError
+}
+
+// fail records the stream's error; the first one stays (a timeout's, say,
+// over the broken body it causes).
+func (s *stream) fail(fe *FunctionError) {
+	s.errMu.Lock()
+	defer s.errMu.Unlock()
+	if s.err == nil {
+		s.err = fe
+	}
 }
 
 // Err is the error the function reported at the end of its stream, if any
@@ -126,12 +137,15 @@ func startInstance(fn *Function) (*instance, error) {
 	out := io.MultiWriter(in.logs, fn.logWriter())
 	cmd.Stdout, cmd.Stderr = out, out
 	setDeathSignal(cmd)
+	in.mu.Lock()
+	in.cmd = cmd
 	in.started = time.Now()
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	in.mu.Unlock()
+	if err != nil {
 		_ = in.srv.Close()
 		return nil, fmt.Errorf("start %s: %w", fn.Name, err)
 	}
-	in.cmd = cmd
 	go func() {
 		_ = cmd.Wait()
 		close(in.exited)
@@ -149,12 +163,7 @@ func (in *instance) handleNext(w http.ResponseWriter, r *http.Request) {
 		in.initTook = time.Since(in.started)
 		close(in.ready)
 	}
-	done := in.current
-	in.current = nil
 	in.mu.Unlock()
-	if done != nil {
-		in.fn.release(in) // it finished an invocation: free for the next
-	}
 	var inv *invocation
 	select {
 	case inv = <-in.next:
@@ -185,6 +194,21 @@ func (in *instance) invocationFor(w http.ResponseWriter, id string) (*invocation
 	return inv, true
 }
 
+// finish ends inv: its answer is complete, so the process is free for
+// the next invocation (handed over when it asks for it, which it does a
+// moment later; a caller in between waits for that, not for a new process).
+func (in *instance) finish(inv *invocation) {
+	in.mu.Lock()
+	mine := in.current == inv
+	if mine {
+		in.current = nil
+	}
+	in.mu.Unlock()
+	if mine {
+		in.fn.release(in)
+	}
+}
+
 // handleResponse takes a buffered response, or streams one
 // (streamingContentType), to the invocation's caller.
 func (in *instance) handleResponse(w http.ResponseWriter, r *http.Request) {
@@ -193,10 +217,14 @@ func (in *instance) handleResponse(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if strings.HasPrefix(r.Header.Get("Content-Type"), streamingContentType) {
+		defer in.finish(inv) // once the stream is over
 		in.relayStream(w, r, inv)
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBufferedResponse+1))
+	// Free before answering: the caller's next invocation finds this
+	// process idle (it takes it as soon as the process asks).
+	in.finish(inv)
 	switch {
 	case err != nil:
 		inv.answer(answer{err: &FunctionError{Type: "Runtime.ResponseReadFailed", Message: err.Error()}})
@@ -224,15 +252,21 @@ func (in *instance) relayStream(w http.ResponseWriter, r *http.Request, inv *inv
 		return
 	}
 	pr, pw := io.Pipe()
-	st := &stream{prelude: prelude, body: pr}
+	st := &stream{prelude: prelude, body: pr, done: make(chan struct{})}
+	defer close(st.done)
 	inv.answer(answer{stream: st})
 	buf := make([]byte, 32<<10)
+	var rerr error
 	for {
-		n, rerr := br.Read(buf)
+		var n int
+		n, rerr = br.Read(buf)
 		if n > 0 {
 			if _, werr := pw.Write(buf[:n]); werr != nil {
 				// The caller went away: drain what the function still sends.
-				_, _ = io.Copy(io.Discard, br)
+				_, rerr = io.Copy(io.Discard, br)
+				if rerr == nil {
+					rerr = io.EOF
+				}
 				break
 			}
 		}
@@ -240,7 +274,8 @@ func (in *instance) relayStream(w http.ResponseWriter, r *http.Request, inv *inv
 			break
 		}
 	}
-	if t := r.Trailer.Get(trailerErrorType); t != "" {
+	switch t := r.Trailer.Get(trailerErrorType); {
+	case t != "":
 		fe := &FunctionError{Type: t}
 		if b, err := decodeBase64(r.Trailer.Get(trailerErrorBody)); err == nil {
 			var body FunctionError
@@ -248,11 +283,18 @@ func (in *instance) relayStream(w http.ResponseWriter, r *http.Request, inv *inv
 				fe.Message = body.Message
 			}
 		}
-		st.errMu.Lock()
-		st.err = fe
-		st.errMu.Unlock()
+		st.fail(fe)
+	case rerr != io.EOF:
+		// The body broke off: the process died (or was ended at its
+		// timeout) in the middle of its stream. The stream ends once it
+		// is gone, as the invocation does in Lambda.
+		st.fail(&FunctionError{Type: "Runtime.ExitError", Message: "the process exited in the middle of its streamed response"})
+		select {
+		case <-in.exited:
+		case <-time.After(5 * time.Second):
+		}
 	}
-	_ = pw.Close()
+	_ = pw.Close() // the reader sees EOF; Stream.Err tells how it ended
 	w.WriteHeader(http.StatusAccepted)
 }
 
@@ -285,7 +327,9 @@ func (in *instance) handleError(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	inv.answer(answer{err: readFunctionError(r, "Function.Error")})
+	fe := readFunctionError(r, "Function.Error")
+	in.finish(inv)
+	inv.answer(answer{err: fe})
 	w.WriteHeader(http.StatusAccepted)
 }
 

@@ -504,15 +504,7 @@ func TestConcurrentInvocationsStartAnotherProcess(t *testing.T) {
 	g := newGate(t)
 	p := payload(t, map[string]any{"mode": "wait", "wait": g.URL()})
 	results := make(chan *Result, 2)
-	call := func() {
-		ctx, cancel := context.WithTimeout(context.Background(), bound)
-		defer cancel()
-		res, err := f.Invoke(ctx, p)
-		if err != nil {
-			t.Errorf("busy-fn: Invoke: %v", err)
-		}
-		results <- res
-	}
+	call := func() { results <- invokeAsync(t, f, p) }
 	go call()
 	g.waitArrival("busy-fn, first invocation")
 	// The first process is busy (at the gate): the second invocation needs
@@ -550,15 +542,7 @@ func TestMaxInstancesQueues(t *testing.T) {
 	g := newGate(t)
 	p := payload(t, map[string]any{"mode": "wait", "wait": g.URL()})
 	results := make(chan *Result, 2)
-	call := func() {
-		ctx, cancel := context.WithTimeout(context.Background(), bound)
-		defer cancel()
-		res, err := f.Invoke(ctx, p)
-		if err != nil {
-			t.Errorf("single-fn: Invoke: %v", err)
-		}
-		results <- res
-	}
+	call := func() { results <- invokeAsync(t, f, p) }
 	go call()
 	g.waitArrival("single-fn, first invocation")
 	go call()
@@ -699,4 +683,16 @@ func TestGatewayBufferedAnswers(t *testing.T) {
 		t.Errorf("users: POST /api/v1/users/slow past the integration timeout = %d %s, want 504 %s", rec.Code, rec.Body, Default5xxBody)
 	}
 	g.open()
+}
+
+// invokeAsync is Invoke for a goroutine: an error fails the test and
+// answers nil.
+func invokeAsync(t *testing.T, f *Function, p []byte) *Result {
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	res, err := f.Invoke(ctx, p)
+	if err != nil {
+		t.Errorf("%s: Invoke: %v", f.Name, err)
+	}
+	return res
 }

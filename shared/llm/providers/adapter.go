@@ -40,7 +40,39 @@ func (o Options) httpClient() *http.Client {
 	if o.HTTPClient != nil {
 		return o.HTTPClient
 	}
-	return &http.Client{Transport: upstreamTransport}
+	return &http.Client{Transport: drainingTransport{upstreamTransport}}
+}
+
+// drainingTransport hands out response bodies that are read to their end
+// when closed. The SDKs stop reading a stream at its last event ([DONE],
+// message_stop) and close it with the chunked body's end still unread, so
+// net/http could not reuse the connection: every message dialled (and
+// TLS-handshook) a new one before its first byte (DESIGN §10, time to
+// first byte).
+type drainingTransport struct{ next http.RoundTripper }
+
+func (t drainingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	res, err := t.next.RoundTrip(r)
+	if err == nil && res.Body != nil {
+		res.Body = &drainingBody{ReadCloser: res.Body}
+	}
+	return res, err
+}
+
+// Bounds of the read at close: what a stream still holds after its last
+// event is a few bytes; anything larger or slower is cut off.
+const (
+	drainMaxBytes = 64 << 10
+	drainMaxTime  = 100 * time.Millisecond
+)
+
+type drainingBody struct{ io.ReadCloser }
+
+func (b *drainingBody) Close() error {
+	stop := time.AfterFunc(drainMaxTime, func() { _ = b.ReadCloser.Close() })
+	_, _ = io.CopyN(io.Discard, b.ReadCloser, drainMaxBytes)
+	stop.Stop()
+	return b.ReadCloser.Close()
 }
 
 // upstreamTransport is shared by every provider client of the process. Go's

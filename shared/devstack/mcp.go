@@ -67,6 +67,11 @@ func StartMCPWith(ctx context.Context, st *store.Store, log *slog.Logger, run fu
 	}, nil
 }
 
+// StartupJobsDone is logged once every job has run at start (make bench
+// waits for it: in AWS the jobs run in their own function, never beside a
+// route group's requests).
+const StartupJobsDone = "start-up jobs done"
+
 // runJobs runs every mcp job once in table order (the import before the
 // probe), then each on its own ticker until ctx ends.
 func runJobs(ctx context.Context, runJob func(context.Context, string) error, log *slog.Logger) {
@@ -84,6 +89,7 @@ func runJobs(ctx context.Context, runJob func(context.Context, string) error, lo
 	for _, j := range jobs {
 		run(j)
 	}
+	log.Info(StartupJobsDone)
 	var wg sync.WaitGroup
 	for _, j := range jobs {
 		wg.Add(1)

@@ -22,6 +22,7 @@ import (
 	"github.com/stripe/stripe-go/v84"
 	"github.com/stripe/stripe-go/v84/webhook"
 
+	"aiwork/shared/api/apitest"
 	"aiwork/shared/api/chatapi"
 	"aiwork/shared/devstack"
 	"aiwork/shared/lambdalocal"
@@ -59,24 +60,6 @@ func buildFunctions(t *testing.T, dir string) {
 		t.Fatalf("building the function binaries (go %s): %v\n%s", strings.Join(args, " "), err, out)
 	}
 	t.Logf("built %d function binaries in %v", len(lambdaFunctions), time.Since(start).Round(time.Millisecond))
-}
-
-// lockedBuffer collects the functions' output, shown when a test fails.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // oidcIssuer is a stand-in for Google's OpenID provider: it publishes its
@@ -170,7 +153,7 @@ type lambdaStack struct {
 	stack  *devstack.LambdaStack
 	st     *store.Store
 	client *http.Client
-	logs   *lockedBuffer
+	logs   *apitest.LogBuffer
 }
 
 const webhookSecret = "whsec_lambda_test_0123456789abcdef"
@@ -234,7 +217,7 @@ func startLambdaStack(t *testing.T, issuer *oidcIssuer, upstream *openAIUpstream
 	if err := devstack.Prepare(ctx, st); err != nil {
 		t.Fatalf("prepare table %s: %v", cfg.Auth.Store.TableName, err)
 	}
-	logs := &lockedBuffer{}
+	logs := &apitest.LogBuffer{}
 	stack, err := devstack.StartLambda(ctx, st, cfg, devstack.LambdaOptions{
 		FunctionsDir: binDir, MailDir: cfg.MailDir, PublicURL: srv.URL,
 		FunctionLog: logs, Log: slog.New(slog.NewJSONHandler(logs, nil)),

@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
+
+	"aiwork/shared/api/apitest"
 )
 
 // The runtime emulator against a real aws-lambda-go function
@@ -68,28 +70,10 @@ func testBinary(t *testing.T) string {
 	return bin
 }
 
-// syncBuffer collects the processes' output, shown when a test fails.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // newFunction is a Function running testdata/fn, stopped when the test ends.
 func newFunction(t *testing.T, name string, change func(*Function)) *Function {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &apitest.LogBuffer{}
 	f := &Function{Name: name, Binary: testBinary(t), Log: logs, MaxInstances: 2, Timeout: bound}
 	if change != nil {
 		change(f)

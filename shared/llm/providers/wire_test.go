@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -136,35 +135,6 @@ func request(model string) llm.Request {
 
 // runWire runs every case on one provider's wire format.
 func runWire(t *testing.T, wf wire) {
-	t.Run("one connection for messages in turn", func(t *testing.T) {
-		t.Parallel()
-		var dialled atomic.Int32
-		up := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			_, _ = io.Copy(io.Discard, r.Body)
-			s := &sender{w: w, r: r}
-			wf.begin(s)
-			s.delta(wf.delta("Bonjour"))
-			for _, f := range wf.close(llm.Usage{InputTokens: 3, OutputTokens: 1}) {
-				s.frame(f)
-			}
-		}))
-		up.Config.ConnState = func(_ net.Conn, state http.ConnState) {
-			if state == http.StateNew {
-				dialled.Add(1)
-			}
-		}
-		up.Start()
-		t.Cleanup(up.Close)
-		p := wf.newProvider(t, up.URL)
-		for i := range 3 {
-			if _, err := p.Stream(context.Background(), request(wf.model), func(string) error { return nil }); err != nil {
-				t.Fatalf("stream %d: %v", i+1, err)
-			}
-		}
-		if n := dialled.Load(); n != 1 {
-			t.Errorf("3 streams one after the other opened %d connections, want 1: a stream's connection must go back to the pool", n)
-		}
-	})
 	t.Run("stream", func(t *testing.T) {
 		t.Parallel()
 		deltas := []string{"Bon", "jour", " tout", " le monde", " !"}

@@ -23,7 +23,9 @@ func main() {
 		lambdaadapter.Fatal("llm", err)
 	}
 	st := store.NewFromAWS(awsCfg, cfg.Store)
-	h := chatapi.New(st, auth.NewTokens(cfg.JWTSecret, 0).WithKeySource(cfg.JWTKeys).WithSessions(st), registry, chatapi.Options{StallTimeout: cfg.StallTimeout, Limits: cfg.Limits}).Handler()
-	lambda.Start(lambdaadapter.NewStreaming(h, lambdaadapter.OriginSecret(ctx, secrets)))
-
+	chat, err := chatapi.FromConfig(st, auth.NewTokens(cfg.JWTSecret, 0).WithKeySource(cfg.JWTKeys).WithSessions(st), registry, cfg)
+	if err != nil {
+		lambdaadapter.Fatal("chat", err)
+	}
+	lambda.Start(lambdaadapter.NewStreaming(chat.Handler(), lambdaadapter.OriginSecret(ctx, secrets)))
 }

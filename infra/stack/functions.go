@@ -60,9 +60,11 @@ var FunctionSpecs = map[string]FunctionSpec{
 	"payments":       {Secrets: []string{SecretJWT, SecretStripeKey}, MemoryMB: 512, TimeoutSeconds: bufferedTimeout},
 	"stripe-webhook": {Secrets: []string{SecretStripeWebhookSecret, SecretStripeKey}, MemoryMB: 512, TimeoutSeconds: bufferedTimeout},
 	// The provider keys tell mcp which providers are real (demo or not);
-	// the key-encryption key is readable by this function alone.
+	// the key-encryption key is readable by mcp, which seals users' server
+	// keys, and chat, which opens a user's own to call its tools (and
+	// reaches MCP servers under the same outbound rule).
 	"mcp":  {Secrets: append([]string{SecretJWT, SecretMCPKeyEncryptionKey}, providerKeys...), Env: mcpOutbound, MemoryMB: 512, TimeoutSeconds: bufferedTimeout},
-	"chat": {Secrets: append([]string{SecretJWT}, providerKeys...), MemoryMB: 1024, TimeoutSeconds: ChatTimeoutSeconds},
+	"chat": {Secrets: append([]string{SecretJWT, SecretMCPKeyEncryptionKey}, providerKeys...), Env: mcpOutbound, MemoryMB: 1024, TimeoutSeconds: ChatTimeoutSeconds},
 	// Registry sync and health probe: public data only, never a user's key.
 	"mcp-jobs": {Env: mcpOutbound, MemoryMB: 512, TimeoutSeconds: JobTimeoutSeconds},
 }

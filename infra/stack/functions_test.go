@@ -194,7 +194,8 @@ func TestEachFunctionWritesLogsForAMonth(t *testing.T) {
 // LoadAuth, LoadUsers, LoadPrompts, LoadPayments, LoadWebhook, LoadChat and
 // the MCP loaders), written out here rather than taken from
 // stack.FunctionSpecs, so that a grant widened there fails. The MCP key
-// encryption key is mcp's alone; mcp-jobs handles public data only. Every
+// encryption key is mcp's (it seals) and chat's (it opens a user's own key
+// to call that user's tools); mcp-jobs handles public data only. Every
 // API function reads the origin secret (lambdaadapter.OriginSecret), which
 // it checks on every request; mcp-jobs, which has no route, does not.
 var wantSecrets = map[string][]string{
@@ -204,7 +205,7 @@ var wantSecrets = map[string][]string{
 	"payments":       {stack.SecretJWT, stack.SecretStripeKey, stack.SecretOrigin},
 	"stripe-webhook": {stack.SecretStripeWebhookSecret, stack.SecretStripeKey, stack.SecretOrigin}, // the key refunds duplicate payments
 	"mcp":            {stack.SecretJWT, stack.SecretMCPKeyEncryptionKey, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey, stack.SecretOrigin},
-	"chat":           {stack.SecretJWT, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey, stack.SecretOrigin},
+	"chat":           {stack.SecretJWT, stack.SecretMCPKeyEncryptionKey, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey, stack.SecretOrigin},
 	"mcp-jobs":       nil,
 }
 

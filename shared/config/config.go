@@ -219,6 +219,50 @@ type Chat struct {
 	ModelMap         string
 	// Limits meter each user's chat.
 	Limits ChatLimits
+	// Tools: the tools of users' MCP servers, called in chat.
+	Tools ChatTools
+}
+
+// ChatTools is how the chat calls the tools of a user's MCP servers.
+type ChatTools struct {
+	// KeyEncryptionKey opens users' sealed server keys (the mcp group's
+	// MCP_KEY_ENCRYPTION_KEY): only inside the chat function, only for the
+	// caller's own connections.
+	KeyEncryptionKey []byte
+	Outbound         Outbound
+	// MaxRounds: model calls that may ask for tools in one reply
+	// (CHAT_MAX_TOOL_ROUNDS, default 8).
+	MaxRounds int
+	// CallTimeout bounds one tool call (MCP_TOOL_CALL_TIMEOUT, default 60s).
+	CallTimeout time.Duration
+	// ConnectTimeout bounds opening a session (MCP_CONNECT_TIMEOUT, 15s).
+	ConnectTimeout time.Duration
+}
+
+// Tools' defaults.
+const (
+	DefaultMaxToolRounds   = 8
+	DefaultToolCallTimeout = 60 * time.Second
+	DefaultConnectTimeout  = 15 * time.Second
+)
+
+// LoadChatTools reads the chat's tool settings and the MCP key.
+func LoadChatTools(ctx context.Context, sm SecretFetcher) (ChatTools, error) {
+	key, err := mcpKey(ctx, sm)
+	if err != nil {
+		return ChatTools{}, err
+	}
+	t := ChatTools{KeyEncryptionKey: key, Outbound: LoadOutbound()}
+	if t.MaxRounds, err = EnvInt("CHAT_MAX_TOOL_ROUNDS", DefaultMaxToolRounds); err != nil {
+		return ChatTools{}, err
+	}
+	if t.CallTimeout, err = EnvDuration("MCP_TOOL_CALL_TIMEOUT", DefaultToolCallTimeout); err != nil {
+		return ChatTools{}, err
+	}
+	if t.ConnectTimeout, err = EnvDuration("MCP_CONNECT_TIMEOUT", DefaultConnectTimeout); err != nil {
+		return ChatTools{}, err
+	}
+	return t, nil
 }
 
 // LoadChat reads the chat settings.
@@ -237,6 +281,9 @@ func LoadChat(ctx context.Context, sm SecretFetcher) (Chat, error) {
 		return Chat{}, err
 	}
 	if c.Limits, err = LoadChatLimits(); err != nil {
+		return Chat{}, err
+	}
+	if c.Tools, err = LoadChatTools(ctx, sm); err != nil {
 		return Chat{}, err
 	}
 	for name, dst := range map[string]*string{"OPENAI_API_KEY": &c.OpenAIKey, "ANTHROPIC_API_KEY": &c.AnthropicKey, "GEMINI_API_KEY": &c.GeminiKey} {

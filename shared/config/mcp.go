@@ -75,21 +75,7 @@ func LoadMCP(ctx context.Context, sm SecretFetcher) (MCP, error) {
 	if err != nil {
 		return MCP{}, err
 	}
-	raw, err := Secret(ctx, sm, "MCP_KEY_ENCRYPTION_KEY")
-	if err != nil {
-		return MCP{}, err
-	}
-	if raw == "" {
-		return MCP{}, errors.New("MCP_KEY_ENCRYPTION_KEY (or MCP_KEY_ENCRYPTION_KEY_ARN) is required: 64 hex digits")
-	}
-	key, err := hex.DecodeString(raw)
-	if err != nil || len(key) != 32 {
-		return MCP{}, fmt.Errorf("MCP_KEY_ENCRYPTION_KEY must be 64 hex digits (32 bytes)")
-	}
-	m := MCP{Chat: chat, KeyEncryptionKey: key, Outbound: LoadOutbound()}
-	if m.ConnectTimeout, err = EnvDuration("MCP_CONNECT_TIMEOUT", 15*time.Second); err != nil {
-		return MCP{}, err
-	}
+	m := MCP{Chat: chat, KeyEncryptionKey: chat.Tools.KeyEncryptionKey, Outbound: chat.Tools.Outbound, ConnectTimeout: chat.Tools.ConnectTimeout}
 	if m.ConnectsPerMinute, err = EnvInt("MCP_CONNECTS_PER_MINUTE", 10); err != nil {
 		return MCP{}, err
 	}
@@ -97,6 +83,23 @@ func LoadMCP(ctx context.Context, sm SecretFetcher) (MCP, error) {
 		return MCP{}, err
 	}
 	return m, nil
+}
+
+// mcpKey reads MCP_KEY_ENCRYPTION_KEY, the AES-256 key sealing users'
+// server keys: the mcp function seals, the chat function opens.
+func mcpKey(ctx context.Context, sm SecretFetcher) ([]byte, error) {
+	raw, err := Secret(ctx, sm, "MCP_KEY_ENCRYPTION_KEY")
+	if err != nil {
+		return nil, err
+	}
+	if raw == "" {
+		return nil, errors.New("MCP_KEY_ENCRYPTION_KEY (or MCP_KEY_ENCRYPTION_KEY_ARN) is required: 64 hex digits")
+	}
+	key, err := hex.DecodeString(raw)
+	if err != nil || len(key) != 32 {
+		return nil, fmt.Errorf("MCP_KEY_ENCRYPTION_KEY must be 64 hex digits (32 bytes)")
+	}
+	return key, nil
 }
 
 // LoadMCPJobs reads the scheduled jobs' settings; they need no secret.

@@ -47,7 +47,15 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 		return nil, err
 	}
 	webhook := webhookapi.New(st, cfg.Webhook.WebhookSecret, provider)
-	mcpGroup, err := mcpapi.FromConfig(st, mcpConfig(cfg))
+	mcpCfg := mcpConfig(cfg)
+	mcpGroup, err := mcpapi.FromConfig(st, mcpCfg)
+	if err != nil {
+		return nil, err
+	}
+	// The chat opens the keys the mcp group sealed, under the same rules.
+	chatCfg := cfg.Chat
+	chatCfg.Tools.KeyEncryptionKey, chatCfg.Tools.Outbound = mcpCfg.KeyEncryptionKey, mcpCfg.Outbound
+	chat, err := chatapi.FromConfig(st, tokens, registry, chatCfg)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +66,7 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 		"payments":       paymentsapi.New(st, tokens, provider, cfg.Payments).Handler(),
 		"stripe-webhook": webhook,
 		"mcp":            mcpGroup.Handler(),
-		"chat":           chatapi.New(st, tokens, registry, chatapi.Options{StallTimeout: cfg.Chat.StallTimeout, Limits: cfg.Chat.Limits}).Handler(),
+		"chat":           chat.Handler(),
 	}
 	if cfg.WrapGroup != nil {
 		for name, h := range handlers {

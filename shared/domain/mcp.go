@@ -1,5 +1,7 @@
 package domain
 
+import "encoding/json"
+
 // MCP server health statuses, from the last probe.
 const (
 	HealthUp           = "up"
@@ -64,7 +66,20 @@ type MCPTool struct {
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description"`
 	ReadOnly    bool   `json:"read_only"`
-	Destructive bool   `json:"destructive"`
+	// Destructive: the server declares it destructive (destructiveHint true).
+	Destructive bool `json:"destructive"`
+	// DestructiveHintAbsent: the server said nothing either way, which the
+	// MCP spec reads as "may be destructive" for a tool that is not read-only.
+	DestructiveHintAbsent bool `json:"-"`
+	// InputSchema is the tool's JSON Schema for its arguments; kept with a
+	// user's connection (the chat offers it to models), not in the registry.
+	InputSchema json.RawMessage `json:"-"`
+}
+
+// MayDestroy is the MCP spec's reading of a tool's hints: not read-only, and
+// destructive unless the server says it is not. The chat marks such calls.
+func (t MCPTool) MayDestroy() bool {
+	return !t.ReadOnly && (t.Destructive || t.DestructiveHintAbsent)
 }
 
 // MCPConnection is a user's handshake with an MCP server. The API key is kept
@@ -81,5 +96,12 @@ type MCPConnection struct {
 	Tools           []MCPTool
 	SealedAPIKey    []byte // nil when no key
 	APIKeyLast4     string
-	ConnectedAt     string // RFC 3339
+	// APIKeyHeader is the header the key travels in ("Authorization" means
+	// "Authorization: Bearer <key>"); "" on connections made before it was
+	// recorded (then the registry entry says).
+	APIKeyHeader string
+	ConnectedAt  string // RFC 3339
+	// ToolsCheckedAt is when Tools were last read from the server (RFC 3339);
+	// the chat reads them again when older than a minute.
+	ToolsCheckedAt string
 }

@@ -71,7 +71,8 @@ const restChatMessage = `{
 // upstream every buffering bug would hide.
 type holdingLLM struct{ release chan struct{} }
 
-func (h holdingLLM) Stream(ctx context.Context, _ llm.Request, emit func(string) error) (llm.Usage, error) {
+func (h holdingLLM) Stream(ctx context.Context, _ llm.Request, events func(llm.Event) error) (llm.Usage, error) {
+	emit := func(s string) error { return events(llm.Event{Text: s}) }
 	if err := emit("Hello"); err != nil {
 		return llm.Usage{}, err
 	}

@@ -20,11 +20,15 @@ type Demo struct {
 
 var _ Provider = (*Demo)(nil)
 
-// Stream answers with a reply built from the last user message.
-func (d *Demo) Stream(ctx context.Context, req Request, emit func(string) error) (Usage, error) {
-	reply := DemoReply(d.Provider, req)
-	chunks := splitWords(reply, 4)
-	for i, c := range chunks {
+// Stream answers with a reply built from the last user message, or calls
+// the tool it names (DemoToolCall), or answers from the tool results that
+// came back.
+func (d *Demo) Stream(ctx context.Context, req Request, emit func(Event) error) (Usage, error) {
+	reply, call := DemoReply(d.Provider, req), (*ToolCall)(nil)
+	if c, ok := DemoToolCall(req); ok {
+		reply, call = demoCallNote(c), &c
+	}
+	for i, c := range splitWords(reply, 4) {
 		if i > 0 && d.Delay > 0 {
 			select {
 			case <-ctx.Done():
@@ -32,16 +36,29 @@ func (d *Demo) Stream(ctx context.Context, req Request, emit func(string) error)
 			case <-time.After(d.Delay):
 			}
 		}
-		if err := emit(c); err != nil {
+		if err := emit(Event{Text: c}); err != nil {
 			return Usage{}, err
 		}
 	}
 	// No real tokenizer here: counted as any provider that reports none.
-	return EstimateUsage(req.Messages, reply), nil
+	u := EstimateUsage(req.Messages, reply)
+	stop := StopEnd
+	if call != nil {
+		if err := emit(Event{ToolCall: call}); err != nil {
+			return Usage{}, err
+		}
+		u.OutputTokens += EstimateTokens(call.Arguments)
+		stop = StopToolCalls
+	}
+	return u, emit(Event{Stop: stop})
 }
 
-// DemoReply is the demo model's whole answer for a request.
+// DemoReply is the demo model's whole answer for a request (its text,
+// when it calls no tool).
 func DemoReply(provider string, req Request) string {
+	if results, ok := lastToolResults(req.Messages); ok {
+		return demoToolAnswer(provider, req.Model, results)
+	}
 	last := ""
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		if req.Messages[i].Role == "user" {

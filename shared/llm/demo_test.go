@@ -22,10 +22,10 @@ func demoRequest(text string) llm.Request {
 func collect(t *testing.T, d *llm.Demo, req llm.Request) ([]string, llm.Usage) {
 	t.Helper()
 	var chunks []string
-	u, err := d.Stream(context.Background(), req, func(s string) error {
+	u, err := d.Stream(context.Background(), req, llm.TextOnly(func(s string) error {
 		chunks = append(chunks, s)
 		return nil
-	})
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,13 +149,13 @@ func TestDemoHonoursCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	n := 0
-	_, err := d.Stream(ctx, demoRequest("hi"), func(string) error {
+	_, err := d.Stream(ctx, demoRequest("hi"), llm.TextOnly(func(string) error {
 		n++
 		if n == 1 {
 			cancel()
 		}
 		return nil
-	})
+	}))
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
@@ -168,10 +168,10 @@ func TestDemoStopsWhenEmitFails(t *testing.T) {
 	t.Parallel()
 	gone := errors.New("client gone")
 	n := 0
-	_, err := (&llm.Demo{Provider: "x"}).Stream(context.Background(), demoRequest("hi"), func(string) error {
+	_, err := (&llm.Demo{Provider: "x"}).Stream(context.Background(), demoRequest("hi"), llm.TextOnly(func(string) error {
 		n++
 		return gone
-	})
+	}))
 	if !errors.Is(err, gone) || n != 1 {
 		t.Errorf("err = %v after %d emits, want the emit error after 1", err, n)
 	}

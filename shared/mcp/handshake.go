@@ -86,6 +86,28 @@ func Handshake(ctx context.Context, hc *http.Client, t Target) (Result, error) {
 // fallback starts from a clean record.
 func attempt(ctx context.Context, hc *http.Client, t Target, transport string) (Result, *observer, error) {
 	obs := newObserver(ctx, hc)
+	cs, res, err := open(ctx, obs, t, transport)
+	if err != nil {
+		return Result{}, obs, err
+	}
+	// Close may wait on the server (a DELETE for streamable sessions, go-sdk
+	// issue 1183); the observer bounds that request by closeTimeout.
+	defer func() { go func() { _ = cs.Close() }() }()
+	if slices.Contains(res.Features, "tools") {
+		tools, err := listTools(ctx, cs)
+		if err != nil {
+			return Result{}, obs, err
+		}
+		res.Tools, res.ToolsHash = toDomain(tools), toolsHash(tools)
+	} else {
+		res.Tools, res.ToolsHash = []domain.MCPTool{}, toolsHash(nil)
+	}
+	return res, obs, nil
+}
+
+// open connects to t over transport through obs and reads the initialize
+// result; the caller closes the session.
+func open(ctx context.Context, obs *observer, t Target, transport string) (*mcp.ClientSession, Result, error) {
 	client := obs.client(t)
 	var tr mcp.Transport
 	if transport == domain.TransportSSE {
@@ -99,32 +121,20 @@ func attempt(ctx context.Context, hc *http.Client, t Target, transport string) (
 	start := time.Now()
 	cs, err := c.Connect(ctx, tr, nil)
 	if err != nil {
-		return Result{}, obs, err
+		return nil, Result{}, err
 	}
 	latency := time.Since(start)
-	// Close may wait on the server (a DELETE for streamable sessions, go-sdk
-	// issue 1183); the observer bounds that request by closeTimeout.
-	defer func() { go func() { _ = cs.Close() }() }()
-
 	init := cs.InitializeResult()
 	if init == nil {
-		return Result{}, obs, errors.New("no initialize result")
+		go func() { _ = cs.Close() }()
+		return nil, Result{}, errors.New("no initialize result")
 	}
 	res := Result{ProtocolVersion: init.ProtocolVersion, Transport: transport, Latency: latency}
 	if init.ServerInfo != nil {
 		res.ServerInfo = domain.MCPImplementation{Name: init.ServerInfo.Name, Title: init.ServerInfo.Title, Version: init.ServerInfo.Version}
 	}
 	res.Features = features(init.Capabilities)
-	if slices.Contains(res.Features, "tools") {
-		tools, err := listTools(ctx, cs)
-		if err != nil {
-			return Result{}, obs, err
-		}
-		res.Tools, res.ToolsHash = toDomain(tools), toolsHash(tools)
-	} else {
-		res.Tools, res.ToolsHash = []domain.MCPTool{}, toolsHash(nil)
-	}
-	return res, obs, nil
+	return cs, res, nil
 }
 
 func features(c *mcp.ServerCapabilities) []string {
@@ -175,10 +185,12 @@ func listTools(ctx context.Context, cs *mcp.ClientSession) ([]*mcp.Tool, error) 
 func toDomain(tools []*mcp.Tool) []domain.MCPTool {
 	out := make([]domain.MCPTool, 0, len(tools))
 	for _, t := range tools {
-		d := domain.MCPTool{Name: t.Name, Title: t.Title, Description: trimRunes(t.Description, maxDescriptionRunes)}
+		d := domain.MCPTool{Name: t.Name, Title: t.Title, Description: trimRunes(t.Description, maxDescriptionRunes),
+			InputSchema: inputSchema(t), DestructiveHintAbsent: true}
 		if a := t.Annotations; a != nil {
 			d.ReadOnly = a.ReadOnlyHint
 			d.Destructive = a.DestructiveHint != nil && *a.DestructiveHint
+			d.DestructiveHintAbsent = a.DestructiveHint == nil
 			if d.Title == "" {
 				d.Title = a.Title
 			}
@@ -186,6 +198,25 @@ func toDomain(tools []*mcp.Tool) []domain.MCPTool {
 		out = append(out, d)
 	}
 	return out
+}
+
+// maxSchemaBytes bounds one tool's input schema as kept and offered to
+// models; a larger one is replaced by the permissive object schema.
+const maxSchemaBytes = 16 << 10
+
+// inputSchema is the tool's input schema as JSON: an object schema (MCP
+// requires one); a missing, unreadable or oversized one is the permissive
+// {"type":"object"}.
+func inputSchema(t *mcp.Tool) json.RawMessage {
+	permissive := json.RawMessage(`{"type":"object"}`)
+	if t.InputSchema == nil {
+		return permissive
+	}
+	b, err := json.Marshal(t.InputSchema)
+	if err != nil || len(b) > maxSchemaBytes || string(b) == "null" {
+		return permissive
+	}
+	return b
 }
 
 func trimRunes(s string, n int) string {

@@ -2,11 +2,13 @@ package mcp_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -255,15 +257,28 @@ func TestHandshakeToolHints(t *testing.T) {
 	for _, tool := range res.Tools {
 		got[tool.Name] = tool
 	}
+	// A hint the server leaves out is recorded as absent: the chat reads
+	// that as "may be destructive" (MayDestroy) for a tool not read-only.
 	want := map[string]domain.MCPTool{
-		"read":  {Name: "read", Description: "Reads.", ReadOnly: true},
+		"read":  {Name: "read", Description: "Reads.", ReadOnly: true, DestructiveHintAbsent: true},
 		"wipe":  {Name: "wipe", Title: "Wipe all", Description: "Wipes.", Destructive: true},
 		"add":   {Name: "add", Description: "Adds."},
-		"plain": {Name: "plain", Description: strings.Repeat("é", 999) + "…"},
+		"plain": {Name: "plain", Description: strings.Repeat("é", 999) + "…", DestructiveHintAbsent: true},
 	}
+	wantSchema, _ := json.Marshal(schema)
 	for name, w := range want {
-		if got[name] != w {
-			t.Errorf("tool %s = %+v, want %+v", name, got[name], w)
+		g := got[name]
+		if string(g.InputSchema) != string(wantSchema) {
+			t.Errorf("tool %s schema = %s, want %s", name, g.InputSchema, wantSchema)
+		}
+		g.InputSchema = nil
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("tool %s = %+v, want %+v", name, g, w)
+		}
+	}
+	for name, mayDestroy := range map[string]bool{"read": false, "wipe": true, "add": false, "plain": true} {
+		if got[name].MayDestroy() != mayDestroy {
+			t.Errorf("tool %s MayDestroy = %v, want %v", name, !mayDestroy, mayDestroy)
 		}
 	}
 	if n := utf8.RuneCountInString(got["plain"].Description); n != 1000 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"os"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -116,7 +117,7 @@ func TestProbeAll(t *testing.T) {
 		}
 	}
 	if h := first["dead"]; h.Status != domain.HealthDown || h.Error == "" || h.ToolsHash != "feed" ||
-		len(h.Tools) != 1 || h.Tools[0] != oldTools[0] || h.ToolsChangedAt != "" {
+		len(h.Tools) != 1 || !reflect.DeepEqual(h.Tools[0], oldTools[0]) || h.ToolsChangedAt != "" {
 		t.Errorf("dead: %+v, want down keeping its last tools", h)
 	}
 	if h := first["inactive"]; h.Status != domain.HealthUnknown || h.CheckedAt != "" {

@@ -87,6 +87,20 @@ const (
 func mcpServerPK(sid string) string { return PKMCPServer + sid }
 func mcpConnSK(cid string) string   { return mcpConnPrefix + cid }
 
+// Tools in chat, under the user's partition: a reply paused for the user's
+// approval of a tool call (keyed by the SHA-256 of its token, so the table
+// never holds a usable token), and each tool the user always allows, per
+// registry server.
+const (
+	toolApprovalPrefix = "TOOLAPPROVAL#"
+	toolAllowPrefix    = "TOOLALLOW#"
+)
+
+func toolApprovalSK(tokenHash string) string { return toolApprovalPrefix + tokenHash }
+func toolAllowSK(serverID, tool string) string {
+	return toolAllowPrefix + serverID + "#" + tool
+}
+
 // mcpServersGSI1SK orders the listing by display name (case-insensitive), the
 // id keeping equal names apart.
 func mcpServersGSI1SK(displayName, sid string) string {

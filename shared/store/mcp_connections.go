@@ -31,7 +31,9 @@ type mcpConnItem struct {
 	Tools           []mcpToolAtt          `dynamodbav:"tools,omitempty"`
 	SealedAPIKey    []byte                `dynamodbav:"sealed_api_key,omitempty"`
 	APIKeyLast4     string                `dynamodbav:"api_key_last4,omitempty"`
+	APIKeyHeader    string                `dynamodbav:"api_key_header,omitempty"`
 	ConnectedAt     string                `dynamodbav:"connected_at"`
+	ToolsCheckedAt  string                `dynamodbav:"tools_checked_at,omitempty"`
 }
 
 func (it mcpConnItem) domain() domain.MCPConnection {
@@ -39,7 +41,8 @@ func (it mcpConnItem) domain() domain.MCPConnection {
 		ID: it.ID, ServerID: it.ServerID, ServerName: it.ServerName, EndpointURL: it.EndpointURL,
 		Transport: it.Transport, ModelType: it.ModelType, ProtocolVersion: it.ProtocolVersion,
 		Tools: toolsFromAtts(it.Tools), SealedAPIKey: slices.Clone(it.SealedAPIKey),
-		APIKeyLast4: it.APIKeyLast4, ConnectedAt: it.ConnectedAt,
+		APIKeyLast4: it.APIKeyLast4, APIKeyHeader: it.APIKeyHeader, ConnectedAt: it.ConnectedAt,
+		ToolsCheckedAt: it.ToolsCheckedAt,
 	}
 	if info := it.ServerInfo.domain(); info != nil {
 		c.ServerInfo = *info
@@ -64,8 +67,8 @@ func (s *Store) PutMCPConnection(ctx context.Context, uid string, c domain.MCPCo
 		PK: userPK(uid), SK: mcpConnSK(c.ID), ID: c.ID, ServerID: c.ServerID, ServerName: c.ServerName,
 		EndpointURL: c.EndpointURL, Transport: c.Transport, ModelType: c.ModelType,
 		ProtocolVersion: c.ProtocolVersion, ServerInfo: implementationAtt(c.ServerInfo),
-		Tools: toolAtts(c.Tools), SealedAPIKey: c.SealedAPIKey, APIKeyLast4: c.APIKeyLast4,
-		ConnectedAt: c.ConnectedAt,
+		Tools: toolAttsWithSchemas(c.Tools), SealedAPIKey: c.SealedAPIKey, APIKeyLast4: c.APIKeyLast4,
+		APIKeyHeader: c.APIKeyHeader, ConnectedAt: c.ConnectedAt, ToolsCheckedAt: c.ToolsCheckedAt,
 	}
 	if err := s.putNew(ctx, it); err != nil {
 		return fmt.Errorf("put mcp connection: %w", err)
@@ -121,6 +124,47 @@ func (s *Store) DeleteMCPConnection(ctx context.Context, uid, cid string) error 
 	}
 	if err != nil {
 		return fmt.Errorf("delete mcp connection: %w", err)
+	}
+	return nil
+}
+
+// GetMCPConnection reads uid's connection cid; ErrNotFound when uid has none
+// by that id (another user's id included: it lives under their key).
+func (s *Store) GetMCPConnection(ctx context.Context, uid, cid string) (domain.MCPConnection, error) {
+	var it mcpConnItem
+	if err := s.getItem(ctx, userPK(uid), mcpConnSK(cid), &it); err != nil {
+		return domain.MCPConnection{}, fmt.Errorf("get mcp connection: %w", err)
+	}
+	return it.domain(), nil
+}
+
+// UpdateMCPConnectionTools replaces the tools read from the server and when
+// they were read. Only an existing connection is updated (one deleted in
+// the meantime stays deleted): ErrNotFound otherwise.
+func (s *Store) UpdateMCPConnectionTools(ctx context.Context, uid, cid string, tools []domain.MCPTool, checkedAt string) error {
+	av, err := attributevalue.Marshal(toolAttsWithSchemas(tools))
+	if err != nil {
+		return fmt.Errorf("update mcp connection tools: %w", err)
+	}
+	if len(tools) == 0 {
+		av = &types.AttributeValueMemberL{Value: []types.AttributeValue{}}
+	}
+	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:        aws.String(s.table),
+		Key:              key(userPK(uid), mcpConnSK(cid)),
+		UpdateExpression: aws.String("SET tools = :tools, tools_checked_at = :at"),
+		// Never recreate a connection the user deleted meanwhile.
+		ConditionExpression: aws.String("attribute_exists(PK)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":tools": av,
+			":at":    &types.AttributeValueMemberS{Value: checkedAt},
+		},
+	})
+	if isConditionFailed(err) {
+		return fmt.Errorf("update mcp connection tools: %w", ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("update mcp connection tools: %w", err)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -62,13 +63,17 @@ type mcpImplementationAtt struct {
 	Version string `dynamodbav:"version,omitempty"`
 }
 
-// mcpToolAtt is one tool, stored as a map inside a list.
+// mcpToolAtt is one tool, stored as a map inside a list. The input schema
+// is kept only on a user's connection (toolAttsWithSchemas): registry items
+// stay small.
 type mcpToolAtt struct {
 	Name        string `dynamodbav:"name"`
 	Title       string `dynamodbav:"title,omitempty"`
 	Description string `dynamodbav:"description,omitempty"`
 	ReadOnly    bool   `dynamodbav:"read_only"`
 	Destructive bool   `dynamodbav:"destructive"`
+	HintAbsent  bool   `dynamodbav:"destructive_hint_absent,omitempty"`
+	InputSchema string `dynamodbav:"input_schema,omitempty"`
 }
 
 type mcpServerItem struct {
@@ -119,7 +124,16 @@ func toolAtts(tools []domain.MCPTool) []mcpToolAtt {
 	}
 	out := make([]mcpToolAtt, len(tools))
 	for i, t := range tools {
-		out[i] = mcpToolAtt{Name: t.Name, Title: t.Title, Description: t.Description, ReadOnly: t.ReadOnly, Destructive: t.Destructive}
+		out[i] = mcpToolAtt{Name: t.Name, Title: t.Title, Description: t.Description, ReadOnly: t.ReadOnly, Destructive: t.Destructive, HintAbsent: t.DestructiveHintAbsent}
+	}
+	return out
+}
+
+// toolAttsWithSchemas is toolAtts keeping each tool's input schema.
+func toolAttsWithSchemas(tools []domain.MCPTool) []mcpToolAtt {
+	out := toolAtts(tools)
+	for i, t := range tools {
+		out[i].InputSchema = string(t.InputSchema)
 	}
 	return out
 }
@@ -130,7 +144,10 @@ func toolsFromAtts(atts []mcpToolAtt) []domain.MCPTool {
 	}
 	out := make([]domain.MCPTool, len(atts))
 	for i, t := range atts {
-		out[i] = domain.MCPTool{Name: t.Name, Title: t.Title, Description: t.Description, ReadOnly: t.ReadOnly, Destructive: t.Destructive}
+		out[i] = domain.MCPTool{Name: t.Name, Title: t.Title, Description: t.Description, ReadOnly: t.ReadOnly, Destructive: t.Destructive, DestructiveHintAbsent: t.HintAbsent}
+		if t.InputSchema != "" {
+			out[i].InputSchema = json.RawMessage(t.InputSchema)
+		}
 	}
 	return out
 }

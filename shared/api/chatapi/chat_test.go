@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -138,7 +139,7 @@ func TestMessageStreamsFrames(t *testing.T) {
 		t.Fatalf("upstream calls = %d, want 1", len(reqs))
 	}
 	wantMsgs := []llm.Message{{Role: "system", Content: "Be brief."}, {Role: "user", Content: "Hi"}, {Role: "assistant", Content: "Hello!"}, {Role: "user", Content: "Say hello"}}
-	if r := reqs[0]; r.Model != "gpt-4o-mini" || r.MaxTokens != 4096 || !slices.Equal(r.Messages, wantMsgs) {
+	if r := reqs[0]; r.Model != "gpt-4o-mini" || r.MaxTokens != 4096 || !reflect.DeepEqual(r.Messages, wantMsgs) {
 		t.Errorf("upstream request = %+v, want gpt-4o-mini, 4096 tokens, %+v", r, wantMsgs)
 	}
 }
@@ -346,7 +347,7 @@ func TestMessageNotBufferedThroughDevserver(t *testing.T) {
 	}
 }
 
-func post(t *testing.T, ctx context.Context, base, token string, in msg) *http.Response {
+func post(t *testing.T, ctx context.Context, base, token string, in any) *http.Response {
 	t.Helper()
 	req, err := http.NewRequestWithContext(ctx, "POST", base+chatapi.Path, strings.NewReader(mustJSON(in)))
 	if err != nil {

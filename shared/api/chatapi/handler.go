@@ -4,11 +4,13 @@
 package chatapi
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -18,6 +20,7 @@ import (
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
 	"aiwork/shared/llm"
+	"aiwork/shared/mcp"
 	"aiwork/shared/store"
 )
 
@@ -46,6 +49,8 @@ type Options struct {
 	// SureChecksAfter is when a sure message's checks start at the latest
 	// (zero: DefaultSureChecksAfter); see stream.
 	SureChecksAfter time.Duration
+	// Tools lets replies call the tools of users' MCP servers.
+	Tools ToolOptions
 }
 
 // DefaultSureChecksAfter is when a sure message's checks start at the
@@ -68,6 +73,7 @@ type Service struct {
 	tokens   *auth.Tokens
 	registry *llm.Registry
 	opts     Options
+	tools    ToolOptions
 	verdicts *verdicts
 }
 
@@ -85,8 +91,40 @@ func New(st *store.Store, tokens *auth.Tokens, registry *llm.Registry, opts Opti
 	if opts.SureChecksAfter <= 0 {
 		opts.SureChecksAfter = DefaultSureChecksAfter
 	}
-	return &Service{st: st, tokens: tokens, registry: registry, opts: opts, verdicts: newVerdicts()}
+	t := &opts.Tools
+	t.MaxRounds = cmp.Or(t.MaxRounds, config.DefaultMaxToolRounds)
+	t.CallTimeout = cmp.Or(t.CallTimeout, config.DefaultToolCallTimeout)
+	t.ConnectTimeout = cmp.Or(t.ConnectTimeout, config.DefaultConnectTimeout)
+	return &Service{st: st, tokens: tokens, registry: registry, opts: opts, tools: opts.Tools, verdicts: newVerdicts()}
 }
+
+// FromConfig builds the chat group from its configuration, the one wiring
+// the Lambda and the devserver share: registry serves the models, tokens
+// check the callers.
+func FromConfig(st *store.Store, tokens *auth.Tokens, registry *llm.Registry, cfg config.Chat) (*Service, error) {
+	sealer, err := mcp.NewSealer(cfg.Tools.KeyEncryptionKey)
+	if err != nil {
+		return nil, err
+	}
+	policy, err := mcp.PolicyFor(cfg.Tools.Outbound)
+	if err != nil {
+		return nil, err
+	}
+	callTimeout := cmp.Or(cfg.Tools.CallTimeout, config.DefaultToolCallTimeout)
+	// A tool may take up to the call timeout before its answer's headers.
+	client := policy.ClientWithLimits(mcp.Limits{ResponseHeader: callTimeout})
+	return New(st, tokens, registry, Options{StallTimeout: cfg.StallTimeout, Limits: cfg.Limits, Tools: ToolOptions{
+		Sealer: sealer, Pool: mcp.NewPool(client, sessionIdle, maxSessions),
+		MaxRounds: cfg.Tools.MaxRounds, CallTimeout: callTimeout, ConnectTimeout: cfg.Tools.ConnectTimeout,
+	}}), nil
+}
+
+// Warm MCP sessions: closed after sessionIdle unused, at most maxSessions
+// per process.
+const (
+	sessionIdle = 5 * time.Minute
+	maxSessions = 256
+)
 
 // Handler routes the message stream.
 func (s *Service) Handler() http.Handler {
@@ -102,6 +140,13 @@ type messageInput struct {
 	Message      string        `json:"message"`
 	Model        string        `json:"model"`
 	Context      []llm.Message `json:"context"`
+	// MCPConnectionIDs: the caller's MCP connections whose tools the model
+	// may call (at most MaxMCPConnections).
+	MCPConnectionIDs []string `json:"mcp_connection_ids"`
+	// ConfirmReadOnly: ask before read-only tools too.
+	ConfirmReadOnly bool `json:"confirm_read_only"`
+	// Approval resumes a reply paused for a tool call; Message may be empty.
+	Approval *approvalInput `json:"approval"`
 }
 
 type usageFrame struct {
@@ -118,7 +163,9 @@ type usageFrame struct {
 // message answers one message with a stream. Every message, the
 // summariser's included, passes the same admission (admission.go) before
 // the upstream call, and every stream that reached the upstream records its
-// usage and gives back its slot when it ends, however it ends.
+// usage and gives back its slot when it ends, however it ends. A message
+// offering MCP tools, or resuming a reply paused for an approval, runs the
+// tool loop (toolloop.go).
 func (s *Service) message(w http.ResponseWriter, r *http.Request) error {
 	var in messageInput
 	if err := httpx.DecodeJSONLimit(w, r, &in, MaxBodyBytes); err != nil {
@@ -129,34 +176,65 @@ func (s *Service) message(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(in.ConnectionID) == "" {
 		return httpx.Invalid("connection_id is required")
 	}
-	if strings.TrimSpace(in.Message) == "" {
-		return httpx.Invalid("Message is required")
+	var msgs []llm.Message
+	if in.Approval != nil {
+		if err := in.Approval.validate(); err != nil {
+			return err
+		}
+	} else {
+		if strings.TrimSpace(in.Message) == "" {
+			return httpx.Invalid("Message is required")
+		}
+		var total int
+		var err error
+		if msgs, total, err = conversation(in.Context, in.Message); err != nil {
+			return err
+		}
+		if total > MaxContextChars {
+			return &httpx.Error{Code: httpx.CodeTooLarge, Detail: fmt.Sprintf("This conversation is too long to send (%d characters; the limit is %d). Start a new chat tab or shorten the message.", total, MaxContextChars)}
+		}
 	}
-	msgs, total, err := conversation(in.Context, in.Message)
+	ids, err := connectionIDs(in.MCPConnectionIDs)
 	if err != nil {
 		return err
-	}
-	if total > MaxContextChars {
-		return &httpx.Error{Code: httpx.CodeTooLarge, Detail: fmt.Sprintf("This conversation is too long to send (%d characters; the limit is %d). Start a new chat tab or shorten the message.", total, MaxContextChars)}
 	}
 	now := s.opts.Now().UTC()
 	sid := auth.SessionID(ctx)
 	adm := s.admit(ctx, uid, in.ConnectionID, in.Model, now)
 	defer adm.end(ctx, nil) // a refusal gives back the slot it may hold
-	rt, sure := s.sureRoute(uid, sid, in, now)
+	tr := &turn{uid: uid}
+	var rt route
+	sure := false
+	if in.Approval == nil && len(ids) == 0 {
+		rt, sure = s.sureRoute(uid, sid, in, now)
+	}
+	var resumed *pausedReply
 	if !sure {
 		adm.begin()
-		// Nothing reaches the provider before every check passed.
+		// The tools' connections are read beside the checks; nothing
+		// reaches the provider before both are done.
+		var trErr error
+		if in.Approval == nil {
+			tr, trErr = s.loadTurn(ctx, uid, ids, in.ConfirmReadOnly, false)
+		}
 		conn, err := adm.wait()
 		if err != nil {
 			s.verdicts.refused(uid)
 			return err
 		}
 		s.verdicts.passed(uid, sid, adm, false)
+		if trErr == nil && in.Approval != nil {
+			// Taken only once the checks passed: a refused resume keeps
+			// its approval for the user's next try.
+			resumed, trErr = s.resumeTurn(ctx, uid, in, now, &tr)
+		}
 		var ok bool
 		if rt, ok = s.routeOf(conn); !ok {
+			trErr = cmp.Or(trErr, error(httpx.NotFound("Connection not found. Connect again.")))
+		}
+		if trErr != nil {
 			s.verdicts.ended(uid, 0)
-			return httpx.NotFound("Connection not found. Connect again.")
+			return trErr
 		}
 	}
 	verdict := func(refusal error) {
@@ -166,7 +244,55 @@ func (s *Service) message(w http.ResponseWriter, r *http.Request) error {
 			s.verdicts.passed(uid, sid, adm, true)
 		}
 	}
-	return s.stream(ctx, &sse{w: w}, rt, msgs, adm, sure, verdict, func(tokens int) { s.verdicts.ended(uid, tokens) })
+	rep := &reply{connID: in.ConnectionID, model: in.Model, msgs: msgs, tr: tr, resumed: resumed}
+	if in.Approval != nil {
+		rep.decision = in.Approval.Decision
+	}
+	return s.stream(ctx, &sse{w: w}, rt, rep, adm, sure, verdict, func(tokens int) { s.verdicts.ended(uid, tokens) })
+}
+
+// connectionIDs checks the MCP connection ids a message offers: at most
+// MaxMCPConnections, each once.
+func connectionIDs(ids []string) ([]string, error) {
+	var out []string
+	for _, id := range ids {
+		id = strings.TrimSpace(id)
+		if id == "" || slices.Contains(out, id) {
+			continue
+		}
+		if len(id) > 100 {
+			return nil, httpx.NotFound("MCP connection not found. Connect the server again in the MCP Registry.")
+		}
+		out = append(out, id)
+	}
+	if len(out) > MaxMCPConnections {
+		return nil, httpx.Invalid(fmt.Sprintf("A message may use the tools of at most %d MCP servers; turn some off in Tools.", MaxMCPConnections))
+	}
+	return out, nil
+}
+
+// resumeTurn takes the paused reply the approval names and reads its tools
+// again (a server disconnected meanwhile is no longer offered).
+func (s *Service) resumeTurn(ctx context.Context, uid string, in messageInput, now time.Time, tr **turn) (*pausedReply, error) {
+	p, err := s.resume(ctx, uid, in.Approval.Token, now)
+	if err != nil {
+		return nil, err
+	}
+	if p.ConnectionID != in.ConnectionID {
+		return nil, httpx.Conflict("This approval belongs to another chat connection.")
+	}
+	if p.Pending < 0 || p.Pending >= len(p.Calls) {
+		return nil, fmt.Errorf("paused reply: pending call %d of %d", p.Pending, len(p.Calls))
+	}
+	// A server disconnected while the reply waited is no longer offered:
+	// its pending call fails saying so, and the others still serve.
+	t, err := s.loadTurn(ctx, uid, p.MCPConnectionIDs, p.ConfirmReadOnly, true)
+	if err != nil {
+		return nil, err
+	}
+	t.keepBindings(loadCalls(p.Calls), p.Bound)
+	*tr = t
+	return &p, nil
 }
 
 // sureRoute answers the upstream of a message that this process's last
@@ -228,29 +354,32 @@ func conversation(context []llm.Message, message string) ([]llm.Message, int, er
 	return append(msgs, llm.Message{Role: "user", Content: message}), total, nil
 }
 
-// stream relays the upstream reply frame by frame. It ends with a usage
-// frame and [DONE], or with an error frame; a stall ends it with
-// 'Stream timeout'; a client disconnect cancels the upstream call.
+// stream relays the upstream reply frame by frame, through the tool loop
+// (toolloop.go) when tools are offered. It ends with a usage frame and
+// [DONE], with an error frame, or, paused for the user's approval of a tool
+// call, with a tool_approval event; a stall ends it with 'Stream timeout';
+// a client disconnect cancels the upstream call and any tool call.
 //
 // With sure set, the call started before the admission's checks were over:
 // verdict gets their outcome; a refusal stops the call and is the HTTP
 // answer when nothing was written yet, else an error frame.
 //
-// Once the upstream call is over, and before the last frame, the stream
+// Once the model calls are over, and before the last frame, the stream
 // records its usage and gives back its slot (adm.end), so a client that
-// sends again on [DONE] finds its slot free and its usage counted: the
-// provider's usage, each count it did not report estimated
-// (llm.Usage.Complete), for a finished, cancelled, stalled, refused or
-// cut-off stream and for one that failed after its first chunk; nothing for
-// a call that failed before producing anything (the provider refused it).
-// ended then gets the tokens spent.
-func (s *Service) stream(parent context.Context, out *sse, rt route, msgs []llm.Message, adm *admission, sure bool, verdict func(error), ended func(tokens int)) error {
+// sends again on [DONE] finds its slot free and its usage counted: each
+// model call's usage as the provider reported it, each count it did not
+// report estimated (llm.Usage.Complete), for a finished, cancelled,
+// stalled, refused or cut-off call and for one that failed after its first
+// output; nothing for a call that failed before producing anything (the
+// provider refused it). ended then gets the tokens spent.
+func (s *Service) stream(parent context.Context, out *sse, rt route, rep *reply, adm *admission, sure bool, verdict func(error), ended func(tokens int)) error {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	ctx, stop := context.WithTimeoutCause(ctx, s.opts.MaxStreamDuration, errTooLong)
 	defer stop()
 	stall := time.AfterFunc(s.opts.StallTimeout, func() { cancel(errStall) })
 	defer stall.Stop()
+	rep.s, rep.ctx, rep.out, rep.rt, rep.stall = s, ctx, out, rt, stall
 	if sure {
 		// The checks start once two frames went out, the call ended, or
 		// SureChecksAfter passed (a provider still thinking), whichever
@@ -267,36 +396,22 @@ func (s *Service) stream(parent context.Context, out *sse, rt route, msgs []llm.
 			case <-ctx.Done():
 			}
 		}()
+		rep.framesOut = func(n int) {
+			if n == 2 {
+				adm.begin()
+			}
+		}
 	}
 
-	var reply strings.Builder
-	frames := 0
-	reported, err := rt.adapter.Stream(ctx, llm.Request{Model: rt.model.APIID, Messages: msgs, MaxTokens: rt.model.MaxTokens}, func(delta string) error {
-		if delta == "" {
-			return nil
-		}
-		if cause := context.Cause(ctx); cause != nil {
-			return cause
-		}
-		stall.Reset(s.opts.StallTimeout)
-		reply.WriteString(delta)
-		if err := out.content(delta); err != nil {
-			return err
-		}
-		if frames++; sure && frames == 2 {
-			adm.begin()
-		}
-		return nil
-	})
+	err := rep.run()
 	stall.Stop()
 	adm.begin()
-	usage := reported.Complete(msgs, reply.String())
-	spent := usage.InputTokens + usage.OutputTokens
-	if err != nil && reply.Len() == 0 && context.Cause(ctx) == nil {
+	spent := rep.usage.InputTokens + rep.usage.OutputTokens
+	if rep.calls == 0 {
 		adm.end(parent, nil) // the provider refused the call: nothing was spent
 		spent = 0
 	} else {
-		adm.end(parent, s.usageRecord(rt, &usage))
+		adm.end(parent, s.usageRecord(rt, rep.usage, rep.calls))
 	}
 	// adm.end waited for the checks: a refusal of a sure message shows now.
 	if sure {
@@ -325,12 +440,23 @@ func (s *Service) stream(parent context.Context, out *sse, rt route, msgs []llm.
 		_ = out.error(upstreamDetail(err))
 		return nil
 	}
+	total := rep.usage
+	if rep.resumed != nil {
+		total.InputTokens += rep.resumed.Usage.InputTokens
+		total.OutputTokens += rep.resumed.Usage.OutputTokens
+	}
+	if rep.paused != nil {
+		return s.sendApproval(parent, out, rep, total)
+	}
+	if rep.limited {
+		_ = out.data(noticeFrame{Notice: fmt.Sprintf("The reply stopped after %d tool rounds, the most one reply may use. Ask again to go on.", s.tools.MaxRounds)})
+	}
 	var uf usageFrame
-	uf.Usage.InputTokens, uf.Usage.OutputTokens = usage.InputTokens, usage.OutputTokens
+	uf.Usage.InputTokens, uf.Usage.OutputTokens = total.InputTokens, total.OutputTokens
 	if rt.demo {
 		uf.Usage.Demo = true
 	} else {
-		uf.Usage.CostUSD = rt.model.Cost(usage)
+		uf.Usage.CostUSD = rt.model.Cost(total)
 	}
 	_ = out.data(uf)
 	_ = out.done()
@@ -348,10 +474,10 @@ func refusalDetail(err error) string {
 	return "The message could not be checked. Please try again."
 }
 
-// usageRecord is what a stream spent, for the meter.
-func (s *Service) usageRecord(rt route, u *llm.Usage) *domain.ModelUsage {
+// usageRecord is what a stream's model calls spent, for the meter.
+func (s *Service) usageRecord(rt route, u llm.Usage, calls int) *domain.ModelUsage {
 	return &domain.ModelUsage{Provider: rt.provider.ID, Model: rt.model.Name, Demo: rt.demo,
-		InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, Requests: 1}
+		InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, Requests: calls}
 }
 
 var (

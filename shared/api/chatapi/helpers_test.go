@@ -20,6 +20,7 @@ import (
 	"aiwork/shared/api/usersapi"
 	"aiwork/shared/auth"
 	"aiwork/shared/llm"
+	"aiwork/shared/localmcp/localmcptest"
 	"aiwork/shared/routes"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
@@ -30,7 +31,11 @@ import (
 // as soon as their condition holds, so it costs nothing when all is well.
 const patience = 30 * time.Second
 
-func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
+func TestMain(m *testing.M) {
+	code := storetest.Main(m)
+	localmcptest.Stop()
+	os.Exit(code)
+}
 
 var secret = []byte(strings.Repeat("c", 32))
 
@@ -67,6 +72,13 @@ func newSessionStack(t *testing.T, opts chatapi.Options, upstreams map[string]ll
 
 func newStackTokens(t *testing.T, opts chatapi.Options, upstreams map[string]llm.Provider, newTokens func(*store.Store) *auth.Tokens) *stack {
 	t.Helper()
+	return newStackMCP(t, opts, upstreams, newTokens, mcpapi.Options{})
+}
+
+// newStackMCP is newStackTokens with the mcp group's options (connects to
+// real MCP servers).
+func newStackMCP(t *testing.T, opts chatapi.Options, upstreams map[string]llm.Provider, newTokens func(*store.Store) *auth.Tokens, mcpOpts mcpapi.Options) *stack {
+	t.Helper()
 	st := storetest.New(t)
 	tokens := newTokens(st)
 	reg := llm.NewRegistry(0)
@@ -76,7 +88,7 @@ func newStackTokens(t *testing.T, opts chatapi.Options, upstreams map[string]llm
 		real[id] = true
 	}
 	h, err := routes.Mount(map[string]http.Handler{
-		"mcp":   mcpapi.New(st, tokens, real, mcpapi.Options{}).Handler(),
+		"mcp":   mcpapi.New(st, tokens, real, mcpOpts).Handler(),
 		"chat":  chatapi.New(st, tokens, reg, opts).Handler(),
 		"users": usersapi.New(st, tokens, usersapi.Options{ChatLimits: opts.Limits, Now: opts.Now}).Handler(),
 	}, nil)
@@ -177,6 +189,8 @@ func wantError(t *testing.T, w *httptest.ResponseRecorder, status int) errorJSON
 // request and closes ended when a call's context is cancelled.
 type upstream struct {
 	script func(ctx context.Context, req llm.Request, emit func(string) error) (llm.Usage, error)
+	// events, when set, plays the reply as events (tool calls) instead.
+	events func(ctx context.Context, req llm.Request, emit func(llm.Event) error) (llm.Usage, error)
 	mu     sync.Mutex
 	reqs   []llm.Request
 	ended  chan struct{}
@@ -189,13 +203,19 @@ func newUpstream(script func(ctx context.Context, req llm.Request, emit func(str
 	return &upstream{script: script, ended: make(chan struct{})}
 }
 
-func (u *upstream) Stream(ctx context.Context, req llm.Request, emit func(string) error) (llm.Usage, error) {
+func (u *upstream) Stream(ctx context.Context, req llm.Request, emit func(llm.Event) error) (llm.Usage, error) {
 	u.mu.Lock()
 	u.reqs = append(u.reqs, req)
 	u.mu.Unlock()
 	end := func() { u.once.Do(func() { close(u.ended) }) }
 	stop := context.AfterFunc(ctx, end)
-	usage, err := u.script(ctx, req, emit)
+	var usage llm.Usage
+	var err error
+	if u.events != nil {
+		usage, err = u.events(ctx, req, emit)
+	} else {
+		usage, err = u.script(ctx, req, func(s string) error { return emit(llm.Event{Text: s}) })
+	}
 	// The handler cancels the context once the call is over: only a
 	// cancel seen during the call counts.
 	stop()

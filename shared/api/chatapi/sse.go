@@ -49,6 +49,18 @@ func (s *sse) error(detail string) error {
 	return s.raw("event: error\ndata: " + string(b) + "\n\n")
 }
 
+// event is a named event: `event: name` and its data.
+func (s *sse) event(name string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return s.raw("event: " + name + "\ndata: " + string(b) + "\n\n")
+}
+
+// comment is a line clients ignore; it keeps a quiet stream alive.
+func (s *sse) comment(text string) error { return s.raw(": " + text + "\n\n") }
+
 func (s *sse) done() error { return s.raw("data: [DONE]\n\n") }
 
 func (s *sse) raw(frame string) error { return s.write([]byte(frame)) }

@@ -78,10 +78,11 @@ func (s *Service) connectServer(w http.ResponseWriter, r *http.Request) error {
 		slog.InfoContext(r.Context(), "mcp connect failed", "server", srv.ID, "err", err)
 		return clientError(err)
 	}
+	now := time.Now().UTC().Format(time.RFC3339Nano)
 	c := domain.MCPConnection{
 		ID: newID(), ServerID: srv.ID, ServerName: displayName(srv), EndpointURL: endpoint, Transport: res.Transport,
 		ModelType: srv.ModelType, ProtocolVersion: res.ProtocolVersion, ServerInfo: res.ServerInfo, Tools: res.Tools,
-		ConnectedAt: time.Now().UTC().Format(time.RFC3339Nano),
+		APIKeyHeader: srv.APIKeyHeader, ConnectedAt: now, ToolsCheckedAt: now,
 	}
 	if key != "" {
 		if c.SealedAPIKey, err = s.sealer.Seal(key, uid, srv.ID); err != nil {

@@ -84,6 +84,8 @@ func (s *Service) Handler() http.Handler {
 	mux.Handle("GET /api/v1/mcp-connections/{$}", s.tokens.Required(httpx.Handle(s.listConnections)))
 	mux.Handle("POST /api/v1/mcp-connections/{$}", s.tokens.Required(httpx.Handle(s.connectServer)))
 	mux.Handle("DELETE /api/v1/mcp-connections/{id}", s.tokens.Required(httpx.Handle(s.deleteConnection)))
+	mux.Handle("GET /api/v1/mcp-connections/tools", s.tokens.Required(httpx.Handle(s.listTools)))
+	mux.Handle("DELETE /api/v1/mcp-connections/tools/always/{server_id}/{tool}", s.tokens.Required(httpx.Handle(s.revokeAlways)))
 	mux.Handle("POST /api/v1/mcp-connections/{provider}", s.tokens.Required(httpx.Handle(s.connectProvider)))
 	return httpx.WithNotFound(mux)
 }

@@ -22,7 +22,7 @@ import (
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/api/mcpapi"
 	"aiwork/shared/domain"
-	"aiwork/shared/localmcp"
+	"aiwork/shared/localmcp/localmcptest"
 	"aiwork/shared/mcp"
 	"aiwork/shared/store/storetest"
 )
@@ -48,46 +48,9 @@ func local() mcpapi.Options {
 	return mcpapi.Options{Policy: mcp.Policy{AllowLoopback: true}, Sealer: testSealer}
 }
 
-// The reference servers are started once per test binary (one per mode) on
-// first use and stopped by TestMain; connects do not change their state, so
-// parallel tests share them.
-var references = struct {
-	mu      sync.Mutex
-	started map[string]*localmcp.Server
-	errs    map[string]error
-}{started: map[string]*localmcp.Server{}, errs: map[string]error{}}
-
 // referenceServer answers the MCP endpoint of the real reference server
-// (@modelcontextprotocol/server-everything) running in mode.
-func referenceServer(t *testing.T, mode string) string {
-	t.Helper()
-	references.mu.Lock()
-	defer references.mu.Unlock()
-	if s, ok := references.started[mode]; ok {
-		return s.Endpoint
-	}
-	if err := references.errs[mode]; err != nil {
-		t.Fatalf("reference server (%s): %v", mode, err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	s, err := localmcp.Start(ctx, mode)
-	if err != nil {
-		references.errs[mode] = err
-		t.Fatalf("reference server (%s): %v", mode, err)
-	}
-	references.started[mode] = s
-	return s.Endpoint
-}
-
-func stopReferenceServers() {
-	references.mu.Lock()
-	defer references.mu.Unlock()
-	for mode, s := range references.started {
-		s.Stop()
-		delete(references.started, mode)
-	}
-}
+// running in mode, shared by the binary's tests.
+func referenceServer(t *testing.T, mode string) string { return localmcptest.Reference(t, mode) }
 
 // sdkServer is an in-process go-sdk MCP server with n tools over streamable
 // HTTP, behind wrap (nil: none), closed when the test ends.

@@ -12,6 +12,7 @@ import (
 
 	"aiwork/shared/api/mcpapi"
 	"aiwork/shared/auth"
+	"aiwork/shared/localmcp/localmcptest"
 	"aiwork/shared/routes"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
@@ -19,7 +20,7 @@ import (
 
 func TestMain(m *testing.M) {
 	code := storetest.Main(m)
-	stopReferenceServers()
+	localmcptest.Stop()
 	os.Exit(code)
 }
 

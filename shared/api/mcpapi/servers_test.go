@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -270,7 +271,7 @@ func TestServerDetail(t *testing.T) {
 			{Name: "read", Title: "Read a page", Description: "Reads.", ReadOnly: true},
 			{Name: "drop", Description: "Drops a table.", Destructive: true},
 		}
-		if !slices.Equal(d.Tools, want) {
+		if !reflect.DeepEqual(d.Tools, want) {
 			t.Errorf("tools = %+v, want %+v", d.Tools, want)
 		}
 		if d.ToolsChangedAt != "2026-11-21T12:00:00Z" || d.Health.ToolsCount != 2 || d.Health.Status != "up" {

@@ -1,0 +1,244 @@
+package llm
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// The demo model's tool rule (README, "Tools in chat"): when the user's
+// last message says "use <tool>" naming a tool it was offered (by its name
+// on its server, e.g. "use echo to say hello", "use get-sum with 2 and 3"),
+// it calls that tool with arguments taken from the rest of the message,
+// then answers from the result. Deterministic, so `make run` and the tests
+// exercise the whole tool loop with no keys.
+
+// DemoToolCall is the call the demo model makes for req, if any: only on
+// the user's turn, never right after tool results (so it cannot loop).
+func DemoToolCall(req Request) (ToolCall, bool) {
+	if len(req.Tools) == 0 || len(req.Messages) == 0 {
+		return ToolCall{}, false
+	}
+	last := req.Messages[len(req.Messages)-1]
+	if last.Role != "user" {
+		return ToolCall{}, false
+	}
+	tool, rest, ok := namedTool(req.Tools, last.Content)
+	if !ok {
+		return ToolCall{}, false
+	}
+	args, _ := json.Marshal(demoArguments(tool.InputSchema, rest))
+	return ToolCall{ID: fmt.Sprintf("demo_call_%d", countTurns(req.Messages)), Name: tool.Name, Arguments: string(args)}, true
+}
+
+// BareToolName is a namespaced tool name's part after the server's
+// ("everything__get-sum" → "get-sum").
+func BareToolName(name string) string {
+	if i := strings.LastIndex(name, "__"); i >= 0 {
+		return name[i+2:]
+	}
+	return name
+}
+
+// namedTool finds the offered tool the message asks for ("use <name>",
+// the longest name that fits) and the text after it.
+func namedTool(tools []Tool, msg string) (Tool, string, bool) {
+	lower := strings.ToLower(msg)
+	best, rest, found := Tool{}, "", false
+	for _, t := range tools {
+		for _, name := range []string{BareToolName(t.Name), t.Name} {
+			needle := "use " + strings.ToLower(name)
+			i := strings.Index(lower, needle)
+			for i >= 0 {
+				end := i + len(needle)
+				if end == len(lower) || !isNameRune(lower[end]) {
+					if !found || len(name) > len(BareToolName(best.Name)) {
+						best, rest, found = t, msg[end:], true
+					}
+					break
+				}
+				next := strings.Index(lower[end:], needle)
+				if next < 0 {
+					break
+				}
+				i = end + next
+			}
+		}
+	}
+	return best, rest, found
+}
+
+func isNameRune(b byte) bool {
+	return b == '-' || b == '_' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9'
+}
+
+var (
+	demoNumber    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-?\d+(\.\d+)?`) })
+	demoTextStart = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^\s*(to say|saying|that says|to|with|and say|:)\s+`)
+	})
+)
+
+// schemaProperty is one property of an input schema, in the schema's order.
+type schemaProperty struct {
+	name    string
+	kind    string // the JSON Schema type
+	enum    []any
+	def     any
+	hasDef  bool
+	require bool
+}
+
+// demoArguments fills the schema's properties from the message's rest:
+// numbers in order for number and integer properties, the text for the
+// first string property, an enum value the text names (else the first);
+// defaults where the message gives nothing; optional properties left out.
+func demoArguments(schema json.RawMessage, rest string) map[string]any {
+	args := map[string]any{}
+	numbers := demoNumber().FindAllString(rest, -1)
+	text := strings.Trim(strings.TrimSpace(demoTextStart().ReplaceAllString(rest, "")), `"'.`)
+	textUsed := false
+	for _, p := range properties(schema) {
+		switch p.kind {
+		case "number", "integer":
+			if len(numbers) > 0 {
+				n, _ := strconv.ParseFloat(numbers[0], 64)
+				numbers = numbers[1:]
+				if p.kind == "integer" {
+					args[p.name] = int64(n)
+				} else {
+					args[p.name] = n
+				}
+				continue
+			}
+		case "string":
+			if len(p.enum) > 0 {
+				args[p.name] = p.enum[0]
+				for _, v := range p.enum {
+					if s, ok := v.(string); ok && strings.Contains(strings.ToLower(rest), strings.ToLower(s)) {
+						args[p.name] = s
+						break
+					}
+				}
+				continue
+			}
+			if !textUsed && text != "" {
+				args[p.name], textUsed = text, true
+				continue
+			}
+		case "boolean":
+			if p.require && !p.hasDef {
+				args[p.name] = strings.Contains(strings.ToLower(rest), "true")
+				continue
+			}
+		}
+		if p.hasDef {
+			args[p.name] = p.def
+		}
+	}
+	return args
+}
+
+// properties reads an object schema's properties in their written order
+// (encoding/json's maps have none).
+func properties(schema json.RawMessage) []schemaProperty {
+	var s struct {
+		Properties json.RawMessage `json:"properties"`
+		Required   []string        `json:"required"`
+	}
+	if json.Unmarshal(schema, &s) != nil || len(s.Properties) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(s.Properties))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	var out []schemaProperty
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		name, _ := tok.(string)
+		var def struct {
+			Type    any             `json:"type"`
+			Enum    []any           `json:"enum"`
+			Default json.RawMessage `json:"default"`
+		}
+		if err := dec.Decode(&def); err != nil {
+			return out
+		}
+		p := schemaProperty{name: name, enum: def.Enum}
+		switch t := def.Type.(type) {
+		case string:
+			p.kind = t
+		case []any: // ["number","null"]: the first non-null type
+			for _, v := range t {
+				if s, ok := v.(string); ok && s != "null" {
+					p.kind = s
+					break
+				}
+			}
+		}
+		if len(def.Default) > 0 && json.Unmarshal(def.Default, &p.def) == nil {
+			p.hasDef = true
+		}
+		for _, r := range s.Required {
+			p.require = p.require || r == name
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// demoCallNote is what the demo model says before its call.
+func demoCallNote(c ToolCall) string {
+	return fmt.Sprintf("**Local demo model**: calling the tool `%s` with arguments from your message.\n\n", BareToolName(c.Name))
+}
+
+// lastToolResults answers the results of the conversation's last turn when
+// it is a tool turn.
+func lastToolResults(msgs []Message) ([]ToolResult, bool) {
+	if len(msgs) == 0 || msgs[len(msgs)-1].Role != "tool" {
+		return nil, false
+	}
+	return msgs[len(msgs)-1].ToolResults, true
+}
+
+// demoToolAnswer answers from the tool results, quoting each.
+func demoToolAnswer(provider, model string, results []ToolResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Local demo model** (standing in for %s `%s`), answering from the tool results:\n\n", provider, model)
+	for _, r := range results {
+		quoted := "> " + strings.ReplaceAll(strings.TrimSpace(firstRunes(r.Content, 600)), "\n", "\n> ")
+		if r.IsError {
+			fmt.Fprintf(&b, "The tool `%s` did not give a result, so I answer without it:\n\n%s\n\n", BareToolName(r.Name), quoted)
+			continue
+		}
+		fmt.Fprintf(&b, "The tool `%s` answered:\n\n%s\n\n", BareToolName(r.Name), quoted)
+	}
+	b.WriteString("A real model would now use this in its answer; set the provider's API key (see the README) to chat with it.")
+	return b.String()
+}
+
+func firstRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+func countTurns(ms []Message) int {
+	n := 0
+	for _, m := range ms {
+		if m.Role == "user" {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,162 @@
+package mcp
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"aiwork/shared/domain"
+)
+
+// Pool keeps sessions open between tool calls, one per user connection, so
+// a tool round costs one request rather than a handshake (DESIGN §10: a
+// warm tool round's overhead). A session unused for idle is closed; at most
+// max stay open (the least recently used goes first). Safe for concurrent
+// use.
+type Pool struct {
+	client *http.Client
+	idle   time.Duration
+	max    int
+
+	mu       sync.Mutex
+	sessions map[string]*pooled
+}
+
+type pooled struct {
+	s    *Session
+	used time.Time
+}
+
+// NewPool builds a pool whose sessions go through client (Policy.Client's).
+func NewPool(client *http.Client, idle time.Duration, max int) *Pool {
+	return &Pool{client: client, idle: idle, max: max, sessions: map[string]*pooled{}}
+}
+
+// poolKey names a session by its owner's connection and everything that
+// decides where and how it connects: a changed key or endpoint never
+// reuses an old session. The key itself is only hashed.
+func poolKey(owner string, t Target) string {
+	h := sha256.New()
+	for _, part := range []string{owner, t.Endpoint, t.Transport, t.KeyHeader, t.APIKey} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// session answers a warm session for owner's target, opening one if none is
+// (bounded by connectTimeout).
+func (p *Pool) session(ctx context.Context, owner string, t Target, connectTimeout time.Duration) (*Session, string, error) {
+	k := poolKey(owner, t)
+	now := time.Now()
+	p.mu.Lock()
+	p.sweep(now)
+	if e, ok := p.sessions[k]; ok {
+		e.used = now
+		p.mu.Unlock()
+		return e.s, k, nil
+	}
+	p.mu.Unlock()
+
+	octx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	s, err := Open(octx, p.client, t)
+	if err != nil {
+		return nil, k, err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if e, ok := p.sessions[k]; ok { // opened at the same time by another call
+		s.Close()
+		e.used = time.Now()
+		return e.s, k, nil
+	}
+	p.sessions[k] = &pooled{s: s, used: time.Now()}
+	p.evict()
+	return s, k, nil
+}
+
+// sweep closes idle sessions; p.mu held.
+func (p *Pool) sweep(now time.Time) {
+	for k, e := range p.sessions {
+		if now.Sub(e.used) > p.idle {
+			e.s.Close()
+			delete(p.sessions, k)
+		}
+	}
+}
+
+// evict closes the least recently used sessions past max; p.mu held.
+func (p *Pool) evict() {
+	for len(p.sessions) > p.max {
+		var oldest string
+		for k, e := range p.sessions {
+			if oldest == "" || e.used.Before(p.sessions[oldest].used) {
+				oldest = k
+			}
+		}
+		p.sessions[oldest].s.Close()
+		delete(p.sessions, oldest)
+	}
+}
+
+// drop forgets a session that failed, if it is still the pooled one.
+func (p *Pool) drop(k string, s *Session) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if e, ok := p.sessions[k]; ok && e.s == s {
+		delete(p.sessions, k)
+	}
+	s.Close()
+}
+
+// Call calls tool name on owner's target (see Session.Call).
+func (p *Pool) Call(ctx context.Context, owner string, t Target, name string, args map[string]any, connectTimeout, budget time.Duration) (*mcp.CallToolResult, error) {
+	return withSession(ctx, p, owner, t, connectTimeout, func(s *Session) (*mcp.CallToolResult, error) {
+		return s.Call(ctx, name, args, budget)
+	})
+}
+
+// Tools lists owner's target's tools on a warm session.
+func (p *Pool) Tools(ctx context.Context, owner string, t Target, connectTimeout time.Duration) ([]domain.MCPTool, error) {
+	return withSession(ctx, p, owner, t, connectTimeout, func(s *Session) ([]domain.MCPTool, error) {
+		return s.Tools(ctx)
+	})
+}
+
+// withSession runs do on a warm session. A session the server no longer
+// knows is replaced once, since the request never ran on it; any other
+// failure drops the session, so the next request starts afresh.
+func withSession[T any](ctx context.Context, p *Pool, owner string, t Target, connectTimeout time.Duration, do func(*Session) (T, error)) (T, error) {
+	for try := 0; ; try++ {
+		s, k, err := p.session(ctx, owner, t, connectTimeout)
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		out, err := do(s)
+		if err == nil {
+			return out, nil
+		}
+		stale := s.stale()
+		p.drop(k, s)
+		if !stale || try > 0 || ctx.Err() != nil {
+			return out, err
+		}
+	}
+}
+
+// Close closes every session.
+func (p *Pool) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k, e := range p.sessions {
+		e.s.Close()
+		delete(p.sessions, k)
+	}
+}

@@ -1,0 +1,132 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"aiwork/shared/domain"
+)
+
+// Session is an open MCP session kept for tool calls (the chat's tool
+// loop): the handshake is paid once, and each call is one request. It is
+// safe for concurrent use.
+type Session struct {
+	cs       *mcp.ClientSession
+	obs      *observer
+	close    context.CancelFunc
+	features []string
+}
+
+// Open connects to t and keeps the session open until Close, falling back
+// from streamable HTTP to SSE as Handshake does. ctx bounds the handshake
+// only. hc must come from Policy.Client (the outbound rules). Failures are
+// *Error, as Handshake's.
+func Open(ctx context.Context, hc *http.Client, t Target) (*Session, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultHandshakeTimeout)
+		defer cancel()
+	}
+	deadline, _ := ctx.Deadline()
+	budget := time.Until(deadline)
+	t.APIKey = strings.TrimSpace(t.APIKey) // pasted keys often carry a newline
+	if err := checkKey(t); err != nil {
+		return nil, err
+	}
+	transport := t.Transport
+	if transport == "" {
+		transport = domain.TransportStreamableHTTP
+	}
+	s, err := openSession(ctx, hc, t, transport)
+	if err != nil && transport == domain.TransportStreamableHTTP && s.obs.postMissing() && ctx.Err() == nil {
+		s, err = openSession(ctx, hc, t, domain.TransportSSE)
+	}
+	if err != nil {
+		return nil, classify(ctx, s.obs, err, t.APIKey != "", budget)
+	}
+	return s, nil
+}
+
+// openSession is one attempt over one transport. The observer lives as
+// long as the session (its context ends at Close), not the handshake.
+func openSession(ctx context.Context, hc *http.Client, t Target, transport string) (*Session, error) {
+	life, stop := context.WithCancel(context.WithoutCancel(ctx))
+	s := &Session{obs: newObserver(life, hc), close: stop}
+	cs, res, err := open(ctx, s.obs, t, transport)
+	if err != nil {
+		stop()
+		return s, err
+	}
+	s.cs, s.features = cs, res.Features
+	return s, nil
+}
+
+// Close ends the session in the background (a streamable session's DELETE
+// is bounded by closeTimeout).
+func (s *Session) Close() {
+	go func() {
+		_ = s.cs.Close()
+		s.close()
+	}()
+}
+
+// Tools lists the server's tools (none when it has no tools capability).
+func (s *Session) Tools(ctx context.Context) ([]domain.MCPTool, error) {
+	if !slices.Contains(s.features, "tools") {
+		return []domain.MCPTool{}, nil
+	}
+	tools, err := listTools(ctx, s.cs)
+	if err != nil {
+		return nil, s.failure(ctx, err, 0)
+	}
+	return toDomain(tools), nil
+}
+
+// Call calls tool name with args. A result the server marks as an error is
+// a result (IsError), not an error; errors are *Error: the server refused
+// or broke the request (a JSON-RPC error, HTTP, network, too large), or
+// ctx ended (KindTimeout, saying budget; a cancelled ctx is returned as
+// context.Canceled).
+func (s *Session) Call(ctx context.Context, name string, args map[string]any, budget time.Duration) (*mcp.CallToolResult, error) {
+	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		return nil, s.failure(ctx, err, budget)
+	}
+	if res == nil {
+		return nil, &Error{Kind: KindNotMCP, Detail: "The server sent no result."}
+	}
+	return res, nil
+}
+
+// failure says why a request on an open session failed.
+func (s *Session) failure(ctx context.Context, err error, budget time.Duration) error {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return fmt.Errorf("mcp call: %w", context.Canceled)
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return timeoutError(budget, err)
+	}
+	var rpc *jsonrpc.Error
+	if errors.As(err, &rpc) {
+		return &Error{Kind: KindNotMCP, Detail: "The server answered with an error: " + trimRunes(rpc.Message, 300), cause: err}
+	}
+	return classify(ctx, s.obs, err, false, budget)
+}
+
+// stale reports whether the server no longer knows this session (it
+// answered a request with 404, as the MCP spec says a server does for an
+// expired session, e.g. after a restart): the request never ran, and may
+// be sent again on a new session.
+func (s *Session) stale() bool {
+	s.obs.mu.Lock()
+	defer s.obs.mu.Unlock()
+	return s.obs.missingPOST || s.obs.status == http.StatusNotFound
+}

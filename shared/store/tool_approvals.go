@@ -1,0 +1,101 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Why a tool approval is refused.
+var (
+	ErrApprovalUnknown = errors.New("tool approval unknown")
+	ErrApprovalUsed    = errors.New("tool approval already answered")
+	ErrApprovalExpired = errors.New("tool approval expired")
+)
+
+// ToolApproval is a chat reply paused until its user approves or denies a
+// tool call. State is the paused reply, opaque here (chatapi encodes it).
+type ToolApproval struct {
+	State   []byte
+	Expires time.Time
+}
+
+// approvalGrace keeps an answered or expired approval readable (so a replay
+// is told "already answered" or "expired", not "unknown") before TTL
+// removes it.
+const approvalGrace = 24 * time.Hour
+
+type toolApprovalItem struct {
+	PK        string `dynamodbav:"PK"`
+	SK        string `dynamodbav:"SK"`
+	State     []byte `dynamodbav:"state"`
+	ValidTo   int64  `dynamodbav:"valid_to"` // unix ms
+	UsedAt    int64  `dynamodbav:"used_at,omitempty"`
+	ExpiresAt int64  `dynamodbav:"expires_at"` // TTL (unix s)
+}
+
+// SaveToolApproval stores a paused reply of uid under the hash of its
+// token, in uid's partition: no other user can name it.
+func (s *Store) SaveToolApproval(ctx context.Context, uid, tokenHash string, a ToolApproval) error {
+	it := toolApprovalItem{
+		PK: userPK(uid), SK: toolApprovalSK(tokenHash), State: a.State,
+		ValidTo: a.Expires.UnixMilli(), ExpiresAt: a.Expires.Add(approvalGrace).Unix(),
+	}
+	if err := s.putNew(ctx, it); err != nil {
+		return fmt.Errorf("save tool approval: %w", err)
+	}
+	return nil
+}
+
+// TakeToolApproval answers a paused reply once: one conditional write marks
+// it used only if it exists, is unanswered and unexpired at now, so of
+// concurrent answers exactly one resumes the reply. Refusals say why:
+// ErrApprovalUnknown (also another user's token), ErrApprovalUsed,
+// ErrApprovalExpired. The state is cleared with the answer: an answered
+// approval keeps nothing of the conversation.
+func (s *Store) TakeToolApproval(ctx context.Context, uid, tokenHash string, now time.Time) (ToolApproval, error) {
+	pk, sk := userPK(uid), toolApprovalSK(tokenHash)
+	if !keyFits(pk, sk) {
+		return ToolApproval{}, ErrApprovalUnknown
+	}
+	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:        aws.String(s.table),
+		Key:              key(pk, sk),
+		UpdateExpression: aws.String("SET used_at = :now REMOVE #state"),
+		// Exists, never answered, still valid.
+		ConditionExpression:      aws.String("attribute_exists(PK) AND attribute_not_exists(used_at) AND valid_to > :now"),
+		ExpressionAttributeNames: map[string]string{"#state": "state"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":now": &types.AttributeValueMemberN{Value: strconv.FormatInt(now.UnixMilli(), 10)},
+		},
+		ReturnValues: types.ReturnValueAllOld,
+	})
+	if err == nil {
+		var it toolApprovalItem
+		if err := attributevalue.UnmarshalMap(out.Attributes, &it); err != nil {
+			return ToolApproval{}, fmt.Errorf("take tool approval: %w", err)
+		}
+		return ToolApproval{State: it.State, Expires: time.UnixMilli(it.ValidTo)}, nil
+	}
+	if !isConditionFailed(err) {
+		return ToolApproval{}, fmt.Errorf("take tool approval: %w", err)
+	}
+	var it toolApprovalItem
+	switch err := s.getItem(ctx, pk, sk, &it); {
+	case errors.Is(err, ErrNotFound):
+		return ToolApproval{}, ErrApprovalUnknown
+	case err != nil:
+		return ToolApproval{}, fmt.Errorf("take tool approval: %w", err)
+	case it.UsedAt != 0:
+		return ToolApproval{}, ErrApprovalUsed
+	default:
+		return ToolApproval{}, ErrApprovalExpired
+	}
+}

@@ -261,9 +261,10 @@ var wantTable = map[string]map[string]string{
 		"index:Query": "MCPSERVERS",
 	},
 	"chat": {
-		"GetItem":    "THROTTLE#* USER#*",
-		"PutItem":    "THROTTLE#*",
+		"GetItem":    "MCP#* THROTTLE#* USER#*",
+		"PutItem":    "THROTTLE#* USER#*",
 		"UpdateItem": "THROTTLE#* USER#*",
+		"Query":      "USER#*",
 	},
 	"mcp-jobs": {
 		"GetItem":     "MCPSYNC",

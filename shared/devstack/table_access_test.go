@@ -185,7 +185,7 @@ func TestTableAccess(t *testing.T) {
 	const secret = "whsec_table_access"
 	mailDir := t.TempDir()
 	// Small per-minute limits, so that refusals (which read the window) run too.
-	limits := config.ChatLimits{MaxConcurrentStreams: 3, RequestsPerMinute: 1, DailyTokenBudget: 200_000}
+	limits := config.ChatLimits{MaxConcurrentStreams: 3, RequestsPerMinute: 3, DailyTokenBudget: 200_000}
 	cfg := devstack.Config{
 		Auth: config.Auth{Store: storeCfg, JWTSecret: jwtSecret, TokenTTL: time.Hour,
 			Google: config.Google{ClientID: "client-id", ClientSecret: "client-secret", IssuerURL: issuer.URL}},
@@ -349,14 +349,28 @@ func TestTableAccess(t *testing.T) {
 	mcpConn := field(do("POST", "/api/v1/mcp-connections/", token, `{"server_id":"access-test"}`, http.StatusOK), "connection_id")
 	do("POST", "/api/v1/mcp-connections/", token, `{"server_id":"access-test"}`, http.StatusTooManyRequests)
 	do("GET", "/api/v1/mcp-connections/", token, "", http.StatusOK)
-	do("DELETE", "/api/v1/mcp-connections/"+mcpConn, token, "", http.StatusNoContent)
 
-	// chat: one streamed reply from the demo model, metered.
+	// chat: one streamed reply from the demo model, metered; one calling
+	// the MCP server's echo (no read-only hint): paused for approval, then
+	// resumed with "always allow" (the tools list and the revoke are the
+	// mcp function's).
 	reply := do("POST", "/api/v1/mcp-connections/message", token, `{"connection_id":"`+conn+`","message":"Hi","model":"gpt-4o-mini","context":[]}`, http.StatusOK)
 	if !strings.HasSuffix(string(reply), "data: [DONE]\n\n") {
 		t.Fatalf("chat reply %q did not finish", reply)
 	}
+	paused := do("POST", "/api/v1/mcp-connections/message", token, `{"connection_id":"`+conn+`","message":"use echo","model":"gpt-4o-mini","context":[],"mcp_connection_ids":["`+mcpConn+`"]}`, http.StatusOK)
+	approval := regexp.MustCompile(`"token":"(ta_[A-Za-z0-9_-]+)"`).FindSubmatch(paused)
+	if approval == nil {
+		t.Fatalf("tool reply %q did not pause for approval", paused)
+	}
+	reply = do("POST", "/api/v1/mcp-connections/message", token, `{"connection_id":"`+conn+`","message":"","model":"gpt-4o-mini","approval":{"token":"`+string(approval[1])+`","decision":"always"}}`, http.StatusOK)
+	if !strings.Contains(string(reply), `"tool_result"`) || !strings.HasSuffix(string(reply), "data: [DONE]\n\n") {
+		t.Fatalf("resumed reply %q did not run the tool and finish", reply)
+	}
 	do("POST", "/api/v1/mcp-connections/message", token, `{"connection_id":"`+conn+`","message":"Again","model":"gpt-4o-mini","context":[]}`, http.StatusTooManyRequests)
+	do("GET", "/api/v1/mcp-connections/tools", token, "", http.StatusOK)
+	do("DELETE", "/api/v1/mcp-connections/tools/always/access-test/echo", token, "", http.StatusNoContent)
+	do("DELETE", "/api/v1/mcp-connections/"+mcpConn, token, "", http.StatusNoContent)
 
 	// mcp-jobs: a probe of the registry, then a sync (the seed and an
 	// empty registry page).

@@ -107,10 +107,15 @@ var TableAccess = map[string]Access{
 	}, Index: []string{store.GSI1MCPServers}},
 	// The connection, stream slots, daily usage (USER#) and the per-minute
 	// throttle.
+	// Tools in chat add, in the caller's partition: the MCP connections
+	// (read, their tools list refreshed), paused replies (put, taken once)
+	// and always-allowed tools (put, queried); and a registry entry read
+	// for a connection's key header.
 	"chat": {Table: map[string][]string{
-		GetItem:    {users, throttles},
-		PutItem:    {throttles},
+		GetItem:    {users, throttles, mcpServers},
+		PutItem:    {users, throttles},
 		UpdateItem: {users, throttles},
+		Query:      {users},
 	}},
 	// Registry sync and health probes: the servers and the sync state.
 	"mcp-jobs": {Table: map[string][]string{

@@ -327,6 +327,7 @@ func TestLambdaStack(t *testing.T) {
 	t.Run("WebhookRawBodyAndSignature", func(t *testing.T) { testWebhookRawBody(t, s) })
 	t.Run("BodyTooLarge", func(t *testing.T) { testBodyTooLarge(t, s) })
 	t.Run("ChatStreamIsNotBuffered", func(t *testing.T) { testChatStream(t, s, upstream) })
+	t.Run("ChatToolLoopWithSealedKey", func(t *testing.T) { testChatToolLoop(t, s) })
 }
 
 // Google sign-in: the start's state cookie comes back intact through the

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -183,7 +184,8 @@ func (f *httpFailure) capture(req *http.Request, next func(*http.Request) (*http
 // turns splits a conversation into its system text and its user and
 // assistant turns, merging consecutive turns of one role: Anthropic, Gemini
 // and Bedrock want the roles to alternate, and a failed reply leaves two
-// user turns in a row.
+// user turns in a row. Tool results are the user's (Anthropic's and
+// Bedrock's shape): a tool turn and a user turn after it become one turn.
 func turns(msgs []llm.Message) (system string, out []llm.Message) {
 	var sys []string
 	for _, m := range msgs {
@@ -196,10 +198,73 @@ func turns(msgs []llm.Message) (system string, out []llm.Message) {
 			role = "user"
 		}
 		if n := len(out); n > 0 && out[n-1].Role == role {
-			out[n-1].Content += "\n\n" + m.Content
+			prev := &out[n-1]
+			prev.Content = joinText(prev.Content, m.Content)
+			prev.ToolCalls = append(prev.ToolCalls, m.ToolCalls...)
+			prev.ToolResults = append(prev.ToolResults, m.ToolResults...)
 			continue
 		}
-		out = append(out, llm.Message{Role: role, Content: m.Content})
+		// Clipped, so merging appends to copies, never to the caller's arrays.
+		out = append(out, llm.Message{Role: role, Content: m.Content,
+			ToolCalls: slices.Clip(m.ToolCalls), ToolResults: slices.Clip(m.ToolResults)})
 	}
 	return strings.Join(sys, "\n\n"), out
+}
+
+func joinText(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "\n\n" + b
+}
+
+// hasText: a turn's text goes as a text block when it has some, or when
+// the turn is nothing else (a plain turn keeps its one block, even empty).
+func hasText(m llm.Message) bool {
+	return m.Content != "" || len(m.ToolCalls)+len(m.ToolResults) == 0
+}
+
+// toolSchema is a tool's input schema; one that is not a JSON object (or
+// none) is an object without properties, as every provider wants one.
+func toolSchema(t llm.Tool) json.RawMessage {
+	return jsonObject(string(t.InputSchema), `{"type":"object","properties":{}}`)
+}
+
+// callInput is a call's arguments for the providers that take them back
+// as a JSON object (Anthropic, Bedrock): a model's text that is not one
+// would have the whole request refused, so it goes back as {}.
+func callInput(c llm.ToolCall) json.RawMessage {
+	return jsonObject(c.Arguments, "{}")
+}
+
+func jsonObject(s, fallback string) json.RawMessage {
+	b := bytes.TrimSpace([]byte(s))
+	if len(b) > 0 && b[0] == '{' && json.Valid(b) {
+		return b
+	}
+	return json.RawMessage(fallback)
+}
+
+// callEvent is the event of a complete call; a call streamed without any
+// arguments (a tool taking none) has the empty object.
+func callEvent(id, name, args string) llm.Event {
+	if strings.TrimSpace(args) == "" {
+		args = "{}"
+	}
+	return llm.Event{ToolCall: &llm.ToolCall{ID: id, Name: name, Arguments: args}}
+}
+
+// stopReason maps a provider's stop reason (through reasons; unknown or
+// missing: StopOther). A turn that emitted calls stopped for them unless
+// it ran out of tokens, whatever the provider said: Gemini's OpenAI-
+// compatible stream ends tool calls with "stop".
+func stopReason(reasons map[string]string, reason string, calls int) string {
+	s, ok := reasons[reason]
+	if !ok {
+		s = llm.StopOther
+	}
+	if calls > 0 && s != llm.StopMaxTokens {
+		s = llm.StopToolCalls
+	}
+	return s
 }

@@ -2,7 +2,9 @@ package providers
 
 import (
 	"aiwork/shared/llm"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,8 +14,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
+	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/document"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
 	"github.com/aws/smithy-go"
+	smithydocument "github.com/aws/smithy-go/document"
 )
 
 // Bedrock streams replies from Amazon Bedrock's Converse API (Meta Llama),
@@ -58,17 +62,14 @@ func (c plainBodyClient) Do(req *http.Request) (*http.Response, error) {
 	return c.next.Do(req)
 }
 
-// Stream calls ConverseStream and emits each text delta; usage comes from
-// the closing metadata event.
-func (b *Bedrock) Stream(ctx context.Context, req llm.Request, emit func(string) error) (llm.Usage, error) {
+// Stream calls ConverseStream and emits each text delta and each tool
+// call once whole (its input streams as pieces of JSON until its
+// contentBlockStop); usage comes from the closing metadata event.
+func (b *Bedrock) Stream(ctx context.Context, req llm.Request, emit func(llm.Event) error) (llm.Usage, error) {
 	system, ts := turns(req.Messages)
 	in := &bedrockruntime.ConverseStreamInput{ModelId: aws.String(req.Model)}
 	for _, m := range ts {
-		role := types.ConversationRoleUser
-		if m.Role == "assistant" {
-			role = types.ConversationRoleAssistant
-		}
-		in.Messages = append(in.Messages, types.Message{Role: role, Content: []types.ContentBlock{&types.ContentBlockMemberText{Value: m.Content}}})
+		in.Messages = append(in.Messages, bedrockMessage(m))
 	}
 	if system != "" {
 		in.System = []types.SystemContentBlock{&types.SystemContentBlockMemberText{Value: system}}
@@ -76,8 +77,23 @@ func (b *Bedrock) Stream(ctx context.Context, req llm.Request, emit func(string)
 	if req.MaxTokens > 0 {
 		in.InferenceConfig = &types.InferenceConfiguration{MaxTokens: aws.Int32(int32(req.MaxTokens))}
 	}
+	if len(req.Tools) > 0 {
+		in.ToolConfig = &types.ToolConfiguration{}
+		for _, t := range req.Tools {
+			spec := types.ToolSpecification{Name: aws.String(t.Name), InputSchema: &types.ToolInputSchemaMemberJson{Value: jsonDocument(toolSchema(t))}}
+			if t.Description != "" {
+				spec.Description = aws.String(t.Description)
+			}
+			in.ToolConfig.Tools = append(in.ToolConfig.Tools, &types.ToolMemberToolSpec{Value: spec})
+		}
+	}
 
-	var u llm.Usage
+	var (
+		u      llm.Usage
+		reason string
+		calls  int
+		uses   = map[int32]*llm.ToolCall{} // toolUse blocks by index, until their stop
+	)
 	out, err := b.client.ConverseStream(ctx, in)
 	if err != nil {
 		return u, b.fail(ctx, err)
@@ -91,18 +107,46 @@ func (b *Bedrock) Stream(ctx context.Context, req llm.Request, emit func(string)
 			return u, ctx.Err()
 		case ev, ok := <-events:
 			if !ok {
-				if err := stream.Err(); err != nil {
+				err := stream.Err()
+				if err == nil && reason == "" {
+					// The SDK ends a stream cut off between two events as if it
+					// were whole; a whole one has its messageStop.
+					err = io.ErrUnexpectedEOF
+				}
+				if err != nil {
 					return u, b.fail(ctx, err)
 				}
-				return u, nil
+				return u, emit(llm.Event{Stop: stopReason(bedrockStops, reason, calls)})
 			}
 			switch v := ev.(type) {
+			case *types.ConverseStreamOutputMemberContentBlockStart:
+				if t, ok := v.Value.Start.(*types.ContentBlockStartMemberToolUse); ok {
+					uses[aws.ToInt32(v.Value.ContentBlockIndex)] = &llm.ToolCall{ID: aws.ToString(t.Value.ToolUseId), Name: aws.ToString(t.Value.Name)}
+				}
 			case *types.ConverseStreamOutputMemberContentBlockDelta:
-				if t, ok := v.Value.Delta.(*types.ContentBlockDeltaMemberText); ok && t.Value != "" {
-					if err := emit(t.Value); err != nil {
+				switch d := v.Value.Delta.(type) {
+				case *types.ContentBlockDeltaMemberText:
+					if d.Value != "" {
+						if err := emit(llm.Event{Text: d.Value}); err != nil {
+							return u, err
+						}
+					}
+				case *types.ContentBlockDeltaMemberToolUse:
+					if c := uses[aws.ToInt32(v.Value.ContentBlockIndex)]; c != nil {
+						c.Arguments += aws.ToString(d.Value.Input)
+					}
+				}
+			case *types.ConverseStreamOutputMemberContentBlockStop:
+				i := aws.ToInt32(v.Value.ContentBlockIndex)
+				if c := uses[i]; c != nil {
+					delete(uses, i)
+					calls++
+					if err := emit(callEvent(c.ID, c.Name, c.Arguments)); err != nil {
 						return u, err
 					}
 				}
+			case *types.ConverseStreamOutputMemberMessageStop:
+				reason = string(v.Value.StopReason)
 			case *types.ConverseStreamOutputMemberMetadata:
 				if v.Value.Usage != nil {
 					u = llm.Usage{InputTokens: int(aws.ToInt32(v.Value.Usage.InputTokens)), OutputTokens: int(aws.ToInt32(v.Value.Usage.OutputTokens))}
@@ -110,6 +154,70 @@ func (b *Bedrock) Stream(ctx context.Context, req llm.Request, emit func(string)
 			}
 		}
 	}
+}
+
+var bedrockStops = map[string]string{
+	string(types.StopReasonEndTurn):      llm.StopEnd,
+	string(types.StopReasonStopSequence): llm.StopEnd,
+	string(types.StopReasonMaxTokens):    llm.StopMaxTokens,
+	string(types.StopReasonToolUse):      llm.StopToolCalls,
+}
+
+// bedrockMessage is one turn as content blocks: tool results, the text,
+// then the calls (the order Anthropic's models behind Converse want).
+func bedrockMessage(m llm.Message) types.Message {
+	var blocks []types.ContentBlock
+	for _, r := range m.ToolResults {
+		res := types.ToolResultBlock{
+			ToolUseId: aws.String(r.CallID),
+			Content:   []types.ToolResultContentBlock{&types.ToolResultContentBlockMemberText{Value: r.Content}},
+		}
+		if r.IsError { // only then: the status is not every model's field
+			res.Status = types.ToolResultStatusError
+		}
+		blocks = append(blocks, &types.ContentBlockMemberToolResult{Value: res})
+	}
+	if hasText(m) {
+		blocks = append(blocks, &types.ContentBlockMemberText{Value: m.Content})
+	}
+	for _, c := range m.ToolCalls {
+		blocks = append(blocks, &types.ContentBlockMemberToolUse{Value: types.ToolUseBlock{
+			ToolUseId: aws.String(c.ID), Name: aws.String(c.Name), Input: jsonDocument(callInput(c)),
+		}})
+	}
+	role := types.ConversationRoleUser
+	if m.Role == "assistant" {
+		role = types.ConversationRoleAssistant
+	}
+	return types.Message{Role: role, Content: blocks}
+}
+
+// jsonDocument is JSON text as the SDK's document, decoded with its numbers
+// kept as their literal text (float64 would round big ones).
+func jsonDocument(raw json.RawMessage) document.Interface {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	_ = d.Decode(&v) // raw is a JSON object: toolSchema and callInput make sure
+	return document.NewLazyDocument(documentNumbers(v))
+}
+
+// documentNumbers swaps json.Number, which the document encoder writes as
+// a string, for its own Number type.
+func documentNumbers(v any) any {
+	switch v := v.(type) {
+	case json.Number:
+		return smithydocument.Number(v)
+	case map[string]any:
+		for k, e := range v {
+			v[k] = documentNumbers(e)
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = documentNumbers(e)
+		}
+	}
+	return v
 }
 
 // bedrockExceptionStatus maps the exceptions ConverseStream sends inside a

@@ -30,20 +30,14 @@ var bedrockWire = wire{
 		cfg := aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")}
 		return providers.NewBedrock(cfg, providers.Options{BaseURL: url})
 	},
-	open: func() [][]byte {
-		return [][]byte{awsEvent("messageStart", `{"p":"abcdefgh","role":"assistant"}`)}
-	},
+	open: func() [][]byte { return [][]byte{bedrockStart()} },
 	delta: func(text string) []byte {
 		return awsEvent("contentBlockDelta", fmt.Sprintf(`{"contentBlockIndex":0,"delta":{"text":%s},"p":"abcd"}`, mustJSON(text)))
 	},
 	close: func(u llm.Usage) [][]byte {
-		return [][]byte{
-			awsEvent("contentBlockStop", `{"contentBlockIndex":0,"p":"ab"}`),
-			awsEvent("messageStop", `{"p":"abc","stopReason":"end_turn"}`),
-			awsEvent("metadata", fmt.Sprintf(`{"metrics":{"latencyMs":412},"p":"abcdef","usage":{"inputTokens":%d,"outputTokens":%d,"totalTokens":%d}}`,
-				u.InputTokens, u.OutputTokens, u.InputTokens+u.OutputTokens)),
-		}
+		return append([][]byte{bedrockBlockStop(0)}, bedrockEnd("end_turn", u)...)
 	},
+	script: bedrockScript,
 	fail: func(message string) []byte {
 		return awsMessage(eventstream.Headers{
 			{Name: ":message-type", Value: eventstream.StringValue("exception")},
@@ -100,6 +94,66 @@ var bedrockWire = wire{
 		}
 		wantMessages(t, got, testConversation[1:])
 	},
+	checkToolRequest: func(t *testing.T, body []byte) {
+		wantJSONField(t, body, "system", `[{"text":"Use the tools."}]`)
+		wantJSONField(t, body, "toolConfig", `{"tools":[
+			{"toolSpec":{"name":"get_weather","description":"The weather in a city.",
+				"inputSchema":{"json":{"type":"object","properties":{"city":{"type":"string","maxLength":12345678901234567890}},"required":["city"]}}}},
+			{"toolSpec":{"name":"list_cities","inputSchema":{"json":{"type":"object"}}}}]}`)
+		wantJSONField(t, body, "messages", `[
+			{"role":"user","content":[{"text":"Weather in Paris and Rome?"}]},
+			{"role":"assistant","content":[
+				{"text":"Let me check."},
+				{"toolUse":{"toolUseId":"call_1","name":"get_weather","input":{"city":"Paris"}}},
+				{"toolUse":{"toolUseId":"call_2","name":"get_weather","input":{"city":"Rome","days":1.50}}}]},
+			{"role":"user","content":[
+				{"toolResult":{"toolUseId":"call_1","content":[{"text":"18°C, sunny"}]}},
+				{"toolResult":{"toolUseId":"call_2","content":[{"text":"the weather service is down"}],"status":"error"}}]},
+			{"role":"assistant","content":[{"toolUse":{"toolUseId":"call_3","name":"list_cities","input":{}}}]},
+			{"role":"user","content":[
+				{"toolResult":{"toolUseId":"call_3","content":[{"text":"[\"Paris\",\"Rome\"]"}]}},
+				{"text":"And Berlin?"}]}]`)
+	},
+}
+
+func bedrockStart() []byte { return awsEvent("messageStart", `{"p":"abcdefgh","role":"assistant"}`) }
+
+func bedrockBlockStop(index int) []byte {
+	return awsEvent("contentBlockStop", fmt.Sprintf(`{"contentBlockIndex":%d,"p":"ab"}`, index))
+}
+
+// bedrockEnd closes a stream: messageStop with the reason, the metadata.
+func bedrockEnd(reason string, u llm.Usage) [][]byte {
+	return [][]byte{
+		awsEvent("messageStop", fmt.Sprintf(`{"p":"abc","stopReason":%q}`, reason)),
+		awsEvent("metadata", fmt.Sprintf(`{"metrics":{"latencyMs":412},"p":"abcdef","usage":{"inputTokens":%d,"outputTokens":%d,"totalTokens":%d}}`,
+			u.InputTokens, u.OutputTokens, u.InputTokens+u.OutputTokens)),
+	}
+}
+
+// bedrockScript streams a reply as ConverseStream does: each part a content
+// block (a toolUse block opens with contentBlockStart, a text block with
+// its first delta), its input in toolUse delta pieces.
+func bedrockScript(r scripted) [][]byte {
+	frames := [][]byte{bedrockStart()}
+	for i, p := range r.parts {
+		if p.call != nil {
+			frames = append(frames, awsEvent("contentBlockStart", fmt.Sprintf(`{"contentBlockIndex":%d,"p":"abcd","start":{"toolUse":{"name":%s,"toolUseId":%s}}}`,
+				i, mustJSON(p.call.Name), mustJSON(p.call.ID))))
+			for _, a := range p.args {
+				frames = append(frames, awsEvent("contentBlockDelta", fmt.Sprintf(`{"contentBlockIndex":%d,"delta":{"toolUse":{"input":%s}},"p":"ab"}`, i, mustJSON(a))))
+			}
+		}
+		for _, d := range p.texts {
+			frames = append(frames, awsEvent("contentBlockDelta", fmt.Sprintf(`{"contentBlockIndex":%d,"delta":{"text":%s},"p":"abcd"}`, i, mustJSON(d))))
+		}
+		if r.broken && i == len(r.parts)-1 {
+			return frames
+		}
+		frames = append(frames, bedrockBlockStop(i))
+	}
+	reason := map[string]string{llm.StopEnd: "end_turn", llm.StopToolCalls: "tool_use"}[r.stop]
+	return append(frames, bedrockEnd(reason, llm.Usage{InputTokens: 31, OutputTokens: 20})...)
 }
 
 func TestBedrock(t *testing.T) {
@@ -142,7 +196,7 @@ func TestBedrockStreamWithPauses(t *testing.T) {
 	p := bedrockWire.newProvider(t, up.URL)
 	for i := range 40 {
 		var got string
-		if _, err := p.Stream(t.Context(), request(bedrockWire.model), func(d string) error { got += d; return nil }); err != nil || got != "ab" {
+		if _, err := p.Stream(t.Context(), request(bedrockWire.model), llm.TextOnly(func(d string) error { got += d; return nil })); err != nil || got != "ab" {
 			t.Fatalf("run %d: got %q, err %v", i, got, err)
 		}
 	}

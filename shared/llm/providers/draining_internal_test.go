@@ -94,7 +94,7 @@ func TestStreamsAreReadToTheirEnd(t *testing.T) {
 		_ = pw.Close()
 		wrote <- err
 	}()
-	if _, err := p.Stream(context.Background(), llm.Request{Model: "m", Messages: []llm.Message{{Role: "user", Content: "x"}}}, func(string) error { return nil }); err != nil {
+	if _, err := p.Stream(context.Background(), llm.Request{Model: "m", Messages: []llm.Message{{Role: "user", Content: "x"}}}, func(llm.Event) error { return nil }); err != nil {
 		t.Fatalf("Stream: %v", err)
 	}
 	select {

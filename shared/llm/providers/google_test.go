@@ -19,14 +19,10 @@ var googleWire = wire{
 	newProvider: func(t *testing.T, url string) llm.Provider {
 		return providers.NewGoogle(providers.Options{APIKey: testKey, BaseURL: url + "/v1beta/openai/"})
 	},
-	open: func() [][]byte { return nil },
-	delta: func(text string) []byte {
-		return geminiChunk(fmt.Sprintf(`{"content":%s,"role":"assistant"}`, mustJSON(text)), "null", "")
-	},
-	close: func(u llm.Usage) [][]byte {
-		usage := fmt.Sprintf(`,"usage":{"completion_tokens":%d,"prompt_tokens":%d,"total_tokens":%d}`, u.OutputTokens, u.InputTokens, u.InputTokens+u.OutputTokens)
-		return [][]byte{geminiChunk(`{"content":"","role":"assistant"}`, `"stop"`, usage), []byte("data: [DONE]\n\n")}
-	},
+	open:   func() [][]byte { return nil },
+	delta:  geminiText,
+	close:  geminiEnd,
+	script: geminiScript,
 	fail: func(message string) []byte {
 		return sseData(fmt.Sprintf(`{"error":{"code":503,"message":%s,"status":"UNAVAILABLE"}}`, mustJSON(message)))
 	},
@@ -63,6 +59,60 @@ var googleWire = wire{
 		}
 		wantMessages(t, req.Messages, testConversation)
 	},
+	// As OpenAI's, with each tool message naming its tool.
+	checkToolRequest: func(t *testing.T, body []byte) {
+		wantJSONField(t, body, "tools", openaiTools)
+		wantJSONField(t, body, "messages", `[
+			{"role":"system","content":"Use the tools."},
+			{"role":"user","content":"Weather in Paris and Rome?"},
+			{"role":"assistant","content":"Let me check.","tool_calls":[
+				{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}},
+				{"id":"call_2","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Rome\",\"days\":1.50}"}}]},
+			{"role":"tool","tool_call_id":"call_1","name":"get_weather","content":"18°C, sunny"},
+			{"role":"tool","tool_call_id":"call_2","name":"get_weather","content":"the weather service is down"},
+			{"role":"assistant","tool_calls":[{"id":"call_3","type":"function","function":{"name":"list_cities","arguments":"{}"}}]},
+			{"role":"tool","tool_call_id":"call_3","name":"list_cities","content":"[\"Paris\",\"Rome\"]"},
+			{"role":"user","content":"And Berlin?"}]`)
+	},
+}
+
+func geminiText(text string) []byte {
+	return geminiChunk(fmt.Sprintf(`{"content":%s,"role":"assistant"}`, mustJSON(text)), "null", "")
+}
+
+// geminiEnd closes a stream: "stop" with the usage, [DONE].
+func geminiEnd(u llm.Usage) [][]byte {
+	usage := fmt.Sprintf(`,"usage":{"completion_tokens":%d,"prompt_tokens":%d,"total_tokens":%d}`, u.OutputTokens, u.InputTokens, u.InputTokens+u.OutputTokens)
+	return [][]byte{geminiChunk(`{"content":"","role":"assistant"}`, `"stop"`, usage), []byte("data: [DONE]\n\n")}
+}
+
+// geminiScript streams a reply as Gemini's OpenAI-compatible endpoint does:
+// tool call pieces without an index (a call's first piece has its id and
+// name, the next ones only more of its arguments), and "stop" at the end
+// of every turn, tool calls or not.
+func geminiScript(r scripted) [][]byte {
+	var frames [][]byte
+	for _, p := range r.parts {
+		for _, d := range p.texts {
+			frames = append(frames, geminiText(d))
+		}
+		if p.call == nil {
+			continue
+		}
+		args := append([]string{""}, p.args...)
+		if len(p.args) > 0 {
+			args = p.args
+		}
+		frames = append(frames, geminiChunk(fmt.Sprintf(`{"role":"assistant","tool_calls":[{"function":{"arguments":%s,"name":%s},"id":%s,"type":"function"}]}`,
+			mustJSON(args[0]), mustJSON(p.call.Name), mustJSON(p.call.ID)), "null", ""))
+		for _, a := range args[1:] {
+			frames = append(frames, geminiChunk(fmt.Sprintf(`{"role":"assistant","tool_calls":[{"function":{"arguments":%s},"type":"function"}]}`, mustJSON(a)), "null", ""))
+		}
+	}
+	if r.broken {
+		return frames
+	}
+	return append(frames, geminiEnd(llm.Usage{InputTokens: 50, OutputTokens: 20})...)
 }
 
 func TestGoogle(t *testing.T) {

@@ -3,12 +3,14 @@ package providers
 import (
 	"aiwork/shared/llm"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/ssestream"
+	"github.com/openai/openai-go/v3/shared"
 )
 
 // OpenAI streams Chat Completions from OpenAI or any OpenAI-compatible
@@ -21,6 +23,9 @@ type OpenAI struct {
 	// legacyMaxTokens: "max_tokens" for APIs that do not take OpenAI's
 	// newer max_completion_tokens.
 	legacyMaxTokens bool
+	// toolResultNames: a tool message also names its tool (Gemini makes it a
+	// functionResponse, which wants the name).
+	toolResultNames bool
 }
 
 var _ llm.Provider = (*OpenAI)(nil)
@@ -42,7 +47,7 @@ func NewGoogle(o Options) *OpenAI {
 	if o.BaseURL == "" {
 		o.BaseURL = GeminiOpenAIBaseURL
 	}
-	return &OpenAI{client: openai.NewClient(openAIOptions(o)...), key: o.APIKey, label: LabelGoogle, legacyMaxTokens: true}
+	return &OpenAI{client: openai.NewClient(openAIOptions(o)...), key: o.APIKey, label: LabelGoogle, legacyMaxTokens: true, toolResultNames: true}
 }
 
 func openAIOptions(o Options) []option.RequestOption {
@@ -58,22 +63,12 @@ func openAIOptions(o Options) []option.RequestOption {
 }
 
 // Stream sends the conversation with stream_options.include_usage, so the
-// last chunk carries the usage, and emits each content delta as it comes.
-func (a *OpenAI) Stream(ctx context.Context, req llm.Request, emit func(string) error) (llm.Usage, error) {
-	msgs := make([]openai.ChatCompletionMessageParamUnion, 0, len(req.Messages))
-	for _, m := range req.Messages {
-		switch m.Role {
-		case "system":
-			msgs = append(msgs, openai.SystemMessage(m.Content))
-		case "assistant":
-			msgs = append(msgs, openai.AssistantMessage(m.Content))
-		default:
-			msgs = append(msgs, openai.UserMessage(m.Content))
-		}
-	}
+// last chunk carries the usage, and emits each content delta as it comes
+// and each tool call once whole.
+func (a *OpenAI) Stream(ctx context.Context, req llm.Request, emit func(llm.Event) error) (llm.Usage, error) {
 	params := openai.ChatCompletionNewParams{
 		Model:         req.Model,
-		Messages:      msgs,
+		Messages:      a.messages(req.Messages),
 		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	}
 	switch {
@@ -82,19 +77,45 @@ func (a *OpenAI) Stream(ctx context.Context, req llm.Request, emit func(string) 
 	case req.MaxTokens > 0:
 		params.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
 	}
+	for _, t := range req.Tools {
+		fn := shared.FunctionDefinitionParam{Name: t.Name, Parameters: schemaFields(t)}
+		if t.Description != "" {
+			fn.Description = openai.String(t.Description)
+		}
+		params.Tools = append(params.Tools, openai.ChatCompletionFunctionTool(fn))
+	}
 	var failed httpFailure
 	stream := a.client.Chat.Completions.NewStreaming(ctx, params, option.WithMiddleware(failed.capture))
 	defer stream.Close()
 
-	var u llm.Usage
+	var (
+		u      llm.Usage
+		calls  openAICalls
+		reason string
+	)
 	for stream.Next() {
 		chunk := stream.Current()
 		for _, c := range chunk.Choices {
-			if c.Index != 0 || c.Delta.Content == "" {
+			if c.Index != 0 {
 				continue
 			}
-			if err := emit(c.Delta.Content); err != nil {
-				return u, err
+			if c.Delta.Content != "" {
+				// Text after calls: the model is done with them.
+				if err := calls.flush(emit); err != nil {
+					return u, err
+				}
+				if err := emit(llm.Event{Text: c.Delta.Content}); err != nil {
+					return u, err
+				}
+			}
+			for _, p := range c.Delta.ToolCalls {
+				calls.add(p)
+			}
+			if c.FinishReason != "" {
+				reason = c.FinishReason
+				if err := calls.flush(emit); err != nil {
+					return u, err
+				}
 			}
 		}
 		if chunk.Usage.PromptTokens > 0 || chunk.Usage.CompletionTokens > 0 {
@@ -104,7 +125,116 @@ func (a *OpenAI) Stream(ctx context.Context, req llm.Request, emit func(string) 
 	if err := stream.Err(); err != nil {
 		return u, a.fail(ctx, err, failed)
 	}
-	return u, nil
+	if err := calls.flush(emit); err != nil {
+		return u, err
+	}
+	return u, emit(llm.Event{Stop: stopReason(openAIStops, reason, calls.emitted)})
+}
+
+var openAIStops = map[string]string{
+	"stop":          llm.StopEnd,
+	"length":        llm.StopMaxTokens,
+	"tool_calls":    llm.StopToolCalls,
+	"function_call": llm.StopToolCalls,
+}
+
+// messages maps the conversation: an assistant turn's calls go in its
+// tool_calls, and each tool result is a tool message of its own.
+func (a *OpenAI) messages(in []llm.Message) []openai.ChatCompletionMessageParamUnion {
+	msgs := make([]openai.ChatCompletionMessageParamUnion, 0, len(in))
+	for _, m := range in {
+		switch {
+		case m.Role == "system":
+			msgs = append(msgs, openai.SystemMessage(m.Content))
+		case m.Role == "assistant" && len(m.ToolCalls) > 0:
+			am := openai.ChatCompletionAssistantMessageParam{}
+			if m.Content != "" {
+				am.Content.OfString = openai.String(m.Content)
+			}
+			for _, c := range m.ToolCalls {
+				am.ToolCalls = append(am.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+					OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+						ID:       c.ID,
+						Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: c.Arguments},
+					},
+				})
+			}
+			msgs = append(msgs, openai.ChatCompletionMessageParamUnion{OfAssistant: &am})
+		case m.Role == "assistant":
+			msgs = append(msgs, openai.AssistantMessage(m.Content))
+		case m.Role == "tool":
+			for _, r := range m.ToolResults {
+				tm := openai.ToolMessage(r.Content, r.CallID)
+				if a.toolResultNames {
+					tm.OfTool.SetExtraFields(map[string]any{"name": r.Name})
+				}
+				msgs = append(msgs, tm)
+			}
+		default:
+			msgs = append(msgs, openai.UserMessage(m.Content))
+		}
+	}
+	return msgs
+}
+
+// schemaFields is a tool's schema as the SDK's parameters map, each value
+// the schema's own JSON text, so it goes out as written (a map of decoded
+// values would turn big numbers into floats).
+func schemaFields(t llm.Tool) shared.FunctionParameters {
+	var fields map[string]json.RawMessage
+	_ = json.Unmarshal(toolSchema(t), &fields)
+	out := make(shared.FunctionParameters, len(fields))
+	for k, v := range fields {
+		out[k] = v
+	}
+	return out
+}
+
+// openAICalls assembles the tool calls a stream sends in pieces: a call's
+// first piece has its id and name, the next ones more of its arguments,
+// each piece keyed by the call's index.
+type openAICalls struct {
+	pending []llm.ToolCall
+	at      map[int64]int // a call's index → its place in pending
+	emitted int
+}
+
+func (a *openAICalls) add(p openai.ChatCompletionChunkChoiceDeltaToolCall) {
+	if p.ID == "" && p.Function.Name == "" && p.Function.Arguments == "" {
+		return // nothing of the call (Gemini sends pieces with only its metadata)
+	}
+	i, ok := a.at[p.Index]
+	// A new id at a known index is a new call: Gemini leaves the index out,
+	// so all its calls come at 0.
+	if !ok || p.ID != "" && a.pending[i].ID != "" && p.ID != a.pending[i].ID {
+		if a.at == nil {
+			a.at = map[int64]int{}
+		}
+		a.pending = append(a.pending, llm.ToolCall{})
+		i = len(a.pending) - 1
+		a.at[p.Index] = i
+	}
+	c := &a.pending[i]
+	if c.ID == "" {
+		c.ID = p.ID
+	}
+	if c.Name == "" {
+		c.Name = p.Function.Name
+	}
+	c.Arguments += p.Function.Arguments
+}
+
+// flush emits the calls assembled so far, in the order they began.
+func (a *openAICalls) flush(emit func(llm.Event) error) error {
+	pending := a.pending
+	a.pending, a.at = nil, nil
+	for _, c := range pending {
+		a.emitted++
+		if err := emit(callEvent(c.ID, c.Name, c.Arguments)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (a *OpenAI) fail(ctx context.Context, err error, failed httpFailure) error {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
 	"testing"
 
 	"aiwork/shared/llm"
@@ -26,11 +27,8 @@ var openaiWire = wire{
 	delta: func(text string) []byte {
 		return openaiChunk(fmt.Sprintf(`{"content":%s}`, mustJSON(text)), "null")
 	},
-	close: func(u llm.Usage) [][]byte {
-		usage := fmt.Sprintf(`{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1760000000,"model":"gpt-4o-mini-2024-07-18","system_fingerprint":"fp_1","choices":[],"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d,"prompt_tokens_details":{"cached_tokens":0},"completion_tokens_details":{"reasoning_tokens":0}}}`,
-			u.InputTokens, u.OutputTokens, u.InputTokens+u.OutputTokens)
-		return [][]byte{openaiChunk(`{}`, `"stop"`), sseData(usage), []byte("data: [DONE]\n\n")}
-	},
+	close:  func(u llm.Usage) [][]byte { return openaiEnd("stop", u) },
+	script: openaiScript,
 	fail: func(message string) []byte {
 		return sseData(fmt.Sprintf(`{"error":{"message":%s,"type":"server_error","param":null,"code":null}}`, mustJSON(message)))
 	},
@@ -65,6 +63,60 @@ var openaiWire = wire{
 		}
 		wantMessages(t, req.Messages, testConversation)
 	},
+	checkToolRequest: func(t *testing.T, body []byte) {
+		wantJSONField(t, body, "tools", openaiTools)
+		wantJSONField(t, body, "messages", `[
+			{"role":"system","content":"Use the tools."},
+			{"role":"user","content":"Weather in Paris and Rome?"},
+			{"role":"assistant","content":"Let me check.","tool_calls":[
+				{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}},
+				{"id":"call_2","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Rome\",\"days\":1.50}"}}]},
+			{"role":"tool","tool_call_id":"call_1","content":"18°C, sunny"},
+			{"role":"tool","tool_call_id":"call_2","content":"the weather service is down"},
+			{"role":"assistant","tool_calls":[{"id":"call_3","type":"function","function":{"name":"list_cities","arguments":"{}"}}]},
+			{"role":"tool","tool_call_id":"call_3","content":"[\"Paris\",\"Rome\"]"},
+			{"role":"user","content":"And Berlin?"}]`)
+	},
+}
+
+// openaiTools is testTools as Chat Completions functions (Gemini's too).
+const openaiTools = `[
+	{"type":"function","function":{"name":"get_weather","description":"The weather in a city.",
+		"parameters":{"type":"object","properties":{"city":{"type":"string","maxLength":12345678901234567890}},"required":["city"]}}},
+	{"type":"function","function":{"name":"list_cities","parameters":{"type":"object"}}}]`
+
+// openaiEnd closes a stream: the finish reason, the usage, [DONE].
+func openaiEnd(finish string, u llm.Usage) [][]byte {
+	usage := fmt.Sprintf(`{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1760000000,"model":"gpt-4o-mini-2024-07-18","system_fingerprint":"fp_1","choices":[],"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d,"prompt_tokens_details":{"cached_tokens":0},"completion_tokens_details":{"reasoning_tokens":0}}}`,
+		u.InputTokens, u.OutputTokens, u.InputTokens+u.OutputTokens)
+	return [][]byte{openaiChunk(`{}`, mustJSON(finish)), sseData(usage), []byte("data: [DONE]\n\n")}
+}
+
+// openaiScript streams a reply as OpenAI does: a call's first piece has
+// its index, id, name and empty arguments, the next ones its index and
+// more of the arguments.
+func openaiScript(r scripted) [][]byte {
+	frames := [][]byte{openaiChunk(`{"role":"assistant","content":null,"refusal":null}`, "null")}
+	index := 0
+	for _, p := range r.parts {
+		for _, d := range p.texts {
+			frames = append(frames, openaiChunk(fmt.Sprintf(`{"content":%s}`, mustJSON(d)), "null"))
+		}
+		if p.call == nil {
+			continue
+		}
+		frames = append(frames, openaiChunk(fmt.Sprintf(`{"tool_calls":[{"index":%d,"id":%s,"type":"function","function":{"name":%s,"arguments":""}}]}`,
+			index, mustJSON(p.call.ID), mustJSON(p.call.Name)), "null"))
+		for _, a := range p.args {
+			frames = append(frames, openaiChunk(fmt.Sprintf(`{"tool_calls":[{"index":%d,"function":{"arguments":%s}}]}`, index, mustJSON(a)), "null"))
+		}
+		index++
+	}
+	if r.broken {
+		return frames
+	}
+	finish := map[string]string{llm.StopEnd: "stop", llm.StopToolCalls: "tool_calls"}[r.stop]
+	return append(frames, openaiEnd(finish, llm.Usage{InputTokens: 50, OutputTokens: 20})...)
 }
 
 func TestOpenAI(t *testing.T) {
@@ -81,7 +133,7 @@ func TestOpenAIGatewayError(t *testing.T) {
 		w.WriteHeader(http.StatusBadGateway)
 		fmt.Fprint(w, "upstream connect error")
 	})
-	_, err := openaiWire.newProvider(t, up.URL).Stream(t.Context(), request("gpt-4o"), func(string) error { return nil })
+	_, err := openaiWire.newProvider(t, up.URL).Stream(t.Context(), request("gpt-4o"), func(llm.Event) error { return nil })
 	ue := wantUpstream(t, err, providers.LabelOpenAI, http.StatusBadGateway)
 	if ue.Detail != "upstream connect error" {
 		t.Errorf("detail = %q", ue.Detail)
@@ -119,7 +171,7 @@ func wantMessages(t *testing.T, got, want []llm.Message) {
 		t.Fatalf("messages = %+v, want %+v", got, want)
 	}
 	for i := range want {
-		if got[i] != want[i] {
+		if !reflect.DeepEqual(got[i], want[i]) {
 			t.Errorf("message %d = %+v, want %+v", i, got[i], want[i])
 		}
 	}

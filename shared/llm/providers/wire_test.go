@@ -47,6 +47,10 @@ type wire struct {
 	httpError func(w http.ResponseWriter, status int, message string)
 	// checkRequest checks the request of testConversation.
 	checkRequest func(t *testing.T, r *http.Request, body []byte)
+	// script is the whole stream of a scripted reply (tools_test.go).
+	script func(r scripted) [][]byte
+	// checkToolRequest checks the body of toolRequest's request.
+	checkToolRequest func(t *testing.T, body []byte)
 }
 
 // begin sends the headers and the opening frames.
@@ -152,13 +156,13 @@ func runWire(t *testing.T, wf wire) {
 			}
 		})
 		var got []string
-		u, err := wf.newProvider(t, up.URL).Stream(context.Background(), request(wf.model), func(d string) error {
+		u, err := wf.newProvider(t, up.URL).Stream(context.Background(), request(wf.model), llm.TextOnly(func(d string) error {
 			got = append(got, d)
 			if len(got) == 1 {
 				close(gate)
 			}
 			return nil
-		})
+		}))
 		if err != nil {
 			t.Fatalf("Stream: %v", err)
 		}
@@ -173,6 +177,7 @@ func runWire(t *testing.T, wf wire) {
 		}
 		r, body := up.first(t)
 		wf.checkRequest(t, r, body)
+		wantNoTools(t, body)
 	})
 
 	t.Run("mid-stream error", func(t *testing.T) {
@@ -184,10 +189,10 @@ func runWire(t *testing.T, wf wire) {
 			s.frame(wf.fail("The model is overloaded right now."))
 		})
 		var got []string
-		_, err := wf.newProvider(t, up.URL).Stream(context.Background(), request(wf.model), func(d string) error {
+		_, err := wf.newProvider(t, up.URL).Stream(context.Background(), request(wf.model), llm.TextOnly(func(d string) error {
 			got = append(got, d)
 			return nil
-		})
+		}))
 		ue := wantUpstream(t, err, wf.label, wf.midStatus)
 		if !strings.Contains(ue.Detail, "The model is overloaded right now.") {
 			t.Errorf("detail = %q, want the provider's message", ue.Detail)
@@ -216,12 +221,12 @@ func runWire(t *testing.T, wf wire) {
 		firstDelta := make(chan struct{})
 		done := make(chan error, 1)
 		go func() {
-			_, err := wf.newProvider(t, up.URL).Stream(ctx, request(wf.model), func(d string) error {
+			_, err := wf.newProvider(t, up.URL).Stream(ctx, request(wf.model), llm.TextOnly(func(d string) error {
 				if d == "Bon" {
 					close(firstDelta)
 				}
 				return nil
-			})
+			}))
 			done <- err
 		}()
 		select {
@@ -253,7 +258,7 @@ func runWire(t *testing.T, wf wire) {
 				msg = "Refused for test: not allowed here."
 			}
 			up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) { wf.httpError(w, status, msg) })
-			_, err := wf.newProvider(t, up.URL).Stream(context.Background(), request(wf.model), func(string) error {
+			_, err := wf.newProvider(t, up.URL).Stream(context.Background(), request(wf.model), func(llm.Event) error {
 				t.Error("emit called on a refused request")
 				return nil
 			})

@@ -41,6 +41,10 @@ type ToolCall struct {
 	// Arguments is the JSON object text the model produced, complete
 	// (assembled from every delta); not validated here.
 	Arguments string
+	// Signature is opaque data the provider attached to the call and wants
+	// back with it in the next request (Gemini's thought signature); "" for
+	// most.
+	Signature string
 }
 
 // ToolResult is a tool call's outcome as it goes back to the model: data in

@@ -86,6 +86,7 @@ type (
 		ID        string `json:"id"`
 		Name      string `json:"name"`
 		Arguments string `json:"arguments"`
+		Signature string `json:"signature,omitempty"`
 	}
 	storedResult struct {
 		CallID  string `json:"call_id"`

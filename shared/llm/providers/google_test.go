@@ -1,8 +1,12 @@
 package providers_test
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"sync"
 	"testing"
 
 	"aiwork/shared/llm"
@@ -123,4 +127,50 @@ func TestGoogle(t *testing.T) {
 // geminiChunk is a chunk as Gemini's OpenAI-compatible endpoint sends it.
 func geminiChunk(delta, finish, usage string) []byte {
 	return sseData(fmt.Sprintf(`{"choices":[{"delta":%s,"finish_reason":%s,"index":0}],"created":1760000000,"id":"r1","model":"gemini-1.5-flash","object":"chat.completion.chunk"%s}`, delta, finish, usage))
+}
+
+// Gemini 3 attaches a thought signature to each tool call and refuses the
+// next turn unless the call comes back with it: the adapter keeps it with
+// the call and sends it back in extra_content.
+func TestGoogleThoughtSignatureRoundTrip(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var bodies [][]byte
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		bodies = append(bodies, b)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = w.Write(geminiChunk(`{"role":"assistant","tool_calls":[{"extra_content":{"google":{"thought_signature":"c2lnLTE="}},"function":{"arguments":"{\"city\":\"Paris\"}","name":"get_weather"},"id":"call_1","type":"function"}]}`, "null", ""))
+		for _, f := range geminiEnd(llm.Usage{InputTokens: 5, OutputTokens: 2}) {
+			_, _ = w.Write(f)
+		}
+	}))
+	defer srv.Close()
+	p := providers.NewGoogle(providers.Options{APIKey: testKey, BaseURL: srv.URL + "/v1beta/openai/"})
+
+	var calls []llm.ToolCall
+	_, err := p.Stream(context.Background(), llm.Request{Model: "gemini-3-pro", Messages: []llm.Message{{Role: "user", Content: "Weather?"}}},
+		func(e llm.Event) error {
+			if e.ToolCall != nil {
+				calls = append(calls, *e.ToolCall)
+			}
+			return nil
+		})
+	if err != nil || len(calls) != 1 || calls[0].Signature != "c2lnLTE=" {
+		t.Fatalf("calls %+v, %v: want one call with its signature", calls, err)
+	}
+	next := []llm.Message{{Role: "user", Content: "Weather?"}, {Role: "assistant", ToolCalls: calls},
+		{Role: "tool", ToolResults: []llm.ToolResult{{CallID: "call_1", Name: "get_weather", Content: "sunny"}}}}
+	if _, err := p.Stream(context.Background(), llm.Request{Model: "gemini-3-pro", Messages: next}, func(llm.Event) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	wantJSONField(t, bodies[1], "messages", `[
+		{"role":"user","content":"Weather?"},
+		{"role":"assistant","tool_calls":[{"id":"call_1","type":"function","extra_content":{"google":{"thought_signature":"c2lnLTE="}},
+			"function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]},
+		{"role":"tool","tool_call_id":"call_1","name":"get_weather","content":"sunny"}]`)
 }

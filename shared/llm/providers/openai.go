@@ -152,12 +152,14 @@ func (a *OpenAI) messages(in []llm.Message) []openai.ChatCompletionMessageParamU
 				am.Content.OfString = openai.String(m.Content)
 			}
 			for _, c := range m.ToolCalls {
-				am.ToolCalls = append(am.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-					OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-						ID:       c.ID,
-						Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: c.Arguments},
-					},
-				})
+				fc := &openai.ChatCompletionMessageFunctionToolCallParam{
+					ID:       c.ID,
+					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: c.Arguments},
+				}
+				if c.Signature != "" {
+					fc.SetExtraFields(map[string]any{"extra_content": googleExtra{Google: googleSignature{ThoughtSignature: c.Signature}}})
+				}
+				am.ToolCalls = append(am.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{OfFunction: fc})
 			}
 			msgs = append(msgs, openai.ChatCompletionMessageParamUnion{OfAssistant: &am})
 		case m.Role == "assistant":
@@ -218,10 +220,37 @@ func (a *openAICalls) add(p openai.ChatCompletionChunkChoiceDeltaToolCall) {
 	if c.ID == "" {
 		c.ID = p.ID
 	}
+	if sig := thoughtSignature(p); sig != "" {
+		c.Signature = sig
+	}
 	if c.Name == "" {
 		c.Name = p.Function.Name
 	}
 	c.Arguments += p.Function.Arguments
+}
+
+// Gemini's thought signature travels beside a tool call as
+// extra_content.google.thought_signature, out and back: a Gemini 3 model
+// refuses a tool round whose calls come back without theirs.
+type (
+	googleExtra struct {
+		Google googleSignature `json:"google"`
+	}
+	googleSignature struct {
+		ThoughtSignature string `json:"thought_signature"`
+	}
+)
+
+// thoughtSignature reads a call piece's signature ("" for none).
+func thoughtSignature(p openai.ChatCompletionChunkChoiceDeltaToolCall) string {
+	// The SDK keeps fields it does not model as raw JSON (never Valid).
+	raw := p.JSON.ExtraFields["extra_content"].Raw()
+	if raw == "" {
+		return ""
+	}
+	var extra googleExtra
+	_ = json.Unmarshal([]byte(raw), &extra)
+	return extra.Google.ThoughtSignature
 }
 
 // flush emits the calls assembled so far, in the order they began.
@@ -230,7 +259,9 @@ func (a *openAICalls) flush(emit func(llm.Event) error) error {
 	a.pending, a.at = nil, nil
 	for _, c := range pending {
 		a.emitted++
-		if err := emit(callEvent(c.ID, c.Name, c.Arguments)); err != nil {
+		e := callEvent(c.ID, c.Name, c.Arguments)
+		e.ToolCall.Signature = c.Signature
+		if err := emit(e); err != nil {
 			return err
 		}
 	}

@@ -57,6 +57,17 @@ var clientInfo = &mcp.Implementation{Name: "aiwork-mcp-registry", Version: "1.0.
 // error wrapping context.Canceled (the caller went away; nobody to tell).
 // A streamable endpoint that answers 404/405 to POST is retried over SSE.
 func Handshake(ctx context.Context, hc *http.Client, t Target) (Result, error) {
+	return dial(ctx, t, func(ctx context.Context, t Target, transport string) (Result, *observer, error) {
+		return attempt(ctx, hc, t, transport)
+	})
+}
+
+// dial runs try over t's transport, and over SSE when a streamable endpoint
+// does not take POST, bounded by ctx (DefaultHandshakeTimeout when it has
+// no deadline), the key trimmed and checked first; failures are
+// classified for users (*Error).
+func dial[T any](ctx context.Context, t Target, try func(context.Context, Target, string) (T, *observer, error)) (T, error) {
+	var zero T
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, DefaultHandshakeTimeout)
@@ -66,20 +77,20 @@ func Handshake(ctx context.Context, hc *http.Client, t Target) (Result, error) {
 	budget := time.Until(deadline)
 	t.APIKey = strings.TrimSpace(t.APIKey) // pasted keys often carry a newline
 	if err := checkKey(t); err != nil {
-		return Result{}, err
+		return zero, err
 	}
 	transport := t.Transport
 	if transport == "" {
 		transport = domain.TransportStreamableHTTP
 	}
-	res, obs, err := attempt(ctx, hc, t, transport)
+	out, obs, err := try(ctx, t, transport)
 	if err != nil && transport == domain.TransportStreamableHTTP && obs.postMissing() && ctx.Err() == nil {
-		res, obs, err = attempt(ctx, hc, t, domain.TransportSSE)
+		out, obs, err = try(ctx, t, domain.TransportSSE)
 	}
 	if err != nil {
-		return Result{}, classify(ctx, obs, err, t.APIKey != "", budget)
+		return zero, classify(ctx, obs, err, t.APIKey != "", budget)
 	}
-	return res, nil
+	return out, nil
 }
 
 // attempt is one handshake over one transport, with its own observer so a

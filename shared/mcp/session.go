@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -30,29 +29,10 @@ type Session struct {
 // only. hc must come from Policy.Client (the outbound rules). Failures are
 // *Error, as Handshake's.
 func Open(ctx context.Context, hc *http.Client, t Target) (*Session, error) {
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, DefaultHandshakeTimeout)
-		defer cancel()
-	}
-	deadline, _ := ctx.Deadline()
-	budget := time.Until(deadline)
-	t.APIKey = strings.TrimSpace(t.APIKey) // pasted keys often carry a newline
-	if err := checkKey(t); err != nil {
-		return nil, err
-	}
-	transport := t.Transport
-	if transport == "" {
-		transport = domain.TransportStreamableHTTP
-	}
-	s, err := openSession(ctx, hc, t, transport)
-	if err != nil && transport == domain.TransportStreamableHTTP && s.obs.postMissing() && ctx.Err() == nil {
-		s, err = openSession(ctx, hc, t, domain.TransportSSE)
-	}
-	if err != nil {
-		return nil, classify(ctx, s.obs, err, t.APIKey != "", budget)
-	}
-	return s, nil
+	return dial(ctx, t, func(ctx context.Context, t Target, transport string) (*Session, *observer, error) {
+		s, err := openSession(ctx, hc, t, transport)
+		return s, s.obs, err
+	})
 }
 
 // openSession is one attempt over one transport. The observer lives as

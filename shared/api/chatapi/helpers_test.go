@@ -339,6 +339,18 @@ func errorFrame(detail string) string {
 
 const doneFrame = "data: [DONE]\n\n"
 
+// serveCounted serves the stack on a real connection (closed when the test
+// ends); ended receives once per request its handler finished.
+func (s *stack) serveCounted() (*httptest.Server, <-chan struct{}) {
+	ended := make(chan struct{}, 8)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.h.ServeHTTP(w, r)
+		ended <- struct{}{}
+	}))
+	s.t.Cleanup(srv.Close)
+	return srv, ended
+}
+
 // openStream sends in over a real connection and answers the response as
 // it arrives (its body closed when the test ends), for tests that read a
 // stream frame by frame.

@@ -240,12 +240,7 @@ func TestCancelledStreamRecordsUsageAndFreesSlot(t *testing.T) {
 		map[string]llm.Provider{"openai": held})
 	uid, token := s.user()
 	conn := s.connect(token, "openai", "gpt-4o-mini")
-	ended := make(chan struct{}, 1)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.h.ServeHTTP(w, r)
-		ended <- struct{}{}
-	}))
-	defer srv.Close()
+	srv, ended := s.serveCounted()
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

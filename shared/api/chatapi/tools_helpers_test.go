@@ -61,6 +61,22 @@ func (s *stack) connectReference(token string) string {
 	return s.connectMCP(token, catalog.LocalReferenceID, "")
 }
 
+// pausedReply makes a user with the reference server connected and a
+// reply paused for the approval of its toggle-simulated-logging (not
+// read-only), and answers the user's token, the chat and MCP connections
+// and the paused reply.
+func (s *stack) pausedReply() (token, conn, mcpID string, r reply) {
+	s.t.Helper()
+	_, token = s.user()
+	mcpID = s.connectReference(token)
+	conn = s.connect(token, "openai", "gpt-4o-mini")
+	r = s.sendTool(token, toolMsg{ConnectionID: conn, Message: "use toggle-simulated-logging", MCPConnectionIDs: []string{mcpID}})
+	if r.approval == nil {
+		s.t.Fatalf("no approval: %s", r.raw)
+	}
+	return token, conn, mcpID, r
+}
+
 // connectMCP connects the user to registry server id (with key, if any).
 func (s *stack) connectMCP(token, serverID, key string) string {
 	s.t.Helper()

@@ -8,16 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"aiwork/shared/api/apitest"
@@ -167,13 +163,7 @@ func TestToolApproval(t *testing.T) {
 func TestToolApprovalConcurrentResume(t *testing.T) {
 	t.Parallel()
 	s := newToolStack(t, nil, nil)
-	_, token := s.user()
-	mcpID := s.connectReference(token)
-	conn := s.connect(token, "openai", "gpt-4o-mini")
-	r := s.sendTool(token, toolMsg{ConnectionID: conn, Message: "use toggle-simulated-logging", MCPConnectionIDs: []string{mcpID}})
-	if r.approval == nil {
-		t.Fatalf("no approval: %s", r.raw)
-	}
+	token, conn, _, r := s.pausedReply()
 	const n = 6
 	codes := make([]int, n)
 	var wg sync.WaitGroup
@@ -197,13 +187,7 @@ func TestToolApprovalExpires(t *testing.T) {
 	s := newToolStack(t, nil, func(o *chatapi.Options) {
 		o.Now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	})
-	_, token := s.user()
-	mcpID := s.connectReference(token)
-	conn := s.connect(token, "openai", "gpt-4o-mini")
-	r := s.sendTool(token, toolMsg{ConnectionID: conn, Message: "use toggle-simulated-logging", MCPConnectionIDs: []string{mcpID}})
-	if r.approval == nil {
-		t.Fatalf("no approval: %s", r.raw)
-	}
+	token, conn, _, r := s.pausedReply()
 	mu.Lock()
 	now = now.Add(chatapi.ApprovalTTL + time.Second)
 	mu.Unlock()
@@ -218,13 +202,7 @@ func TestToolApprovalExpires(t *testing.T) {
 func TestToolConnectionDeletedWhilePaused(t *testing.T) {
 	t.Parallel()
 	s := newToolStack(t, nil, nil)
-	_, token := s.user()
-	mcpID := s.connectReference(token)
-	conn := s.connect(token, "openai", "gpt-4o-mini")
-	r := s.sendTool(token, toolMsg{ConnectionID: conn, Message: "use toggle-simulated-logging", MCPConnectionIDs: []string{mcpID}})
-	if r.approval == nil {
-		t.Fatalf("no approval: %s", r.raw)
-	}
+	token, conn, mcpID, r := s.pausedReply()
 	if w := s.do("DELETE", "/api/v1/mcp-connections/"+mcpID, token, ""); w.Code != http.StatusNoContent {
 		t.Fatalf("disconnect: %d %s", w.Code, w.Body)
 	}
@@ -407,12 +385,7 @@ func TestToolCallCancelledWhenTheTabCloses(t *testing.T) {
 	uid, token := s.user()
 	mcpID := s.connectMCP(token, "slow", "")
 	conn := s.connect(token, "openai", "gpt-4o-mini")
-	ended := make(chan struct{}, 1)
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.h.ServeHTTP(w, r)
-		ended <- struct{}{}
-	}))
-	defer front.Close()
+	front, ended := s.serveCounted()
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -421,27 +394,26 @@ func TestToolCallCancelledWhenTheTabCloses(t *testing.T) {
 	if got := readFrame(t, bufio.NewReader(res.Body), patience); !strings.Contains(got, `"tool_call"`) {
 		t.Fatalf("first frame = %q, want the tool call", got)
 	}
-	for _, ch := range []chan struct{}{started} {
-		select {
-		case <-ch:
-		case <-time.After(patience):
-			t.Fatal("the tool never started")
-		}
-	}
+	waitFor(t, started, "the tool never started")
 	cancel()
-	for what, ch := range map[string]chan struct{}{"the tool call was not cancelled": cancelled, "the handler did not end": ended} {
-		select {
-		case <-ch:
-		case <-time.After(patience):
-			t.Fatal(what)
-		}
-	}
+	waitFor(t, cancelled, "the tool call was not cancelled")
+	waitFor(t, ended, "the handler did not end")
 	if n, err := s.st.OpenStreams(t.Context(), uid, now); err != nil || n != 0 {
 		t.Errorf("open streams = %d, %v; want 0", n, err)
 	}
 	wantUsage(t, s, uid, now, domain.ModelUsage{Provider: "openai", Model: "gpt-4o-mini", InputTokens: 10, OutputTokens: 4, Requests: 1})
 	if w := s.send(token, msg{ConnectionID: conn, Message: "hi"}); w.Code != http.StatusOK {
 		t.Errorf("next message: %d %s", w.Code, w.Body)
+	}
+}
+
+// waitFor waits for ch, failing the test with what after patience.
+func waitFor(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(patience):
+		t.Fatal(what)
 	}
 }
 
@@ -495,7 +467,7 @@ func TestToolKeyNeverLeaves(t *testing.T) {
 			}
 		}
 		sealed := 0
-		for _, item := range scanAll(t, s) {
+		for _, item := range storetest.ScanAll(t, s.st) {
 			for name, v := range item {
 				if name == "sealed_api_key" {
 					sealed++
@@ -548,18 +520,6 @@ func TestToolReferenceImageAndLongRun(t *testing.T) {
 	if len(r.results) != 1 || r.results[0].IsError || !strings.Contains(r.results[0].text(), "completed") || !r.done {
 		t.Errorf("long run: %+v", r)
 	}
-}
-
-func scanAll(t *testing.T, s *stack) []map[string]types.AttributeValue {
-	t.Helper()
-	var out []map[string]types.AttributeValue
-	p := dynamodb.NewScanPaginator(s.st.DB(), &dynamodb.ScanInput{TableName: aws.String(s.st.Table()), ConsistentRead: aws.Bool(true)})
-	for p.HasMorePages() {
-		page, err := p.NextPage(context.Background())
-		storetest.Must(t, err, "scan")
-		out = append(out, page.Items...)
-	}
-	return out
 }
 
 // TestToolResumeKeepsTheCallsConnection: two connections to one server

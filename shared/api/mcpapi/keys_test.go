@@ -2,7 +2,6 @@ package mcpapi_test
 
 import (
 	"bytes"
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -10,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"aiwork/shared/api/apitest"
@@ -88,7 +85,7 @@ func TestAPIKeyNeverInClear(t *testing.T) {
 
 	// Every attribute of every item, nested ones included.
 	var sealed [][]byte
-	items := scanAll(t, s)
+	items := storetest.ScanAll(t, s.st)
 	for _, item := range items {
 		for name, v := range item {
 			noKey("item attribute name", []byte(name))
@@ -109,18 +106,6 @@ func TestAPIKeyNeverInClear(t *testing.T) {
 			t.Errorf("Open with user %q, server %q: %v, want ErrUnseal", ad[0], ad[1], err)
 		}
 	}
-}
-
-func scanAll(t *testing.T, s *stack) []map[string]types.AttributeValue {
-	t.Helper()
-	var out []map[string]types.AttributeValue
-	p := dynamodb.NewScanPaginator(s.st.DB(), &dynamodb.ScanInput{TableName: aws.String(s.st.Table()), ConsistentRead: aws.Bool(true)})
-	for p.HasMorePages() {
-		page, err := p.NextPage(context.Background())
-		storetest.Must(t, err, "scan")
-		out = append(out, page.Items...)
-	}
-	return out
 }
 
 // walkAttr calls f with the bytes of every string, number and binary value in v.

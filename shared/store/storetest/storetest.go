@@ -11,6 +11,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"aiwork/shared/config"
 	"aiwork/shared/localdynamo"
 	"aiwork/shared/store"
@@ -71,6 +75,20 @@ func NewWithConfig(t testing.TB) (*store.Store, config.Store) {
 		t.Fatalf("table %s: %v", cfg.TableName, err)
 	}
 	return s, cfg
+}
+
+// ScanAll answers every item of st's table (for invariants over what is
+// stored, such as a secret never held in clear).
+func ScanAll(t testing.TB, st *store.Store) []map[string]types.AttributeValue {
+	t.Helper()
+	var out []map[string]types.AttributeValue
+	p := dynamodb.NewScanPaginator(st.DB(), &dynamodb.ScanInput{TableName: aws.String(st.Table()), ConsistentRead: aws.Bool(true)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(context.Background())
+		Must(t, err, "scan")
+		out = append(out, page.Items...)
+	}
+	return out
 }
 
 // Must fails the test on err.

@@ -1,0 +1,107 @@
+package mcp_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"aiwork/shared/mcp"
+)
+
+// countingServer is a go-sdk server over streamable HTTP whose handler can
+// be replaced (a restart: the old sessions are unknown to the new one); it
+// counts the initialize requests it gets (a handshake).
+type countingServer struct {
+	url   string
+	inits atomic.Int32
+	mu    sync.Mutex
+	h     http.Handler
+}
+
+func newCountingServer(t *testing.T) *countingServer {
+	t.Helper()
+	cs := &countingServer{}
+	cs.restart()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			var msg struct{ Method string }
+			if json.Unmarshal(body, &msg) == nil && msg.Method == "initialize" {
+				cs.inits.Add(1)
+			}
+		}
+		cs.mu.Lock()
+		h := cs.h
+		cs.mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	cs.url = srv.URL
+	return cs
+}
+
+func (cs *countingServer) restart() {
+	s := sdk.NewServer(&sdk.Implementation{Name: "pool-test", Version: "1"}, nil)
+	s.AddTool(&sdk.Tool{Name: "twice", InputSchema: map[string]any{"type": "object"}}, func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		var args struct{ N float64 }
+		_ = json.Unmarshal(req.Params.Arguments, &args)
+		b, _ := json.Marshal(args.N * 2)
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}}, nil
+	})
+	cs.mu.Lock()
+	cs.h = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
+	cs.mu.Unlock()
+}
+
+// The pool keeps one session per owner and target: calls after the first
+// cost no handshake; a server that forgot the session (restarted) gets a
+// new one, and the call still succeeds; another owner never shares it.
+func TestPoolReusesAndRenewsSessions(t *testing.T) {
+	t.Parallel()
+	srv := newCountingServer(t)
+	pool := mcp.NewPool(mcp.Policy{AllowLoopback: true}.Client(), time.Minute, 8)
+	t.Cleanup(pool.Close)
+	target := mcp.Target{Endpoint: srv.url}
+	call := func(owner string, n float64) string {
+		t.Helper()
+		res, err := pool.Call(timeout(t, 10*time.Second), owner, target, "twice", map[string]any{"n": n}, 5*time.Second, 5*time.Second)
+		if err != nil {
+			t.Fatalf("call: %v", err)
+		}
+		return res.Content[0].(*sdk.TextContent).Text
+	}
+	for i := range 3 {
+		if got := call("alice/c1", float64(i)); got != strconv.Itoa(2*i) {
+			t.Errorf("call %d = %q", i, got)
+		}
+	}
+	if n := srv.inits.Load(); n != 1 {
+		t.Errorf("%d handshakes for 3 calls, want 1", n)
+	}
+	call("bob/c2", 1)
+	if n := srv.inits.Load(); n != 2 {
+		t.Errorf("%d handshakes after another owner's call, want 2", n)
+	}
+	srv.restart()
+	if got := call("alice/c1", 4); got != "8" {
+		t.Errorf("after a restart: %q, want 8", got)
+	}
+	if n := srv.inits.Load(); n != 3 {
+		t.Errorf("%d handshakes after the restart, want 3", n)
+	}
+	tools, err := pool.Tools(timeout(t, 10*time.Second), "alice/c1", target, 5*time.Second)
+	if err != nil || len(tools) != 1 || tools[0].Name != "twice" {
+		t.Errorf("tools = %+v, %v", tools, err)
+	}
+}

@@ -92,6 +92,16 @@ const PAGES = [
     },
   },
   { name: 'llm-chat', path: '/llm-chat', as: 'user', ready: (p) => p.getByRole('tab').first().waitFor() },
+  {
+    name: 'llm-chat: tools dialog',
+    path: '/llm-chat',
+    as: 'user',
+    ready: (p) => p.getByRole('tab').first().waitFor(),
+    open: async (p) => {
+      await p.getByTestId('tools-button').click();
+      await p.getByTestId('tools-dialog').getByTestId('tools-empty').waitFor();
+    },
+  },
   { name: 'chat', path: '/chat', ready: (p) => h1(p, 'Chat') },
   {
     name: 'dashboard',

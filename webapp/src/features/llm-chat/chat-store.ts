@@ -15,19 +15,22 @@
 import { toast } from '../../components/notifications/notification-store';
 import { errorMessage } from '../../lib/api-client';
 import { getAuthState, subscribeAuth } from '../../lib/auth-session';
-import { isAbortError, StreamError, streamChatMessage } from './api/chat-stream';
+import { isAbortError, StreamError, streamChatMessage, type StreamApproval, type StreamRequest, type StreamResult } from './api/chat-stream';
 import { connectProvider, type ChatConnection } from './api/connect';
 import { AUTO_CONNECT_DELAY_MS, SUMMARY_DELAY_MS } from './constants';
 import { canReuseConnection, CONNECTION_FAILED, connectedMessage, connectionKey } from './connection';
 import { newId } from './ids';
 import { modelFor, type ProviderId } from './providers';
-import { activeTab, chatReducer, contextFor, createMessage, freshChatState, type ChatAction } from './state/chat-state';
+import { activeTab, chatReducer, contextFor, createMessage, freshChatState, type ApprovalDecision, type ChatAction } from './state/chat-state';
+import { approvalExpired, awaitingApproval, isDestructive } from './state/message-parts';
 import { loadChatState, saveChatState } from './state/persistence';
-import type { ChatState, ChatTab } from './state/types';
+import type { ChatState, ChatTab, PendingApproval } from './state/types';
 import { cutToWords, needsSummary, summaryPrompt } from './summary';
 import { messageUsage } from './usage';
 
 export const STREAM_FAILED = 'Failed to stream message';
+/** A new message waits while a reply in the tab waits for the user's decision on a tool call. */
+export const APPROVAL_FIRST = 'Answer the tool approval first';
 /**
  * The chat's own toasts (connection results and stream failures) share one
  * id: the newest replaces the last instead of stacking up over the picker's
@@ -60,6 +63,8 @@ export interface SendOptions {
   tabId?: string;
   /** Clear the tab's draft once the message is on its way. */
   clearDraft?: boolean;
+  /** The MCP tools the model may call: the enabled servers' connection ids (none: no tools offered). */
+  tools?: { connectionIds: readonly string[]; confirmReadOnly: boolean };
 }
 
 interface Session {
@@ -267,10 +272,95 @@ function setSending(s: Session, tabId: string, on: boolean): void {
   setSnap(s, { sending });
 }
 
+/** Where a reply streams to, and what it needs to resume after a pause. */
+interface ReplyTarget {
+  tabId: string;
+  messageId: string;
+  connectionId: string;
+  model: string;
+  demo: boolean;
+}
+
+function approvalFrom(a: StreamApproval, target: ReplyTarget): PendingApproval {
+  const { call } = a;
+  return {
+    token: a.token,
+    expiresAt: a.expires_at,
+    callId: call.id,
+    serverId: call.server_id,
+    serverName: call.server_name,
+    tool: call.tool,
+    arguments: call.arguments,
+    description: call.description,
+    readOnly: call.annotations.readOnlyHint,
+    destructive: isDestructive(call.annotations),
+    connectionId: target.connectionId,
+    model: target.model,
+    demo: target.demo,
+    status: 'pending',
+  };
+}
+
+/**
+ * Streams a reply (a new one, or the rest of a paused one) into its
+ * message: text, tool calls, results and notes as they come. `started` is
+ * told when the first frame arrived.
+ */
+function streamReply(s: Session, target: ReplyTarget, request: StreamRequest, signal: AbortSignal, started: () => void): Promise<StreamResult> {
+  const { tabId, messageId } = target;
+  return streamChatMessage(request, {
+    signal,
+    onContent: (chunk) => {
+      started();
+      dispatch(s, { type: 'appendContent', tabId, messageId, chunk });
+    },
+    onToolCall: (call) => {
+      started();
+      dispatch(s, {
+        type: 'toolCall',
+        tabId,
+        messageId,
+        call: { id: call.id, serverId: call.server_id, serverName: call.server_name, tool: call.tool, arguments: call.arguments },
+      });
+    },
+    onToolResult: (result) => {
+      started();
+      dispatch(s, { type: 'toolResult', tabId, messageId, result });
+    },
+    onNotice: (text) => {
+      started();
+      dispatch(s, { type: 'notice', tabId, messageId, text });
+    },
+  });
+}
+
+/** The stream ended: paused for an approval (the message stays open), or complete with its usage. */
+function settleReply(s: Session, target: ReplyTarget, result: StreamResult): void {
+  const { tabId, messageId } = target;
+  if (result.approval) {
+    dispatch(s, { type: 'pauseForApproval', tabId, messageId, approval: approvalFrom(result.approval, target) });
+    return;
+  }
+  const usage = result.usage ? messageUsage(result.usage, target.demo || result.usage.demo === true) : undefined;
+  dispatch(s, { type: 'completeMessage', tabId, messageId, usage });
+}
+
+const streamFailure = (error: unknown) => (error instanceof Error && error.message ? error.message : STREAM_FAILED);
+
+/** The reply in the tab still waiting for an answer; expired ones are closed on the way. */
+function openApproval(s: Session, tabId: string) {
+  dispatch(s, { type: 'expireApprovals', tabId, nowMs: Date.now() });
+  return awaitingApproval(s.snap.state.conversations[tabId] ?? [], Date.now());
+}
+
 async function send(s: Session, text: string, options: SendOptions): Promise<boolean> {
   const tabId = options.tabId ?? s.snap.state.activeTabId;
   const message = text.trim();
   if (!message || s.snap.sending[tabId]) return false;
+  if (openApproval(s, tabId)) {
+    toast.error(APPROVAL_FIRST, { id: CHAT_TOAST_ID });
+    return false;
+  }
   setSending(s, tabId, true);
   try {
     const tabAtStart = findTab(s, tabId);
@@ -286,30 +376,83 @@ async function send(s: Session, text: string, options: SendOptions): Promise<boo
     if (options.clearDraft) setDraft(s, '', tabId);
     dispatch(s, { type: 'addMessage', tabId, message: createMessage(assistantId, 'assistant', '', now, false) });
 
+    const request: StreamRequest = { connection_id: connection.id, message, model: connection.model, context };
+    const ids = options.tools?.connectionIds ?? [];
+    if (ids.length > 0) {
+      request.mcp_connection_ids = [...ids];
+      request.confirm_read_only = options.tools?.confirmReadOnly ?? false;
+    }
+    const target: ReplyTarget = { tabId, messageId: assistantId, connectionId: connection.id, model: connection.model, demo: connection.demo };
     const controller = new AbortController();
     const untrack = track(s, tabId, controller);
     try {
-      const result = await streamChatMessage(
-        { connection_id: connection.id, message, model: connection.model, context },
-        {
-          signal: controller.signal,
-          onContent: (chunk) => dispatch(s, { type: 'appendContent', tabId, messageId: assistantId, chunk }),
-        },
-      );
-      const usage = result.usage ? messageUsage(result.usage, connection.demo) : undefined;
-      dispatch(s, { type: 'completeMessage', tabId, messageId: assistantId, usage });
+      const result = await streamReply(s, target, request, controller.signal, () => undefined);
+      settleReply(s, target, result);
       return true;
     } catch (error) {
       if (isAbortError(error) || s.ended) return false;
-      dispatch(s, { type: 'removeMessage', tabId, messageId: assistantId });
+      // A reply that called tools keeps its record (the calls ran); an empty one goes.
+      const reply = s.snap.state.conversations[tabId]?.find((m) => m.id === assistantId);
+      if (reply?.blocks?.length) dispatch(s, { type: 'completeMessage', tabId, messageId: assistantId });
+      else dispatch(s, { type: 'removeMessage', tabId, messageId: assistantId });
       // The server forgot the connection (404): connect afresh next time.
       if (error instanceof StreamError && error.status === 404) storeConnection(s, connectionKey(tab.provider, tab.model), null);
-      toast.error(error instanceof Error && error.message ? error.message : STREAM_FAILED, { id: CHAT_TOAST_ID });
+      toast.error(streamFailure(error), { id: CHAT_TOAST_ID });
       return false;
     } finally {
       untrack();
     }
   } finally {
+    setSending(s, tabId, false);
+  }
+}
+
+/**
+ * The user's decision on the tool call a reply paused for: the rest of the
+ * same reply streams into the same message. A token the server no longer
+ * knows (404/409: unknown, used or expired) ends the reply with its detail
+ * on the card; a refusal before the stream started (a limit, a network
+ * failure) leaves the card to try again.
+ */
+async function answerApproval(s: Session, tabId: string, messageId: string, decision: ApprovalDecision): Promise<boolean> {
+  const message = s.snap.state.conversations[tabId]?.find((m) => m.id === messageId);
+  const approval = message?.approval;
+  if (!message || !approval || approval.status !== 'pending' || message.complete || s.snap.sending[tabId]) return false;
+  if (approvalExpired(approval, Date.now())) {
+    dispatch(s, { type: 'expireApprovals', tabId, nowMs: Date.now() });
+    return false;
+  }
+  setSending(s, tabId, true);
+  dispatch(s, { type: 'answerApproval', tabId, messageId, decision });
+  const target: ReplyTarget = { tabId, messageId, connectionId: approval.connectionId, model: approval.model, demo: approval.demo };
+  const request: StreamRequest = {
+    connection_id: approval.connectionId,
+    message: '',
+    model: approval.model,
+    context: [],
+    approval: { token: approval.token, decision },
+  };
+  const controller = new AbortController();
+  const untrack = track(s, tabId, controller);
+  let started = false;
+  try {
+    const result = await streamReply(s, target, request, controller.signal, () => (started = true));
+    settleReply(s, target, result);
+    return true;
+  } catch (error) {
+    if (isAbortError(error) || s.ended) return false;
+    if (error instanceof StreamError && (error.status === 404 || error.status === 409)) {
+      dispatch(s, { type: 'approvalRefused', tabId, messageId, detail: error.detail || error.message });
+    } else if (!started) {
+      dispatch(s, { type: 'approvalNotAnswered', tabId, messageId });
+      toast.error(streamFailure(error), { id: CHAT_TOAST_ID });
+    } else {
+      dispatch(s, { type: 'completeMessage', tabId, messageId });
+      toast.error(streamFailure(error), { id: CHAT_TOAST_ID });
+    }
+    return false;
+  } finally {
+    untrack();
     setSending(s, tabId, false);
   }
 }
@@ -455,6 +598,20 @@ export const chatStore = {
   setShowFull(messageId: string, showFull: boolean): void {
     const s = current();
     if (s) dispatch(s, { type: 'patchMessage', tabId: s.snap.state.activeTabId, messageId, patch: { showFull } });
+  },
+  /** Approve, always allow or deny the tool call a reply in the active tab paused for. */
+  answerApproval(messageId: string, decision: ApprovalDecision): Promise<boolean> {
+    const s = current();
+    return s ? answerApproval(s, s.snap.state.activeTabId, messageId, decision) : Promise.resolve(false);
+  },
+  /** Offers (or stops offering) one MCP server's tools in the active tab. */
+  setToolServer(connectionId: string, on: boolean): void {
+    const s = current();
+    if (s) dispatch(s, { type: 'setToolServer', tabId: s.snap.state.activeTabId, connectionId, on });
+  },
+  setConfirmReadOnly(on: boolean): void {
+    const s = current();
+    if (s) dispatch(s, { type: 'setConfirmReadOnly', tabId: s.snap.state.activeTabId, on });
   },
   /** Streams (replies and summaries) running in a tab: for tests and diagnostics. */
   runningStreams(tabId: string): number {

@@ -3,18 +3,21 @@
 // draft and running usage total. The store, not this hook, owns streams
 // and timers, so unmounting the page stops nothing.
 
-import { useMemo, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { ChatConnection } from './api/connect';
 import { chatStore, getChatSnapshot, subscribeChat, type SendOptions } from './chat-store';
 import { connectionKey, connectionStatus, type ConnectionStatus } from './connection';
 import type { ProviderId } from './providers';
-import { activeTab } from './state/chat-state';
+import { activeTab, type ApprovalDecision } from './state/chat-state';
+import { awaitingApproval } from './state/message-parts';
 import type { ChatMessage, ChatState, ChatTab, MessageUsage } from './state/types';
 import { totalUsage } from './usage';
 
-export { STREAM_FAILED, type SendOptions } from './chat-store';
+export { APPROVAL_FIRST, STREAM_FAILED, type SendOptions } from './chat-store';
 
 export interface ChatController {
+  /** The signed-in account; null when nobody is. */
+  userId: string | null;
   state: ChatState;
   tab: ChatTab;
   messages: ChatMessage[];
@@ -24,6 +27,8 @@ export interface ChatController {
   summarizing: ReadonlySet<string>;
   /** The active tab's tokens and cost so far; null before its first counted reply. */
   usageTotal: MessageUsage | null;
+  /** A reply in the active tab waits for the user's decision on a tool call (until it expires). */
+  awaitingApproval: boolean;
   setDraft: (text: string, tabId?: string) => void;
   newTab: () => string | null;
   closeTab: (tabId: string) => void;
@@ -32,6 +37,9 @@ export interface ChatController {
   connect: (options?: { force?: boolean }) => Promise<ChatConnection | null>;
   send: (text: string, options?: SendOptions) => Promise<boolean>;
   setShowFull: (messageId: string, showFull: boolean) => void;
+  answerApproval: (messageId: string, decision: ApprovalDecision) => Promise<boolean>;
+  setToolServer: (connectionId: string, on: boolean) => void;
+  setConfirmReadOnly: (on: boolean) => void;
 }
 
 const NO_MESSAGES: ChatMessage[] = [];
@@ -44,7 +52,19 @@ export function useChat(): ChatController {
   const messages = state.conversations[tab.id] ?? NO_MESSAGES;
   const usageTotal = useMemo(() => totalUsage(messages), [messages]);
 
+  // A waiting approval holds new messages back until it expires: render again then.
+  const [now, setNow] = useState(() => Date.now());
+  const waiting = awaitingApproval(messages, Date.now());
+  const expiresAt = waiting?.approval ? Date.parse(waiting.approval.expiresAt) : NaN;
+  useEffect(() => {
+    if (!Number.isFinite(expiresAt)) return;
+    // Capped: setTimeout's delay is a 32-bit number; the effect runs again after.
+    const timer = setTimeout(() => setNow(Date.now()), Math.min(Math.max(expiresAt - Date.now(), 0) + 50, 2 ** 30));
+    return () => clearTimeout(timer);
+  }, [expiresAt, now]);
+
   return {
+    userId: snap.userId,
     state,
     tab,
     messages,
@@ -53,6 +73,7 @@ export function useChat(): ChatController {
     draft: snap.drafts[tab.id] ?? '',
     summarizing: snap.summarizing,
     usageTotal,
+    awaitingApproval: waiting !== undefined,
     setDraft: chatStore.setDraft,
     newTab: chatStore.newTab,
     closeTab: chatStore.closeTab,
@@ -61,5 +82,8 @@ export function useChat(): ChatController {
     connect: chatStore.connect,
     send: chatStore.send,
     setShowFull: chatStore.setShowFull,
+    answerApproval: chatStore.answerApproval,
+    setToolServer: chatStore.setToolServer,
+    setConfirmReadOnly: chatStore.setConfirmReadOnly,
   };
 }

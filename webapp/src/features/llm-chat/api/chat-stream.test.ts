@@ -338,3 +338,153 @@ describe('httpErrorMessage', () => {
     [429, 'slow down', 'HTTP error! status: 429, message: slow down'],
   ])('%i %s', (status, body, want) => expect(httpErrorMessage(status, body)).toBe(want));
 });
+
+// ------------------------------------------------------- MCP tool frames
+
+const CALL = { id: 'call_1', server_id: 'local-everything', server_name: 'Everything', tool: 'get-sum', arguments: { a: 2, b: 3 } };
+const RESULT = { id: 'call_1', is_error: false, content: [{ type: 'text', text: 'The sum of 2 and 3 is 5.' }], duration_ms: 12 };
+const APPROVAL = {
+  token: 'tok_1',
+  expires_at: '2026-03-07T10:10:00Z',
+  call: { ...CALL, tool: 'toggle-simulated-logging', arguments: {}, description: 'Toggles logging.', annotations: { readOnlyHint: false, destructiveHint: false } },
+};
+const frame = (v: unknown) => `data: ${JSON.stringify(v)}\n\n`;
+
+describe('interpretEvent: tool frames', () => {
+  const ev = (data: string, event = 'message'): SseEvent => ({ event, data });
+  it('reads tool_call with its arguments as sent', () => {
+    expect(interpretEvent(ev(JSON.stringify({ tool_call: CALL })))).toEqual({ toolCall: CALL });
+    // Arguments the model wrote as text (not JSON) come as a string.
+    expect(interpretEvent(ev(JSON.stringify({ tool_call: { ...CALL, arguments: 'a=2' } }))).toolCall?.arguments).toBe('a=2');
+  });
+  it('reads tool_result, with denied and truncated only when true', () => {
+    expect(interpretEvent(ev(JSON.stringify({ tool_result: RESULT })))).toEqual({ toolResult: RESULT });
+    const denied = { id: 'c', is_error: true, content: [{ type: 'text', text: 'The user denied this tool call.' }], duration_ms: 0, denied: true };
+    expect(interpretEvent(ev(JSON.stringify({ tool_result: denied })))).toEqual({ toolResult: denied });
+    expect(interpretEvent(ev(JSON.stringify({ tool_result: { ...RESULT, truncated: true, denied: false } }))).toolResult).toEqual({ ...RESULT, truncated: true });
+  });
+  it('keeps only content blocks that have a type; a null content is empty', () => {
+    const got = interpretEvent(ev(JSON.stringify({ tool_result: { id: 'c', is_error: false, content: [{ type: 'image', data: 'AA==', mimeType: 'image/png' }, { text: 'no type' }, null], duration_ms: 3 } })));
+    expect(got.toolResult?.content).toEqual([{ type: 'image', data: 'AA==', mimeType: 'image/png' }]);
+    expect(interpretEvent(ev(JSON.stringify({ tool_result: { id: 'c', is_error: false, content: null, duration_ms: 1 } }))).toolResult?.content).toEqual([]);
+  });
+  it('ignores tool frames without an id', () => {
+    expect(interpretEvent(ev(JSON.stringify({ tool_call: { ...CALL, id: '' } })))).toEqual({});
+    expect(interpretEvent(ev(JSON.stringify({ tool_result: { is_error: false } })))).toEqual({});
+  });
+  it('reads a notice', () => {
+    expect(interpretEvent(ev(JSON.stringify({ notice: 'The reply stopped after 8 tool rounds.' })))).toEqual({ notice: 'The reply stopped after 8 tool rounds.' });
+    expect(interpretEvent(ev(JSON.stringify({ notice: '  ' })))).toEqual({});
+  });
+  it('reads the tool_approval event; destructiveHint only when sent', () => {
+    expect(interpretEvent(ev(JSON.stringify(APPROVAL), 'tool_approval'))).toEqual({ approval: APPROVAL });
+    const noHint = { ...APPROVAL, call: { ...APPROVAL.call, annotations: { readOnlyHint: false } } };
+    expect(interpretEvent(ev(JSON.stringify(noHint), 'tool_approval')).approval?.call.annotations).toEqual({ readOnlyHint: false });
+  });
+  it('a tool_approval without a token or call is a stream error', () => {
+    expect(() => interpretEvent(ev('{"call":{}}', 'tool_approval'))).toThrow('Stream error occurred');
+    expect(() => interpretEvent(ev('{"token":"t"}', 'tool_approval'))).toThrow('Stream error occurred');
+  });
+});
+
+describe('streamChatMessage: tools', () => {
+  it('sends the tool fields and reports calls, results and notices in stream order', async () => {
+    answer(
+      sseResponse([
+        frame({ content: 'Calling. ' }),
+        ': tool running\n\n',
+        frame({ tool_call: CALL }),
+        ': tool running\n\n',
+        frame({ tool_result: RESULT }),
+        frame({ content: 'It is 5.' }),
+        frame({ notice: 'Note.' }),
+        frame({ usage: { input_tokens: 10, output_tokens: 4, cost_usd: 0, demo: true } }),
+        'data: [DONE]\n\n',
+      ]),
+    );
+    const seen: string[] = [];
+    const request: StreamRequest = { ...REQUEST, mcp_connection_ids: ['conn_a'], confirm_read_only: true };
+    const result = await streamChatMessage(request, {
+      onContent: (c) => seen.push(`content:${c}`),
+      onToolCall: (c) => seen.push(`call:${c.tool}`),
+      onToolResult: (r) => seen.push(`result:${r.id}`),
+      onNotice: (n) => seen.push(`notice:${n}`),
+    });
+    expect(seen).toEqual(['content:Calling. ', 'call:get-sum', 'result:call_1', 'content:It is 5.', 'notice:Note.']);
+    expect(result).toEqual({ content: 'Calling. It is 5.', usage: { input_tokens: 10, output_tokens: 4, cost_usd: 0, demo: true }, approval: null });
+    expect(JSON.parse((fetchMock.mock.calls[0] as [string, RequestInit])[1].body as string)).toEqual(request);
+  });
+
+  it('a tool_approval ending the stream without [DONE] is a pause, not an error', async () => {
+    const { response, seen } = (() => {
+      const state = { cancelled: false };
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(enc.encode(frame({ content: 'Let me check.' }) + frame({ tool_call: APPROVAL.call })));
+          c.enqueue(enc.encode(`event: tool_approval\ndata: ${JSON.stringify(APPROVAL)}\n\n`));
+          c.close();
+        },
+        cancel() {
+          state.cancelled = true;
+        },
+      });
+      return { response: new Response(body, { status: 200 }), seen: state };
+    })();
+    answer(response);
+    const calls: string[] = [];
+    const result = await streamChatMessage(REQUEST, { onToolCall: (c) => calls.push(c.id) });
+    expect(result).toEqual({ content: 'Let me check.', usage: null, approval: APPROVAL });
+    expect(calls).toEqual(['call_1']);
+    expect(seen.cancelled).toBe(false); // read to its end, not cut off
+  });
+
+  it('posts an approval to resume and streams the rest of the reply', async () => {
+    answer(sseResponse([frame({ tool_result: { ...RESULT, id: 'call_1' } }), frame({ content: 'Done.' }), 'data: [DONE]\n\n']));
+    const request: StreamRequest = { connection_id: 'c1', message: '', model: 'gpt-4o-mini', context: [], approval: { token: 'tok_1', decision: 'approve' } };
+    const results: string[] = [];
+    const got = await streamChatMessage(request, { onToolResult: (r) => results.push(r.id) });
+    expect(got.content).toBe('Done.');
+    expect(results).toEqual(['call_1']);
+    expect(JSON.parse((fetchMock.mock.calls[0] as [string, RequestInit])[1].body as string)).toEqual(request);
+  });
+
+  it('a refused approval (409) carries the server detail on its own', async () => {
+    answer(new Response('{"detail":"This approval was already used.","code":"conflict"}', { status: 409 }));
+    const err = (await failure(run())) as StreamError;
+    expect(err.status).toBe(409);
+    expect(err.detail).toBe('This approval was already used.');
+    expect(err.message).toBe('HTTP error! status: 409, message: This approval was already used.');
+  });
+
+  it('keep-alive comments while a tool runs restart the stall clock', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let push: (s: string) => void = () => undefined;
+    let close: () => void = () => undefined;
+    answer(
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(c) {
+            push = (s) => c.enqueue(enc.encode(s));
+            close = () => c.close();
+          },
+        }),
+      ),
+    );
+    let settled: Error | null | undefined;
+    const promise = streamChatMessage(REQUEST, { stallMs: 1000 }).then(
+      (r) => ((settled = null), r),
+      (e: Error) => (settled = e),
+    );
+    push(frame({ tool_call: CALL }));
+    for (let i = 0; i < 4; i++) {
+      await vi.advanceTimersByTimeAsync(900);
+      push(': tool running\n\n');
+    }
+    await vi.advanceTimersByTimeAsync(900);
+    expect(settled).toBeUndefined();
+    push(frame({ tool_result: RESULT }) + 'data: [DONE]\n\n');
+    close();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await promise).toMatchObject({ content: '', approval: null });
+  });
+});

@@ -5,6 +5,14 @@
 // for 30 s fails with 'Stream timeout' (SPEC §8 texts throughout). After
 // [DONE] the body is read to its end, so a finished stream is a completed
 // request, not a cancelled one (no net::ERR_ABORTED in the network log).
+//
+// MCP tools in the reply (issue 22): `{"tool_call":{…}}` when the model
+// calls a tool, `{"tool_result":{…}}` with its outcome, `{"notice":"…"}` a
+// note for the reader, and `event: tool_approval` when a call waits for the
+// user's decision: the stream then ends WITHOUT [DONE]. That is a pause, not
+// an error: the result carries the approval, and a POST with `approval`
+// resumes the same reply. Lines starting with ':' (kept alive while a tool
+// runs) are comments and only restart the stall clock.
 
 import { authorizedFetch } from '../../../lib/api-client';
 import { STREAM_STALL_MS } from '../constants';
@@ -19,29 +27,87 @@ export interface ChatContextMessage {
   content: string;
 }
 
+/** The user's decision on a tool call the reply paused for. */
+export type ApprovalDecision = 'approve' | 'always' | 'deny';
+
 export interface StreamRequest {
   connection_id: string;
   message: string;
   model: string;
   context: ChatContextMessage[];
+  /** The user's MCP connections whose tools the model may call (at most 10); omitted for none. */
+  mcp_connection_ids?: string[];
+  /** Ask before read-only tools too. */
+  confirm_read_only?: boolean;
+  /** Resumes a reply paused for a tool call (then `message` may be ''). */
+  approval?: { token: string; decision: ApprovalDecision };
 }
 
 export interface StreamUsage {
   input_tokens: number;
   output_tokens: number;
   cost_usd: number;
+  /** The local demo model answered (its tokens are estimated and cost nothing). */
+  demo?: boolean;
+}
+
+/** `{"tool_call":{…}}`: the model called a tool of one of the user's MCP servers. */
+export interface StreamToolCall {
+  id: string;
+  server_id: string;
+  server_name: string;
+  tool: string;
+  /** The arguments as the model wrote them: a JSON object, or whatever else it produced. */
+  arguments: unknown;
+}
+
+/** One MCP content block of a tool result ({type:'text',text}, {type:'image',data,mimeType}, …). */
+export interface ToolContentBlock {
+  type: string;
+  [field: string]: unknown;
+}
+
+/** `{"tool_result":{…}}`: how a call ended. */
+export interface StreamToolResult {
+  id: string;
+  is_error: boolean;
+  content: ToolContentBlock[];
+  duration_ms: number;
+  /** The user denied the call: it never ran. */
+  denied?: boolean;
+  /** The result was cut at the size the browser is sent. */
+  truncated?: boolean;
+}
+
+/** `event: tool_approval`: the reply paused until the user decides on `call`. */
+export interface StreamApproval {
+  token: string;
+  /** RFC 3339. */
+  expires_at: string;
+  call: StreamToolCall & {
+    description: string;
+    annotations: { readOnlyHint: boolean; destructiveHint?: boolean };
+  };
 }
 
 export interface StreamResult {
   /** Everything the content frames carried, in order. */
   content: string;
   usage: StreamUsage | null;
+  /** Set when the reply paused for the user's approval of a tool call (no [DONE] came). */
+  approval: StreamApproval | null;
 }
 
 export interface StreamOptions {
   signal?: AbortSignal;
   /** Called with each content piece as it arrives. */
   onContent?: (chunk: string) => void;
+  /** Called when the model calls a tool. */
+  onToolCall?: (call: StreamToolCall) => void;
+  /** Called with a tool call's outcome. */
+  onToolResult?: (result: StreamToolResult) => void;
+  /** Called with a note for the reader (e.g. the tool-round limit was reached). */
+  onNotice?: (notice: string) => void;
   stallMs?: number;
   /** After [DONE], how long to wait for the body to end before cancelling it. */
   drainMs?: number;
@@ -53,10 +119,13 @@ export const DRAIN_MS = 2000;
 /** A failed stream; `status` is the HTTP status for a non-OK answer. */
 export class StreamError extends Error {
   readonly status: number | undefined;
-  constructor(message: string, status?: number) {
+  /** A non-OK answer's JSON `detail`, as the server wrote it. */
+  readonly detail: string | undefined;
+  constructor(message: string, status?: number, detail?: string) {
     super(message);
     this.name = 'StreamError';
     this.status = status;
+    this.detail = detail;
   }
 }
 
@@ -158,24 +227,86 @@ export function errorEventMessage(data: string): string {
  * (the chat limits) carries a sentence written for people: it is shown as is.
  */
 export function httpErrorMessage(status: number, body: string): string {
-  const parsed = parseJson(body);
-  const detail = isRecord(parsed) && typeof parsed.detail === 'string' && parsed.detail.trim() ? parsed.detail.trim() : null;
+  const detail = bodyDetail(body);
   if (status === 429 && detail) return detail;
   return `HTTP error! status: ${status}, message: ${detail ?? body}`;
+}
+
+/** A JSON error body's `detail`, trimmed; null when it has none. */
+export function bodyDetail(body: string): string | null {
+  const parsed = parseJson(body);
+  return isRecord(parsed) && typeof parsed.detail === 'string' && parsed.detail.trim() ? parsed.detail.trim() : null;
 }
 
 function readUsage(value: unknown): StreamUsage | null {
   if (!isRecord(value)) return null;
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-  return { input_tokens: num(value.input_tokens), output_tokens: num(value.output_tokens), cost_usd: num(value.cost_usd) };
+  const usage: StreamUsage = { input_tokens: num(value.input_tokens), output_tokens: num(value.output_tokens), cost_usd: num(value.cost_usd) };
+  if (value.demo === true) usage.demo = true;
+  return usage;
+}
+
+const asText = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+function readToolCall(value: unknown): StreamToolCall | null {
+  if (!isRecord(value) || typeof value.id !== 'string' || !value.id) return null;
+  return {
+    id: value.id,
+    server_id: asText(value.server_id),
+    server_name: asText(value.server_name),
+    tool: asText(value.tool),
+    arguments: value.arguments === undefined ? null : value.arguments,
+  };
+}
+
+function readToolResult(value: unknown): StreamToolResult | null {
+  if (!isRecord(value) || typeof value.id !== 'string' || !value.id) return null;
+  const content = Array.isArray(value.content)
+    ? value.content.filter((b): b is ToolContentBlock => isRecord(b) && typeof b.type === 'string')
+    : [];
+  const duration = typeof value.duration_ms === 'number' && Number.isFinite(value.duration_ms) && value.duration_ms > 0 ? Math.round(value.duration_ms) : 0;
+  const result: StreamToolResult = { id: value.id, is_error: value.is_error === true, content, duration_ms: duration };
+  if (value.denied === true) result.denied = true;
+  if (value.truncated === true) result.truncated = true;
+  return result;
+}
+
+/** The data of a tool_approval event; null when it is not one (no token or call). */
+export function readApproval(data: string): StreamApproval | null {
+  const parsed = parseJson(data);
+  if (!isRecord(parsed) || typeof parsed.token !== 'string' || !parsed.token) return null;
+  const raw = parsed.call;
+  const call = readToolCall(raw);
+  if (!call || !isRecord(raw)) return null;
+  const notes = isRecord(raw.annotations) ? raw.annotations : {};
+  const annotations: StreamApproval['call']['annotations'] = { readOnlyHint: notes.readOnlyHint === true };
+  if (typeof notes.destructiveHint === 'boolean') annotations.destructiveHint = notes.destructiveHint;
+  return { token: parsed.token, expires_at: asText(parsed.expires_at), call: { ...call, description: asText(raw.description), annotations } };
+}
+
+/** What one event means; `approval` and `done` both end the stream. */
+export interface EventMeaning {
+  content?: string;
+  usage?: StreamUsage;
+  done?: true;
+  toolCall?: StreamToolCall;
+  toolResult?: StreamToolResult;
+  notice?: string;
+  approval?: StreamApproval;
 }
 
 /**
- * What one event means: content to append, usage, the end, or an error
- * (thrown as StreamError).
+ * What one event means: content to append, usage, a tool call or result, a
+ * notice, the pause for an approval, the end, or an error (thrown as
+ * StreamError).
  */
-export function interpretEvent(event: SseEvent): { content?: string; usage?: StreamUsage; done?: true } {
+export function interpretEvent(event: SseEvent): EventMeaning {
   if (event.event === 'error') throw new StreamError(errorEventMessage(event.data) || STREAM_ERROR);
+  if (event.event === 'tool_approval') {
+    const approval = readApproval(event.data);
+    if (!approval) throw new StreamError(STREAM_ERROR);
+    return { approval };
+  }
   if (event.data.trim() === '[DONE]') return { done: true };
   const parsed = parseJson(event.data);
   if (!isRecord(parsed)) return event.data ? { content: event.data } : {}; // plain text (or a bare JSON value) is content
@@ -184,10 +315,15 @@ export function interpretEvent(event: SseEvent): { content?: string; usage?: Str
     const message = typeof err === 'string' ? err : typeof err.message === 'string' ? err.message : '';
     throw new StreamError(message || STREAM_ERROR);
   }
-  const out: { content?: string; usage?: StreamUsage } = {};
+  const out: EventMeaning = {};
   if (typeof parsed.content === 'string' && parsed.content) out.content = parsed.content;
   const usage = readUsage(parsed.usage);
   if (usage) out.usage = usage;
+  const toolCall = readToolCall(parsed.tool_call);
+  if (toolCall) out.toolCall = toolCall;
+  const toolResult = readToolResult(parsed.tool_result);
+  if (toolResult) out.toolResult = toolResult;
+  if (typeof parsed.notice === 'string' && parsed.notice.trim()) out.notice = parsed.notice.trim();
   return out;
 }
 
@@ -195,11 +331,12 @@ export function interpretEvent(event: SseEvent): { content?: string; usage?: Str
 
 /**
  * Sends a message and reads the reply as it streams. Resolves with the
- * whole reply at [DONE] (or when the body ends); rejects with a StreamError
+ * whole reply at [DONE] (or when the body ends), or, when the reply paused
+ * for a tool approval, with `approval` set; rejects with a StreamError
  * carrying a SPEC §8 text, or an AbortError when `signal` aborts.
  */
 export async function streamChatMessage(request: StreamRequest, options: StreamOptions = {}): Promise<StreamResult> {
-  const { signal, onContent, stallMs = STREAM_STALL_MS, drainMs = DRAIN_MS } = options;
+  const { signal, onContent, onToolCall, onToolResult, onNotice, stallMs = STREAM_STALL_MS, drainMs = DRAIN_MS } = options;
   if (signal?.aborted) throw abortError();
 
   const controller = new AbortController();
@@ -237,8 +374,8 @@ export async function streamChatMessage(request: StreamRequest, options: StreamO
       interrupt,
     ]);
     if (!response.ok) {
-      const text = await Promise.race([response.text().catch(() => ''), interrupt]);
-      throw new StreamError(httpErrorMessage(response.status, text), response.status);
+      const body = await Promise.race([response.text().catch(() => ''), interrupt]);
+      throw new StreamError(httpErrorMessage(response.status, body), response.status, bodyDetail(body) ?? undefined);
     }
     if (!response.body) throw new StreamError(NO_RESPONSE_BODY);
 
@@ -246,6 +383,7 @@ export async function streamChatMessage(request: StreamRequest, options: StreamO
     const decoder = new TextDecoder();
     let content = '';
     let usage: StreamUsage | null = null;
+    let approval: StreamApproval | null = null;
     let done = false;
     const parser = createSseParser((event) => {
       if (done) return;
@@ -255,6 +393,14 @@ export async function streamChatMessage(request: StreamRequest, options: StreamO
       if (meaning.content) {
         content += meaning.content;
         onContent?.(meaning.content);
+      }
+      if (meaning.toolCall) onToolCall?.(meaning.toolCall);
+      if (meaning.toolResult) onToolResult?.(meaning.toolResult);
+      if (meaning.notice) onNotice?.(meaning.notice);
+      if (meaning.approval) {
+        // The reply is paused: the server ends the body right after this event.
+        approval = meaning.approval;
+        done = true;
       }
     });
     while (!done) {
@@ -271,7 +417,7 @@ export async function streamChatMessage(request: StreamRequest, options: StreamO
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     if (!ended) ended = await drain(reader, drainMs);
-    return { content, usage };
+    return { content, usage, approval };
   } catch (error) {
     if (signal?.aborted) throw abortError();
     throw error;

@@ -10,12 +10,14 @@ interface ChatInputProps {
   value: string;
   placeholder: string;
   sending: boolean;
+  /** Why a message cannot go now (e.g. a tool approval is waiting): shown instead of the hint; Send is off. */
+  blocked?: string;
   onChange: (text: string) => void;
   onSend: () => void;
 }
 
 /** The message box: grows with its text up to 320 px, then scrolls inside; Enter sends, Shift+Enter is a newline. */
-export function ChatInput({ value, placeholder, sending, onChange, onSend }: ChatInputProps) {
+export function ChatInput({ value, placeholder, sending, blocked, onChange, onSend }: ChatInputProps) {
   const id = useId();
   const hintId = useId();
   const ref = useRef<HTMLTextAreaElement>(null);
@@ -36,7 +38,7 @@ export function ChatInput({ value, placeholder, sending, onChange, onSend }: Cha
     onSend();
   };
 
-  const canSend = value.trim().length > 0 && !sending;
+  const canSend = value.trim().length > 0 && !sending && !blocked;
   return (
     <div className="chat-input">
       <label htmlFor={id} className="chat-sr-only">
@@ -59,9 +61,15 @@ export function ChatInput({ value, placeholder, sending, onChange, onSend }: Cha
           {sending ? 'Sending...' : 'Send'}
         </button>
       </div>
-      <p id={hintId} className="chat-input__hint">
-        {INPUT_HINT}
-      </p>
+      {blocked ? (
+        <p id={hintId} className="chat-input__hint chat-input__hint--blocked" role="status" data-testid="input-blocked">
+          {blocked}
+        </p>
+      ) : (
+        <p id={hintId} className="chat-input__hint">
+          {INPUT_HINT}
+        </p>
+      )}
     </div>
   );
 }

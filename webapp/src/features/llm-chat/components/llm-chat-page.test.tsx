@@ -49,6 +49,8 @@ beforeEach(() => {
       jsonResponse(200, { id: `conn-${String(body.model)}`, server_name: 'OpenAI GPT (local demo)', model: body.model, demo: true }),
     'POST /api/v1/mcp-connections/meta': (body) => jsonResponse(200, { id: 'conn-meta', server_name: 'Meta Llama (local demo)', model: body.model, demo: true }),
     'POST /api/v1/mcp-connections/message': () => sse([content('Hello'), content(' there'), DONE]),
+    // The Tools control's list (tested in tools-control.test.tsx): none here.
+    'GET /api/v1/mcp-connections/tools': () => jsonResponse(200, { servers: [], always_allowed: [] }),
   };
   calls = [];
   vi.stubGlobal(
@@ -56,7 +58,7 @@ beforeEach(() => {
     vi.fn(async (input: string, init: RequestInit = {}) => {
       const url = new URL(input, 'http://localhost');
       const body = typeof init.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : {};
-      calls.push({ path: url.pathname, body, signal: init.signal });
+      if (url.pathname !== '/api/v1/mcp-connections/tools') calls.push({ path: url.pathname, body, signal: init.signal });
       const handler = routes[`${init.method ?? 'GET'} ${url.pathname}`];
       return handler ? handler(body) : jsonResponse(404, { detail: 'Not found' });
     }),

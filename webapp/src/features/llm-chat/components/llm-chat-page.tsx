@@ -1,13 +1,16 @@
 // SPEC §2 'llm-chat': tabs, provider/model picker with connection status,
 // the conversation, the message box, and the editor / menu / viewer dialogs.
 
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Page } from '../../../components/page';
 import { takeChatHandoff } from '../../../lib/chat-handoff';
+import { useMcpTools } from '../api/mcp-tools';
 import { holdsMenu } from '../menu';
 import { providerLabel } from '../providers';
+import type { ApprovalDecision } from '../state/chat-state';
 import type { ChatMessage } from '../state/types';
-import { useChat } from '../use-chat';
+import { enabledServers, toolsForSend, toolsLine } from '../tools/tool-settings';
+import { APPROVAL_FIRST, useChat, type SendOptions } from '../use-chat';
 import { ChatInput } from './chat-input';
 import { FillMenuModal } from './fill-menu-modal';
 import { LargeEditorModal } from './large-editor-modal';
@@ -15,6 +18,7 @@ import { MessageList } from './message-list';
 import { FullMessageModal, RawMessageModal } from './message-viewers';
 import { ModelPicker } from './model-picker';
 import { TabStrip, tabDomId } from './tab-strip';
+import { ToolsControl } from './tools-control';
 import './llm-chat.css';
 
 interface MenuDialog {
@@ -26,9 +30,25 @@ interface MenuDialog {
 
 export default function LlmChatPage() {
   const chat = useChat();
-  const { tab, state, send, setDraft, newTab, setShowFull } = chat;
+  const { tab, state, setDraft, newTab, setShowFull, answerApproval } = chat;
   const panelId = useId();
   const label = providerLabel(tab.provider);
+  const tools = useMcpTools(chat.userId);
+  const servers = tools.data?.servers;
+  const { mutate: revalidateTools } = tools;
+
+  // Every message offers the tools of the servers on in its tab.
+  const send = useCallback(
+    async (text: string, options: SendOptions = {}) => {
+      const target = options.tabId ? state.tabs.find((t) => t.id === options.tabId) : tab;
+      const sent = await chat.send(text, { ...options, tools: toolsForSend(servers, target ?? tab) });
+      // A server disconnected meanwhile is refused by name: see the list as it is now.
+      if (!sent && servers?.length) void revalidateTools();
+      return sent;
+    },
+    [chat.send, servers, state.tabs, tab, revalidateTools],
+  );
+  const emptyToolsLine = useMemo(() => toolsLine(enabledServers(servers, tab)), [servers, tab]);
 
   const [largeEditor, setLargeEditor] = useState(false);
   const [menuDialog, setMenuDialog] = useState<MenuDialog | null>(null);
@@ -61,6 +81,15 @@ export default function LlmChatPage() {
     (message: ChatMessage) => setMenuDialog({ tabId: state.activeTabId, source: message.content, fromInput: false }),
     [state.activeTabId],
   );
+  const onDecision = useCallback(
+    (message: ChatMessage, decision: ApprovalDecision) => {
+      void answerApproval(message.id, decision).then(() => {
+        // "Always allow" is now on the list (and revoke-able) in Tools.
+        if (decision === 'always') void revalidateTools();
+      });
+    },
+    [answerApproval, revalidateTools],
+  );
 
   const fullMessage = fullView ? chat.messages.find((m) => m.id === fullView) : undefined;
 
@@ -84,6 +113,19 @@ export default function LlmChatPage() {
             onChange={chat.changeModel}
             onConnect={() => void chat.connect()}
             onReconnect={() => void chat.connect({ force: true })}
+            tools={
+              <ToolsControl
+                data={tools.data}
+                loading={tools.isLoading}
+                error={tools.error}
+                toolsOff={tab.toolsOff ?? []}
+                confirmReadOnly={tab.confirmReadOnly === true}
+                onToggle={chat.setToolServer}
+                onConfirmReadOnly={chat.setConfirmReadOnly}
+                onRevoke={tools.revoke}
+                onRetry={() => void revalidateTools()}
+              />
+            }
           />
           <MessageList
             key={tab.id}
@@ -92,9 +134,12 @@ export default function LlmChatPage() {
             model={tab.model}
             connecting={chat.status === 'connecting'}
             summarizing={chat.summarizing}
+            toolsLine={emptyToolsLine}
+            busy={chat.sending}
             onViewFull={onViewFull}
             onShowLess={onShowLess}
             onOpenMenu={onOpenMenu}
+            onDecision={onDecision}
           />
           <div className="chat-tools">
             <button type="button" className="chat-button chat-button--small" onClick={() => setLargeEditor(true)}>
@@ -114,6 +159,7 @@ export default function LlmChatPage() {
             value={chat.draft}
             placeholder={`Message ${label} (${tab.model})...`}
             sending={chat.sending}
+            blocked={chat.awaitingApproval ? APPROVAL_FIRST : undefined}
             onChange={(text) => setDraft(text)}
             onSend={sendDraft}
           />

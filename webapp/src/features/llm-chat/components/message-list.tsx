@@ -3,8 +3,11 @@ import { Markdown } from '../../../components/markdown';
 import { copyWithToast, formatTime } from '../copy';
 import { displayText, holdsMenu } from '../menu';
 import { isLongMessage } from '../summary';
-import type { ChatMessage } from '../state/types';
+import type { ApprovalDecision } from '../state/chat-state';
+import { isPaused, messageParts } from '../state/message-parts';
+import type { ChatMessage, MessagePart } from '../state/types';
 import { formatUsage } from '../usage';
+import { ApprovalCard, NoticeNote, ToolCallBlock } from './tool-block';
 
 /** Within this many pixels of the end, the reader counts as at the bottom. */
 export const AT_BOTTOM_PX = 64;
@@ -13,9 +16,29 @@ interface MessageItemProps {
   message: ChatMessage;
   assistantName: string;
   summarizing: boolean;
+  /** A message or a decision is on its way in this tab (approval buttons wait). */
+  busy: boolean;
   onViewFull: (message: ChatMessage) => void;
   onShowLess: (message: ChatMessage) => void;
   onOpenMenu: (message: ChatMessage) => void;
+  onDecision: (message: ChatMessage, decision: ApprovalDecision) => void;
+}
+
+interface PartProps {
+  part: Exclude<MessagePart, { kind: 'text' }>;
+  message: ChatMessage;
+  busy: boolean;
+  onDecision: (message: ChatMessage, decision: ApprovalDecision) => void;
+}
+
+/** A tool call (the approval card while the reply waits on it) or a note. */
+function BlockPart({ part, message, busy, onDecision }: PartProps) {
+  if (part.kind === 'notice') return <NoticeNote text={part.text} />;
+  const { approval } = message;
+  if (part.state === 'waiting' && approval?.status === 'pending' && approval.callId === part.id) {
+    return <ApprovalCard block={part} approval={approval} busy={busy} onDecision={(d) => onDecision(message, d)} />;
+  }
+  return <ToolCallBlock block={part} />;
 }
 
 /** The text a long message shows in its two-line excerpt. */
@@ -23,15 +46,20 @@ function excerptOf(message: ChatMessage): string {
   return displayText(message.content, message.role).slice(0, 400);
 }
 
-export const MessageItem = memo(function MessageItem({ message, assistantName, summarizing, onViewFull, onShowLess, onOpenMenu }: MessageItemProps) {
+export const MessageItem = memo(function MessageItem({ message, assistantName, summarizing, busy, onViewFull, onShowLess, onOpenMenu, onDecision }: MessageItemProps) {
   const { role, complete } = message;
   const long = isLongMessage(message);
   const collapsed = long && !message.showFull;
-  const streaming = role === 'assistant' && !complete;
+  const paused = isPaused(message);
+  const streaming = role === 'assistant' && !complete && !paused;
   const shown = displayText(message.content, role);
+  const hasBlocks = role === 'assistant' && (message.blocks?.length ?? 0) > 0;
+  const parts = hasBlocks ? messageParts(message) : [];
+  const blockParts = parts.filter((p): p is PartProps['part'] => p.kind !== 'text');
+  const last = parts[parts.length - 1];
 
   let body;
-  if (streaming && message.content === '') {
+  if (streaming && message.content === '' && !hasBlocks) {
     body = (
       <p className="chat-typing" role="status">
         <span className="chat-typing__dots" aria-hidden="true">
@@ -57,6 +85,31 @@ export const MessageItem = memo(function MessageItem({ message, assistantName, s
         <p className="chat-message__excerpt" data-testid="message-excerpt">
           {excerptOf(message)}
         </p>
+        {blockParts.map((p, i) => (
+          <BlockPart key={p.kind === 'tool' ? p.id : `notice-${i}`} part={p} message={message} busy={busy} onDecision={onDecision} />
+        ))}
+      </div>
+    );
+  } else if (hasBlocks) {
+    body = (
+      <div className="chat-message__parts">
+        {parts.map((p, i) =>
+          p.kind === 'text' ? (
+            <Markdown key={`text-${i}`} source={displayText(p.text, role)} className="chat-message__markdown" />
+          ) : (
+            <BlockPart key={p.kind === 'tool' ? p.id : `notice-${i}`} part={p} message={message} busy={busy} onDecision={onDecision} />
+          ),
+        )}
+        {streaming && last?.kind === 'tool' && last.state !== 'running' ? (
+          <p className="chat-typing" role="status">
+            <span className="chat-typing__dots" aria-hidden="true">
+              <span />
+              <span />
+              <span />
+            </span>
+            <span className="chat-sr-only">{assistantName} is replying</span>
+          </p>
+        ) : null}
       </div>
     );
   } else if (role === 'assistant') {
@@ -71,6 +124,7 @@ export const MessageItem = memo(function MessageItem({ message, assistantName, s
       data-testid="message"
       data-role={role}
       data-complete={String(complete)}
+      data-paused={paused || undefined}
       aria-label={role === 'user' ? 'You' : assistantName}
       aria-busy={streaming || undefined}
     >
@@ -118,9 +172,13 @@ interface MessageListProps {
   model: string;
   connecting: boolean;
   summarizing: ReadonlySet<string>;
+  /** The empty state's line naming the tools the model may call ('' for none). */
+  toolsLine?: string;
+  busy: boolean;
   onViewFull: (message: ChatMessage) => void;
   onShowLess: (message: ChatMessage) => void;
   onOpenMenu: (message: ChatMessage) => void;
+  onDecision: (message: ChatMessage, decision: ApprovalDecision) => void;
 }
 
 const lastUserId = (messages: readonly ChatMessage[]): string | undefined => messages.findLast((m) => m.role === 'user')?.id;
@@ -131,14 +189,14 @@ const lastUserId = (messages: readonly ChatMessage[]): string | undefined => mes
  * and gets a 'New messages ↓' button instead. Mount one per chat tab (key)
  * so each tab opens at its newest message.
  */
-export function MessageList({ messages, providerLabel, model, connecting, summarizing, ...handlers }: MessageListProps) {
+export function MessageList({ messages, providerLabel, model, connecting, summarizing, toolsLine, busy, ...handlers }: MessageListProps) {
   const ref = useRef<HTMLDivElement>(null);
   const itemsRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const seenUser = useRef(lastUserId(messages));
   const [unseen, setUnseen] = useState(false);
   const last = messages[messages.length - 1];
-  const streaming = last?.role === 'assistant' && !last.complete;
+  const streaming = last?.role === 'assistant' && !last.complete && !isPaused(last);
 
   const toBottom = useCallback(() => {
     const el = ref.current;
@@ -146,7 +204,8 @@ export function MessageList({ messages, providerLabel, model, connecting, summar
   }, []);
 
   // New text at the end: follow it, or say it is there.
-  const newest = `${messages.length}:${last?.id ?? ''}:${last?.content.length ?? 0}:${String(last?.complete)}`;
+  const lastBlock = last?.blocks?.[last.blocks.length - 1];
+  const newest = `${messages.length}:${last?.id ?? ''}:${last?.content.length ?? 0}:${String(last?.complete)}:${last?.blocks?.length ?? 0}:${lastBlock?.kind === 'tool' ? lastBlock.state : ''}:${last?.approval?.status ?? ''}`;
   useLayoutEffect(() => {
     const userId = lastUserId(messages);
     if (userId !== seenUser.current) atBottom.current = true; // the reader just sent this
@@ -203,13 +262,18 @@ export function MessageList({ messages, providerLabel, model, connecting, summar
               <>
                 <p className="chat-empty__title">Start chatting with {providerLabel}</p>
                 <p className="chat-empty__model">{model}</p>
+                {toolsLine ? (
+                  <p className="chat-empty__tools" data-testid="chat-empty-tools">
+                    {toolsLine}
+                  </p>
+                ) : null}
               </>
             )}
           </div>
         ) : (
           <div ref={itemsRef} className="chat-messages__items">
             {messages.map((m) => (
-              <MessageItem key={m.id} message={m} assistantName={providerLabel} summarizing={summarizing.has(m.id)} {...handlers} />
+              <MessageItem key={m.id} message={m} assistantName={providerLabel} summarizing={summarizing.has(m.id)} busy={busy} {...handlers} />
             ))}
             {connecting ? (
               <p className="chat-connecting" role="status">

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { STATUS_TEXT, type ConnectionStatus } from '../connection';
 import { getProvider, PROVIDERS, type ProviderId } from '../providers';
 import type { MessageUsage } from '../state/types';
@@ -13,10 +13,12 @@ interface ModelPickerProps {
   onChange: (provider: ProviderId, model: string) => void;
   onConnect: () => void;
   onReconnect: () => void;
+  /** Shown beside the model select (the Tools control). */
+  tools?: ReactNode;
 }
 
 /** Provider and model selects, the tab's usage so far, the connection status, and Connect / Reconnect. */
-export function ModelPicker({ provider, model, status, usageTotal, onChange, onConnect, onReconnect }: ModelPickerProps) {
+export function ModelPicker({ provider, model, status, usageTotal, onChange, onConnect, onReconnect, tools }: ModelPickerProps) {
   const providerId = useId();
   const modelId = useId();
   const models = getProvider(provider).models;
@@ -42,6 +44,7 @@ export function ModelPicker({ provider, model, status, usageTotal, onChange, onC
           ))}
         </select>
       </div>
+      {tools}
       <div className="chat-picker__end">
         {usageTotal ? (
           <p className="chat-picker__usage" data-testid="tab-usage" title="Tokens in → out and cost of every reply in this chat tab">

@@ -5,7 +5,23 @@ import { TAB_TITLE_CHARS } from '../constants';
 import { displayText } from '../menu/display';
 import { DEFAULT_PROVIDER, firstModel, modelFor, type ProviderId } from '../providers';
 import { isLongMessage } from '../summary';
-import type { ChatMessage, ChatState, ChatTab, MessageRole, MessageUsage } from './types';
+import { approvalExpired, isPaused, mapBlock, resultState } from './message-parts';
+import type { ChatMessage, ChatState, ChatTab, MessageRole, MessageUsage, PendingApproval, ToolBlock, ToolContent } from './types';
+
+/** A tool_call frame, as the reducer takes it. */
+export type ToolCallInput = Pick<ToolBlock, 'id' | 'serverId' | 'serverName' | 'tool' | 'arguments'>;
+
+/** A tool_result frame, as the reducer takes it. */
+export interface ToolResultInput {
+  id: string;
+  is_error: boolean;
+  content: ToolContent[];
+  duration_ms: number;
+  denied?: boolean;
+  truncated?: boolean;
+}
+
+export type ApprovalDecision = 'approve' | 'always' | 'deny';
 
 const DEFAULT_TITLE = /^Chat \d+$/;
 
@@ -76,7 +92,24 @@ export type ChatAction =
   /** The reply finished; `usage` is what the stream's usage frame said, when it sent one. */
   | { type: 'completeMessage'; tabId: string; messageId: string; usage?: MessageUsage }
   | { type: 'removeMessage'; tabId: string; messageId: string }
-  | { type: 'patchMessage'; tabId: string; messageId: string; patch: Partial<Pick<ChatMessage, 'summary' | 'showFull' | 'summaryRequested' | 'summaryUsage'>> };
+  | { type: 'patchMessage'; tabId: string; messageId: string; patch: Partial<Pick<ChatMessage, 'summary' | 'showFull' | 'summaryRequested' | 'summaryUsage'>> }
+  /** Turns one MCP server's tools on or off for the tab. */
+  | { type: 'setToolServer'; tabId: string; connectionId: string; on: boolean }
+  | { type: 'setConfirmReadOnly'; tabId: string; on: boolean }
+  /** The model called a tool: a block after the text so far, running. */
+  | { type: 'toolCall'; tabId: string; messageId: string; call: ToolCallInput }
+  | { type: 'toolResult'; tabId: string; messageId: string; result: ToolResultInput }
+  | { type: 'notice'; tabId: string; messageId: string; text: string }
+  /** The reply paused for the user's decision on a call (the message stays incomplete). */
+  | { type: 'pauseForApproval'; tabId: string; messageId: string; approval: PendingApproval }
+  /** The user decided; the reply resumes. */
+  | { type: 'answerApproval'; tabId: string; messageId: string; decision: ApprovalDecision }
+  /** The decision did not reach the server (the token is still good): ask again. */
+  | { type: 'approvalNotAnswered'; tabId: string; messageId: string }
+  /** The server refused the token (unknown, used or expired): the reply is over, `detail` says why. */
+  | { type: 'approvalRefused'; tabId: string; messageId: string; detail: string }
+  /** Paused replies whose approval expired by `nowMs` are over. */
+  | { type: 'expireApprovals'; tabId: string; nowMs: number };
 
 function mapMessage(state: ChatState, tabId: string, messageId: string, fn: (m: ChatMessage) => ChatMessage): ChatState {
   const list = state.conversations[tabId];
@@ -89,6 +122,63 @@ function mapMessage(state: ChatState, tabId: string, messageId: string, fn: (m: 
     return updated;
   });
   return changed ? { ...state, conversations: { ...state.conversations, [tabId]: next } } : state;
+}
+
+function mapTab(state: ChatState, tabId: string, fn: (t: ChatTab) => ChatTab): ChatState {
+  let changed = false;
+  const tabs = state.tabs.map((t) => {
+    if (t.id !== tabId) return t;
+    const updated = fn(t);
+    if (updated !== t) changed = true;
+    return updated;
+  });
+  return changed ? { ...state, tabs } : state;
+}
+
+/** A finished (or given up) reply: what still runs was cut off; an answered approval is spent. */
+function finish(m: ChatMessage, usage?: MessageUsage): ChatMessage {
+  const done: ChatMessage = { ...m, complete: true };
+  if (usage) done.usage = usage;
+  if (done.blocks?.some((b) => b.kind === 'tool' && b.state === 'running')) {
+    done.blocks = done.blocks.map((b) => (b.kind === 'tool' && b.state === 'running' ? { ...b, state: 'interrupted' } : b));
+  }
+  if (done.approval?.status === 'answered') delete done.approval;
+  return { ...done, truncated: isLongMessage(done) };
+}
+
+function addToolCall(m: ChatMessage, call: ToolCallInput): ChatMessage {
+  const blocks = m.blocks ?? [];
+  if (blocks.some((b) => b.kind === 'tool' && b.id === call.id)) {
+    return { ...m, blocks: mapBlock(blocks, call.id, (b) => ({ ...b, ...call })) };
+  }
+  const block: ToolBlock = { kind: 'tool', at: m.content.length, ...call, state: 'running' };
+  return { ...m, blocks: [...blocks, block] };
+}
+
+function addToolResult(m: ChatMessage, result: ToolResultInput): ChatMessage {
+  const blocks = m.blocks ?? [];
+  const settle = (b: ToolBlock): ToolBlock => {
+    const next: ToolBlock = { ...b, state: resultState(result), durationMs: result.duration_ms, result: result.content };
+    if (result.truncated) next.truncated = true;
+    return next;
+  };
+  if (!blocks.some((b) => b.kind === 'tool' && b.id === result.id)) {
+    // A result for a call this message never saw: keep it rather than lose it.
+    const orphan: ToolBlock = { kind: 'tool', at: m.content.length, id: result.id, serverId: '', serverName: '', tool: '', arguments: null, state: 'running' };
+    return { ...m, blocks: [...blocks, settle(orphan)] };
+  }
+  return { ...m, blocks: mapBlock(blocks, result.id, settle) };
+}
+
+function pause(m: ChatMessage, approval: PendingApproval): ChatMessage {
+  const call: ToolCallInput = { id: approval.callId, serverId: approval.serverId, serverName: approval.serverName, tool: approval.tool, arguments: approval.arguments };
+  const withCall = addToolCall(m, call);
+  return { ...withCall, complete: false, approval, blocks: mapBlock(withCall.blocks ?? [], call.id, (b) => ({ ...b, state: 'waiting' })) };
+}
+
+function setApprovalBlock(m: ChatMessage, patch: Partial<ToolBlock>): ChatMessage {
+  if (!m.approval || !m.blocks) return m;
+  return { ...m, blocks: mapBlock(m.blocks, m.approval.callId, (b) => ({ ...b, ...patch })) };
 }
 
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
@@ -131,11 +221,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     case 'appendContent':
       return mapMessage(state, action.tabId, action.messageId, (m) => (action.chunk ? { ...m, content: m.content + action.chunk } : m));
     case 'completeMessage':
-      return mapMessage(state, action.tabId, action.messageId, (m) => {
-        const done: ChatMessage = { ...m, complete: true };
-        if (action.usage) done.usage = action.usage;
-        return { ...done, truncated: isLongMessage(done) };
-      });
+      return mapMessage(state, action.tabId, action.messageId, (m) => finish(m, action.usage));
     case 'removeMessage': {
       const list = state.conversations[action.tabId];
       if (!list || !list.some((m) => m.id === action.messageId)) return state;
@@ -143,6 +229,52 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     }
     case 'patchMessage':
       return mapMessage(state, action.tabId, action.messageId, (m) => ({ ...m, ...action.patch }));
+    case 'setToolServer':
+      return mapTab(state, action.tabId, (t) => {
+        const off = t.toolsOff ?? [];
+        if (off.includes(action.connectionId) === !action.on) return t;
+        return { ...t, toolsOff: action.on ? off.filter((id) => id !== action.connectionId) : [...off, action.connectionId] };
+      });
+    case 'setConfirmReadOnly':
+      return mapTab(state, action.tabId, (t) => (Boolean(t.confirmReadOnly) === action.on ? t : { ...t, confirmReadOnly: action.on }));
+    case 'toolCall':
+      return mapMessage(state, action.tabId, action.messageId, (m) => addToolCall(m, action.call));
+    case 'toolResult':
+      return mapMessage(state, action.tabId, action.messageId, (m) => addToolResult(m, action.result));
+    case 'notice':
+      return mapMessage(state, action.tabId, action.messageId, (m) =>
+        action.text ? { ...m, blocks: [...(m.blocks ?? []), { kind: 'notice', at: m.content.length, text: action.text }] } : m,
+      );
+    case 'pauseForApproval':
+      return mapMessage(state, action.tabId, action.messageId, (m) => pause(m, action.approval));
+    case 'answerApproval':
+      return mapMessage(state, action.tabId, action.messageId, (m) => {
+        if (m.approval?.status !== 'pending') return m;
+        const answered = { ...m, approval: { ...m.approval, status: 'answered' as const } };
+        return setApprovalBlock(answered, { state: action.decision === 'deny' ? 'denied' : 'running' });
+      });
+    case 'approvalNotAnswered':
+      return mapMessage(state, action.tabId, action.messageId, (m) => {
+        if (m.approval?.status !== 'answered') return m;
+        return setApprovalBlock({ ...m, complete: false, approval: { ...m.approval, status: 'pending' } }, { state: 'waiting' });
+      });
+    case 'approvalRefused':
+      return mapMessage(state, action.tabId, action.messageId, (m) => {
+        if (!m.approval) return m;
+        const refused = setApprovalBlock({ ...m, approval: { ...m.approval, status: 'failed', detail: action.detail } }, { state: 'failed', detail: action.detail });
+        return finish(refused);
+      });
+    case 'expireApprovals': {
+      const list = state.conversations[action.tabId];
+      if (!list) return state;
+      let changed = false;
+      const next = list.map((m) => {
+        if (!isPaused(m) || !m.approval || !approvalExpired(m.approval, action.nowMs)) return m;
+        changed = true;
+        return finish(m);
+      });
+      return changed ? { ...state, conversations: { ...state.conversations, [action.tabId]: next } } : state;
+    }
   }
 }
 

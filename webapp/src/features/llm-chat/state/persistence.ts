@@ -11,32 +11,106 @@ import { isProviderId, modelFor } from '../providers';
 import { isLongMessage } from '../summary';
 import { restoreUsage } from '../usage';
 import { freshChatState } from './chat-state';
-import type { ChatMessage, ChatState, ChatTab } from './types';
+import type { ChatMessage, ChatState, ChatTab, MessageBlock, PendingApproval, ToolBlock, ToolCallState, ToolContent } from './types';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): v is string => typeof v === 'string';
+const offset = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
+
+/**
+ * Tool results can be large (up to 1 MB each); browser storage is ~5 MB for
+ * everything. What is kept of them: text cut at this many characters, and
+ * images only up to this many base64 characters (the rest say so).
+ */
+export const STORED_TOOL_TEXT_CHARS = 32_000;
+export const STORED_IMAGE_CHARS = 200_000;
+
+const TOOL_STATES: readonly ToolCallState[] = ['waiting', 'running', 'done', 'failed', 'denied', 'interrupted'];
 
 function restoreTab(raw: unknown, index: number, now: string): ChatTab | null {
   if (!isRecord(raw) || !str(raw.id) || !raw.id) return null;
   const provider = isProviderId(raw.provider) ? raw.provider : 'openai';
-  return {
+  const tab: ChatTab = {
     id: raw.id,
     title: str(raw.title) && raw.title.trim() ? raw.title : `Chat ${index + 1}`,
     provider,
     model: modelFor(provider, str(raw.model) ? raw.model : null),
     createdAt: str(raw.createdAt) ? raw.createdAt : now,
   };
+  if (Array.isArray(raw.toolsOff)) tab.toolsOff = [...new Set(raw.toolsOff.filter((id): id is string => str(id) && id !== ''))];
+  if (raw.confirmReadOnly === true) tab.confirmReadOnly = true;
+  return tab;
+}
+
+function restoreContent(raw: unknown): ToolContent[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  return raw.filter((b): b is ToolContent => isRecord(b) && str(b.type));
+}
+
+function restoreBlock(raw: unknown): MessageBlock | null {
+  if (!isRecord(raw)) return null;
+  if (raw.kind === 'notice') return str(raw.text) && raw.text ? { kind: 'notice', at: offset(raw.at), text: raw.text } : null;
+  if (raw.kind !== 'tool' || !str(raw.id) || !raw.id) return null;
+  const block: ToolBlock = {
+    kind: 'tool',
+    at: offset(raw.at),
+    id: raw.id,
+    serverId: str(raw.serverId) ? raw.serverId : '',
+    serverName: str(raw.serverName) ? raw.serverName : '',
+    tool: str(raw.tool) ? raw.tool : '',
+    arguments: raw.arguments ?? null,
+    state: TOOL_STATES.includes(raw.state as ToolCallState) ? (raw.state as ToolCallState) : 'interrupted',
+  };
+  if (typeof raw.durationMs === 'number' && Number.isFinite(raw.durationMs)) block.durationMs = raw.durationMs;
+  const result = restoreContent(raw.result);
+  if (result) block.result = result;
+  if (raw.truncated === true) block.truncated = true;
+  if (str(raw.detail) && raw.detail) block.detail = raw.detail;
+  return block;
+}
+
+function restoreApproval(raw: unknown): PendingApproval | undefined {
+  if (!isRecord(raw) || !str(raw.token) || !raw.token || !str(raw.callId) || !raw.callId || !str(raw.connectionId) || !str(raw.model)) return undefined;
+  const s = (v: unknown) => (str(v) ? v : '');
+  const status = raw.status === 'answered' || raw.status === 'failed' ? raw.status : 'pending';
+  const approval: PendingApproval = {
+    token: raw.token,
+    expiresAt: s(raw.expiresAt),
+    callId: raw.callId,
+    serverId: s(raw.serverId),
+    serverName: s(raw.serverName),
+    tool: s(raw.tool),
+    arguments: raw.arguments ?? null,
+    description: s(raw.description),
+    readOnly: raw.readOnly === true,
+    destructive: raw.destructive !== false,
+    connectionId: raw.connectionId,
+    model: raw.model,
+    demo: raw.demo === true,
+    status,
+  };
+  if (str(raw.detail) && raw.detail) approval.detail = raw.detail;
+  return approval;
 }
 
 function restoreMessage(raw: unknown, now: string): ChatMessage | null {
   if (!isRecord(raw) || !str(raw.id) || !str(raw.content)) return null;
   if (raw.role !== 'user' && raw.role !== 'assistant') return null;
+  const blocks = raw.role === 'assistant' && Array.isArray(raw.blocks) ? raw.blocks.map(restoreBlock).filter((b): b is MessageBlock => b !== null) : [];
+  let approval = raw.role === 'assistant' ? restoreApproval(raw.approval) : undefined;
   let complete = raw.complete !== false;
-  if (!complete && raw.role === 'assistant') {
-    // A reply cut off by a reload: drop it when empty, keep what arrived otherwise.
-    if (!raw.content) return null;
+  if (!complete && raw.role === 'assistant' && approval?.status !== 'pending') {
+    // A reply cut off by a reload: drop it when empty, keep what arrived otherwise
+    // (a tool call still running then was cut off with it).
+    if (!raw.content && blocks.length === 0) return null;
     complete = true;
+    for (let i = 0; i < blocks.length; i++) {
+      const b = blocks[i];
+      if (b.kind === 'tool' && b.state === 'running') blocks[i] = { ...b, state: 'interrupted' };
+    }
+    if (approval?.status === 'answered') approval = undefined;
   }
+  // A reply paused for a tool approval stays paused: its card still works after the reload.
   const message: ChatMessage = {
     id: raw.id,
     role: raw.role,
@@ -53,7 +127,50 @@ function restoreMessage(raw: unknown, now: string): ChatMessage | null {
   if (usage && message.role === 'assistant') message.usage = usage;
   const summaryUsage = restoreUsage(raw.summaryUsage);
   if (summaryUsage) message.summaryUsage = summaryUsage;
+  if (blocks.length > 0) message.blocks = blocks;
+  if (approval) message.approval = approval;
   return message;
+}
+
+/** One content block as kept in storage: long text cut, large images left out (flagged `omitted`). */
+function storableContent(block: ToolContent): { block: ToolContent; cut: boolean } {
+  if (block.type === 'text' && str(block.text) && block.text.length > STORED_TOOL_TEXT_CHARS) {
+    return { block: { ...block, text: block.text.slice(0, STORED_TOOL_TEXT_CHARS) }, cut: true };
+  }
+  if ((block.type === 'image' || block.type === 'audio') && str(block.data) && block.data.length > STORED_IMAGE_CHARS) {
+    const rest = { ...block };
+    delete rest.data;
+    return { block: { ...rest, omitted: true }, cut: true };
+  }
+  if (block.type === 'resource' && isRecord(block.resource)) {
+    const r = block.resource;
+    const big = (str(r.text) && r.text.length > STORED_TOOL_TEXT_CHARS) || (str(r.blob) && r.blob.length > STORED_IMAGE_CHARS);
+    if (big) {
+      const resource: Record<string, unknown> = { ...r };
+      if (str(r.text)) resource.text = r.text.slice(0, STORED_TOOL_TEXT_CHARS);
+      if (str(r.blob) && r.blob.length > STORED_IMAGE_CHARS) delete resource.blob;
+      return { block: { ...block, resource }, cut: true };
+    }
+  }
+  return { block, cut: false };
+}
+
+/** A message as written to storage (pure): its tool results fit in browser storage. */
+export function storableMessage(message: ChatMessage): ChatMessage {
+  if (!message.blocks?.some((b) => b.kind === 'tool' && b.result)) return message;
+  let changed = false;
+  const blocks = message.blocks.map((b) => {
+    if (b.kind !== 'tool' || !b.result) return b;
+    let cut = false;
+    const result = b.result.map((c) => {
+      const kept = storableContent(c);
+      cut ||= kept.cut;
+      return kept.block;
+    });
+    changed ||= cut;
+    return cut ? { ...b, result, truncated: true } : b;
+  });
+  return changed ? { ...message, blocks } : message;
 }
 
 /** The state from what storage held (pure). `freshId` names the tab made when none is usable. */
@@ -98,5 +215,7 @@ export function saveChatState(userId: string, state: ChatState): void {
   const keys = chatStorageKeys(userId);
   writeJson(keys.tabs, state.tabs);
   writeString(keys.activeTab, state.activeTabId);
-  writeJson(keys.conversations, state.conversations);
+  const conversations: Record<string, ChatMessage[]> = {};
+  for (const [tabId, list] of Object.entries(state.conversations)) conversations[tabId] = list.map(storableMessage);
+  writeJson(keys.conversations, conversations);
 }

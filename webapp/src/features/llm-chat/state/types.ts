@@ -10,6 +10,10 @@ export interface ChatTab {
   model: string;
   /** ISO time. */
   createdAt: string;
+  /** Connection ids of the MCP servers whose tools this tab does not offer (every other connected server's are on). */
+  toolsOff?: string[];
+  /** Ask before read-only tools too (sent as confirm_read_only). */
+  confirmReadOnly?: boolean;
 }
 
 export type MessageRole = 'user' | 'assistant';
@@ -22,6 +26,78 @@ export interface MessageUsage {
   cost_usd: number;
   /** The reply came from the local demo model: there is no real cost to show. */
   demo?: boolean;
+}
+
+/** Where a tool call stands: waiting for the user, running, or how it ended. */
+export type ToolCallState = 'waiting' | 'running' | 'done' | 'failed' | 'denied' | 'interrupted';
+
+/** One MCP content block of a tool result, as the stream sent it. */
+export interface ToolContent {
+  type: string;
+  [field: string]: unknown;
+}
+
+/** A call the model made to a tool of one of the user's MCP servers, and its outcome. */
+export interface ToolBlock {
+  kind: 'tool';
+  /** The content length when the call came: the block sits after that much text. */
+  at: number;
+  /** The call id (from the tool_call frame). */
+  id: string;
+  serverId: string;
+  serverName: string;
+  tool: string;
+  arguments: unknown;
+  state: ToolCallState;
+  durationMs?: number;
+  /** The result's content blocks, once it came. */
+  result?: ToolContent[];
+  /** The result was cut (by the server, or when kept in browser storage). */
+  truncated?: boolean;
+  /** Why it failed when there is no result to say so (e.g. its approval could not be used). */
+  detail?: string;
+}
+
+/** A note from the server in the reply (e.g. the tool-round limit was reached). */
+export interface NoticeBlock {
+  kind: 'notice';
+  at: number;
+  text: string;
+}
+
+export type MessageBlock = ToolBlock | NoticeBlock;
+
+/** What a reply's parts are, in stream order: text, tool calls and notes. */
+export type MessagePart = { kind: 'text'; text: string } | ToolBlock | NoticeBlock;
+
+/**
+ * The reply paused for the user's decision on a tool call (the stream's
+ * tool_approval event), kept with the message so it survives a reload.
+ */
+export interface PendingApproval {
+  token: string;
+  /** RFC 3339: after this the server no longer accepts the token. */
+  expiresAt: string;
+  /** The call it is about (its ToolBlock has the same id). */
+  callId: string;
+  serverId: string;
+  serverName: string;
+  tool: string;
+  arguments: unknown;
+  /** The tool's own description. */
+  description: string;
+  /** The tool says it does not modify anything. */
+  readOnly: boolean;
+  /** destructiveHint true, or absent on a tool that is not read-only. */
+  destructive: boolean;
+  /** The chat connection and model the reply runs on: the resume must name them again. */
+  connectionId: string;
+  model: string;
+  /** The connection is the local demo model (for the usage shown). */
+  demo: boolean;
+  /** pending: buttons; answered: the decision is on its way; failed: the server refused it (detail says why). */
+  status: 'pending' | 'answered' | 'failed';
+  detail?: string;
 }
 
 export interface ChatMessage {
@@ -44,6 +120,10 @@ export interface ChatMessage {
   usage?: MessageUsage;
   /** What summarising this message cost; counted in the tab's total. */
   summaryUsage?: MessageUsage;
+  /** An assistant reply's tool calls and notes, each placed by its offset into `content`. */
+  blocks?: MessageBlock[];
+  /** The reply is paused until the user decides on a tool call (or was, when not pending). */
+  approval?: PendingApproval;
 }
 
 export interface ChatState {

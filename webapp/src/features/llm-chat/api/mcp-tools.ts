@@ -1,0 +1,132 @@
+// GET /api/v1/mcp-connections/tools: the caller's connected MCP servers
+// with the tools the chat may offer the model, and the tools the caller
+// lets run without asking ("always allowed"). DELETE
+// /api/v1/mcp-connections/tools/always/{server_id}/{tool} revokes one.
+// Shapes as shared/api/mcpapi/tools.go sends them (Go may send null lists).
+
+import { useCallback } from 'react';
+import useSWR from 'swr';
+import { ApiError, apiRequest } from '../../../lib/api-client';
+
+export const MCP_TOOLS_PATH = '/mcp-connections/tools';
+
+/** At most this many servers' tools go with one message (the server refuses more). */
+export const MAX_TOOL_SERVERS = 10;
+
+export interface McpToolInfo {
+  name: string;
+  title: string;
+  description: string;
+  input_schema: unknown;
+  read_only: boolean;
+  /** Declared destructive, or not read-only with no hint either way. */
+  destructive: boolean;
+}
+
+export interface McpToolServer {
+  connection_id: string;
+  server_id: string;
+  server_name: string;
+  endpoint_url: string;
+  /** RFC 3339. */
+  connected_at: string;
+  tools: McpToolInfo[];
+}
+
+export interface AlwaysAllowedTool {
+  server_id: string;
+  tool: string;
+  /** RFC 3339. */
+  created_at: string;
+}
+
+export interface McpTools {
+  servers: McpToolServer[];
+  always_allowed: AlwaysAllowedTool[];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+function normaliseTool(raw: unknown): McpToolInfo | null {
+  if (!isRecord(raw) || !str(raw.name)) return null;
+  return {
+    name: str(raw.name),
+    title: str(raw.title),
+    description: str(raw.description),
+    input_schema: raw.input_schema ?? null,
+    read_only: raw.read_only === true,
+    destructive: raw.destructive === true,
+  };
+}
+
+function normaliseServer(raw: unknown): McpToolServer | null {
+  if (!isRecord(raw) || !str(raw.connection_id)) return null;
+  return {
+    connection_id: str(raw.connection_id),
+    server_id: str(raw.server_id),
+    server_name: str(raw.server_name) || str(raw.server_id) || str(raw.connection_id),
+    endpoint_url: str(raw.endpoint_url),
+    connected_at: str(raw.connected_at),
+    tools: list(raw.tools)
+      .map(normaliseTool)
+      .filter((t): t is McpToolInfo => t !== null),
+  };
+}
+
+/** The answer, checked field by field: anything unusable is dropped, null lists are empty. */
+export function normaliseMcpTools(raw: unknown): McpTools {
+  const body = isRecord(raw) ? raw : {};
+  return {
+    servers: list(body.servers)
+      .map(normaliseServer)
+      .filter((s): s is McpToolServer => s !== null),
+    always_allowed: list(body.always_allowed)
+      .filter(isRecord)
+      .map((a) => ({ server_id: str(a.server_id), tool: str(a.tool), created_at: str(a.created_at) }))
+      .filter((a) => a.server_id && a.tool),
+  };
+}
+
+/** The cache key of one user's tools. */
+export function mcpToolsKey(userId: string) {
+  return [MCP_TOOLS_PATH, userId] as const;
+}
+
+async function fetchTools([path]: readonly [string, string]): Promise<McpTools> {
+  return normaliseMcpTools(await apiRequest(path));
+}
+
+export function revokePath(serverId: string, tool: string): string {
+  return `${MCP_TOOLS_PATH}/always/${encodeURIComponent(serverId)}/${encodeURIComponent(tool)}`;
+}
+
+/** Revokes one "always allow"; a 404 (already gone) counts as done. */
+export async function revokeAlwaysAllowed(serverId: string, tool: string): Promise<void> {
+  try {
+    await apiRequest<void>(revokePath(serverId, tool), { method: 'DELETE' });
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 404)) throw err;
+  }
+}
+
+/** GET …/mcp-connections/tools for `userId` (null: signed out, no request). */
+export function useMcpTools(userId: string | null) {
+  const swr = useSWR<McpTools>(userId ? mcpToolsKey(userId) : null, fetchTools, { shouldRetryOnError: false });
+  const { mutate } = swr;
+  const revoke = useCallback(
+    async (serverId: string, tool: string) => {
+      await revokeAlwaysAllowed(serverId, tool);
+      await mutate();
+    },
+    [mutate],
+  );
+  return {
+    data: swr.data,
+    error: swr.error as unknown,
+    isLoading: swr.isLoading,
+    mutate,
+    revoke,
+  };
+}

@@ -1,0 +1,200 @@
+// A tool call in the assistant's turn: server, tool, arguments, state and
+// result; while the reply waits for the user, the approval card with
+// Approve / Always allow this tool / Deny. Arguments and results fold away
+// (<details>), open at first when short.
+
+import { useEffect, useState } from 'react';
+import type { ApprovalDecision } from '../state/chat-state';
+import { approvalExpired, toolStateText } from '../state/message-parts';
+import type { PendingApproval, ToolBlock } from '../state/types';
+import { contentViews, formatArguments } from '../tools/tool-content';
+
+/** Arguments or a result up to this many characters start unfolded. */
+const OPEN_UP_TO_CHARS = 600;
+
+export const APPROVAL_EXPIRED = 'This approval expired. Send your message again.';
+
+function Arguments({ value }: { value: unknown }) {
+  const text = formatArguments(value);
+  return (
+    <details className="chat-tool__section" open={text.length <= OPEN_UP_TO_CHARS}>
+      <summary>Arguments</summary>
+      <pre className="chat-tool__pre" data-testid="tool-arguments">
+        {text}
+      </pre>
+    </details>
+  );
+}
+
+function Result({ block }: { block: ToolBlock }) {
+  const views = contentViews(block.result ?? []);
+  const size = views.reduce((n, v) => n + (v.kind === 'text' ? v.text.length : 80), 0);
+  return (
+    <details className="chat-tool__section" open={size <= OPEN_UP_TO_CHARS}>
+      <summary>
+        {block.state === 'failed' ? 'Error' : 'Result'}
+        {block.truncated ? <span className="chat-tool__cut"> (cut: too large to show in full)</span> : null}
+      </summary>
+      <div className="chat-tool__result" data-testid="tool-result">
+        {views.length === 0 ? <p className="chat-tool__note">No content.</p> : null}
+        {views.map((v, i) => {
+          switch (v.kind) {
+            case 'text':
+              return (
+                <div key={i} className="chat-tool__text">
+                  {v.label ? <p className="chat-tool__label">{v.label}</p> : null}
+                  <pre className="chat-tool__pre">{v.text}</pre>
+                </div>
+              );
+            case 'image':
+              return <img key={i} className="chat-tool__thumb" src={v.src} alt={`Image from the tool (${v.mimeType})`} data-testid="tool-image" />;
+            case 'link':
+              return (
+                <p key={i} className="chat-tool__note">
+                  Resource:{' '}
+                  {v.href ? (
+                    <a href={v.href} target="_blank" rel="noopener noreferrer">
+                      {v.name}
+                    </a>
+                  ) : (
+                    <span>{v.name}</span>
+                  )}
+                  {v.name !== v.uri ? <span className="chat-tool__uri"> ({v.uri})</span> : null}
+                </p>
+              );
+            case 'note':
+              return (
+                <p key={i} className="chat-tool__note">
+                  {v.text}
+                </p>
+              );
+          }
+        })}
+      </div>
+    </details>
+  );
+}
+
+function Head({ block, destructive }: { block: Pick<ToolBlock, 'tool' | 'serverName' | 'state' | 'durationMs'>; destructive?: boolean }) {
+  return (
+    <header className="chat-tool__head">
+      <span className="chat-tool__kind">Tool</span>
+      <code className="chat-tool__name" data-testid="tool-name">
+        {block.tool || 'unknown tool'}
+      </code>
+      {block.serverName ? (
+        <span className="chat-tool__server" data-testid="tool-server">
+          on {block.serverName}
+        </span>
+      ) : null}
+      {destructive ? (
+        <span className="chat-tool__danger" data-testid="destructive-mark" title="This tool may change or delete data">
+          destructive
+        </span>
+      ) : null}
+      <span className={`chat-tool__state chat-tool__state--${block.state}`} data-testid="tool-state">
+        {toolStateText(block)}
+      </span>
+    </header>
+  );
+}
+
+/** One tool call and its outcome. */
+export function ToolCallBlock({ block }: { block: ToolBlock }) {
+  return (
+    <div
+      role="group"
+      className={`chat-tool chat-tool--${block.state}`}
+      data-testid="tool-call"
+      data-tool={block.tool}
+      data-state={block.state}
+      aria-label={`Tool call: ${block.tool || 'unknown tool'}, ${toolStateText(block)}`}
+    >
+      <Head block={block} />
+      <Arguments value={block.arguments} />
+      {block.result ? <Result block={block} /> : null}
+      {block.detail ? <p className="chat-tool__detail">{block.detail}</p> : null}
+    </div>
+  );
+}
+
+/** True once `expiresAt` has passed; re-renders at that moment. */
+function useExpired(expiresAt: string): boolean {
+  const [expired, setExpired] = useState(() => approvalExpired({ expiresAt }, Date.now()));
+  useEffect(() => {
+    const at = Date.parse(expiresAt);
+    if (!Number.isFinite(at)) return;
+    const left = at - Date.now();
+    if (left <= 0) {
+      setExpired(true);
+      return;
+    }
+    setExpired(false);
+    const timer = setTimeout(() => setExpired(true), Math.min(left + 50, 2 ** 30));
+    return () => clearTimeout(timer);
+  }, [expiresAt]);
+  return expired;
+}
+
+interface ApprovalCardProps {
+  block: ToolBlock;
+  approval: PendingApproval;
+  /** A decision (or another message) is on its way in this tab. */
+  busy: boolean;
+  onDecision: (decision: ApprovalDecision) => void;
+}
+
+/** The reply waits for the user: may this tool call run? */
+export function ApprovalCard({ block, approval, busy, onDecision }: ApprovalCardProps) {
+  const expired = useExpired(approval.expiresAt);
+  const tool = approval.tool || block.tool;
+  return (
+    <div
+      role="group"
+      className="chat-tool chat-tool--approval"
+      data-testid="tool-approval"
+      data-tool={tool}
+      data-state={expired ? 'expired' : 'waiting'}
+      aria-label={`Approve the tool ${tool}?`}
+    >
+      <Head block={{ ...block, tool, serverName: approval.serverName || block.serverName, state: 'waiting' }} destructive={approval.destructive} />
+      <p className="chat-tool__ask">
+        The model wants to call <code>{tool}</code>
+        {approval.serverName ? ` on ${approval.serverName}` : ''}.{' '}
+        {approval.destructive ? 'This tool may change or delete data.' : approval.readOnly ? 'The tool says it only reads.' : ''}
+      </p>
+      {approval.description ? (
+        <p className="chat-tool__description" data-testid="tool-description">
+          {approval.description}
+        </p>
+      ) : null}
+      <Arguments value={approval.arguments ?? block.arguments} />
+      {expired ? (
+        <p className="chat-tool__expired" role="status">
+          {APPROVAL_EXPIRED}
+        </p>
+      ) : (
+        <div className="chat-tool__actions">
+          <button type="button" className="chat-button chat-button--small chat-button--primary" disabled={busy} onClick={() => onDecision('approve')}>
+            Approve
+          </button>
+          <button type="button" className="chat-button chat-button--small" disabled={busy} onClick={() => onDecision('always')}>
+            Always allow this tool
+          </button>
+          <button type="button" className="chat-button chat-button--small" disabled={busy} onClick={() => onDecision('deny')}>
+            Deny
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A note from the server in the reply. */
+export function NoticeNote({ text }: { text: string }) {
+  return (
+    <p className="chat-notice" role="note" data-testid="reply-notice">
+      {text}
+    </p>
+  );
+}

@@ -1,0 +1,87 @@
+// A reply's parts in stream order (text, tool calls, notes) and the rules
+// of a paused reply. `content` stays the reply's whole text (Copy, the
+// summary and the context use it); tool calls and notes are kept beside it
+// in `blocks`, each placed by the length of the text that came before it.
+
+import type { ChatMessage, MessageBlock, MessagePart, PendingApproval, ToolBlock, ToolCallState } from './types';
+
+/** The reply's text, tool calls and notes, in the order they streamed. */
+export function messageParts(message: Pick<ChatMessage, 'content' | 'blocks'>): MessagePart[] {
+  const { content } = message;
+  const blocks = message.blocks ?? [];
+  if (blocks.length === 0) return content ? [{ kind: 'text', text: content }] : [];
+  const parts: MessagePart[] = [];
+  let pos = 0;
+  for (const block of blocks) {
+    const at = Math.min(Math.max(block.at, pos), content.length);
+    if (at > pos) parts.push({ kind: 'text', text: content.slice(pos, at) });
+    parts.push(block);
+    pos = at;
+  }
+  if (pos < content.length) parts.push({ kind: 'text', text: content.slice(pos) });
+  return parts;
+}
+
+export const toolBlocks = (message: Pick<ChatMessage, 'blocks'>): ToolBlock[] =>
+  (message.blocks ?? []).filter((b): b is ToolBlock => b.kind === 'tool');
+
+/** The label of a call's state: 'Waiting for approval', 'Running…', 'Done in N ms', 'Failed', 'Denied'. */
+export function toolStateText(block: Pick<ToolBlock, 'state' | 'durationMs'>): string {
+  switch (block.state) {
+    case 'waiting':
+      return 'Waiting for approval';
+    case 'running':
+      return 'Running…';
+    case 'done':
+      return `Done in ${(block.durationMs ?? 0).toLocaleString('en-US')} ms`;
+    case 'failed':
+      return 'Failed';
+    case 'denied':
+      return 'Denied';
+    case 'interrupted':
+      return 'Interrupted';
+  }
+}
+
+/** How a tool result ends a call. */
+export function resultState(result: { is_error: boolean; denied?: boolean }): ToolCallState {
+  if (result.denied) return 'denied';
+  return result.is_error ? 'failed' : 'done';
+}
+
+/** The MCP reading of a tool's hints: destructive when it says so, or says nothing and is not read-only. */
+export function isDestructive(annotations: { readOnlyHint?: boolean; destructiveHint?: boolean }): boolean {
+  if (annotations.destructiveHint !== undefined) return annotations.destructiveHint;
+  return annotations.readOnlyHint !== true;
+}
+
+/** The approval's time is up (an unreadable time never expires here: the server decides). */
+export function approvalExpired(approval: Pick<PendingApproval, 'expiresAt'>, nowMs: number): boolean {
+  const at = Date.parse(approval.expiresAt);
+  return Number.isFinite(at) && at <= nowMs;
+}
+
+/** The reply waits for the user's decision on a tool call. */
+export function isPaused(message: Pick<ChatMessage, 'role' | 'complete' | 'approval'>): boolean {
+  return message.role === 'assistant' && !message.complete && message.approval?.status === 'pending';
+}
+
+/**
+ * The reply in `messages` that waits for an answer the user can still give
+ * (paused, not expired): a new message is held back until it is answered.
+ */
+export function awaitingApproval(messages: readonly ChatMessage[], nowMs: number): ChatMessage | undefined {
+  return messages.find((m) => isPaused(m) && m.approval !== undefined && !approvalExpired(m.approval, nowMs));
+}
+
+/** The block with `id`, replaced by fn's answer (the same list when nothing changed). */
+export function mapBlock(blocks: readonly MessageBlock[], id: string, fn: (b: ToolBlock) => ToolBlock): MessageBlock[] {
+  let changed = false;
+  const next = blocks.map((b) => {
+    if (b.kind !== 'tool' || b.id !== id) return b;
+    const updated = fn(b);
+    if (updated !== b) changed = true;
+    return updated;
+  });
+  return changed ? next : (blocks as MessageBlock[]);
+}

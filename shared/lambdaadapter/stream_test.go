@@ -14,9 +14,9 @@ import (
 
 	"aiwork/shared/api/chatapi"
 	"aiwork/shared/auth"
+	"aiwork/shared/domain"
 	"aiwork/shared/lambdaadapter"
 	"aiwork/shared/llm"
-	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 )
 
@@ -98,8 +98,8 @@ func TestStreamingChatEvent(t *testing.T) {
 	uid := "lambda-stream-user"
 	token, err := tokens.Issue(uid)
 	storetest.Must(t, err, "token")
-	conn := store.Connection{ID: "conn-1", Kind: "llm", Provider: "openai", Model: "gpt-4o-mini", ServerName: "OpenAI GPT", CreatedAt: time.Now().UTC().Format(time.RFC3339Nano)}
-	storetest.Must(t, st.PutConnection(context.Background(), uid, conn), "connection")
+	conn := domain.ChatConnection{ID: "conn-1", Provider: "openai", Model: "gpt-4o-mini", Name: "OpenAI GPT", CreatedAt: time.Now().UTC().Format(time.RFC3339Nano)}
+	storetest.Must(t, st.PutChatConnection(context.Background(), uid, conn), "connection")
 
 	release := make(chan struct{})
 	defer func() {

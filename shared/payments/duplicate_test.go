@@ -74,7 +74,7 @@ func TestSecondPaymentIsRefunded(t *testing.T) {
 			}
 			statuses := map[string]int{orderStatus(t, st, a.ID): 1}
 			statuses[orderStatus(t, st, b.ID)]++
-			if statuses[store.OrderPaid] != 1 || statuses[store.OrderRefunded] != 1 {
+			if statuses[domain.OrderPaid] != 1 || statuses[domain.OrderRefunded] != 1 {
 				t.Errorf("order statuses = %v, want one PAID and one REFUNDED", statuses)
 			}
 			if got := owned(t, st, "u1"); len(got) != 1 || got[0] != "p1" {
@@ -170,8 +170,8 @@ func TestOwningExpiresOtherOpenSessions(t *testing.T) {
 	open := func(pid string) string {
 		s, err := local.CreateCheckout(ctx, payments.CheckoutRequest{UserID: "u1", PromptID: pid, ProductName: "x", AmountCents: 1250, IdempotencyKey: pid})
 		storetest.Must(t, err, "checkout")
-		storetest.Must(t, st.PutOrder(ctx, store.Order{
-			SessionID: s.ID, UserID: "u1", PromptID: pid, PromptTitle: "x", Amount: 12.5, Status: store.OrderPending,
+		storetest.Must(t, st.PutOrder(ctx, domain.Order{
+			SessionID: s.ID, UserID: "u1", PromptID: pid, PromptTitle: "x", Amount: 12.5, Status: domain.OrderPending,
 			Provider: "local", CreatedAt: time.Now().UTC().Format(time.RFC3339Nano),
 		}), "order")
 		return s.ID
@@ -184,13 +184,13 @@ func TestOwningExpiresOtherOpenSessions(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if got := orderStatus(t, st, other); got != store.OrderExpired {
+	if got := orderStatus(t, st, other); got != domain.OrderExpired {
 		t.Errorf("other session's order = %s, want EXPIRED", got)
 	}
 	if s, _ := local.GetSession(ctx, other); s.Status != "expired" {
 		t.Errorf("other session = %s, want expired at the provider", s.Status)
 	}
-	if got := orderStatus(t, st, otherPrompt); got != store.OrderPending {
+	if got := orderStatus(t, st, otherPrompt); got != domain.OrderPending {
 		t.Errorf("another prompt's session = %s, want it left PENDING", got)
 	}
 }

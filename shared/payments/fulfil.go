@@ -42,27 +42,27 @@ func NewFulfiller(st *store.Store, provider Provider) *Fulfiller {
 }
 
 // Fulfil grants the prompt of a paid session and answers its order.
-func (f *Fulfiller) Fulfil(ctx context.Context, provider string, sess Session) (store.Order, error) {
+func (f *Fulfiller) Fulfil(ctx context.Context, provider string, sess Session) (domain.Order, error) {
 	if !sess.Paid() {
-		return store.Order{}, ErrNotPaid
+		return domain.Order{}, ErrNotPaid
 	}
 	if err := f.ensureOrder(ctx, provider, sess); err != nil {
-		return store.Order{}, err
+		return domain.Order{}, err
 	}
 	order, err := f.st.MarkOrderPaid(ctx, sess.ID, sess.PaymentIntent, f.now())
 	if errors.Is(err, store.ErrOrderState) {
 		order, _ = f.st.GetOrder(ctx, sess.ID)
-		if order.RefundReason == store.RefundDuplicate {
+		if order.RefundReason == domain.RefundDuplicate {
 			return order, ErrDuplicateRefunded
 		}
 		return order, ErrRefunded
 	}
 	if err != nil {
-		return store.Order{}, fmt.Errorf("fulfil: %w", err)
+		return domain.Order{}, fmt.Errorf("fulfil: %w", err)
 	}
 	granted, err := f.grant(ctx, order)
 	if err != nil {
-		return store.Order{}, err
+		return domain.Order{}, err
 	}
 	if !granted {
 		return f.refundDuplicate(ctx, order)
@@ -74,17 +74,17 @@ func (f *Fulfiller) Fulfil(ctx context.Context, provider string, sess Session) (
 		Description: fmt.Sprintf("Bought \"%s\" for $%.2f.", order.PromptTitle, order.Amount),
 		Amount:      &amount, PromptTitle: order.PromptTitle, CreatedAt: paidAt,
 	}); err != nil {
-		return store.Order{}, fmt.Errorf("fulfil: %w", err)
+		return domain.Order{}, fmt.Errorf("fulfil: %w", err)
 	}
 	// A refund that landed between our paid mark and the grant wins.
-	if now, err := f.st.GetOrder(ctx, sess.ID); err == nil && now.Status == store.OrderRefunded {
+	if now, err := f.st.GetOrder(ctx, sess.ID); err == nil && now.Status == domain.OrderRefunded {
 		if err := f.st.RevokeOwnership(ctx, now.UserID, now.PromptID, now.SessionID); err != nil {
-			return store.Order{}, fmt.Errorf("fulfil: %w", err)
+			return domain.Order{}, fmt.Errorf("fulfil: %w", err)
 		}
 		return now, ErrRefunded
 	}
 	if err := f.expireOthers(ctx, order); err != nil {
-		return store.Order{}, err
+		return domain.Order{}, err
 	}
 	return order, nil
 }
@@ -93,7 +93,7 @@ func (f *Fulfiller) Fulfil(ctx context.Context, provider string, sess Session) (
 // already had it another way: a free use, or an ownership from another
 // order. The ownership is one conditional write, so of two payments racing
 // for one prompt exactly one is granted; a re-run finds its own order's.
-func (f *Fulfiller) grant(ctx context.Context, order store.Order) (bool, error) {
+func (f *Fulfiller) grant(ctx context.Context, order domain.Order) (bool, error) {
 	free, err := f.st.FreeStatus(ctx, order.UserID, 0)
 	if err != nil {
 		return false, fmt.Errorf("fulfil: %w", err)
@@ -117,19 +117,19 @@ func (f *Fulfiller) grant(ctx context.Context, order store.Order) (bool, error) 
 
 // refundDuplicate gives back a payment for a prompt the buyer already had.
 // The idempotency key is the session's, so retries refund once.
-func (f *Fulfiller) refundDuplicate(ctx context.Context, order store.Order) (store.Order, error) {
+func (f *Fulfiller) refundDuplicate(ctx context.Context, order domain.Order) (domain.Order, error) {
 	if f.provider == nil {
-		return store.Order{}, fmt.Errorf("fulfil %s: duplicate payment and no provider to refund it", order.SessionID)
+		return domain.Order{}, fmt.Errorf("fulfil %s: duplicate payment and no provider to refund it", order.SessionID)
 	}
 	if _, err := f.provider.Refund(ctx, RefundRequest{
 		SessionID: order.SessionID, PaymentIntent: order.PaymentIntent,
 		AmountCents: int64(math.Round(order.Amount * 100)), IdempotencyKey: "duplicate-refund-" + order.SessionID,
 	}); err != nil {
-		return store.Order{}, fmt.Errorf("refund duplicate %s: %w", order.SessionID, err)
+		return domain.Order{}, fmt.Errorf("refund duplicate %s: %w", order.SessionID, err)
 	}
-	order, err := f.st.MarkOrderRefunded(ctx, order.SessionID, store.RefundDuplicate, f.now())
+	order, err := f.st.MarkOrderRefunded(ctx, order.SessionID, domain.RefundDuplicate, f.now())
 	if err != nil {
-		return store.Order{}, fmt.Errorf("refund duplicate %s: %w", order.SessionID, err)
+		return domain.Order{}, fmt.Errorf("refund duplicate %s: %w", order.SessionID, err)
 	}
 	refundedAt, _ := time.Parse(time.RFC3339Nano, order.RefundedAt)
 	amount := order.Amount
@@ -138,7 +138,7 @@ func (f *Fulfiller) refundDuplicate(ctx context.Context, order store.Order) (sto
 		Description: fmt.Sprintf("You already had \"%s\", so this second payment of $%.2f was refunded.", order.PromptTitle, order.Amount),
 		Amount:      &amount, PromptTitle: order.PromptTitle, CreatedAt: refundedAt,
 	}); err != nil {
-		return store.Order{}, fmt.Errorf("refund duplicate %s: %w", order.SessionID, err)
+		return domain.Order{}, fmt.Errorf("refund duplicate %s: %w", order.SessionID, err)
 	}
 	slog.InfoContext(ctx, "duplicate payment refunded", "session", order.SessionID, "prompt", order.PromptID)
 	return order, ErrDuplicateRefunded
@@ -150,7 +150,7 @@ const DuplicateRefundedTitle = "Duplicate payment refunded"
 // expireOthers closes the buyer's other open checkouts for the prompt now
 // that it is owned, so none of them can be paid by mistake, and removes the
 // reusable-checkout record.
-func (f *Fulfiller) expireOthers(ctx context.Context, order store.Order) error {
+func (f *Fulfiller) expireOthers(ctx context.Context, order domain.Order) error {
 	pending, err := f.st.PendingOrders(ctx, order.UserID, order.PromptID)
 	if err != nil {
 		return err
@@ -189,9 +189,9 @@ func (f *Fulfiller) ensureOrder(ctx context.Context, provider string, sess Sessi
 	if err != nil {
 		return fmt.Errorf("fulfil %s: %w", sess.ID, err)
 	}
-	return f.st.PutOrder(ctx, store.Order{
+	return f.st.PutOrder(ctx, domain.Order{
 		SessionID: sess.ID, UserID: sess.UserID, PromptID: p.ID, PromptTitle: p.Title,
-		Amount: float64(sess.AmountCents) / 100, Status: store.OrderPending, Provider: provider,
+		Amount: float64(sess.AmountCents) / 100, Status: domain.OrderPending, Provider: provider,
 		CreatedAt: f.now().UTC().Format(time.RFC3339Nano),
 	})
 }
@@ -199,12 +199,12 @@ func (f *Fulfiller) ensureOrder(ctx context.Context, provider string, sess Sessi
 // Expire marks a still-pending order expired; later states are kept (an
 // expiry that arrives after payment changes nothing).
 func (f *Fulfiller) Expire(ctx context.Context, sid string) error {
-	return ignoreState(f.st.SetOrderStatus(ctx, sid, store.OrderExpired, store.OrderPending))
+	return ignoreState(f.st.SetOrderStatus(ctx, sid, domain.OrderExpired, domain.OrderPending))
 }
 
 // Fail marks a pending order whose delayed payment failed.
 func (f *Fulfiller) Fail(ctx context.Context, sid string) error {
-	return ignoreState(f.st.SetOrderStatus(ctx, sid, store.OrderFailed, store.OrderPending))
+	return ignoreState(f.st.SetOrderStatus(ctx, sid, domain.OrderFailed, domain.OrderPending))
 }
 
 // Refund takes access away after a full refund: the order becomes REFUNDED,
@@ -227,7 +227,7 @@ func (f *Fulfiller) Refund(ctx context.Context, paymentIntent string) error {
 	if err != nil {
 		return err
 	}
-	if order.RefundReason == store.RefundDuplicate {
+	if order.RefundReason == domain.RefundDuplicate {
 		return nil // our own refund of a second payment: already recorded
 	}
 	if err := f.st.RevokeOwnership(ctx, order.UserID, order.PromptID, order.SessionID); err != nil {

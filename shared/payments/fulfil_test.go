@@ -63,7 +63,7 @@ func TestFulfilConcurrentIsIdempotent(t *testing.T) {
 	t.Parallel()
 	st, f, sess := fulfilFixture(t)
 	const n = 30
-	orders := make([]store.Order, n)
+	orders := make([]domain.Order, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
@@ -90,9 +90,9 @@ func TestFulfilConcurrentIsIdempotent(t *testing.T) {
 	}
 	o, err := st.GetOrder(context.Background(), sess.ID)
 	storetest.Must(t, err, "order")
-	want := store.Order{
+	want := domain.Order{
 		SessionID: sess.ID, UserID: "u1", PromptID: "p1", PromptTitle: "Launch plan", Amount: 12.5,
-		Status: store.OrderPaid, Provider: "stripe", PaymentIntent: sess.PaymentIntent,
+		Status: domain.OrderPaid, Provider: "stripe", PaymentIntent: sess.PaymentIntent,
 	}
 	o.CreatedAt, o.PaidAt = "", ""
 	if o != want {
@@ -142,8 +142,8 @@ func TestRefundThenFulfil(t *testing.T) {
 	if got := owned(t, st, "u1"); len(got) != 0 {
 		t.Errorf("owned after refund = %v, want nothing", got)
 	}
-	if got := orderStatus(t, st, sess.ID); got != store.OrderRefunded {
-		t.Errorf("order status = %s, want %s", got, store.OrderRefunded)
+	if got := orderStatus(t, st, sess.ID); got != domain.OrderRefunded {
+		t.Errorf("order status = %s, want %s", got, domain.OrderRefunded)
 	}
 	refunds := activitiesOf(t, st, "u1", domain.ActivityOther)
 	if len(refunds) != 1 || refunds[0].PromptTitle != "Launch plan" || refunds[0].Amount == nil || *refunds[0].Amount != 12.5 {
@@ -155,14 +155,14 @@ func TestRefundThenFulfil(t *testing.T) {
 	if !errors.Is(err, payments.ErrRefunded) {
 		t.Errorf("fulfil after refund: error = %v, want ErrRefunded", err)
 	}
-	if o.Status != store.OrderRefunded {
+	if o.Status != domain.OrderRefunded {
 		t.Errorf("fulfil after refund answered order %+v, want it REFUNDED", o)
 	}
 	if got := owned(t, st, "u1"); len(got) != 0 {
 		t.Errorf("owned after refund and fulfil = %v, want nothing", got)
 	}
-	if got := orderStatus(t, st, sess.ID); got != store.OrderRefunded {
-		t.Errorf("order status = %s, want %s", got, store.OrderRefunded)
+	if got := orderStatus(t, st, sess.ID); got != domain.OrderRefunded {
+		t.Errorf("order status = %s, want %s", got, domain.OrderRefunded)
 	}
 	if got := len(activitiesOf(t, st, "u1", domain.ActivityPurchase)); got != 1 {
 		t.Errorf("%d purchase activities, want 1", got)
@@ -184,17 +184,17 @@ func TestExpireAndFail(t *testing.T) {
 		action func(f *payments.Fulfiller, ctx context.Context, sid string) error
 		want   string
 	}{
-		{"expire pending", false, (*payments.Fulfiller).Expire, store.OrderExpired},
-		{"fail pending", false, (*payments.Fulfiller).Fail, store.OrderFailed},
-		{"expire paid", true, (*payments.Fulfiller).Expire, store.OrderPaid},
-		{"fail paid", true, (*payments.Fulfiller).Fail, store.OrderPaid},
+		{"expire pending", false, (*payments.Fulfiller).Expire, domain.OrderExpired},
+		{"fail pending", false, (*payments.Fulfiller).Fail, domain.OrderFailed},
+		{"expire paid", true, (*payments.Fulfiller).Expire, domain.OrderPaid},
+		{"fail paid", true, (*payments.Fulfiller).Fail, domain.OrderPaid},
 	}
 	for _, tc := range tests {
 		st, f, sess := fulfilFixture(t)
 		ctx := context.Background()
-		storetest.Must(t, st.PutOrder(ctx, store.Order{
+		storetest.Must(t, st.PutOrder(ctx, domain.Order{
 			SessionID: sess.ID, UserID: "u1", PromptID: "p1", PromptTitle: "Launch plan", Amount: 12.5,
-			Status: store.OrderPending, Provider: "stripe", CreatedAt: time.Now().UTC().Format(time.RFC3339Nano),
+			Status: domain.OrderPending, Provider: "stripe", CreatedAt: time.Now().UTC().Format(time.RFC3339Nano),
 		}), "order")
 		if tc.paid {
 			if _, err := f.Fulfil(ctx, "stripe", sess); err != nil {

@@ -5,9 +5,6 @@ import (
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"aiwork/shared/domain"
 )
@@ -29,27 +26,13 @@ func (s *Store) PutCategory(ctx context.Context, c domain.Category) error {
 
 // Categories lists every category in id order.
 func (s *Store) Categories(ctx context.Context) ([]domain.Category, error) {
-	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{
-		TableName:              aws.String(s.table),
-		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :cat)"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":  &types.AttributeValueMemberS{Value: pkCatalog},
-			":cat": &types.AttributeValueMemberS{Value: "CAT#"},
-		},
-	})
-	var cats []domain.Category
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("list categories: %w", err)
-		}
-		var items []categoryItem
-		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
-			return nil, fmt.Errorf("list categories: %w", err)
-		}
-		for _, it := range items {
-			cats = append(cats, domain.Category{ID: it.ID, Name: it.Name})
-		}
+	in := partitionQuery(pkCatalog, categoryPrefix)
+	// Categories change only when seeded: half-price eventually consistent
+	// reads are enough.
+	in.ConsistentRead = aws.Bool(false)
+	items, err := queryAll[categoryItem](ctx, s, in, "list categories")
+	if err != nil {
+		return nil, err
 	}
-	return cats, nil
+	return convertAll(items, func(it categoryItem) domain.Category { return domain.Category{ID: it.ID, Name: it.Name} }), nil
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -37,7 +36,7 @@ const chatUsageRetention = 400 * 24 * time.Hour
 // RecordChatUsage adds u (tokens and its Requests, one per stream) to uid's
 // usage on at's UTC day, in one UpdateItem of ADDs.
 func (s *Store) RecordChatUsage(ctx context.Context, uid string, at time.Time, u domain.ModelUsage) error {
-	if u.Provider == "" || u.Model == "" || strings.Contains(u.Provider+u.Model, "#") {
+	if !chatModelNamable(u.Provider, u.Model) {
 		return fmt.Errorf("record chat usage: bad model %q/%q", u.Provider, u.Model)
 	}
 	n := func(v int) types.AttributeValue { return &types.AttributeValueMemberN{Value: strconv.Itoa(v)} }
@@ -84,33 +83,20 @@ func (s *Store) ChatTokensOn(ctx context.Context, uid string, day time.Time) (in
 // any, oldest first, each day's models in catalogue-independent order
 // (provider, model, demo last).
 func (s *Store) ChatUsageMonth(ctx context.Context, uid string, t time.Time) ([]domain.DayUsage, error) {
-	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{
-		TableName:              aws.String(s.table),
-		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :prefix)"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":     &types.AttributeValueMemberS{Value: userPK(uid)},
-			":prefix": &types.AttributeValueMemberS{Value: chatUsageMonthPrefix(t)},
-		},
-		ConsistentRead: aws.Bool(true),
-	})
-	var days []domain.DayUsage
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("chat usage: %w", err)
-		}
-		for _, item := range page.Items {
-			days = append(days, dayUsageFrom(item))
-		}
+	// Raw items: the model counters are attributes named by chatModelAttr,
+	// which no struct can name in advance.
+	items, err := queryItems(ctx, s, partitionQuery(userPK(uid), chatUsageMonthPrefix(t)), "chat usage")
+	if err != nil {
+		return nil, err
 	}
-	return days, nil
+	return convertAll(items, dayUsageFrom), nil
 }
 
 // dayUsageFrom reads a day item's model counters.
 func dayUsageFrom(item map[string]types.AttributeValue) domain.DayUsage {
 	var d domain.DayUsage
 	if sk, ok := item[AttrSK].(*types.AttributeValueMemberS); ok {
-		d.Date = strings.TrimPrefix(sk.Value, chatUsagePrefix)
+		d.Date = chatUsageDate(sk.Value)
 	}
 	type model struct {
 		provider, model string

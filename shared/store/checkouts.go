@@ -18,10 +18,6 @@ import (
 // claims the record (a conditional write) creates the session; the others
 // wait for it to be written.
 
-const checkoutPrefix = "CHECKOUT#"
-
-func checkoutSK(pid string) string { return checkoutPrefix + pid }
-
 // Checkout states: being created by the holder of Token, or open at URL.
 const (
 	CheckoutCreating = "creating"
@@ -126,26 +122,4 @@ func (s *Store) ReleaseCheckout(ctx context.Context, uid, pid, token string) err
 		return fmt.Errorf("release checkout: %w", err)
 	}
 	return nil
-}
-
-// PendingOrders lists uid's orders for pid that are still PENDING (open
-// checkout sessions), from the user's order index.
-func (s *Store) PendingOrders(ctx context.Context, uid, pid string) ([]Order, error) {
-	items, err := queryAll[orderItem](ctx, s, &dynamodb.QueryInput{
-		IndexName:                aws.String(IndexGSI1),
-		KeyConditionExpression:   aws.String("GSI1PK = :pk AND begins_with(GSI1SK, :orders)"),
-		FilterExpression:         aws.String("prompt_id = :pid AND #s = :pending"),
-		ExpressionAttributeNames: map[string]string{"#s": "status"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":      &types.AttributeValueMemberS{Value: userPK(uid)},
-			":orders":  &types.AttributeValueMemberS{Value: orderIndexPrefix},
-			":pid":     &types.AttributeValueMemberS{Value: pid},
-			":pending": &types.AttributeValueMemberS{Value: OrderPending},
-		},
-	}, "pending orders")
-	out := make([]Order, len(items))
-	for i, it := range items {
-		out[i] = it.Order
-	}
-	return out, err
 }

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -81,24 +80,4 @@ func (s *Store) put(ctx context.Context, item any) error {
 	}
 	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: av})
 	return err
-}
-
-// queryAll runs a query through every page and unmarshals each item into a
-// T; what names the query in errors.
-func queryAll[T any](ctx context.Context, s *Store, in *dynamodb.QueryInput, what string) ([]T, error) {
-	in.TableName = aws.String(s.table)
-	p := dynamodb.NewQueryPaginator(s.db, in)
-	var out []T
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-		var items []T
-		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-		out = append(out, items...)
-	}
-	return out, nil
 }

@@ -42,8 +42,8 @@ func oauthStatePK(nonce string) string  { return PKOAuthState + nonce }
 func promptPK(pid string) string        { return PKPrompt + pid }
 func orderPK(sid string) string         { return PKOrder + sid }
 func paymentPK(pi string) string        { return PKPaymentIntent + pi }
-func eventPK(id string) string          { return PKStripeEvent + id }
-func localPayPK(sid string) string      { return PKLocalCheckout + sid }
+func stripeEventPK(id string) string    { return PKStripeEvent + id }
+func localCheckoutPK(sid string) string { return PKLocalCheckout + sid }
 
 // Accounts: a user's sign-in sessions live in the user's partition (so the
 // account's items and its sessions go together); single-use links (email
@@ -53,19 +53,34 @@ const (
 	skLinkToken   = "LINK"
 )
 
+// Purposes of mailed single-use links: the word after LINK# in their key.
+const (
+	LinkVerifyEmail   = "VERIFY"
+	LinkResetPassword = "RESET"
+)
+
 func sessionSK(sid string) string                  { return sessionPrefix + sid }
 func linkTokenPK(purpose, tokenHash string) string { return PKLink + purpose + "#" + tokenHash }
 
+// The one item of a guard, throttle or OAuth-state partition.
 const (
-	skProfile     = "PROFILE"
-	skGuard       = "GUARD"
-	skThrottle    = "WINDOW"
-	skOAuthState  = "STATE"
-	pkCatalog     = PKCatalog
-	activityIndex = "ACT#"
+	skGuard      = "GUARD"
+	skThrottle   = "WINDOW"
+	skOAuthState = "STATE"
 )
 
-func categorySK(cid string) string { return "CAT#" + cid }
+// The rest of the user's partition: the profile, the activity feed
+// (ACT#<time>#<id>), the free quota, the prompts the user owns, the open
+// checkout per prompt (one session for a double click) and the chat
+// connections (one provider model each).
+const (
+	skProfile      = "PROFILE"
+	activityIndex  = "ACT#"
+	skQuota        = "QUOTA"
+	ownPrefix      = "OWN#"
+	checkoutPrefix = "CHECKOUT#"
+	chatConnPrefix = "CONN#"
+)
 
 // sortableTime renders t so that string order is time order (fixed width, UTC).
 func sortableTime(t time.Time) string {
@@ -73,6 +88,44 @@ func sortableTime(t time.Time) string {
 }
 
 func activitySK(t time.Time, id string) string { return activityIndex + sortableTime(t) + "#" + id }
+func ownSK(pid string) string                  { return ownPrefix + pid }
+func checkoutSK(pid string) string             { return checkoutPrefix + pid }
+func chatConnSK(cid string) string             { return chatConnPrefix + cid }
+
+// Catalogue: the categories under CATALOG / CAT#<cid>; each prompt under
+// PROMPT#<pid> / META beside its ratings (RATING#<uid>, one per user). GSI1
+// lists the catalogue (CATALOG / <created>#<pid>, time order) and a
+// user's ratings (USER#<uid> / RATING#<pid>).
+const (
+	pkCatalog      = PKCatalog
+	gsiCatalogKey  = PKCatalog
+	categoryPrefix = "CAT#"
+	skPromptMeta   = "META"
+	ratingPrefix   = "RATING#"
+)
+
+func categorySK(cid string) string { return categoryPrefix + cid }
+func promptGSI1SK(created time.Time, pid string) string {
+	return sortableTime(created) + "#" + pid
+}
+func ratingSK(uid string) string     { return ratingPrefix + uid }
+func ratingGSI1SK(pid string) string { return ratingPrefix + pid }
+
+// Payments: an order under ORDER#<session> / ORDER, listed per user in GSI1
+// (USER#<uid> / ORDER#<created>); a payment intent's pointer to its order
+// (PAYMENTINTENT#<pi> / ORDER); a processed Stripe event (STRIPEEVENT#<id>
+// / EVENT); and the local checkout's sessions (LOCALCHECKOUT#<sid> /
+// SESSION) with their refunds beside them (REFUND#<idempotency key>).
+const (
+	skOrder           = "ORDER"
+	orderIndexPrefix  = "ORDER#"
+	skStripeEvent     = "EVENT"
+	skLocalSession    = "SESSION"
+	localRefundPrefix = "REFUND#"
+)
+
+func orderGSI1SK(created time.Time) string { return orderIndexPrefix + sortableTime(created) }
+func localRefundSK(idemKey string) string  { return localRefundPrefix + idemKey }
 
 // MCP registry: one item per server under MCP#<sid>, listed through GSI1 by
 // display name; the sync job's state; and each user's MCP connections.
@@ -117,6 +170,9 @@ const (
 
 func chatUsageSK(day time.Time) string { return chatUsagePrefix + day.UTC().Format(chatUsageDayForm) }
 
+// chatUsageDate is the day (2006-01-02) a usage item's SK names.
+func chatUsageDate(sk string) string { return strings.TrimPrefix(sk, chatUsagePrefix) }
+
 // chatUsageMonthPrefix selects the day items of t's UTC month.
 func chatUsageMonthPrefix(t time.Time) string {
 	return chatUsagePrefix + t.UTC().Format("2006-01") + "-"
@@ -131,6 +187,12 @@ func chatModelAttr(kind, provider, model string, demo bool) string {
 		name += "#demo"
 	}
 	return name + "#" + kind
+}
+
+// chatModelNamable reports whether chatModelAttr can name provider's model
+// unambiguously: both set, neither holding the separator.
+func chatModelNamable(provider, model string) bool {
+	return provider != "" && model != "" && !strings.Contains(provider+model, "#")
 }
 
 // parseChatModelAttr reverses chatModelAttr; ok is false for other attributes.

@@ -13,12 +13,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Purposes of mailed single-use links.
-const (
-	LinkVerifyEmail   = "VERIFY"
-	LinkResetPassword = "RESET"
-)
-
 // Why a link token is refused.
 var (
 	ErrLinkUnknown = errors.New("link token unknown")

@@ -79,29 +79,11 @@ func (s *Store) PutMCPConnection(ctx context.Context, uid string, c domain.MCPCo
 // ListMCPConnections lists uid's MCP connections, newest first (connected_at,
 // then id). Only items under the user's own key are read.
 func (s *Store) ListMCPConnections(ctx context.Context, uid string) ([]domain.MCPConnection, error) {
-	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{
-		TableName:              aws.String(s.table),
-		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :prefix)"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":     &types.AttributeValueMemberS{Value: userPK(uid)},
-			":prefix": &types.AttributeValueMemberS{Value: mcpConnPrefix},
-		},
-		ConsistentRead: aws.Bool(true),
-	})
-	out := []domain.MCPConnection{}
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("list mcp connections: %w", err)
-		}
-		var items []mcpConnItem
-		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
-			return nil, fmt.Errorf("list mcp connections: %w", err)
-		}
-		for _, it := range items {
-			out = append(out, it.domain())
-		}
+	items, err := queryAll[mcpConnItem](ctx, s, partitionQuery(userPK(uid), mcpConnPrefix), "list mcp connections")
+	if err != nil {
+		return nil, err
 	}
+	out := convertAll(items, mcpConnItem.domain)
 	slices.SortFunc(out, func(a, b domain.MCPConnection) int {
 		return cmp.Or(connectedAt(b).Compare(connectedAt(a)), cmp.Compare(b.ID, a.ID))
 	})

@@ -51,7 +51,7 @@ func TestMCPConnectionsPutListDelete(t *testing.T) {
 	}
 	storetest.Must(t, st.PutMCPConnection(ctx, "bob", mcpConn("b1", "2026-11-22T13:00:00Z", nil)), "put bob's")
 	// Other items under the user's key must not show up as connections.
-	storetest.Must(t, st.PutConnection(ctx, "alice", store.Connection{ID: "llm1", Kind: "llm", ServerName: "GPT", CreatedAt: "2026-11-22T10:00:00Z"}), "llm connection")
+	storetest.Must(t, st.PutChatConnection(ctx, "alice", domain.ChatConnection{ID: "llm1", Name: "GPT", CreatedAt: "2026-11-22T10:00:00Z"}), "llm connection")
 
 	if err := st.PutMCPConnection(ctx, "alice", c1); err == nil {
 		t.Error("putting an existing connection id again succeeded, want a refusal")

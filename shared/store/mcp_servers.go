@@ -195,30 +195,11 @@ func (s *Store) GetMCPServer(ctx context.Context, sid string) (domain.MCPServer,
 // ListMCPServers lists every server, active or not, by display name
 // (case-insensitive, then id). Callers filter.
 func (s *Store) ListMCPServers(ctx context.Context) ([]domain.MCPServer, error) {
-	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{
-		TableName:              aws.String(s.table),
-		IndexName:              aws.String(IndexGSI1),
-		KeyConditionExpression: aws.String("GSI1PK = :pk"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &types.AttributeValueMemberS{Value: gsiMCPServersKey},
-		},
-		ScanIndexForward: aws.Bool(true),
-	})
-	out := []domain.MCPServer{}
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("list mcp servers: %w", err)
-		}
-		var items []mcpServerItem
-		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
-			return nil, fmt.Errorf("list mcp servers: %w", err)
-		}
-		for _, it := range items {
-			out = append(out, it.domain())
-		}
+	items, err := queryAll[mcpServerItem](ctx, s, gsi1Query(gsiMCPServersKey, ""), "list mcp servers")
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	return convertAll(items, mcpServerItem.domain), nil
 }
 
 // SetMCPServerActive switches a server in or out of the listing (the sync

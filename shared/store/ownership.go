@@ -6,16 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"aiwork/shared/domain"
 )
-
-const ownPrefix = "OWN#"
-
-func ownSK(pid string) string { return ownPrefix + pid }
 
 type ownItem struct {
 	PK        string  `dynamodbav:"PK"`
@@ -69,14 +61,7 @@ func (s *Store) OwnershipOf(ctx context.Context, uid, pid string) (domain.Owners
 
 // OwnedPromptIDs lists the prompts uid owns, in id order.
 func (s *Store) OwnedPromptIDs(ctx context.Context, uid string) ([]string, error) {
-	items, err := queryAll[ownItem](ctx, s, &dynamodb.QueryInput{
-		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :own)"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":  &types.AttributeValueMemberS{Value: userPK(uid)},
-			":own": &types.AttributeValueMemberS{Value: ownPrefix},
-		},
-		ConsistentRead: aws.Bool(true),
-	}, "owned prompts")
+	items, err := queryAll[ownItem](ctx, s, partitionQuery(userPK(uid), ownPrefix), "owned prompts")
 	if err != nil {
 		return nil, err
 	}

@@ -7,16 +7,10 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"aiwork/shared/domain"
-)
-
-const (
-	skPromptMeta  = "META"
-	gsiCatalogKey = PKCatalog // the catalogue's listing in GSI1
 )
 
 type promptItem struct {
@@ -57,7 +51,7 @@ func (s *Store) PutPrompt(ctx context.Context, p domain.Prompt) error {
 			"rating_sum = if_not_exists(rating_sum, :zero), rating_count = if_not_exists(rating_count, :zero)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":gpk":      &types.AttributeValueMemberS{Value: gsiCatalogKey},
-			":gsk":      &types.AttributeValueMemberS{Value: sortableTime(p.CreatedAt) + "#" + p.ID},
+			":gsk":      &types.AttributeValueMemberS{Value: promptGSI1SK(p.CreatedAt, p.ID)},
 			":id":       &types.AttributeValueMemberS{Value: p.ID},
 			":title":    &types.AttributeValueMemberS{Value: p.Title},
 			":desc":     &types.AttributeValueMemberS{Value: p.Description},
@@ -86,28 +80,11 @@ func (s *Store) GetPrompt(ctx context.Context, pid string) (domain.Prompt, error
 
 // Prompts lists the whole catalogue, newest first (created_at, then id).
 func (s *Store) Prompts(ctx context.Context) ([]domain.Prompt, error) {
-	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{
-		TableName:              aws.String(s.table),
-		IndexName:              aws.String(IndexGSI1),
-		KeyConditionExpression: aws.String("GSI1PK = :pk"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &types.AttributeValueMemberS{Value: gsiCatalogKey},
-		},
-		ScanIndexForward: aws.Bool(false),
-	})
-	var out []domain.Prompt
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("list prompts: %w", err)
-		}
-		var items []promptItem
-		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
-			return nil, fmt.Errorf("list prompts: %w", err)
-		}
-		for _, it := range items {
-			out = append(out, it.domain())
-		}
+	in := gsi1Query(gsiCatalogKey, "")
+	in.ScanIndexForward = aws.Bool(false)
+	items, err := queryAll[promptItem](ctx, s, in, "list prompts")
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	return convertAll(items, promptItem.domain), nil
 }

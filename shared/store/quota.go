@@ -15,8 +15,6 @@ import (
 	"aiwork/shared/domain"
 )
 
-const skQuota = "QUOTA"
-
 // ErrQuotaExhausted means every free use has been claimed.
 var ErrQuotaExhausted = errors.New("free prompt quota exhausted")
 

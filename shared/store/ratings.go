@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -15,8 +14,6 @@ import (
 
 	"aiwork/shared/domain"
 )
-
-const ratingPrefix = "RATING#"
 
 type ratingItem struct {
 	PK        string `dynamodbav:"PK"`
@@ -37,7 +34,7 @@ type ratingItem struct {
 // the second write fails, the first is undone so a retry starts clean.
 func (s *Store) Rate(ctx context.Context, uid, pid string, rating int) (domain.Prompt, error) {
 	it := ratingItem{
-		PK: promptPK(pid), SK: ratingPrefix + uid, GSI1PK: userPK(uid), GSI1SK: ratingPrefix + pid,
+		PK: promptPK(pid), SK: ratingSK(uid), GSI1PK: userPK(uid), GSI1SK: ratingGSI1SK(pid),
 		PromptID: pid, Rating: rating, UpdatedAt: time.Now().UTC().Format(time.RFC3339Nano),
 	}
 	av, err := attributevalue.MarshalMap(it)
@@ -106,28 +103,13 @@ func (s *Store) undoRating(ctx context.Context, it ratingItem, old map[string]ty
 
 // UserRatings answers uid's ratings by prompt id.
 func (s *Store) UserRatings(ctx context.Context, uid string) (map[string]int, error) {
-	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{
-		TableName:              aws.String(s.table),
-		IndexName:              aws.String(IndexGSI1),
-		KeyConditionExpression: aws.String("GSI1PK = :pk AND begins_with(GSI1SK, :r)"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &types.AttributeValueMemberS{Value: userPK(uid)},
-			":r":  &types.AttributeValueMemberS{Value: ratingPrefix},
-		},
-	})
-	out := map[string]int{}
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("user ratings: %w", err)
-		}
-		var items []ratingItem
-		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
-			return nil, fmt.Errorf("user ratings: %w", err)
-		}
-		for _, it := range items {
-			out[strings.TrimPrefix(it.GSI1SK, ratingPrefix)] = it.Rating
-		}
+	items, err := queryAll[ratingItem](ctx, s, gsi1Query(userPK(uid), ratingPrefix), "user ratings")
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]int, len(items))
+	for _, it := range items {
+		out[it.PromptID] = it.Rating
 	}
 	return out, nil
 }

@@ -88,26 +88,7 @@ func (s *Store) EndSessions(ctx context.Context, uid string) (int, error) {
 // partitionKeys lists the keys of pk's items whose SK starts with prefix
 // ("" for all), strongly consistent.
 func (s *Store) partitionKeys(ctx context.Context, pk, prefix string) ([]map[string]types.AttributeValue, error) {
-	cond := "PK = :pk"
-	values := map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: pk}}
-	if prefix != "" {
-		cond += " AND begins_with(SK, :prefix)"
-		values[":prefix"] = &types.AttributeValueMemberS{Value: prefix}
-	}
-	pages := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{
-		TableName:                 aws.String(s.table),
-		KeyConditionExpression:    aws.String(cond),
-		ExpressionAttributeValues: values,
-		ProjectionExpression:      aws.String("PK, SK"),
-		ConsistentRead:            aws.Bool(true),
-	})
-	var out []map[string]types.AttributeValue
-	for pages.HasMorePages() {
-		page, err := pages.NextPage(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, page.Items...)
-	}
-	return out, nil
+	in := partitionQuery(pk, prefix)
+	in.ProjectionExpression = aws.String("PK, SK")
+	return queryItems(ctx, s, in, "partition keys")
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // ToolAllowance is a tool a user lets the chat call without asking, on one
@@ -42,14 +41,7 @@ func (s *Store) AllowToolAlways(ctx context.Context, uid, serverID, tool string,
 
 // ToolAllowances lists the tools uid always allows, by server and tool.
 func (s *Store) ToolAllowances(ctx context.Context, uid string) ([]ToolAllowance, error) {
-	items, err := queryAll[toolAllowItem](ctx, s, &dynamodb.QueryInput{
-		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :prefix)"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":     &types.AttributeValueMemberS{Value: userPK(uid)},
-			":prefix": &types.AttributeValueMemberS{Value: toolAllowPrefix},
-		},
-		ConsistentRead: aws.Bool(true),
-	}, "tool allowances")
+	items, err := queryAll[toolAllowItem](ctx, s, partitionQuery(userPK(uid), toolAllowPrefix), "tool allowances")
 	if err != nil {
 		return nil, err
 	}

@@ -45,7 +45,7 @@ type admission struct {
 	done  chan struct{} // closed when the checks are over
 	err   error         // why the message may not stream (nil: it may)
 
-	conn    store.Connection
+	conn    domain.ChatConnection
 	connErr error
 	used    int // tokens today
 	usedErr error
@@ -81,7 +81,7 @@ func (a *admission) run(ctx, request context.Context, cid, model string, lim con
 	var sessionErr error
 	var wg sync.WaitGroup
 	wg.Go(func() { sessionErr = auth.ConfirmSession(request) })
-	wg.Go(func() { a.conn, a.connErr = a.st.GetConnection(ctx, a.uid, cid) })
+	wg.Go(func() { a.conn, a.connErr = a.st.GetChatConnection(ctx, a.uid, cid) })
 	if lim.DailyTokenBudget > 0 {
 		wg.Go(func() { a.used, a.usedErr = a.st.ChatTokensOn(ctx, a.uid, a.now) })
 	}
@@ -114,7 +114,7 @@ func (a *admission) run(ctx, request context.Context, cid, model string, lim con
 
 // wait answers the connection once the checks are over, or why the message
 // may not stream.
-func (a *admission) wait() (store.Connection, error) {
+func (a *admission) wait() (domain.ChatConnection, error) {
 	a.begin()
 	<-a.done
 	return a.conn, a.err
@@ -125,7 +125,7 @@ func (a *admission) wait() (store.Connection, error) {
 func (a *admission) refusal(model string, lim config.ChatLimits) error {
 	now := a.now
 	switch {
-	case errors.Is(a.connErr, store.ErrNotFound) || (a.connErr == nil && a.conn.Kind != "llm"):
+	case errors.Is(a.connErr, store.ErrNotFound):
 		return httpx.NotFound("Connection not found. Connect again.")
 	case a.connErr != nil:
 		return a.connErr

@@ -321,7 +321,7 @@ type route struct {
 }
 
 // routeOf finds the connection's upstream.
-func (s *Service) routeOf(conn store.Connection) (route, bool) {
+func (s *Service) routeOf(conn domain.ChatConnection) (route, bool) {
 	provider, ok := llm.FindProvider(conn.Provider)
 	if !ok {
 		return route{}, false

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"aiwork/shared/config"
+	"aiwork/shared/domain"
 	"aiwork/shared/store"
 )
 
@@ -29,7 +30,7 @@ type verdicts struct {
 
 type verdict struct {
 	sessionID string
-	conn      store.Connection
+	conn      domain.ChatConnection
 	at        time.Time // when the checks last passed
 	window    store.Window
 	tokens    int // today's tokens when last read, plus what ended since
@@ -41,21 +42,21 @@ func newVerdicts() *verdicts { return &verdicts{byUser: map[string]*verdict{}} }
 
 // sure answers the connection to stream on at once, when the remembered
 // verdict allows it for this message, and counts the stream as running.
-func (v *verdicts) sure(uid, sessionID, cid string, lim config.ChatLimits, now time.Time) (store.Connection, bool) {
+func (v *verdicts) sure(uid, sessionID, cid string, lim config.ChatLimits, now time.Time) (domain.ChatConnection, bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	vd := v.byUser[uid]
 	switch {
 	case vd == nil || vd.sessionID == "" || vd.sessionID != sessionID || vd.conn.ID != cid:
-		return store.Connection{}, false
+		return domain.ChatConnection{}, false
 	case now.Sub(vd.at) > verdictTTL || now.Before(vd.at):
-		return store.Connection{}, false
+		return domain.ChatConnection{}, false
 	case lim.RequestsPerMinute > 0 && now.Before(vd.window.Ends(time.Minute)) && vd.window.Count+2 > lim.RequestsPerMinute:
-		return store.Connection{}, false
+		return domain.ChatConnection{}, false
 	case lim.DailyTokenBudget > 0 && (vd.day != now.UTC().Format(time.DateOnly) || vd.tokens >= lim.DailyTokenBudget):
-		return store.Connection{}, false
+		return domain.ChatConnection{}, false
 	case lim.MaxConcurrentStreams > 0 && vd.streams+2 > lim.MaxConcurrentStreams:
-		return store.Connection{}, false
+		return domain.ChatConnection{}, false
 	}
 	vd.streams++
 	return vd.conn, true

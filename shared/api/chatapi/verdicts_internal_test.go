@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"aiwork/shared/store"
+	"aiwork/shared/domain"
 )
 
 // The remembered verdicts stay bounded: once maxRemembered users are
@@ -18,7 +18,7 @@ func TestVerdictsForgetStaleUsers(t *testing.T) {
 		v.byUser[fmt.Sprintf("old-%d", i)] = &verdict{at: now.Add(-time.Hour)}
 	}
 	v.byUser["streaming"] = &verdict{at: now.Add(-time.Hour), streams: 1}
-	v.passed("new", "s1", &admission{now: now, conn: store.Connection{ID: "c1"}}, false)
+	v.passed("new", "s1", &admission{now: now, conn: domain.ChatConnection{ID: "c1"}}, false)
 	if _, ok := v.byUser["new"]; !ok {
 		t.Fatal("the new user's verdict was not kept")
 	}

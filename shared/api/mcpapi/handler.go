@@ -14,6 +14,7 @@ import (
 
 	"aiwork/shared/auth"
 	"aiwork/shared/config"
+	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
 	"aiwork/shared/llm"
 	"aiwork/shared/mcp"
@@ -121,14 +122,14 @@ func (s *Service) connectProvider(w http.ResponseWriter, r *http.Request) error 
 		name += " (local demo)"
 	}
 	uid, _ := auth.UserID(r.Context())
-	c := store.Connection{
-		ID: newID(), Kind: "llm", Provider: p.ID, Model: in.Model, ServerName: name,
+	c := domain.ChatConnection{
+		ID: newID(), Provider: p.ID, Model: in.Model, Name: name,
 		CreatedAt: time.Now().UTC().Format(time.RFC3339Nano),
 	}
-	if err := s.st.PutConnection(r.Context(), uid, c); err != nil {
+	if err := s.st.PutChatConnection(r.Context(), uid, c); err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, connectResponse{ID: c.ID, ServerName: c.ServerName, Model: c.Model, Demo: demo})
+	httpx.WriteJSON(w, http.StatusOK, connectResponse{ID: c.ID, ServerName: c.Name, Model: c.Model, Demo: demo})
 	return nil
 }
 

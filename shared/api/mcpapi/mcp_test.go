@@ -108,14 +108,14 @@ func TestConnectProvider(t *testing.T) {
 			t.Errorf("server name %q lacks %q", c.ServerName, first)
 		}
 		// The connection is the user's, stored for the chat stream.
-		stored, err := s.st.GetConnection(context.Background(), uid, c.ID)
+		stored, err := s.st.GetChatConnection(context.Background(), uid, c.ID)
 		if err != nil {
 			t.Fatalf("stored connection: %v", err)
 		}
-		if stored.Kind != "llm" || stored.Provider != tt.provider || stored.Model != tt.model {
+		if stored.Name != tt.serverName || stored.Provider != tt.provider || stored.Model != tt.model {
 			t.Errorf("stored = %+v", stored)
 		}
-		if _, err := s.st.GetConnection(context.Background(), "someone-else", c.ID); err == nil {
+		if _, err := s.st.GetChatConnection(context.Background(), "someone-else", c.ID); err == nil {
 			t.Error("another user can read the connection")
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"aiwork/shared/auth"
+	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
 	"aiwork/shared/payments"
 	"aiwork/shared/store"
@@ -118,9 +119,9 @@ func (s *Service) verifySession(w http.ResponseWriter, r *http.Request) error {
 		}
 	// The order knows what the provider's session may not show (the local
 	// test checkout's sessions never change state on their own).
-	case sess.Status == "expired" || order.Status == store.OrderExpired:
+	case sess.Status == "expired" || order.Status == domain.OrderExpired:
 		return httpx.Invalid("This checkout session expired before payment. Nothing was charged.")
-	case order.Status == store.OrderFailed:
+	case order.Status == domain.OrderFailed:
 		return httpx.Invalid("This payment failed. Nothing was charged.")
 	default:
 		return httpx.Invalid("This payment has not been completed yet.")

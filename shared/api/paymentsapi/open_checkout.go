@@ -90,7 +90,7 @@ func (s *Service) reusable(ctx context.Context, rec store.OpenCheckout) (bool, e
 	if err != nil {
 		return false, err
 	}
-	return order.Status == store.OrderPending, nil
+	return order.Status == domain.OrderPending, nil
 }
 
 // createSession opens the provider's session for the claim's holder and
@@ -112,9 +112,9 @@ func (s *Service) createSession(ctx context.Context, uid string, p domain.Prompt
 		return checkoutResponse{}, httpx.Errorf(httpx.CodeUpstream, "The payment provider could not start a checkout. Please try again.")
 	}
 	now := time.Now()
-	if err := s.st.PutOrder(ctx, store.Order{
+	if err := s.st.PutOrder(ctx, domain.Order{
 		SessionID: sess.ID, UserID: uid, PromptID: p.ID, PromptTitle: p.Title, Amount: float64(cents) / 100,
-		Status: store.OrderPending, Provider: s.provider.Name(), CreatedAt: now.UTC().Format(time.RFC3339Nano),
+		Status: domain.OrderPending, Provider: s.provider.Name(), CreatedAt: now.UTC().Format(time.RFC3339Nano),
 	}); err != nil {
 		return checkoutResponse{}, err
 	}

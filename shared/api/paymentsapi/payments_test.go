@@ -117,7 +117,7 @@ func TestCreateCheckout(t *testing.T) {
 	o, err := s.st.GetOrder(context.Background(), got.SessionID)
 	storetest.Must(t, err, "order")
 	if o.UserID != uid || o.PromptID != "a" || o.PromptTitle != "Title a" || o.Amount != 12.34 ||
-		o.Status != store.OrderPending || o.Provider != "local" {
+		o.Status != domain.OrderPending || o.Provider != "local" {
 		t.Errorf("order = %+v, want PENDING local order of a for 12.34 by %s", o, uid)
 	}
 	if owned := s.owned(token); len(owned) != 0 {
@@ -170,7 +170,7 @@ func TestVerifySessionRefusals(t *testing.T) {
 			t.Errorf("%s: detail = %q, want %q", tc.name, e.Detail, tc.detail)
 		}
 	}
-	if got := s.orderStatus(sid); got != store.OrderPending {
+	if got := s.orderStatus(sid); got != domain.OrderPending {
 		t.Errorf("order after failed verifications = %s, want PENDING", got)
 	}
 	if got := s.owned(token); len(got) != 0 {
@@ -234,7 +234,7 @@ func TestLocalCheckoutPayFlow(t *testing.T) {
 		}
 	}
 	checkPurchase()
-	if got := s.orderStatus(co.SessionID); got != store.OrderPaid {
+	if got := s.orderStatus(co.SessionID); got != domain.OrderPaid {
 		t.Errorf("order = %s, want PAID", got)
 	}
 
@@ -274,7 +274,7 @@ func TestLocalCheckoutCancel(t *testing.T) {
 	if got := s.owned(token); len(got) != 0 {
 		t.Errorf("owned after cancel = %v", got)
 	}
-	if got := s.orderStatus(co.SessionID); got != store.OrderPending {
+	if got := s.orderStatus(co.SessionID); got != domain.OrderPending {
 		t.Errorf("order after cancel = %s, want PENDING", got)
 	}
 	wantError(t, s.do("GET", verifyPath+co.SessionID, token, ""), http.StatusBadRequest, "not been completed")
@@ -298,7 +298,7 @@ func TestVerifyFulfilsWithoutWebhook(t *testing.T) {
 	co := s.checkout(token, "a")
 	_, err := s.st.CompleteLocalSession(context.Background(), co.SessionID, "pi_direct_1")
 	storetest.Must(t, err, "complete local session")
-	if got := s.orderStatus(co.SessionID); got != store.OrderPending {
+	if got := s.orderStatus(co.SessionID); got != domain.OrderPending {
 		t.Fatalf("order before verify = %s, want PENDING (no event was sent)", got)
 	}
 
@@ -311,7 +311,7 @@ func TestVerifyFulfilsWithoutWebhook(t *testing.T) {
 	}
 	o, err := s.st.GetOrder(context.Background(), co.SessionID)
 	storetest.Must(t, err, "order")
-	if o.Status != store.OrderPaid || o.PaymentIntent != "pi_direct_1" || o.UserID != uid {
+	if o.Status != domain.OrderPaid || o.PaymentIntent != "pi_direct_1" || o.UserID != uid {
 		t.Errorf("order = %+v, want PAID with payment intent pi_direct_1", o)
 	}
 	if n := len(s.activities(token, domain.ActivityPurchase)); n != 1 {

@@ -9,12 +9,11 @@ import (
 
 	"aiwork/shared/domain"
 	"aiwork/shared/payments"
-	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 )
 
 // sessionsOf lists the checkout sessions (orders) the user has for pid.
-func (s *stack) sessionsOf(uid, pid string) []store.Order {
+func (s *stack) sessionsOf(uid, pid string) []domain.Order {
 	s.t.Helper()
 	orders, err := s.st.PendingOrders(context.Background(), uid, pid)
 	storetest.Must(s.t, err, "pending orders")

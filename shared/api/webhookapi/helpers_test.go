@@ -110,7 +110,7 @@ func (s *stack) owned(uid string) []string {
 	return ids
 }
 
-func (s *stack) order(sid string) store.Order {
+func (s *stack) order(sid string) domain.Order {
 	s.t.Helper()
 	o, err := s.st.GetOrder(context.Background(), sid)
 	storetest.Must(s.t, err, "get order "+sid)

@@ -14,7 +14,6 @@ import (
 	"github.com/stripe/stripe-go/v84"
 
 	"aiwork/shared/domain"
-	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 )
 
@@ -67,7 +66,7 @@ func TestSignature(t *testing.T) {
 	if got := s.owned(uid); len(got) != 0 {
 		t.Fatalf("owned after refused events = %v, want nothing", got)
 	}
-	if got := s.order(sid).Status; got != store.OrderPending {
+	if got := s.order(sid).Status; got != domain.OrderPending {
 		t.Fatalf("order after refused events = %s, want PENDING", got)
 	}
 
@@ -84,7 +83,7 @@ func TestSignature(t *testing.T) {
 		t.Errorf("owned = %v, want [a]", got)
 	}
 	o := s.order(sid)
-	if o.Status != store.OrderPaid || o.PaymentIntent != "pi_sig" {
+	if o.Status != domain.OrderPaid || o.PaymentIntent != "pi_sig" {
 		t.Errorf("order = %+v, want PAID with payment intent pi_sig", o)
 	}
 	acts := s.activities(uid, domain.ActivityPurchase)
@@ -105,7 +104,7 @@ func TestUnknownEventTypeIsIgnored(t *testing.T) {
 	if got := s.owned(uid); len(got) != 0 {
 		t.Errorf("owned = %v, want nothing", got)
 	}
-	if got := s.order(sid).Status; got != store.OrderPending {
+	if got := s.order(sid).Status; got != domain.OrderPending {
 		t.Errorf("order = %s, want PENDING", got)
 	}
 	if got := s.activities(uid, domain.ActivityPurchase); len(got) != 0 {
@@ -140,7 +139,7 @@ func TestConcurrentReplaysAndVerify(t *testing.T) {
 	if acts := s.activities(uid, domain.ActivityPurchase); len(acts) != 1 {
 		t.Errorf("%d purchase activities, want 1: %+v", len(acts), acts)
 	}
-	if got := s.order(sess.ID).Status; got != store.OrderPaid {
+	if got := s.order(sess.ID).Status; got != domain.OrderPaid {
 		t.Errorf("order = %s, want PAID", got)
 	}
 }
@@ -157,7 +156,7 @@ func TestAsyncPaymentSucceeded(t *testing.T) {
 	if got := s.owned(uid); len(got) != 0 {
 		t.Errorf("owned after an unpaid completion = %v, want nothing", got)
 	}
-	if got := s.order(sid).Status; got != store.OrderPending {
+	if got := s.order(sid).Status; got != domain.OrderPending {
 		t.Errorf("order after an unpaid completion = %s, want PENDING", got)
 	}
 
@@ -166,7 +165,7 @@ func TestAsyncPaymentSucceeded(t *testing.T) {
 	if got := s.owned(uid); !slices.Equal(got, []string{"a"}) {
 		t.Errorf("owned after async success = %v, want [a]", got)
 	}
-	if got := s.order(sid).Status; got != store.OrderPaid {
+	if got := s.order(sid).Status; got != domain.OrderPaid {
 		t.Errorf("order = %s, want PAID", got)
 	}
 	if n := len(s.activities(uid, domain.ActivityPurchase)); n != 1 {
@@ -181,7 +180,7 @@ func TestAsyncPaymentFailed(t *testing.T) {
 	sid := s.checkout(token, "a")
 	sess := checkoutSession{ID: sid, Status: "complete", PaymentStatus: "unpaid", UserID: uid, PromptID: "a", AmountCents: 600}
 	s.deliver(event("evt_async_fail", "checkout.session.async_payment_failed", sess.object()))
-	if got := s.order(sid).Status; got != store.OrderFailed {
+	if got := s.order(sid).Status; got != domain.OrderFailed {
 		t.Errorf("order = %s, want FAILED", got)
 	}
 	if got := s.owned(uid); len(got) != 0 {
@@ -199,7 +198,7 @@ func TestExpired(t *testing.T) {
 	sid := s.checkout(token, "a")
 	sess := checkoutSession{ID: sid, Status: "expired", PaymentStatus: "unpaid", UserID: uid, PromptID: "a", AmountCents: 600}
 	s.deliver(event("evt_expired", "checkout.session.expired", sess.object()))
-	if got := s.order(sid).Status; got != store.OrderExpired {
+	if got := s.order(sid).Status; got != domain.OrderExpired {
 		t.Errorf("order = %s, want EXPIRED", got)
 	}
 	if code, detail := s.verify(token, sid); code != http.StatusBadRequest || !strings.Contains(detail, "expired") {
@@ -221,7 +220,7 @@ func TestExpiredAfterCompleted(t *testing.T) {
 	expired := sess
 	expired.Status, expired.PaymentStatus = "expired", "unpaid"
 	s.deliver(event("evt_late_expiry", "checkout.session.expired", expired.object()))
-	if got := s.order(sess.ID).Status; got != store.OrderPaid {
+	if got := s.order(sess.ID).Status; got != domain.OrderPaid {
 		t.Errorf("order = %s, want PAID", got)
 	}
 	if got := s.owned(uid); !slices.Equal(got, []string{"a"}) {
@@ -245,7 +244,7 @@ func TestCompletedBeforeOrder(t *testing.T) {
 	s.deliver(event("evt_early", "checkout.session.completed", sess.object()))
 	o := s.order(sess.ID)
 	if o.UserID != uid || o.PromptID != "a" || o.PromptTitle != "Title a" || o.Amount != 8.25 ||
-		o.Status != store.OrderPaid || o.PaymentIntent != "pi_early" {
+		o.Status != domain.OrderPaid || o.PaymentIntent != "pi_early" {
 		t.Errorf("order = %+v, want PAID order of a by %s for 8.25", o, uid)
 	}
 	if got := s.owned(uid); !slices.Equal(got, []string{"a"}) {
@@ -292,7 +291,7 @@ func TestFullRefund(t *testing.T) {
 	if got := s.owned(uid); len(got) != 0 {
 		t.Errorf("owned after a full refund = %v, want nothing", got)
 	}
-	if got := s.order(sess.ID).Status; got != store.OrderRefunded {
+	if got := s.order(sess.ID).Status; got != domain.OrderRefunded {
 		t.Errorf("order = %s, want REFUNDED", got)
 	}
 	refunds := s.activities(uid, domain.ActivityOther)
@@ -312,7 +311,7 @@ func TestFullRefund(t *testing.T) {
 	if got := s.owned(uid); len(got) != 0 {
 		t.Errorf("owned after replays = %v, want nothing", got)
 	}
-	if got := s.order(sess.ID).Status; got != store.OrderRefunded {
+	if got := s.order(sess.ID).Status; got != domain.OrderRefunded {
 		t.Errorf("order after replays = %s, want REFUNDED", got)
 	}
 	if n := len(s.activities(uid, domain.ActivityOther)); n != 1 {
@@ -337,7 +336,7 @@ func TestPartialRefundKeepsAccess(t *testing.T) {
 	if got := s.owned(uid); !slices.Equal(got, []string{"a"}) {
 		t.Errorf("owned after a partial refund = %v, want [a]", got)
 	}
-	if got := s.order(sess.ID).Status; got != store.OrderPaid {
+	if got := s.order(sess.ID).Status; got != domain.OrderPaid {
 		t.Errorf("order = %s, want PAID", got)
 	}
 	if n := len(s.activities(uid, domain.ActivityOther)); n != 0 {

@@ -30,6 +30,6 @@ func main() {
 	} else {
 		slog.Warn("MAIL_FROM is not set: verification and password-reset mail cannot be sent")
 	}
-	lambda.Start(lambdaadapter.NewProxy(authapi.New(st, cfg, mailer).Handler(), lambdaadapter.OriginSecret(ctx, secrets)))
+	lambda.Start(lambdaadapter.NewProxy(authapi.FromConfig(st, cfg, mailer).Handler(), lambdaadapter.OriginSecret(ctx, secrets)))
 
 }

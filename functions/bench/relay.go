@@ -17,6 +17,7 @@ import (
 
 	"aiwork/shared/config"
 	"aiwork/shared/devstack"
+	"aiwork/shared/routes"
 	"aiwork/shared/store"
 )
 
@@ -92,7 +93,7 @@ func (b *bench) startRelay(ctx context.Context) (rig *relayRig, err error) {
 	}
 	relayed := func() (time.Duration, []time.Duration, error) {
 		body, _ := json.Marshal(map[string]string{"connection_id": conn.ID, "message": "Say something."})
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ours.URL+"/api/v1/mcp-connections/message", bytes.NewReader(body))
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ours.URL+routes.ChatPath, bytes.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Authorization", "Bearer "+reg.AccessToken)
 		return timeStream(client, req, `data: {"content"`)

@@ -17,6 +17,7 @@ import (
 	"aiwork/shared/config"
 	"aiwork/shared/devstack"
 	"aiwork/shared/localmcp"
+	"aiwork/shared/routes"
 	"aiwork/shared/store"
 )
 
@@ -71,7 +72,7 @@ func (b *bench) toolRound(ctx context.Context) error {
 	}
 	body, _ := json.Marshal(map[string]any{"connection_id": chatConn, "message": "Add 2 and 3.", "mcp_connection_ids": []string{mcpConn}})
 	for range toolWarmup + toolRounds {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ours.URL+"/api/v1/mcp-connections/message", strings.NewReader(string(body)))
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ours.URL+routes.ChatPath, strings.NewReader(string(body)))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Authorization", "Bearer "+token)
 		res, err := client.Do(req)

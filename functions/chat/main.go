@@ -5,7 +5,6 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"aiwork/shared/api/chatapi"
-	"aiwork/shared/auth"
 	"aiwork/shared/config"
 	"aiwork/shared/lambdaadapter"
 	"aiwork/shared/llm/providers"
@@ -23,7 +22,7 @@ func main() {
 		lambdaadapter.Fatal("llm", err)
 	}
 	st := store.NewFromAWS(awsCfg, cfg.Store)
-	chat, err := chatapi.FromConfig(st, auth.NewTokens(cfg.JWTSecret, 0).WithKeySource(cfg.JWTKeys).WithSessions(st), registry, cfg)
+	chat, err := chatapi.FromConfig(st, registry, cfg)
 	if err != nil {
 		lambdaadapter.Fatal("chat", err)
 	}

@@ -1,4 +1,4 @@
-// Command mcp-jobs runs the registry's scheduled jobs (routes.Jobs): each
+// Command mcp-jobs runs the registry's scheduled jobs (shared/lambdas): each
 // EventBridge rule invokes it with {"job": "<name>"}.
 package main
 

@@ -17,7 +17,7 @@ func main() {
 	if err != nil {
 		lambdaadapter.Fatal("config", err)
 	}
-	svc, err := mcpapi.FromConfig(store.NewFromAWS(awsCfg, cfg.Chat.Store), cfg)
+	svc, err := mcpapi.FromConfig(store.NewFromAWS(awsCfg, cfg.Store), cfg)
 	if err != nil {
 		lambdaadapter.Fatal("mcp", err)
 	}

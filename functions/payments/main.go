@@ -5,7 +5,6 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"aiwork/shared/api/paymentsapi"
-	"aiwork/shared/auth"
 	"aiwork/shared/config"
 	"aiwork/shared/lambdaadapter"
 	"aiwork/shared/store"
@@ -21,7 +20,5 @@ func main() {
 		lambdaadapter.Fatal("config", errStripeKeyRequired)
 	}
 	st := store.NewFromAWS(awsCfg, cfg.Store)
-	svc := paymentsapi.New(st, auth.NewTokens(cfg.JWTSecret, 0).WithKeySource(cfg.JWTKeys).WithSessions(st), paymentsapi.NewProvider(st, cfg), cfg)
-	lambda.Start(lambdaadapter.NewProxy(svc.Handler(), lambdaadapter.OriginSecret(ctx, secrets)))
-
+	lambda.Start(lambdaadapter.NewProxy(paymentsapi.FromConfig(st, cfg).Handler(), lambdaadapter.OriginSecret(ctx, secrets)))
 }

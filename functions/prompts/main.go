@@ -5,7 +5,6 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"aiwork/shared/api/promptsapi"
-	"aiwork/shared/auth"
 	"aiwork/shared/config"
 	"aiwork/shared/lambdaadapter"
 	"aiwork/shared/store"
@@ -18,8 +17,5 @@ func main() {
 		lambdaadapter.Fatal("config", err)
 	}
 	st := store.NewFromAWS(awsCfg, cfg.Store)
-	h := promptsapi.New(st, auth.NewTokens(cfg.JWTSecret, 0).WithKeySource(cfg.JWTKeys).WithSessions(st), cfg.FreePromptsPerUser).
-		WithEmailVerification(!cfg.SkipEmailVerification).Handler()
-	lambda.Start(lambdaadapter.NewProxy(h, lambdaadapter.OriginSecret(ctx, secrets)))
-
+	lambda.Start(lambdaadapter.NewProxy(promptsapi.FromConfig(st, cfg).Handler(), lambdaadapter.OriginSecret(ctx, secrets)))
 }

@@ -9,7 +9,6 @@ import (
 	"aiwork/shared/api/webhookapi"
 	"aiwork/shared/config"
 	"aiwork/shared/lambdaadapter"
-	"aiwork/shared/payments"
 	"aiwork/shared/store"
 )
 
@@ -24,6 +23,5 @@ func main() {
 		lambdaadapter.Fatal("config", errors.New("STRIPE_SECRET_KEY is required: a duplicate payment is refunded through Stripe"))
 	}
 	st := store.NewFromAWS(awsCfg, cfg.Store)
-	provider := payments.NewStripe(cfg.StripeSecretKey, cfg.StripeAPIURL)
-	lambda.Start(lambdaadapter.NewProxy(webhookapi.New(st, cfg.WebhookSecret, provider), lambdaadapter.OriginSecret(ctx, secrets)))
+	lambda.Start(lambdaadapter.NewProxy(webhookapi.FromConfig(st, cfg), lambdaadapter.OriginSecret(ctx, secrets)))
 }

@@ -16,58 +16,12 @@ import (
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 
-	"aiwork/shared/config"
-	"aiwork/shared/routes"
+	"aiwork/shared/lambdas"
 )
-
-// FunctionSpec is what one Lambda (a route group's or a job function's)
-// needs beyond the table.
-type FunctionSpec struct {
-	// Secrets are read by ARN (NAME_ARN) with read access to exactly these.
-	Secrets []string
-	// Env holds fixed settings: literal values, never a secret.
-	Env map[string]string
-	// MemoryMB and TimeoutSeconds size the function.
-	MemoryMB       int
-	TimeoutSeconds int
-}
-
-var providerKeys = []string{SecretOpenAIKey, SecretAnthropicKey, SecretGeminiKey}
-
-// bufferedTimeout covers API Gateway's 29 s limit for buffered integrations.
-const bufferedTimeout = 30
 
 // ChatTimeoutSeconds bounds one streamed chat reply: the chat function's
 // timeout and its streaming integration's (REST API streams may last 15 min).
-const ChatTimeoutSeconds = 5 * 60
-
-// JobTimeoutSeconds bounds one scheduled run (a registry import, or a probe
-// of every server in the catalogue).
-const JobTimeoutSeconds = 5 * 60
-
-// mcpOutbound is the outbound rule of every function that reaches MCP
-// servers (DESIGN §7): https only. Loopback, where Lambda's Runtime API
-// listens, is refused in Lambda whatever the setting.
-var mcpOutbound = map[string]string{"MCP_HTTPS_ONLY": "true"}
-
-// FunctionSpecs maps every function of the route table (route groups and
-// routes.JobFunctions) to its needs; each mirrors the config loader its
-// functions/<name>/main.go calls.
-var FunctionSpecs = map[string]FunctionSpec{
-	"auth":           {Secrets: []string{SecretJWT, SecretGoogleClientID, SecretGoogleClientSecret}, MemoryMB: 1024, TimeoutSeconds: bufferedTimeout}, // bcrypt wants CPU
-	"users":          {Secrets: []string{SecretJWT}, MemoryMB: 512, TimeoutSeconds: bufferedTimeout},
-	"prompts":        {Secrets: []string{SecretJWT}, MemoryMB: 512, TimeoutSeconds: bufferedTimeout},
-	"payments":       {Secrets: []string{SecretJWT, SecretStripeKey}, MemoryMB: 512, TimeoutSeconds: bufferedTimeout},
-	"stripe-webhook": {Secrets: []string{SecretStripeWebhookSecret, SecretStripeKey}, MemoryMB: 512, TimeoutSeconds: bufferedTimeout},
-	// The provider keys tell mcp which providers are real (demo or not);
-	// the key-encryption key is readable by mcp, which seals users' server
-	// keys, and chat, which opens a user's own to call its tools (and
-	// reaches MCP servers under the same outbound rule).
-	"mcp":  {Secrets: append([]string{SecretJWT, SecretMCPKeyEncryptionKey}, providerKeys...), Env: mcpOutbound, MemoryMB: 512, TimeoutSeconds: bufferedTimeout},
-	"chat": {Secrets: append([]string{SecretJWT, SecretMCPKeyEncryptionKey}, providerKeys...), Env: mcpOutbound, MemoryMB: 1024, TimeoutSeconds: ChatTimeoutSeconds},
-	// Registry sync and health probe: public data only, never a user's key.
-	"mcp-jobs": {Env: mcpOutbound, MemoryMB: 512, TimeoutSeconds: JobTimeoutSeconds},
-}
+var ChatTimeoutSeconds = int(lambdas.LongTimeout.Seconds())
 
 type functionsProps struct {
 	LambdaDir          string
@@ -86,50 +40,32 @@ type functionsProps struct {
 	Reserved map[string]int
 }
 
-// chatLimitFunctions read the chat limits: chat enforces them, users
-// reports them with the caller's usage.
-var chatLimitFunctions = []string{"chat", "users"}
-
 // lambdaDef is one Lambda to make: a route group's or a job function's.
 type lambdaDef struct {
-	Function    string
+	lambdas.Function
 	Description string
-	Streaming   bool // the chat group: Bedrock access when MetaBedrock is on
-	// API: a route group's function, reached through CloudFront only; it
-	// reads and checks the origin secret (SecretOrigin).
-	API bool
 }
 
-// lambdaDefs lists every Lambda of the route table: one per route group,
-// then one per routes.JobFunctions entry.
+// lambdaDefs lists every Lambda of lambdas.All that the API or a schedule
+// invokes (one with a Trigger is made by its own construct: rotation.go).
 func lambdaDefs() ([]lambdaDef, error) {
 	var defs []lambdaDef
-	for _, g := range routes.Groups {
-		defs = append(defs, lambdaDef{
-			Function:    g.Function,
-			Description: "route group " + g.Function + " (" + strings.Join(g.Prefixes, ", ") + ")",
-			Streaming:   g.Streaming,
-			API:         true,
-		})
-	}
-	for _, fn := range routes.JobFunctions {
-		var jobs []string
-		for _, j := range routes.Jobs {
-			if j.Function == fn {
+	seen := map[string]bool{}
+	for _, f := range lambdas.All {
+		if seen[f.Name] {
+			return nil, fmt.Errorf("function %q is listed twice in shared/lambdas", f.Name)
+		}
+		seen[f.Name] = true
+		switch {
+		case f.API():
+			defs = append(defs, lambdaDef{Function: f, Description: "route group " + f.Name + " (" + strings.Join(f.Routes, ", ") + ")"})
+		case len(f.Jobs) > 0:
+			var jobs []string
+			for _, j := range f.Jobs {
 				jobs = append(jobs, j.Name+" "+j.Schedule)
 			}
+			defs = append(defs, lambdaDef{Function: f, Description: "scheduled jobs (" + strings.Join(jobs, ", ") + ")"})
 		}
-		defs = append(defs, lambdaDef{
-			Function:    fn,
-			Description: "scheduled jobs (" + strings.Join(jobs, ", ") + ")",
-		})
-	}
-	seen := map[string]bool{}
-	for _, d := range defs {
-		if seen[d.Function] {
-			return nil, fmt.Errorf("function %q is listed twice in shared/routes (Groups, JobFunctions)", d.Function)
-		}
-		seen[d.Function] = true
 	}
 	return defs, nil
 }
@@ -146,23 +82,17 @@ func newFunctions(scope constructs.Construct, p functionsProps) (map[string]awsl
 	}
 	fns := make(map[string]awslambda.Function, len(defs))
 	for _, d := range defs {
-		spec, ok := FunctionSpecs[d.Function]
-		if !ok {
-			return nil, fmt.Errorf("function %q has no FunctionSpec in infra/stack/functions.go", d.Function)
-		}
-		if d.API {
-			spec.Secrets = append(slices.Clone(spec.Secrets), SecretOrigin)
-		}
-		env, err := environment(d.Function, spec, p)
+		secrets := functionSecrets(d.Function)
+		env, err := environment(d.Function, secrets, p)
 		if err != nil {
 			return nil, err
 		}
 		fn, err := newGoFunction(scope, goFunctionProps{
-			Function:       d.Function,
+			Function:       d.Name,
 			Description:    d.Description,
 			LambdaDir:      p.LambdaDir,
-			MemoryMB:       spec.MemoryMB,
-			TimeoutSeconds: spec.TimeoutSeconds,
+			MemoryMB:       d.MemoryMB,
+			TimeoutSeconds: int(d.Timeout.Seconds()),
 			Env:            env,
 			Reserved:       p.Reserved,
 		})
@@ -175,18 +105,18 @@ func newFunctions(scope constructs.Construct, p functionsProps) (map[string]awsl
 		}
 		// No version stages: every version is readable, AWSPREVIOUS
 		// included (the JWT key before the last rotation, rotation.go).
-		for _, name := range spec.Secrets {
+		for _, name := range secrets {
 			p.Secrets[name].GrantRead(fn, nil)
 		}
 		if d.Streaming && p.MetaBedrock {
 			grantMetaLlama(fn)
 		}
-		if d.Function == "auth" && p.MailFrom != "" {
+		if slices.Contains(d.Settings, lambdas.SettingMailFrom) && p.MailFrom != "" {
 			if err := grantSendMail(fn, p.MailFrom); err != nil {
 				return nil, err
 			}
 		}
-		fns[d.Function] = fn
+		fns[d.Name] = fn
 	}
 	return fns, nil
 }
@@ -238,66 +168,72 @@ func newGoFunction(scope constructs.Construct, p goFunctionProps) (awslambda.Fun
 	}), nil
 }
 
-// environment holds names, ARNs and settings, never a secret's value.
-func environment(function string, spec FunctionSpec, p functionsProps) (map[string]*string, error) {
+// functionSecrets is what f reads from Secrets Manager: its table entry's
+// secrets, and the origin secret for an API function (it checks every
+// request's).
+func functionSecrets(f lambdas.Function) []string {
+	if f.API() {
+		return append(slices.Clone(f.Secrets), SecretOrigin)
+	}
+	return f.Secrets
+}
+
+// environment holds names, ARNs and settings, never a secret's value: the
+// table name, f's fixed settings, each secret's ARN and each deployment
+// setting f reads that the operator gave.
+func environment(f lambdas.Function, secrets []string, p functionsProps) (map[string]*string, error) {
 	env := map[string]*string{"TABLE_NAME": p.Table.TableName()}
-	for key, value := range spec.Env {
+	for key, value := range f.Env {
 		env[key] = jsii.String(value)
 	}
-	for _, name := range spec.Secrets {
+	for _, name := range secrets {
 		s, ok := p.Secrets[name]
 		if !ok {
-			return nil, fmt.Errorf("function %s reads unknown secret %s", function, name)
+			return nil, fmt.Errorf("function %s reads unknown secret %s", f.Name, name)
 		}
 		env[name+"_ARN"] = s.SecretArn()
 	}
-	switch function {
-	case "auth":
-		if len(p.AdminEmails) > 0 {
-			env["ADMIN_EMAILS"] = jsii.String(strings.Join(p.AdminEmails, ","))
-		}
-		if p.PublicURL != "" {
-			env["PUBLIC_URL"] = jsii.String(p.PublicURL)
-		}
-		if p.MailFrom != "" {
-			env["MAIL_FROM"] = jsii.String(p.MailFrom)
-		}
-		if p.RegisterLimitPerIP > 0 {
-			env["REGISTER_LIMIT_PER_IP"] = jsii.String(strconv.Itoa(p.RegisterLimitPerIP))
-		}
-	case "prompts", "payments":
-		if function == "prompts" && p.SkipVerification {
-			env["REQUIRE_EMAIL_VERIFICATION"] = jsii.String("false")
-		}
-		if p.FreePromptsPerUser > 0 {
-			env["FREE_PROMPTS_PER_USER"] = jsii.String(strconv.Itoa(p.FreePromptsPerUser))
-		}
-		if function == "payments" && p.PublicURL != "" {
-			env["PUBLIC_URL"] = jsii.String(p.PublicURL)
-		}
-	case "mcp", "chat":
-		// Both must agree: mcp reports which providers are real.
-		if p.MetaBedrock {
-			env["META_BEDROCK"] = jsii.String("1")
-		}
-	case "mcp-jobs":
-		// Empty: no import; the catalogue is the committed seed.
-		if p.MCPRegistryURL != "" {
-			env["MCP_REGISTRY_URL"] = jsii.String(p.MCPRegistryURL)
+	settings, err := p.settings()
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range f.Settings {
+		if v, ok := settings[name]; ok {
+			env[name] = jsii.String(v)
 		}
 	}
+	return env, nil
+}
+
+// settings are the deployment settings the operator gave, by variable
+// name (lambdas.Setting*); a function gets those its entry reads.
+func (p functionsProps) settings() (map[string]string, error) {
+	out := map[string]string{}
+	set := func(name, value string, given bool) {
+		if given {
+			out[name] = value
+		}
+	}
+	set(lambdas.SettingAdminEmails, strings.Join(p.AdminEmails, ","), len(p.AdminEmails) > 0)
+	set(lambdas.SettingPublicURL, p.PublicURL, p.PublicURL != "")
+	set(lambdas.SettingMailFrom, p.MailFrom, p.MailFrom != "")
+	set(lambdas.SettingRegisterLimit, strconv.Itoa(p.RegisterLimitPerIP), p.RegisterLimitPerIP > 0)
+	set(lambdas.SettingRequireVerified, "false", p.SkipVerification)
+	set(lambdas.SettingFreePrompts, strconv.Itoa(p.FreePromptsPerUser), p.FreePromptsPerUser > 0)
+	// mcp and chat read it both: mcp reports which providers are real.
+	set(lambdas.SettingMetaBedrock, "1", p.MetaBedrock)
+	// Empty: no import; the catalogue is the committed seed.
+	set(lambdas.SettingMCPRegistryURL, p.MCPRegistryURL, p.MCPRegistryURL != "")
 	for name, n := range p.ChatLimits {
-		if !slices.Contains(config.ChatLimitVars, name) {
-			return nil, fmt.Errorf("chat limit %s is not one of %v", name, config.ChatLimitVars)
+		if !slices.Contains(lambdas.ChatLimitSettings, name) {
+			return nil, fmt.Errorf("chat limit %s is not one of %v", name, lambdas.ChatLimitSettings)
 		}
 		if n < 0 {
 			return nil, fmt.Errorf("chat limit %s = %d: want 0 (no limit) or more", name, n)
 		}
-		if slices.Contains(chatLimitFunctions, function) {
-			env[name] = jsii.String(strconv.Itoa(n))
-		}
+		set(name, strconv.Itoa(n), true)
 	}
-	return env, nil
+	return out, nil
 }
 
 // grantMetaLlama lets fn call Converse/ConverseStream (bedrock:InvokeModel,

@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -12,9 +11,12 @@ import (
 	"github.com/aws/jsii-runtime-go"
 
 	"aiwork/infra/stack"
-	"aiwork/shared/routes"
+	"aiwork/shared/lambdas"
 )
 
+// The Makefile builds, and functions/ holds, exactly the functions of
+// shared/lambdas; each main.go wires its group or job through one
+// FromConfig-style constructor and nothing else decides its routes.
 func TestEveryFunctionHasAFunctionFolderAndIsBuilt(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join("..", "..", "Makefile"))
 	if err != nil {
@@ -24,34 +26,26 @@ func TestEveryFunctionHasAFunctionFolderAndIsBuilt(t *testing.T) {
 	if m == nil {
 		t.Fatal("Makefile has no LAMBDAS line")
 	}
-	// Route groups plus job functions, each with a FunctionSpec; then the
-	// functions the stack adds itself (jwt-rotation).
-	var routed []string
-	for _, g := range routes.Groups {
-		routed = append(routed, g.Function)
-	}
-	routed = append(routed, routes.JobFunctions...)
-	for _, fn := range routed {
-		if _, ok := stack.FunctionSpecs[fn]; !ok {
-			t.Errorf("function %s has no stack.FunctionSpecs entry", fn)
-		}
-	}
-	want := append(slices.Clone(routed), stack.InfraFunctions...)
+	want := lambdas.Names()
 	for _, fn := range want {
 		if _, err := os.Stat(filepath.Join("..", "..", "functions", fn, "main.go")); err != nil {
 			t.Errorf("function %s has no functions/%s/main.go: %v", fn, fn, err)
 		}
 	}
 	if got := sortedSet(strings.Fields(string(m[1]))); !equal(got, sortedSet(want)) {
-		t.Errorf("Makefile LAMBDAS = %v, want the route groups', job and stack functions %v", got, sortedSet(want))
+		t.Errorf("Makefile LAMBDAS = %v, want shared/lambdas' functions %v", got, sortedSet(want))
 	}
-	if len(stack.FunctionSpecs) != len(sortedSet(routed)) {
-		t.Errorf("FunctionSpecs has %d entries for %d functions %v", len(stack.FunctionSpecs), len(sortedSet(routed)), sortedSet(routed))
+	dirs, _ := filepath.Glob(filepath.Join("..", "..", "functions", "*", "main.go"))
+	for _, d := range dirs {
+		name := filepath.Base(filepath.Dir(d))
+		if _, ok := lambdas.Get(name); !ok && name != "devserver" && name != "bench" {
+			t.Errorf("functions/%s is not in shared/lambdas (nor the devserver or the bench)", name)
+		}
 	}
 }
 
 // Every Lambda of the template is one the Makefile builds (a route
-// group's, a job function's or stack.InfraFunctions) or one of the CDK's
+// group's, a job function's or the key rotation's) or one of the CDK's
 // own helpers, which ship their code in aws-cdk-lib.
 func TestEveryLambdaIsBuiltByTheMakefileOrIsACDKHelper(t *testing.T) {
 	for _, name := range []string{mainStack, plainStack} {
@@ -61,10 +55,8 @@ func TestEveryLambdaIsBuiltByTheMakefileOrIsACDKHelper(t *testing.T) {
 			id, _ := tp.function(t, g.Function)
 			known[id] = true
 		}
-		for _, fn := range stack.InfraFunctions {
-			id, _ := tp.function(t, fn)
-			known[id] = true
-		}
+		id, _ := tp.function(t, stack.RotationFunction)
+		known[id] = true
 		for _, id := range tp.ofType("AWS::Lambda::Function") {
 			helper := strings.HasPrefix(id, "CustomCDKBucketDeployment") || strings.HasPrefix(id, "CustomS3AutoDeleteObjectsCustomResourceProvider")
 			if !known[id] && !helper {
@@ -193,7 +185,7 @@ func TestEachFunctionWritesLogsForAMonth(t *testing.T) {
 // wantSecrets is what each function's config loader reads (shared/config:
 // LoadAuth, LoadUsers, LoadPrompts, LoadPayments, LoadWebhook, LoadChat and
 // the MCP loaders), written out here rather than taken from
-// stack.FunctionSpecs, so that a grant widened there fails. The MCP key
+// shared/lambdas, so that a grant widened there fails. The MCP key
 // encryption key is mcp's (it seals) and chat's (it opens a user's own key
 // to call that user's tools); mcp-jobs handles public data only. Every
 // API function reads the origin secret (lambdaadapter.OriginSecret), which
@@ -295,8 +287,8 @@ func TestReservedConcurrency(t *testing.T) {
 			}
 		}
 	}
-	if functions != len(routes.Groups) {
-		t.Errorf("found %d route group functions, want %d", functions, len(routes.Groups))
+	if functions != len(allAPI()) {
+		t.Errorf("found %d route group functions, want %d", functions, len(allAPI()))
 	}
 	if _, err := stack.NewAIWorkStack(awscdk.NewApp(nil), "BadReservation", &stack.Props{LambdaDir: lambdaDir, WebappDir: webappDir, ChatReservedConcurrency: -5}); err == nil {
 		t.Error("a negative reservation was accepted")

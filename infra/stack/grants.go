@@ -11,19 +11,19 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
 	"github.com/aws/jsii-runtime-go"
 
-	"aiwork/shared/routes"
+	"aiwork/shared/lambdas"
 	"aiwork/shared/store"
 )
 
-// grantTable gives fn exactly its routes.TableAccess on the table: each
+// grantTable gives fn exactly its Access (shared/lambdas) on the table: each
 // action only on the partition keys it uses (a dynamodb:LeadingKeys
 // condition, ForAllValues:StringLike), one statement per set of actions
 // sharing the same keys, and Query on GSI1 only for the index keys it
 // queries. Nothing else: no Scan, batch, transaction or table-level action.
-func grantTable(fn awslambda.Function, table awsdynamodb.Table, function string) error {
-	access, ok := routes.TableAccess[function]
-	if !ok || len(access.Table)+len(access.Index) == 0 {
-		return fmt.Errorf("function %q has no entry in routes.TableAccess (shared/routes/access.go)", function)
+func grantTable(fn awslambda.Function, table awsdynamodb.Table, f lambdas.Function) error {
+	function, access := f.Name, f.Access
+	if len(access.Table)+len(access.Index) == 0 {
+		return fmt.Errorf("function %q has no table access in shared/lambdas", function)
 	}
 	byKeys := map[string][]string{} // joined keys → actions
 	for action, keys := range access.Table {
@@ -39,7 +39,7 @@ func grantTable(fn awslambda.Function, table awsdynamodb.Table, function string)
 	}
 	if len(access.Index) > 0 {
 		index := jsii.String(*table.TableArn() + "/index/" + store.IndexGSI1)
-		fn.AddToRolePolicy(leadingKeysStatement("IndexQuery", []string{routes.Query}, index, sortedCopy(access.Index)))
+		fn.AddToRolePolicy(leadingKeysStatement("IndexQuery", []string{lambdas.Query}, index, sortedCopy(access.Index)))
 	}
 	return nil
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/aws/jsii-runtime-go"
 
 	"aiwork/infra/stack"
-	"aiwork/shared/routes"
+	"aiwork/shared/lambdas"
 )
 
 func TestMain(m *testing.M) {
@@ -159,7 +159,7 @@ func templateResources(t *testing.T, st awscdk.Stack) map[string]resource {
 }
 
 // dummyAssets writes a zip per function (route groups, job functions and
-// stack.InfraFunctions) and a one-page web app.
+// the key rotation) and a one-page web app.
 func dummyAssets(dir string) (lambdaDir, webappDir string, err error) {
 	lambdaDir, webappDir = filepath.Join(dir, "lambda"), filepath.Join(dir, "webapp")
 	for _, d := range []string{lambdaDir, filepath.Join(webappDir, "assets")} {
@@ -167,11 +167,7 @@ func dummyAssets(dir string) (lambdaDir, webappDir string, err error) {
 			return "", "", err
 		}
 	}
-	var names []string
-	for _, f := range allFunctions() {
-		names = append(names, f.Function)
-	}
-	for _, fn := range append(names, stack.InfraFunctions...) {
+	for _, fn := range lambdas.Names() {
 		if err := os.WriteFile(filepath.Join(lambdaDir, fn+".zip"), []byte("dummy "+fn), 0o644); err != nil {
 			return "", "", err
 		}
@@ -190,17 +186,17 @@ func dummyAssets(dir string) (lambdaDir, webappDir string, err error) {
 type lambdaFn struct {
 	Function  string
 	Streaming bool // the chat group
-	Job       bool // in routes.JobFunctions: no API route, run by schedules
+	Job       bool // no API route, run by schedules
 }
 
-// allFunctions lists the route groups' functions, then routes.JobFunctions.
+// allFunctions lists the functions of shared/lambdas that the API or a
+// schedule invokes.
 func allFunctions() []lambdaFn {
 	var out []lambdaFn
-	for _, g := range routes.Groups {
-		out = append(out, lambdaFn{Function: g.Function, Streaming: g.Streaming})
-	}
-	for _, fn := range routes.JobFunctions {
-		out = append(out, lambdaFn{Function: fn, Job: true})
+	for _, f := range lambdas.All {
+		if f.API() || len(f.Jobs) > 0 {
+			out = append(out, lambdaFn{Function: f.Name, Streaming: f.Streaming, Job: !f.API()})
+		}
 	}
 	return out
 }
@@ -360,3 +356,14 @@ func sortedSet(xs []string) []string {
 }
 
 func equal(a, b []string) bool { return strings.Join(a, "\x00") == strings.Join(b, "\x00") }
+
+// allAPI lists the functions that serve API routes.
+func allAPI() []lambdaFn {
+	var out []lambdaFn
+	for _, f := range allFunctions() {
+		if !f.Job {
+			out = append(out, f)
+		}
+	}
+	return out
+}

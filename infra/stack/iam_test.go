@@ -212,7 +212,7 @@ func tableGrant(t *testing.T, st statement, tableID string, got map[string]strin
 // wantTable is each function's access to the table: every action with the
 // partition keys it may address, and the GSI1 keys it may query. It is
 // derived from the store methods each handler (or job) calls, written out
-// here rather than taken from routes.TableAccess so that a grant widened
+// here rather than taken from shared/lambdas so that a grant widened
 // there fails; shared/devstack's TestTableAccess checks the other side
 // (every call the functions make is allowed).
 var wantTable = map[string]map[string]string{

@@ -10,24 +10,24 @@ import (
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 
-	"aiwork/shared/routes"
+	"aiwork/shared/lambdas"
 )
 
 // JobRuleID is the construct id of a job's EventBridge rule (McpSyncSchedule).
 func JobRuleID(job string) string { return constructID(job) + "Schedule" }
 
-// newJobs schedules every job of routes.Jobs: an EventBridge rule with the
+// newJobs schedules every job of lambdas.All: an EventBridge rule with the
 // job's schedule expression invokes its function with the constant input
 // {"job": "<name>"}, the event the devserver builds for the same job.
 func newJobs(scope constructs.Construct, fns map[string]awslambda.Function) error {
 	seen := map[string]bool{}
-	for _, j := range routes.Jobs {
+	for _, j := range lambdas.Jobs() {
 		fn, ok := fns[j.Function]
 		if !ok {
-			return fmt.Errorf("job %s runs on %q, which is neither a route group nor in routes.JobFunctions", j.Name, j.Function)
+			return fmt.Errorf("job %s runs on %q, which the stack did not make", j.Name, j.Function)
 		}
 		if seen[j.Name] {
-			return fmt.Errorf("job %s is listed twice in routes.Jobs", j.Name)
+			return fmt.Errorf("job %s is listed twice in shared/lambdas", j.Name)
 		}
 		seen[j.Name] = true
 		if !strings.HasPrefix(j.Schedule, "rate(") && !strings.HasPrefix(j.Schedule, "cron(") {

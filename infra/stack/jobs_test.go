@@ -6,10 +6,10 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
 	"github.com/aws/jsii-runtime-go"
 
-	"aiwork/shared/routes"
+	"aiwork/shared/lambdas"
 )
 
-// wantJobs spells the schedules out rather than reading routes.Jobs, so a
+// wantJobs spells the schedules out rather than reading lambdas.Jobs(), so a
 // changed schedule is a visible change here.
 var wantJobs = []struct{ Name, Function, Schedule string }{
 	{"mcp-sync", "mcp-jobs", "rate(1 day)"},
@@ -18,11 +18,11 @@ var wantJobs = []struct{ Name, Function, Schedule string }{
 
 func TestEachJobIsAScheduleInvokingItsFunctionWithItsName(t *testing.T) {
 	tp := synth(t, mainStack)
-	if len(routes.Jobs) != len(wantJobs) {
-		t.Errorf("routes.Jobs has %d jobs, this test knows %d", len(routes.Jobs), len(wantJobs))
+	if len(lambdas.Jobs()) != len(wantJobs) {
+		t.Errorf("lambdas.Jobs() has %d jobs, this test knows %d", len(lambdas.Jobs()), len(wantJobs))
 	}
 	check(t, "one rule per job", func() {
-		tp.ResourceCountIs(jsii.String("AWS::Events::Rule"), jsii.Number(len(routes.Jobs)))
+		tp.ResourceCountIs(jsii.String("AWS::Events::Rule"), jsii.Number(len(lambdas.Jobs())))
 	})
 	for _, j := range wantJobs {
 		t.Run(j.Name, func(t *testing.T) {
@@ -96,7 +96,7 @@ func TestJobFunctionsHaveNoAPIRoute(t *testing.T) {
 				}
 			}
 			var jobs int
-			for _, j := range routes.Jobs {
+			for _, j := range lambdas.Jobs() {
 				if j.Function == f.Function {
 					jobs++
 				}

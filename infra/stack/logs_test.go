@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"aiwork/infra/stack"
+	"aiwork/shared/lambdas"
 )
 
 // CloudFront's standard access logs and the site bucket's server access
@@ -72,7 +73,7 @@ func TestEdgeLogsGoToAPrivateExpiringBucket(t *testing.T) {
 func TestFunctionRolesWriteOnlyTheirOwnLogGroup(t *testing.T) {
 	tp := synth(t, mainStack)
 	ours := map[string]bool{}
-	for _, fn := range append(functionNames(), stack.InfraFunctions...) {
+	for _, fn := range lambdas.Names() {
 		_, f := tp.function(t, fn)
 		role := ref(props(f, "Role"))
 		ours[role] = true

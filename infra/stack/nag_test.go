@@ -15,6 +15,7 @@ import (
 	"github.com/aws/jsii-runtime-go"
 
 	"aiwork/infra/stack"
+	"aiwork/shared/lambdas"
 )
 
 // cdk-nag's AWS Solutions pack, applied as in infra/main.go, leaves no
@@ -166,7 +167,7 @@ func TestCdkNagRulesFixedNotSuppressed(t *testing.T) {
 		}
 		want := []string{"CFR3 Site/Resource", "S1 SiteBucket/Resource", "S1 LogBucket/Resource", "SMG4 JwtSecret/Resource",
 			"APIG6 Api/DeploymentStage.prod/Resource", "APIG1 Api/DeploymentStage.prod/Resource"}
-		for _, fn := range append(functionNames(), stack.InfraFunctions...) {
+		for _, fn := range lambdas.Names() {
 			want = append(want, "IAM4 "+constructID(fn)+"Role/Resource")
 		}
 		if name == mainStack {
@@ -203,15 +204,6 @@ func TestReadmeListsTheSuppressions(t *testing.T) {
 func asMap(v any) map[string]any {
 	m, _ := v.(map[string]any)
 	return m
-}
-
-// functionNames lists the route groups' and job functions.
-func functionNames() []string {
-	var out []string
-	for _, f := range allFunctions() {
-		out = append(out, f.Function)
-	}
-	return out
 }
 
 // constructID turns stripe-webhook into StripeWebhook, as the stack names

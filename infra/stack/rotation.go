@@ -8,6 +8,8 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
+
+	"aiwork/shared/lambdas"
 )
 
 // RotationFunction rotates the JWT signing key (functions/jwt-rotation):
@@ -16,10 +18,6 @@ import (
 // letters and digits. The functions accept tokens signed by the current or
 // the previous key (the token's kid header), so a rotation signs nobody out.
 const RotationFunction = "jwt-rotation"
-
-// InfraFunctions are the Lambdas the stack adds beside the route table's
-// (routes.Groups and routes.JobFunctions): built by `make build` like them.
-var InfraFunctions = []string{RotationFunction}
 
 // JWT key rotation period (context jwtRotationDays): Secrets Manager
 // schedules allow 1 to 1000 days.
@@ -42,12 +40,16 @@ func newJWTRotation(scope constructs.Construct, lambdaDir string, secret awssecr
 	if days < 1 || days > MaxJWTRotationDays {
 		return nil, fmt.Errorf("JWT rotation every %d days: want 1 to %d", days, MaxJWTRotationDays)
 	}
+	spec, ok := lambdas.Get(RotationFunction)
+	if !ok {
+		return nil, fmt.Errorf("no %s in shared/lambdas", RotationFunction)
+	}
 	fn, err := newGoFunction(scope, goFunctionProps{
 		Function:       RotationFunction,
 		Description:    "rotates " + SecretJWT + " (Secrets Manager rotation, every " + fmt.Sprint(days) + " days)",
 		LambdaDir:      lambdaDir,
-		MemoryMB:       256,
-		TimeoutSeconds: 30,
+		MemoryMB:       spec.MemoryMB,
+		TimeoutSeconds: int(spec.Timeout.Seconds()),
 	})
 	if err != nil {
 		return nil, err

@@ -7,22 +7,23 @@ import (
 	"github.com/aws/jsii-runtime-go"
 
 	"aiwork/shared/config"
+	"aiwork/shared/lambdas"
 )
 
 // Secret names: each is also the environment variable a function reads
 // (locally the value itself; in Lambda the secret's ARN in NAME_ARN).
 const (
-	SecretJWT                 = "JWT_SECRET"
-	SecretStripeKey           = "STRIPE_SECRET_KEY"
-	SecretStripeWebhookSecret = "STRIPE_WEBHOOK_SECRET"
-	SecretGoogleClientID      = "GOOGLE_CLIENT_ID"
-	SecretGoogleClientSecret  = "GOOGLE_CLIENT_SECRET"
-	SecretOpenAIKey           = "OPENAI_API_KEY"
-	SecretAnthropicKey        = "ANTHROPIC_API_KEY"
-	SecretGeminiKey           = "GEMINI_API_KEY"
+	SecretJWT                 = lambdas.SecretJWT
+	SecretStripeKey           = lambdas.SecretStripeKey
+	SecretStripeWebhookSecret = lambdas.SecretStripeWebhookSecret
+	SecretGoogleClientID      = lambdas.SecretGoogleClientID
+	SecretGoogleClientSecret  = lambdas.SecretGoogleClientSecret
+	SecretOpenAIKey           = lambdas.SecretOpenAIKey
+	SecretAnthropicKey        = lambdas.SecretAnthropicKey
+	SecretGeminiKey           = lambdas.SecretGeminiKey
 	// SecretMCPKeyEncryptionKey encrypts users' MCP API keys at rest
-	// (AES-256-GCM, DESIGN §7); only the mcp function may read it.
-	SecretMCPKeyEncryptionKey = "MCP_KEY_ENCRYPTION_KEY"
+	// (AES-256-GCM, DESIGN §7); only the mcp and chat functions read it.
+	SecretMCPKeyEncryptionKey = lambdas.SecretMCPKeyEncryptionKey
 	// SecretOrigin is what CloudFront adds to every /api/* request in
 	// X-Origin-Secret and every API function checks (httpx.RequireOrigin):
 	// a call straight to the execute-api address lacks it and gets 403.

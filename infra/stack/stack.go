@@ -15,6 +15,7 @@ import (
 	"github.com/aws/jsii-runtime-go"
 
 	_ "aiwork/infra/internal/nodequiet" // before jsii starts Node
+	"aiwork/shared/routes"
 )
 
 // Props configures the stack. The asset directories are props so that tests
@@ -129,10 +130,10 @@ const (
 )
 
 // WebhookPath is where Stripe sends events (the stripe-webhook group's path).
-const WebhookPath = "/api/v1/payments/webhook"
+const WebhookPath = routes.WebhookPath
 
 // GoogleCallbackPath is the OAuth redirect path of the auth group.
-const GoogleCallbackPath = "/api/v1/auth/google/callback"
+const GoogleCallbackPath = routes.GoogleCallbackPath
 
 // NewAIWorkStack builds the whole product.
 func NewAIWorkStack(scope constructs.Construct, id string, props *Props) (awscdk.Stack, error) {

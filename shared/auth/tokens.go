@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"aiwork/shared/config"
 )
 
 // Tokens signs access tokens with the current HMAC key (its id in the kid
@@ -146,4 +148,12 @@ func (t *Tokens) WithClock(now func() time.Time) *Tokens {
 	c := *t
 	c.now = now
 	return &c
+}
+
+// FromConfig is the issuer and checker every function builds from its
+// configuration: the JWT key and its rotating versions, each token's
+// session checked in sessions (the store); ttl is the lifetime of tokens it
+// issues (0 for a function that only checks them).
+func FromConfig(b config.Base, ttl time.Duration, sessions Sessions) *Tokens {
+	return NewTokens(b.JWTSecret, ttl).WithKeySource(b.JWTKeys).WithSessions(sessions)
 }

@@ -41,9 +41,7 @@ func (g Google) Enabled() bool { return g.ClientID != "" && g.ClientSecret != ""
 
 // Auth is the auth route group's configuration.
 type Auth struct {
-	Store       Store
-	JWTSecret   []byte
-	JWTKeys     KeySource // reads the rotating keys (auth.Tokens.WithKeySource)
+	Base
 	TokenTTL    time.Duration
 	PublicURL   string // where the browser reaches the app; empty: httpx.PublicURL
 	Google      Google
@@ -64,9 +62,7 @@ const DefaultRegisterLimitPerIP = 10
 // Users is the users route group's configuration. It reports the chat
 // limits with the caller's usage, so it reads them as chat does.
 type Users struct {
-	Store      Store
-	JWTSecret  []byte
-	JWTKeys    KeySource // reads the rotating keys (auth.Tokens.WithKeySource)
+	Base
 	ChatLimits ChatLimits
 }
 
@@ -112,9 +108,7 @@ func LoadChatLimits() (ChatLimits, error) {
 
 // Prompts is the prompts route group's configuration.
 type Prompts struct {
-	Store              Store
-	JWTSecret          []byte
-	JWTKeys            KeySource // reads the rotating keys (auth.Tokens.WithKeySource)
+	Base
 	FreePromptsPerUser int
 	// SkipEmailVerification lets unverified accounts use free prompts
 	// (REQUIRE_EMAIL_VERIFICATION=false; by default they must confirm
@@ -124,9 +118,7 @@ type Prompts struct {
 
 // Payments is the payments route group's configuration.
 type Payments struct {
-	Store     Store
-	JWTSecret []byte
-	JWTKeys   KeySource // reads the rotating keys (auth.Tokens.WithKeySource)
+	Base
 	// StripeSecretKey empty means the local test checkout.
 	StripeSecretKey string
 	// StripeAPIURL overrides Stripe's API address (stripe-mock).
@@ -137,7 +129,9 @@ type Payments struct {
 
 // Webhook is the stripe-webhook function's configuration.
 type Webhook struct {
-	Store         Store
+	// Base holds the table only: Stripe signs the webhook's requests, no
+	// user's token.
+	Base
 	WebhookSecret string
 	// StripeSecretKey refunds a duplicate payment (empty: the local test
 	// checkout, which records its refunds itself).
@@ -158,16 +152,16 @@ func LoadWebhook(ctx context.Context, sm SecretFetcher) (Webhook, error) {
 	if err != nil {
 		return Webhook{}, err
 	}
-	return Webhook{Store: LoadStore(), WebhookSecret: secret, StripeSecretKey: key, StripeAPIURL: Env("STRIPE_API_URL", "")}, nil
+	return Webhook{Base: Base{Store: LoadStore()}, WebhookSecret: secret, StripeSecretKey: key, StripeAPIURL: Env("STRIPE_API_URL", "")}, nil
 }
 
 // LoadPrompts reads the prompts group's settings.
 func LoadPrompts(ctx context.Context, sm SecretFetcher) (Prompts, error) {
-	secret, err := jwtSecret(ctx, sm)
+	base, err := LoadBase(ctx, sm)
 	if err != nil {
 		return Prompts{}, err
 	}
-	free, err := EnvInt("FREE_PROMPTS_PER_USER", 5)
+	free, err := freePromptsPerUser()
 	if err != nil {
 		return Prompts{}, err
 	}
@@ -175,12 +169,12 @@ func LoadPrompts(ctx context.Context, sm SecretFetcher) (Prompts, error) {
 	if err != nil {
 		return Prompts{}, err
 	}
-	return Prompts{Store: LoadStore(), JWTSecret: secret, JWTKeys: JWTKeySource(sm), FreePromptsPerUser: free, SkipEmailVerification: !require}, nil
+	return Prompts{Base: base, FreePromptsPerUser: free, SkipEmailVerification: !require}, nil
 }
 
 // LoadPayments reads the payments group's settings.
 func LoadPayments(ctx context.Context, sm SecretFetcher) (Payments, error) {
-	secret, err := jwtSecret(ctx, sm)
+	base, err := LoadBase(ctx, sm)
 	if err != nil {
 		return Payments{}, err
 	}
@@ -188,12 +182,12 @@ func LoadPayments(ctx context.Context, sm SecretFetcher) (Payments, error) {
 	if err != nil {
 		return Payments{}, err
 	}
-	free, err := EnvInt("FREE_PROMPTS_PER_USER", 5)
+	free, err := freePromptsPerUser()
 	if err != nil {
 		return Payments{}, err
 	}
 	return Payments{
-		Store: LoadStore(), JWTSecret: secret, JWTKeys: JWTKeySource(sm), StripeSecretKey: key, StripeAPIURL: Env("STRIPE_API_URL", ""),
+		Base: base, StripeSecretKey: key, StripeAPIURL: Env("STRIPE_API_URL", ""),
 		FreePromptsPerUser: free, PublicURL: strings.TrimRight(Env("PUBLIC_URL", ""), "/"),
 	}, nil
 }
@@ -201,22 +195,10 @@ func LoadPayments(ctx context.Context, sm SecretFetcher) (Payments, error) {
 // Chat is the configuration of the chat and mcp groups: provider keys (a
 // provider without one is served by the local demo model) and stream limits.
 type Chat struct {
-	Store        Store
-	JWTSecret    []byte
-	JWTKeys      KeySource // reads the rotating keys (auth.Tokens.WithKeySource)
+	Base
+	Providers
 	StallTimeout time.Duration
 	DemoDelay    time.Duration
-	OpenAIKey    string
-	AnthropicKey string
-	GeminiKey    string
-	// MetaBedrock serves Meta Llama through Amazon Bedrock with the
-	// function's AWS credentials.
-	MetaBedrock bool
-	// Base URLs override the providers' API addresses (gateways, tests).
-	OpenAIBaseURL    string
-	AnthropicBaseURL string
-	GeminiBaseURL    string
-	ModelMap         string
 	// Limits meter each user's chat.
 	Limits ChatLimits
 	// Tools: the tools of users' MCP servers, called in chat.
@@ -225,18 +207,15 @@ type Chat struct {
 
 // ChatTools is how the chat calls the tools of a user's MCP servers.
 type ChatTools struct {
-	// KeyEncryptionKey opens users' sealed server keys (the mcp group's
-	// MCP_KEY_ENCRYPTION_KEY): only inside the chat function, only for the
-	// caller's own connections.
-	KeyEncryptionKey []byte
-	Outbound         Outbound
+	// MCPClient opens users' sealed server keys (only inside the chat
+	// function, only for the caller's own connections) and reaches their
+	// servers under the outbound rules.
+	MCPClient
 	// MaxRounds: model calls that may ask for tools in one reply
 	// (CHAT_MAX_TOOL_ROUNDS, default 8).
 	MaxRounds int
 	// CallTimeout bounds one tool call (MCP_TOOL_CALL_TIMEOUT, default 60s).
 	CallTimeout time.Duration
-	// ConnectTimeout bounds opening a session (MCP_CONNECT_TIMEOUT, 15s).
-	ConnectTimeout time.Duration
 }
 
 // Tools' defaults.
@@ -248,18 +227,15 @@ const (
 
 // LoadChatTools reads the chat's tool settings and the MCP key.
 func LoadChatTools(ctx context.Context, sm SecretFetcher) (ChatTools, error) {
-	key, err := mcpKey(ctx, sm)
+	client, err := LoadMCPClient(ctx, sm)
 	if err != nil {
 		return ChatTools{}, err
 	}
-	t := ChatTools{KeyEncryptionKey: key, Outbound: LoadOutbound()}
+	t := ChatTools{MCPClient: client}
 	if t.MaxRounds, err = EnvInt("CHAT_MAX_TOOL_ROUNDS", DefaultMaxToolRounds); err != nil {
 		return ChatTools{}, err
 	}
 	if t.CallTimeout, err = EnvDuration("MCP_TOOL_CALL_TIMEOUT", DefaultToolCallTimeout); err != nil {
-		return ChatTools{}, err
-	}
-	if t.ConnectTimeout, err = EnvDuration("MCP_CONNECT_TIMEOUT", DefaultConnectTimeout); err != nil {
 		return ChatTools{}, err
 	}
 	return t, nil
@@ -267,13 +243,14 @@ func LoadChatTools(ctx context.Context, sm SecretFetcher) (ChatTools, error) {
 
 // LoadChat reads the chat settings.
 func LoadChat(ctx context.Context, sm SecretFetcher) (Chat, error) {
-	secret, err := jwtSecret(ctx, sm)
+	base, err := LoadBase(ctx, sm)
 	if err != nil {
 		return Chat{}, err
 	}
-	c := Chat{Store: LoadStore(), JWTSecret: secret, JWTKeys: JWTKeySource(sm), ModelMap: Env("LLM_MODEL_MAP", ""),
-		OpenAIBaseURL: Env("OPENAI_BASE_URL", ""), AnthropicBaseURL: Env("ANTHROPIC_BASE_URL", ""), GeminiBaseURL: Env("GEMINI_BASE_URL", ""),
-		MetaBedrock: Env("META_BEDROCK", "") == "1" || Env("META_BEDROCK", "") == "true"}
+	c := Chat{Base: base}
+	if c.Providers, err = LoadProviders(ctx, sm); err != nil {
+		return Chat{}, err
+	}
 	if c.StallTimeout, err = EnvDuration("CHAT_STALL_TIMEOUT", 30*time.Second); err != nil {
 		return Chat{}, err
 	}
@@ -286,11 +263,6 @@ func LoadChat(ctx context.Context, sm SecretFetcher) (Chat, error) {
 	if c.Tools, err = LoadChatTools(ctx, sm); err != nil {
 		return Chat{}, err
 	}
-	for name, dst := range map[string]*string{"OPENAI_API_KEY": &c.OpenAIKey, "ANTHROPIC_API_KEY": &c.AnthropicKey, "GEMINI_API_KEY": &c.GeminiKey} {
-		if *dst, err = Secret(ctx, sm, name); err != nil {
-			return Chat{}, err
-		}
-	}
 	return c, nil
 }
 
@@ -300,7 +272,7 @@ const MinJWTSecretBytes = 32
 // LoadAuth reads the auth group's settings; secrets come through sm when
 // their *_ARN variables are set.
 func LoadAuth(ctx context.Context, sm SecretFetcher) (Auth, error) {
-	secret, err := jwtSecret(ctx, sm)
+	base, err := LoadBase(ctx, sm)
 	if err != nil {
 		return Auth{}, err
 	}
@@ -334,9 +306,7 @@ func LoadAuth(ctx context.Context, sm SecretFetcher) (Auth, error) {
 		}
 	}
 	return Auth{
-		Store:     LoadStore(),
-		JWTSecret: secret,
-		JWTKeys:   JWTKeySource(sm),
+		Base:      base,
 		TokenTTL:  ttl,
 		PublicURL: strings.TrimRight(Env("PUBLIC_URL", ""), "/"),
 		Google: Google{
@@ -352,7 +322,7 @@ func LoadAuth(ctx context.Context, sm SecretFetcher) (Auth, error) {
 
 // LoadUsers reads the users group's settings.
 func LoadUsers(ctx context.Context, sm SecretFetcher) (Users, error) {
-	secret, err := jwtSecret(ctx, sm)
+	base, err := LoadBase(ctx, sm)
 	if err != nil {
 		return Users{}, err
 	}
@@ -360,7 +330,7 @@ func LoadUsers(ctx context.Context, sm SecretFetcher) (Users, error) {
 	if err != nil {
 		return Users{}, err
 	}
-	return Users{Store: LoadStore(), JWTSecret: secret, JWTKeys: JWTKeySource(sm), ChatLimits: limits}, nil
+	return Users{Base: base, ChatLimits: limits}, nil
 }
 
 func jwtSecret(ctx context.Context, sm SecretFetcher) ([]byte, error) {

@@ -21,15 +21,37 @@ type Outbound struct {
 	HTTPSOnly       bool
 }
 
-// MCP is the mcp route group's configuration: the chat provider connections
-// it also serves, plus the registry's connect settings.
-type MCP struct {
-	Chat Chat
+// MCPClient is how a function reaches users' MCP servers: the key that
+// seals (mcp) and opens (chat) their server keys, the outbound rules, and
+// the bound of a handshake.
+type MCPClient struct {
 	// KeyEncryptionKey seals users' server API keys (AES-256: 32 bytes).
 	KeyEncryptionKey []byte
 	Outbound         Outbound
-	// ConnectTimeout bounds one connect handshake.
+	// ConnectTimeout bounds one connect handshake (MCP_CONNECT_TIMEOUT).
 	ConnectTimeout time.Duration
+}
+
+// LoadMCPClient reads the MCP key, the outbound rules and the handshake's
+// bound.
+func LoadMCPClient(ctx context.Context, sm SecretFetcher) (MCPClient, error) {
+	key, err := mcpKey(ctx, sm)
+	if err != nil {
+		return MCPClient{}, err
+	}
+	c := MCPClient{KeyEncryptionKey: key, Outbound: LoadOutbound()}
+	if c.ConnectTimeout, err = EnvDuration("MCP_CONNECT_TIMEOUT", DefaultConnectTimeout); err != nil {
+		return MCPClient{}, err
+	}
+	return c, nil
+}
+
+// MCP is the mcp route group's configuration: the registry's connects, and
+// the chat provider connections it also serves.
+type MCP struct {
+	Base
+	Providers
+	MCPClient
 	// ConnectsPerMinute and HostConnectsPerMinute keep the service from being
 	// a scanner: per user, and per target host across all users.
 	ConnectsPerMinute     int
@@ -38,7 +60,8 @@ type MCP struct {
 
 // MCPJobs is the scheduled registry work: import and health probes.
 type MCPJobs struct {
-	Store Store
+	// Base holds the table only: the jobs handle public data, no user.
+	Base
 	// RegistryURL is a registry speaking the official API; empty: no import.
 	RegistryURL string
 	Outbound    Outbound
@@ -71,11 +94,17 @@ func LoadOutbound() Outbound {
 
 // LoadMCP reads the mcp group's settings.
 func LoadMCP(ctx context.Context, sm SecretFetcher) (MCP, error) {
-	chat, err := LoadChat(ctx, sm)
+	base, err := LoadBase(ctx, sm)
 	if err != nil {
 		return MCP{}, err
 	}
-	m := MCP{Chat: chat, KeyEncryptionKey: chat.Tools.KeyEncryptionKey, Outbound: chat.Tools.Outbound, ConnectTimeout: chat.Tools.ConnectTimeout}
+	m := MCP{Base: base}
+	if m.Providers, err = LoadProviders(ctx, sm); err != nil {
+		return MCP{}, err
+	}
+	if m.MCPClient, err = LoadMCPClient(ctx, sm); err != nil {
+		return MCP{}, err
+	}
 	if m.ConnectsPerMinute, err = EnvInt("MCP_CONNECTS_PER_MINUTE", 10); err != nil {
 		return MCP{}, err
 	}
@@ -104,5 +133,5 @@ func mcpKey(ctx context.Context, sm SecretFetcher) ([]byte, error) {
 
 // LoadMCPJobs reads the scheduled jobs' settings; they need no secret.
 func LoadMCPJobs() MCPJobs {
-	return MCPJobs{Store: LoadStore(), RegistryURL: Env("MCP_REGISTRY_URL", ""), Outbound: LoadOutbound()}
+	return MCPJobs{Base: Base{Store: LoadStore()}, RegistryURL: Env("MCP_REGISTRY_URL", ""), Outbound: LoadOutbound()}
 }

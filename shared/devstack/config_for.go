@@ -10,11 +10,13 @@ import (
 // given free prompts per user and webhook secret: what the API tests and
 // the bench start from, each changing the fields it is about.
 func ConfigFor(st config.Store, jwtSecret []byte, freePrompts int, webhookSecret string) Config {
+	base := config.Base{Store: st, JWTSecret: jwtSecret}
 	return Config{
-		Auth:     config.Auth{Store: st, JWTSecret: jwtSecret, TokenTTL: time.Hour},
-		Prompts:  config.Prompts{Store: st, JWTSecret: jwtSecret, FreePromptsPerUser: freePrompts},
-		Payments: config.Payments{Store: st, JWTSecret: jwtSecret, FreePromptsPerUser: freePrompts},
-		Webhook:  config.Webhook{Store: st, WebhookSecret: webhookSecret},
-		Chat:     config.Chat{Store: st, JWTSecret: jwtSecret, StallTimeout: 30 * time.Second},
+		Auth:     config.Auth{Base: base, TokenTTL: time.Hour},
+		Prompts:  config.Prompts{Base: base, FreePromptsPerUser: freePrompts},
+		Payments: config.Payments{Base: base, FreePromptsPerUser: freePrompts},
+		Webhook:  config.Webhook{Base: config.Base{Store: st}, WebhookSecret: webhookSecret},
+		Chat:     config.Chat{Base: base, StallTimeout: 30 * time.Second},
+		MCP:      config.MCP{Base: base},
 	}
 }

@@ -34,9 +34,9 @@ import (
 )
 
 // Handler mounts every route group and, when staticDir is set, the built app.
+// Each group is built by its FromConfig, as its Lambda builds it.
 func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error) {
-	// Every group checks the token's session (one GetItem per signed-in request).
-	tokens := auth.NewTokens(cfg.Auth.JWTSecret, cfg.Auth.TokenTTL).WithKeySource(cfg.Auth.JWTKeys).WithSessions(st)
+	cfg = cfg.completed()
 	box, mailer, err := localMail(cfg)
 	if err != nil {
 		return nil, err
@@ -47,23 +47,19 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 		return nil, err
 	}
 	webhook := webhookapi.New(st, cfg.Webhook.WebhookSecret, provider)
-	mcpCfg := mcpConfig(cfg)
-	mcpGroup, err := mcpapi.FromConfig(st, mcpCfg)
+	mcpGroup, err := mcpapi.FromConfig(st, cfg.MCP)
 	if err != nil {
 		return nil, err
 	}
-	// The chat opens the keys the mcp group sealed, under the same rules.
-	chatCfg := cfg.Chat
-	chatCfg.Tools.KeyEncryptionKey, chatCfg.Tools.Outbound = mcpCfg.KeyEncryptionKey, mcpCfg.Outbound
-	chat, err := chatapi.FromConfig(st, tokens, registry, chatCfg)
+	chat, err := chatapi.FromConfig(st, registry, cfg.Chat)
 	if err != nil {
 		return nil, err
 	}
 	handlers := map[string]http.Handler{
-		"auth":           authapi.New(st, cfg.Auth, mailer).Handler(),
-		"users":          usersapi.New(st, tokens, usersapi.Options{ChatLimits: cfg.Chat.Limits}).Handler(),
-		"prompts":        promptsapi.New(st, tokens, cfg.Prompts.FreePromptsPerUser).WithEmailVerification(!cfg.Prompts.SkipEmailVerification).Handler(),
-		"payments":       paymentsapi.New(st, tokens, provider, cfg.Payments).Handler(),
+		"auth":           authapi.FromConfig(st, cfg.Auth, mailer).Handler(),
+		"users":          usersapi.FromConfig(st, config.Users{Base: cfg.Auth.Base, ChatLimits: cfg.Chat.Limits}).Handler(),
+		"prompts":        promptsapi.FromConfig(st, cfg.Prompts).Handler(),
+		"payments":       paymentsapi.New(st, auth.FromConfig(cfg.Payments.Base, 0, st), provider, cfg.Payments).Handler(),
 		"stripe-webhook": webhook,
 		"mcp":            mcpGroup.Handler(),
 		"chat":           chat.Handler(),
@@ -143,20 +139,27 @@ func (c *Config) DefaultPublicURL(url string) {
 	}
 }
 
-// mcpConfig completes the mcp group's settings of a partial Config (tests
-// build only the groups they exercise): the stack's JWT secret and chat
-// settings, and a throw-away key for sealing API keys.
-func mcpConfig(cfg Config) config.MCP {
-	m := cfg.MCP
-	if m.Chat.JWTSecret == nil {
-		m.Chat = cfg.Chat
-		m.Chat.JWTSecret = cfg.Auth.JWTSecret
+// completed fills what a partial Config (tests build only the groups they
+// exercise) leaves out: each group signs and checks with the auth group's
+// key, the mcp group serves the chat's providers, and a throw-away key
+// seals users' MCP keys, shared with the chat, which opens them.
+func (c Config) completed() Config {
+	for _, b := range []*config.Base{&c.Prompts.Base, &c.Payments.Base, &c.Chat.Base, &c.MCP.Base} {
+		if b.JWTSecret == nil {
+			b.JWTSecret, b.JWTKeys = c.Auth.JWTSecret, c.Auth.JWTKeys
+		}
 	}
-	if len(m.KeyEncryptionKey) == 0 {
-		m.KeyEncryptionKey = make([]byte, 32)
-		_, _ = rand.Read(m.KeyEncryptionKey)
+	if c.MCP.Providers == (config.Providers{}) {
+		c.MCP.Providers = c.Chat.Providers
 	}
-	return m
+	if len(c.MCP.KeyEncryptionKey) == 0 {
+		c.MCP.KeyEncryptionKey = make([]byte, 32)
+		_, _ = rand.Read(c.MCP.KeyEncryptionKey)
+	}
+	if len(c.Chat.Tools.KeyEncryptionKey) == 0 {
+		c.Chat.Tools.MCPClient = c.MCP.MCPClient
+	}
+	return c
 }
 
 // LoadConfig reads every group's settings from the environment.

@@ -1,6 +1,7 @@
 package devstack
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -22,6 +23,7 @@ import (
 	"aiwork/shared/config"
 	"aiwork/shared/httpx"
 	"aiwork/shared/lambdalocal"
+	"aiwork/shared/lambdas"
 	"aiwork/shared/mail/outbox"
 	"aiwork/shared/payments"
 	"aiwork/shared/payments/localcheckout"
@@ -47,12 +49,6 @@ type LambdaOptions struct {
 	FunctionLog io.Writer
 	Log         *slog.Logger
 }
-
-// Function timeouts and memory, as the stack sets them (infra/stack.FunctionSpecs).
-const (
-	bufferedFunctionTimeout = 30 * time.Second
-	longFunctionTimeout     = 5 * time.Minute // chat's stream, a job's run
-)
 
 // LambdaStack is the product served through lambdalocal: every route group
 // by its function binary behind the local API Gateway, the jobs invoked
@@ -129,29 +125,24 @@ func StartLambda(ctx context.Context, st *store.Store, cfg Config, opts LambdaOp
 	}
 	env := lambdaEnvironment(environ, secrets, originSecret, set)
 
+	// Every function the API or a schedule invokes, sized as the stack
+	// sizes it (jwt-rotation is Secrets Manager's, not run here).
 	functions := map[string]*lambdalocal.Function{}
-	names := slices.Clone(routes.JobFunctions)
-	for _, g := range routes.Groups {
-		names = append(names, g.Function)
-	}
-	for _, name := range names {
-		bin := filepath.Join(opts.FunctionsDir, name)
+	var jobFunction string
+	for _, f := range lambdas.All {
+		if !f.API() && len(f.Jobs) == 0 {
+			continue
+		}
+		if len(f.Jobs) > 0 {
+			jobFunction = f.Name
+		}
+		bin := filepath.Join(opts.FunctionsDir, f.Name)
 		if _, err := os.Stat(bin); err != nil {
-			return stack, fmt.Errorf("function %s: %w (make run-lambda builds every function into %s)", name, err, opts.FunctionsDir)
+			return stack, fmt.Errorf("function %s: %w (make run-lambda builds every function into %s)", f.Name, err, opts.FunctionsDir)
 		}
-		fn := &lambdalocal.Function{Name: name, Binary: bin, Env: env, MaxInstances: opts.MaxInstances,
-			Timeout: bufferedFunctionTimeout, MemoryMB: 512, Log: opts.FunctionLog}
-		switch name {
-		case "chat", "mcp-jobs":
-			fn.Timeout = longFunctionTimeout
-		}
-		if name == "chat" || name == "auth" {
-			fn.MemoryMB = 1024
-		}
-		if fn.MaxInstances == 0 {
-			fn.MaxInstances = 3
-		}
-		functions[name] = fn
+		fn := &lambdalocal.Function{Name: f.Name, Binary: bin, Env: env, MaxInstances: cmp.Or(opts.MaxInstances, 3),
+			Timeout: f.Timeout, MemoryMB: f.MemoryMB, Log: opts.FunctionLog}
+		functions[f.Name] = fn
 		stack.stops = append(stack.stops, fn.Stop)
 	}
 
@@ -173,7 +164,7 @@ func StartLambda(ctx context.Context, st *store.Store, cfg Config, opts LambdaOp
 	mux.Handle("/", gw)
 	stack.Handler = mux
 
-	jobs := functions[routes.JobFunctions[0]]
+	jobs := functions[jobFunction]
 	stopMCP, err := StartMCPWith(ctx, st, log, func(ctx context.Context, job string) error {
 		return invokeJob(ctx, jobs, job)
 	})

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"aiwork/shared/catalog"
+	"aiwork/shared/lambdas"
 	"aiwork/shared/localmcp"
 	"aiwork/shared/mcpjobs"
-	"aiwork/shared/routes"
 	"aiwork/shared/store"
 )
 
@@ -24,7 +24,7 @@ func LocalMCPDefaults() {
 
 // StartMCP starts what the registry needs locally: the reference server
 // (unless MCP_REFERENCE_SERVER=off), listed in the catalogue, and the
-// scheduled jobs of routes.Jobs on timers (each at start, then every
+// scheduled jobs of lambdas.All on timers (each at start, then every
 // LocalEvery), as EventBridge runs them in AWS. stop ends all of it.
 func StartMCP(ctx context.Context, st *store.Store, cfg Config, log *slog.Logger) (stop func(), err error) {
 	runner, err := mcpjobs.FromConfig(st, cfg.MCPJobs, log)
@@ -75,13 +75,8 @@ const StartupJobsDone = "start-up jobs done"
 // runJobs runs every mcp job once in table order (the import before the
 // probe), then each on its own ticker until ctx ends.
 func runJobs(ctx context.Context, runJob func(context.Context, string) error, log *slog.Logger) {
-	var jobs []routes.Job
-	for _, j := range routes.Jobs {
-		if j.Function == "mcp-jobs" {
-			jobs = append(jobs, j)
-		}
-	}
-	run := func(j routes.Job) {
+	jobs := lambdas.Jobs()
+	run := func(j lambdas.Job) {
 		if err := runJob(ctx, j.Name); err != nil && ctx.Err() == nil {
 			log.Warn("job failed", "job", j.Name, "err", err)
 		}

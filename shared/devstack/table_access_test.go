@@ -32,8 +32,8 @@ import (
 	"aiwork/shared/config"
 	"aiwork/shared/devstack"
 	"aiwork/shared/domain"
+	"aiwork/shared/lambdas"
 	"aiwork/shared/mcpjobs"
-	"aiwork/shared/routes"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 )
@@ -108,16 +108,17 @@ func like(pattern, s string) bool {
 	return regexp.MustCompile(re).MatchString(s)
 }
 
-// allowed reports whether the function's routes.TableAccess allows call,
+// allowed reports whether the function's Access (shared/lambdas) allows call,
 // and the pattern that allows it.
 func allowed(call tableCall) (string, bool) {
-	access, ok := routes.TableAccess[call.function]
+	f, ok := lambdas.Get(call.function)
+	access := f.Access
 	if !ok || call.pk == "" {
 		return "", false
 	}
 	patterns := access.Table[call.op]
 	if call.index != "" {
-		if call.index != store.IndexGSI1 || call.op != routes.Query {
+		if call.index != store.IndexGSI1 || call.op != lambdas.Query {
 			return "", false
 		}
 		patterns = access.Index
@@ -145,7 +146,7 @@ func recordingStore(t *testing.T, rec *callRecorder) (*store.Store, config.Store
 // mail links, catalogue, free use, checkout, payment, webhook events,
 // ratings, MCP registry and connections, chat) and both jobs, recording
 // every DynamoDB call each function makes, and fails on any call the
-// function's IAM grant (routes.TableAccess, turned into its policy by the
+// function's IAM grant (its Access in shared/lambdas, turned into its policy by the
 // CDK stack) would refuse in AWS: another action, another partition, an
 // index it may not query. The tests of the groups do not enforce IAM, so
 // this is what keeps the grants and the code in step.
@@ -187,13 +188,13 @@ func TestTableAccess(t *testing.T) {
 	// Small per-minute limits, so that refusals (which read the window) run too.
 	limits := config.ChatLimits{MaxConcurrentStreams: 3, RequestsPerMinute: 3, DailyTokenBudget: 200_000}
 	cfg := devstack.Config{
-		Auth: config.Auth{Store: storeCfg, JWTSecret: jwtSecret, TokenTTL: time.Hour,
+		Auth: config.Auth{Base: config.Base{Store: storeCfg, JWTSecret: jwtSecret}, TokenTTL: time.Hour,
 			Google: config.Google{ClientID: "client-id", ClientSecret: "client-secret", IssuerURL: issuer.URL}},
-		Prompts:  config.Prompts{Store: storeCfg, JWTSecret: jwtSecret, FreePromptsPerUser: 1},
-		Payments: config.Payments{Store: storeCfg, JWTSecret: jwtSecret, FreePromptsPerUser: 1},
-		Webhook:  config.Webhook{Store: storeCfg, WebhookSecret: secret},
-		Chat:     config.Chat{Store: storeCfg, JWTSecret: jwtSecret, StallTimeout: 10 * time.Second, DemoDelay: time.Millisecond, Limits: limits},
-		MCP: config.MCP{Outbound: config.Outbound{AllowLoopback: true}, ConnectTimeout: 10 * time.Second,
+		Prompts:  config.Prompts{Base: config.Base{Store: storeCfg, JWTSecret: jwtSecret}, FreePromptsPerUser: 1},
+		Payments: config.Payments{Base: config.Base{Store: storeCfg, JWTSecret: jwtSecret}, FreePromptsPerUser: 1},
+		Webhook:  config.Webhook{Base: config.Base{Store: storeCfg}, WebhookSecret: secret},
+		Chat:     config.Chat{Base: config.Base{Store: storeCfg, JWTSecret: jwtSecret}, StallTimeout: 10 * time.Second, DemoDelay: time.Millisecond, Limits: limits},
+		MCP: config.MCP{MCPClient: config.MCPClient{Outbound: config.Outbound{AllowLoopback: true}, ConnectTimeout: 10 * time.Second},
 			ConnectsPerMinute: 1, HostConnectsPerMinute: 60},
 		MailDir: mailDir,
 		WrapGroup: func(fn string, h http.Handler) http.Handler {
@@ -400,7 +401,7 @@ func TestTableAccess(t *testing.T) {
 		}
 		pattern, ok := allowed(c)
 		if !ok {
-			t.Errorf("%s may not %s %s %q (routes.TableAccess)", c.function, c.op, c.index, c.pk)
+			t.Errorf("%s may not %s %s %q (shared/lambdas)", c.function, c.op, c.index, c.pk)
 			continue
 		}
 		scope := "table"
@@ -409,7 +410,11 @@ func TestTableAccess(t *testing.T) {
 		}
 		used[c.function+" "+scope+" "+c.op+" "+pattern] = true
 	}
-	for fn, access := range routes.TableAccess {
+	for _, f := range lambdas.All {
+		fn, access := f.Name, f.Access
+		if len(access.Table) == 0 {
+			continue // no table access (jwt-rotation)
+		}
 		if !functions[fn] {
 			t.Errorf("the run made no table call as %s", fn)
 		}

@@ -49,7 +49,7 @@ func loadEvent(t *testing.T, name string, replace map[string]string) events.APIG
 // handlers the devserver mounts, on a real table.
 func TestRESTProxyEvents(t *testing.T) {
 	st := storetest.New(t)
-	cfg := config.Auth{JWTSecret: []byte(strings.Repeat("k", 32)), TokenTTL: time.Hour}
+	cfg := config.Auth{Base: config.Base{JWTSecret: []byte(strings.Repeat("k", 32))}, TokenTTL: time.Hour}
 	authLambda := lambdaadapter.NewProxy(authapi.New(st, cfg, mail.Discard{}).Handler(), "")
 	// Sessions checked, as the users Lambda does (usersapi.FromConfig).
 	usersLambda := lambdaadapter.NewProxy(usersapi.New(st, auth.NewTokens(cfg.JWTSecret, time.Hour).WithSessions(st), usersapi.Options{}).Handler(), "")
@@ -135,7 +135,7 @@ func withHeader(ev events.APIGatewayProxyRequest, name, value string) events.API
 func TestOnlyRequestsWithTheOriginSecretAreServed(t *testing.T) {
 	st := storetest.New(t)
 	const origin = "generated-origin-secret-0123456789abcdefghijklmnopqrstuvwxyzABCD"
-	cfg := config.Auth{JWTSecret: []byte(strings.Repeat("k", 32)), TokenTTL: time.Hour}
+	cfg := config.Auth{Base: config.Base{JWTSecret: []byte(strings.Repeat("k", 32))}, TokenTTL: time.Hour}
 	authLambda := lambdaadapter.NewProxy(authapi.New(st, cfg, mail.Discard{}).Handler(), origin)
 	tokens := auth.NewTokens(cfg.JWTSecret, time.Hour)
 	chat := lambdaadapter.NewStreaming(chatapi.New(st, tokens, llm.NewRegistry(0), chatapi.Options{}).Handler(), origin)

@@ -127,7 +127,7 @@ func TestApplyOverridesRefusesBadMaps(t *testing.T) {
 		}
 	}
 	// A bad map is refused at start-up too.
-	if _, err := providers.RegistryFromConfig(t.Context(), config.Chat{ModelMap: `{"x":`}); err == nil {
+	if _, err := providers.RegistryFromConfig(t.Context(), config.Chat{Providers: config.Providers{ModelMap: `{"x":`}}); err == nil {
 		t.Error("RegistryFromConfig accepted a malformed LLM_MODEL_MAP")
 	}
 }
@@ -149,8 +149,8 @@ func TestRegistryFromConfig(t *testing.T) {
 	}
 
 	r, err = providers.RegistryFromConfig(t.Context(), config.Chat{
-		Store:     config.Store{Region: "us-west-2"},
-		OpenAIKey: "sk-o", AnthropicKey: "sk-a", GeminiKey: "g-key", MetaBedrock: true,
+		Base:      config.Base{Store: config.Store{Region: "us-west-2"}},
+		Providers: config.Providers{OpenAIKey: "sk-o", AnthropicKey: "sk-a", GeminiKey: "g-key", MetaBedrock: true},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-// Package mcpjobs is the registry's scheduled work (routes.Jobs): importing
+// Package mcpjobs is the registry's scheduled work (shared/lambdas): importing
 // the catalogue and probing every server's health. The mcp-jobs Lambda runs
 // one job per scheduled event; the devserver runs them on timers.
 package mcpjobs
@@ -16,7 +16,7 @@ import (
 	"aiwork/shared/store"
 )
 
-// Job names, as routes.Jobs lists them.
+// Job names, as shared/lambdas lists them.
 const (
 	Sync  = "mcp-sync"
 	Probe = "mcp-probe"

@@ -6,6 +6,8 @@ package payments
 import (
 	"context"
 	"errors"
+
+	"aiwork/shared/store"
 )
 
 // CheckoutRequest is one prompt bought by one user.
@@ -62,3 +64,13 @@ type Provider interface {
 
 // ErrUnknownSession is a session id the provider does not know.
 var ErrUnknownSession = errors.New("unknown checkout session")
+
+// ProviderFor is Stripe when a secret key is configured (apiURL: another
+// Stripe API address, for tests and make run-lambda), else the local test
+// checkout.
+func ProviderFor(st *store.Store, stripeKey, apiURL string) Provider {
+	if stripeKey != "" {
+		return NewStripe(stripeKey, apiURL)
+	}
+	return NewLocal(st)
+}

@@ -1,14 +1,16 @@
-// Package routes is the one table of API route groups: which path prefixes
-// reach which function. The devserver mounts from it and the CDK stack builds
+// Package routes is how API paths reach functions: the route groups of
+// shared/lambdas' table (one per function that serves API routes), matched
+// by longest prefix. The devserver mounts from it and the CDK stack builds
 // API Gateway from it, so local and deployed routing cannot drift.
 package routes
 
 import (
 	"strings"
-	"time"
+
+	"aiwork/shared/lambdas"
 )
 
-// Group is one Lambda function and the API paths it serves.
+// Group is one function and the API paths it serves.
 type Group struct {
 	// Function is the folder under functions/ and the Lambda's name.
 	Function string
@@ -21,25 +23,38 @@ type Group struct {
 // APIPrefix is where every route group lives.
 const APIPrefix = "/api/v1/"
 
-// Groups lists every route group. More specific prefixes win, wherever they
-// stand in the list (Match picks the longest).
-var Groups = []Group{
-	{Function: "auth", Prefixes: []string{"/api/v1/auth/"}},
-	{Function: "users", Prefixes: []string{"/api/v1/users/"}},
-	{Function: "prompts", Prefixes: []string{"/api/v1/prompts/"}},
-	{Function: "payments", Prefixes: []string{"/api/v1/payments/"}},
-	{Function: "stripe-webhook", Prefixes: []string{"/api/v1/payments/webhook"}},
-	{Function: "mcp", Prefixes: []string{"/api/v1/mcp-servers/", "/api/v1/mcp-connections/"}},
-	{Function: "chat", Prefixes: []string{"/api/v1/mcp-connections/message"}, Streaming: true},
-}
+// Paths written in more than one place (lambdas' table names them).
+const (
+	ChatPath           = lambdas.ChatPath
+	WebhookPath        = lambdas.WebhookPath
+	GoogleCallbackPath = lambdas.GoogleCallbackPath
+)
+
+// Groups lists every route group: the functions of lambdas.All that serve
+// routes. More specific prefixes win, wherever they stand in the list
+// (Match picks the longest).
+var Groups = func() []Group {
+	var out []Group
+	for _, f := range lambdas.All {
+		if f.API() {
+			out = append(out, Group{Function: f.Name, Prefixes: f.Routes, Streaming: f.Streaming})
+		}
+	}
+	return out
+}()
 
 // ExactPathMethods is the HTTP method of each exact-path route (a prefix
 // without a trailing "/"); other exact paths take any method. The stack
 // gives these resources that one method, so another is not routed.
-var ExactPathMethods = map[string]string{
-	"/api/v1/payments/webhook":        "POST",
-	"/api/v1/mcp-connections/message": "POST",
-}
+var ExactPathMethods = func() map[string]string {
+	out := map[string]string{}
+	for _, f := range lambdas.All {
+		for path, method := range f.Methods {
+			out[path] = method
+		}
+	}
+	return out
+}()
 
 // Match answers the group whose longest prefix matches path.
 func Match(path string) (Group, bool) {
@@ -67,25 +82,4 @@ func matches(path, prefix string) bool {
 		return strings.HasPrefix(path, prefix) || path == strings.TrimSuffix(prefix, "/")
 	}
 	return path == prefix
-}
-
-// Job is work that runs on a schedule rather than on a request: in AWS an
-// EventBridge rule invokes Function with the input {"job": Name}; the
-// devserver runs it at start and then every LocalEvery.
-type Job struct {
-	Name       string
-	Function   string
-	Schedule   string // EventBridge schedule expression
-	LocalEvery time.Duration
-}
-
-// JobFunctions are the Lambdas that serve only jobs (no API route).
-var JobFunctions = []string{"mcp-jobs"}
-
-// Jobs lists every scheduled job.
-var Jobs = []Job{
-	// Imports the MCP registry (MCP_REGISTRY_URL) into the catalogue.
-	{Name: "mcp-sync", Function: "mcp-jobs", Schedule: "rate(1 day)", LocalEvery: 6 * time.Hour},
-	// Handshakes with every active MCP server and records its health and tools.
-	{Name: "mcp-probe", Function: "mcp-jobs", Schedule: "rate(15 minutes)", LocalEvery: 15 * time.Minute},
 }

@@ -333,7 +333,7 @@ func (c *clock) advance(d time.Duration) {
 func newClockStack(t *testing.T, c *clock) *stack {
 	t.Helper()
 	st, storeCfg := storetest.NewWithConfig(t)
-	cfg := config.Auth{Store: storeCfg, JWTSecret: secret, TokenTTL: time.Hour}
+	cfg := config.Auth{Base: config.Base{Store: storeCfg, JWTSecret: secret}, TokenTTL: time.Hour}
 	dir := t.TempDir()
 	box, err := outbox.New(dir, "")
 	if err != nil {

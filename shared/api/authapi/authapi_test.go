@@ -57,7 +57,7 @@ func newStackWith(t *testing.T, edit func(*devstack.Config)) *stack {
 	t.Helper()
 	st, storeCfg := storetest.NewWithConfig(t)
 	cfg := devstack.Config{
-		Auth:    config.Auth{Store: storeCfg, JWTSecret: secret, TokenTTL: time.Hour},
+		Auth:    config.Auth{Base: config.Base{Store: storeCfg, JWTSecret: secret}, TokenTTL: time.Hour},
 		Prompts: config.Prompts{FreePromptsPerUser: 5},
 		MailDir: t.TempDir(),
 	}

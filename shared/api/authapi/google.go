@@ -19,6 +19,7 @@ import (
 
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
+	"aiwork/shared/routes"
 	"aiwork/shared/store"
 )
 
@@ -29,7 +30,7 @@ const msgGoogleUnavailable = "Google sign-in is not available on this site."
 // stateTTL bounds how long a user may take at Google's consent screen.
 const stateTTL = 10 * time.Minute
 
-const callbackPath = "/api/v1/auth/google/callback"
+const callbackPath = routes.GoogleCallbackPath
 
 // stateCookie ties a sign-in to the browser that started it: the callback
 // must come with the state's nonce in this cookie, so a callback link made by

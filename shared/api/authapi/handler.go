@@ -55,8 +55,14 @@ type Service struct {
 	oidc     *oidcClient
 }
 
-// New builds the auth group: mailer sends the verification and reset mail
-// (SES in AWS, the local outbox on the devserver).
+// FromConfig builds the auth group from its function's configuration:
+// mailer sends the verification and reset mail (SES in AWS, the local
+// outbox on the devserver).
+func FromConfig(st *store.Store, cfg config.Auth, mailer mail.Mailer) *Service {
+	return New(st, cfg, mailer)
+}
+
+// New builds the auth group (FromConfig).
 func New(st *store.Store, cfg config.Auth, mailer mail.Mailer) *Service {
 	if cfg.RegisterLimitPerIP == 0 {
 		cfg.RegisterLimitPerIP = config.DefaultRegisterLimitPerIP
@@ -65,7 +71,7 @@ func New(st *store.Store, cfg config.Auth, mailer mail.Mailer) *Service {
 		mailer = mail.Disabled{}
 	}
 	return &Service{
-		st: st, tokens: auth.NewTokens(cfg.JWTSecret, cfg.TokenTTL).WithKeySource(cfg.JWTKeys).WithSessions(st),
+		st: st, tokens: auth.FromConfig(cfg.Base, cfg.TokenTTL, st),
 		mailer: mailer, cfg: cfg, now: time.Now,
 	}
 }
@@ -93,7 +99,7 @@ func (s *Service) Handler() http.Handler {
 	mux.Handle("POST /api/v1/auth/reset-password", httpx.Handle(s.resetPassword))
 	mux.Handle("GET /api/v1/auth/health", httpx.Handle(health))
 	mux.Handle("GET /api/v1/auth/google/login", httpx.Handle(s.googleLogin))
-	mux.Handle("GET /api/v1/auth/google/callback", http.HandlerFunc(s.googleCallback))
+	mux.Handle("GET "+callbackPath, http.HandlerFunc(s.googleCallback))
 	return httpx.WithNotFound(mux)
 }
 

@@ -21,11 +21,12 @@ import (
 	"aiwork/shared/httpx"
 	"aiwork/shared/llm"
 	"aiwork/shared/mcp"
+	"aiwork/shared/routes"
 	"aiwork/shared/store"
 )
 
 // Path is the streaming route.
-const Path = "/api/v1/mcp-connections/message"
+const Path = routes.ChatPath
 
 // Limits of one request.
 const (
@@ -99,9 +100,8 @@ func New(st *store.Store, tokens *auth.Tokens, registry *llm.Registry, opts Opti
 }
 
 // FromConfig builds the chat group from its configuration, the one wiring
-// the Lambda and the devserver share: registry serves the models, tokens
-// check the callers.
-func FromConfig(st *store.Store, tokens *auth.Tokens, registry *llm.Registry, cfg config.Chat) (*Service, error) {
+// the Lambda and the devserver share: registry serves the models.
+func FromConfig(st *store.Store, registry *llm.Registry, cfg config.Chat) (*Service, error) {
 	sealer, err := mcp.NewSealer(cfg.Tools.KeyEncryptionKey)
 	if err != nil {
 		return nil, err
@@ -113,7 +113,7 @@ func FromConfig(st *store.Store, tokens *auth.Tokens, registry *llm.Registry, cf
 	callTimeout := cmp.Or(cfg.Tools.CallTimeout, config.DefaultToolCallTimeout)
 	// A tool may take up to the call timeout before its answer's headers.
 	client := policy.ClientWithLimits(mcp.Limits{ResponseHeader: callTimeout})
-	return New(st, tokens, registry, Options{StallTimeout: cfg.StallTimeout, Limits: cfg.Limits, Tools: ToolOptions{
+	return New(st, auth.FromConfig(cfg.Base, 0, st), registry, Options{StallTimeout: cfg.StallTimeout, Limits: cfg.Limits, Tools: ToolOptions{
 		Sealer: sealer, Pool: mcp.NewPool(client, sessionIdle, maxSessions),
 		MaxRounds: cfg.Tools.MaxRounds, CallTimeout: callTimeout, ConnectTimeout: cfg.Tools.ConnectTimeout,
 	}}), nil

@@ -71,7 +71,7 @@ func FromConfig(st *store.Store, cfg config.MCP) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return New(st, auth.NewTokens(cfg.Chat.JWTSecret, 0).WithKeySource(cfg.Chat.JWTKeys).WithSessions(st), llm.RealProviders(cfg.Chat), Options{
+	return New(st, auth.FromConfig(cfg.Base, 0, st), llm.RealProviders(cfg.Providers), Options{
 		Sealer: sealer, Policy: policy, ConnectTimeout: cfg.ConnectTimeout,
 		ConnectsPerMinute: cfg.ConnectsPerMinute, HostConnectsPerMinute: cfg.HostConnectsPerMinute,
 	}), nil

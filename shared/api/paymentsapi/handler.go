@@ -26,13 +26,14 @@ func New(st *store.Store, tokens *auth.Tokens, provider payments.Provider, cfg c
 	return &Service{st: st, tokens: tokens, provider: provider, fulfiller: payments.NewFulfiller(st, provider), cfg: cfg}
 }
 
-// NewProvider picks Stripe when a secret key is configured, else the local
-// test checkout.
+// FromConfig builds the group from its function's configuration.
+func FromConfig(st *store.Store, cfg config.Payments) *Service {
+	return New(st, auth.FromConfig(cfg.Base, 0, st), NewProvider(st, cfg), cfg)
+}
+
+// NewProvider is the checkout provider cfg names (payments.ProviderFor).
 func NewProvider(st *store.Store, cfg config.Payments) payments.Provider {
-	if cfg.StripeSecretKey != "" {
-		return payments.NewStripe(cfg.StripeSecretKey, cfg.StripeAPIURL)
-	}
-	return payments.NewLocal(st)
+	return payments.ProviderFor(st, cfg.StripeSecretKey, cfg.StripeAPIURL)
 }
 
 // Handler routes /api/v1/payments/* (the webhook is its own function).

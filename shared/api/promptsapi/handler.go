@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"aiwork/shared/auth"
+	"aiwork/shared/config"
 	"aiwork/shared/httpx"
 	"aiwork/shared/store"
 )
@@ -25,6 +26,11 @@ type Service struct {
 // uses need a confirmed email unless WithEmailVerification(false).
 func New(st *store.Store, tokens *auth.Tokens, freeLimit int) *Service {
 	return &Service{st: st, tokens: tokens, freeLimit: freeLimit, verifiedOnly: true, categoryNamesCache: &categoryCache{}}
+}
+
+// FromConfig builds the group from its function's configuration.
+func FromConfig(st *store.Store, cfg config.Prompts) *Service {
+	return New(st, auth.FromConfig(cfg.Base, 0, st), cfg.FreePromptsPerUser).WithEmailVerification(!cfg.SkipEmailVerification)
 }
 
 // WithEmailVerification sets whether free uses need a confirmed email

@@ -47,8 +47,8 @@ func newStack(t *testing.T, freeLimit int, prompts ...domain.Prompt) *stack {
 		}
 	}
 	cfg := devstack.Config{
-		Auth:    config.Auth{Store: storeCfg, JWTSecret: secret, TokenTTL: time.Hour},
-		Prompts: config.Prompts{Store: storeCfg, JWTSecret: secret, FreePromptsPerUser: freeLimit},
+		Auth:    config.Auth{Base: config.Base{Store: storeCfg, JWTSecret: secret}, TokenTTL: time.Hour},
+		Prompts: config.Prompts{Base: config.Base{Store: storeCfg, JWTSecret: secret}, FreePromptsPerUser: freeLimit},
 	}
 	h, err := devstack.Handler(st, cfg, "")
 	if err != nil {

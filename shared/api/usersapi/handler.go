@@ -44,7 +44,7 @@ func New(st *store.Store, tokens *auth.Tokens, opts Options) *Service {
 
 // FromConfig builds the group from its function's configuration.
 func FromConfig(st *store.Store, cfg config.Users) *Service {
-	return New(st, auth.NewTokens(cfg.JWTSecret, 0).WithKeySource(cfg.JWTKeys).WithSessions(st), Options{ChatLimits: cfg.ChatLimits})
+	return New(st, auth.FromConfig(cfg.Base, 0, st), Options{ChatLimits: cfg.ChatLimits})
 }
 
 // Handler routes the group.

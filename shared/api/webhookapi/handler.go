@@ -12,19 +12,27 @@ import (
 
 	"github.com/stripe/stripe-go/v84/webhook"
 
+	"aiwork/shared/config"
 	"aiwork/shared/httpx"
 	"aiwork/shared/payments"
+	"aiwork/shared/routes"
 	"aiwork/shared/store"
 )
 
 // Path is where Stripe posts events.
-const Path = "/api/v1/payments/webhook"
+const Path = routes.WebhookPath
 
 // Tolerance is how old a signature may be (replay protection).
 const Tolerance = 300 * time.Second
 
 // maxEventBytes caps an event body; Stripe's events are far smaller.
 const maxEventBytes = 512 << 10
+
+// FromConfig builds the webhook from its function's configuration, for the
+// provider its Stripe key names (payments.ProviderFor).
+func FromConfig(st *store.Store, cfg config.Webhook) http.Handler {
+	return New(st, cfg.WebhookSecret, payments.ProviderFor(st, cfg.StripeSecretKey, cfg.StripeAPIURL))
+}
 
 // New builds the webhook handler for provider's sessions (it refunds
 // duplicate payments and expires superseded sessions through it).

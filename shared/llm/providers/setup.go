@@ -19,7 +19,7 @@ func RegistryFromConfig(ctx context.Context, cfg config.Chat) (*llm.Registry, er
 		return nil, err
 	}
 	r := llm.NewRegistry(cfg.DemoDelay)
-	real := llm.RealProviders(cfg)
+	real := llm.RealProviders(cfg.Providers)
 	if real["openai"] {
 		r.Use("openai", NewOpenAI(Options{APIKey: cfg.OpenAIKey, BaseURL: cfg.OpenAIBaseURL, MaxRetries: retries}))
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/stripe/stripe-go/v84/webhook"
 
 	"aiwork/shared/payments"
+	"aiwork/shared/routes"
 	"aiwork/shared/store"
 )
 
@@ -118,7 +119,7 @@ func (h *handler) deliver(ls store.LocalSession) (int, string) {
 		return http.StatusInternalServerError, err.Error()
 	}
 	signed := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: h.secret, Timestamp: time.Now()})
-	req := httptest.NewRequest(http.MethodPost, "/api/v1/payments/webhook", strings.NewReader(string(signed.Payload)))
+	req := httptest.NewRequest(http.MethodPost, routes.WebhookPath, strings.NewReader(string(signed.Payload)))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Stripe-Signature", signed.Header)
 	rec := httptest.NewRecorder()

@@ -1,4 +1,4 @@
-package routes
+package lambdas
 
 import "aiwork/shared/store"
 
@@ -18,7 +18,7 @@ const (
 // user's partition, "CATALOG" that one partition. The CDK stack turns each
 // entry into the function's policy; shared/devstack's TestTableAccess runs
 // the API and the jobs against a recording table and fails on any call a
-// function's entry does not allow.
+// function's Access does not allow.
 type Access struct {
 	// Table maps each action on the table to the partition key patterns.
 	Table map[string][]string
@@ -44,83 +44,83 @@ const (
 	mcpSync     = store.PKMCPSync
 )
 
-// TableAccess is every function's Access, derived from the store methods
-// its handler (or job) calls; shared/store/keys.go says which partition
-// each item lives in. No function scans, batches or runs transactions.
-var TableAccess = map[string]Access{
+// Each function's Access, derived from the store methods its handler (or
+// job) calls; shared/store/keys.go says which partition each item lives
+// in. No function scans, batches or runs transactions.
+var (
 	// Accounts: profile, sessions and activity (USER#), the uniqueness
 	// guards, sign-in and registration throttles, Google sign-in state and
 	// mailed links. Query: a user's sessions, to end them all. Deletes: a
 	// session, a lost registration's profile and email guard, a throttle
 	// cleared, a spent sign-in state (accounts are never deleted here).
-	"auth": {Table: map[string][]string{
+	accessAuth = Access{Table: map[string][]string{
 		GetItem:    {users, emails, usernames, googleSubs, throttles, links},
 		PutItem:    {users, emails, usernames, googleSubs, throttles, oauthStates, links},
 		UpdateItem: {users, throttles, links},
 		DeleteItem: {users, emails, throttles, oauthStates},
 		Query:      {users},
-	}},
+	}}
 	// The session check, activities and chat usage: reads of USER# only.
-	"users": {Table: map[string][]string{
+	accessUsers = Access{Table: map[string][]string{
 		GetItem: {users},
 		Query:   {users},
-	}},
+	}}
 	// Catalogue (categories, prompts), free uses, ownership, activity and
 	// ratings (the rating item and the aggregate under PROMPT#; a failed
 	// aggregate update deletes or restores the rating). GSI1: the listing
 	// (CATALOG) and a user's ratings (USER#).
-	"prompts": {Table: map[string][]string{
+	accessPrompts = Access{Table: map[string][]string{
 		GetItem:    {users, prompts},
 		PutItem:    {users, prompts},
 		UpdateItem: {users, prompts},
 		DeleteItem: {prompts},
 		Query:      {users, catalog},
-	}, Index: []string{catalog, users}},
+	}, Index: []string{catalog, users}}
 	// Checkout and its verification, which fulfils like the webhook does:
 	// the order, its payment intent, ownership and activity (and the
 	// ownership revoked when a refund raced the fulfilment); the user's
 	// open-checkout record (USER#), and their pending orders (GSI1 USER#)
 	// to expire once the prompt is owned.
-	"payments": {Table: map[string][]string{
+	accessPayments = Access{Table: map[string][]string{
 		GetItem:    {users, prompts, orders},
 		PutItem:    {users, orders, intents},
 		UpdateItem: {users, orders},
 		DeleteItem: {users},
 		Query:      {users},
-	}, Index: []string{users}},
+	}, Index: []string{users}}
 	// Stripe's events: fulfil (reading the buyer's ownership, free uses and
 	// open-checkout record under USER#), expire, fail, refund; the
 	// processed-event record. No session check (Stripe signs the request).
-	"stripe-webhook": {Table: map[string][]string{
+	accessWebhook = Access{Table: map[string][]string{
 		GetItem:    {events, orders, intents, prompts, users},
 		PutItem:    {events, orders, intents, users},
 		UpdateItem: {orders},
 		DeleteItem: {users},
-	}, Index: []string{users}},
+	}, Index: []string{users}}
 	// The registry (read), connections (USER#) and connect throttles.
-	"mcp": {Table: map[string][]string{
+	accessMCP = Access{Table: map[string][]string{
 		GetItem:    {users, mcpServers, throttles},
 		PutItem:    {users, throttles},
 		UpdateItem: {throttles},
 		DeleteItem: {users},
 		Query:      {users},
-	}, Index: []string{store.GSI1MCPServers}},
+	}, Index: []string{store.GSI1MCPServers}}
 	// The connection, stream slots, daily usage (USER#) and the per-minute
 	// throttle.
 	// Tools in chat add, in the caller's partition: the MCP connections
 	// (read, their tools list refreshed), paused replies (put, taken once)
 	// and always-allowed tools (put, queried); and a registry entry read
 	// for a connection's key header.
-	"chat": {Table: map[string][]string{
+	accessChat = Access{Table: map[string][]string{
 		GetItem:    {users, throttles, mcpServers},
 		PutItem:    {users, throttles},
 		UpdateItem: {users, throttles},
 		Query:      {users},
-	}},
+	}}
 	// Registry sync and health probes: the servers and the sync state.
-	"mcp-jobs": {Table: map[string][]string{
+	accessMCPJobs = Access{Table: map[string][]string{
 		GetItem:    {mcpSync},
 		PutItem:    {mcpSync},
 		UpdateItem: {mcpServers},
-	}, Index: []string{store.GSI1MCPServers}},
-}
+	}, Index: []string{store.GSI1MCPServers}}
+)

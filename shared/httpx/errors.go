@@ -35,6 +35,9 @@ const (
 	CodeLinkInvalid Code = "link_invalid"
 	CodeLinkUsed    Code = "link_used"
 	CodeLinkExpired Code = "link_expired"
+	// CodeFreeUseAvailable: a checkout for a prompt the user may still use
+	// free (400); the client makes the free-use call instead.
+	CodeFreeUseAvailable Code = "free_use_available"
 )
 
 var statusByCode = map[Code]int{
@@ -54,6 +57,8 @@ var statusByCode = map[Code]int{
 	CodeLinkInvalid:     http.StatusBadRequest,
 	CodeLinkUsed:        http.StatusBadRequest,
 	CodeLinkExpired:     http.StatusBadRequest,
+
+	CodeFreeUseAvailable: http.StatusBadRequest,
 }
 
 // Error is an error meant for the client: its Detail is shown to people.

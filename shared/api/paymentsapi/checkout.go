@@ -2,7 +2,6 @@ package paymentsapi
 
 import (
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -59,7 +58,7 @@ func (s *Service) createCheckout(w http.ResponseWriter, r *http.Request) error {
 		return httpx.Conflict("You already have this prompt: you used it for free")
 	}
 	if free.Remaining > 0 {
-		return httpx.Invalid(fmt.Sprintf("You can still use this prompt for free (%d of %d free prompts left).", free.Remaining, free.TotalAllowed))
+		return httpx.Errorf(httpx.CodeFreeUseAvailable, "You can still use this prompt for free (%d of %d free prompts left).", free.Remaining, free.TotalAllowed)
 	}
 	base := httpx.PublicURL(r, s.cfg.PublicURL)
 	out, err := s.openCheckout(ctx, uid, p, base)

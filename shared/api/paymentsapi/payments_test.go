@@ -72,7 +72,11 @@ func TestCreateCheckoutRefusals(t *testing.T) {
 			if tc.noAuth {
 				token = ""
 			}
-			wantError(t, s.do("POST", createPath, token, tc.body), tc.status, tc.detail)
+			w := s.do("POST", createPath, token, tc.body)
+			wantError(t, w, tc.status, tc.detail)
+			if tc.name == "free uses left" && !strings.Contains(w.Body.String(), `"code":"free_use_available"`) {
+				t.Errorf("free uses left: %s, want code free_use_available (the client branches on it)", w.Body)
+			}
 			if tc.noAuth {
 				return
 			}

@@ -111,7 +111,7 @@ lambdas-local: $(BIN)/.go-modules FORCE
 	@mkdir -p $(LAMBDA_LOCAL)
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -tags lambda.norpc -o $(LAMBDA_LOCAL)/ $(addprefix ./functions/,$(filter-out jwt-rotation,$(LAMBDAS)))
 
-run-lambda: deps webapp $(BIN)/devserver lambdas-local ## the same product served by the real function binaries behind a local API Gateway (shared/lambdalocal)
+run-lambda: deps webapp $(BIN)/devserver lambdas-local ## the same product served by the real function binaries behind a local API Gateway (shared/local/lambdalocal)
 	@echo "Starting on http://localhost:$(PORT) through the function binaries (timings at /dev/lambda; Ctrl-C stops everything)"
 	LAMBDA_DIR=$(abspath $(LAMBDA_LOCAL)) $(BIN)/devserver
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"aiwork/shared/lambdalocal"
+	"aiwork/shared/local/lambdalocal"
 	"aiwork/shared/routes"
 )
 

@@ -22,7 +22,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"aiwork/shared/localdynamo"
+	"aiwork/shared/local/localdynamo"
 )
 
 func main() {

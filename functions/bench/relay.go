@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"aiwork/shared/config"
-	"aiwork/shared/devstack"
+	"aiwork/shared/local/devstack"
 	"aiwork/shared/routes"
 	"aiwork/shared/store"
 )

@@ -15,8 +15,8 @@ import (
 
 	"aiwork/shared/catalog"
 	"aiwork/shared/config"
-	"aiwork/shared/devstack"
-	"aiwork/shared/localmcp"
+	"aiwork/shared/local/devstack"
+	"aiwork/shared/local/localmcp"
 	"aiwork/shared/routes"
 	"aiwork/shared/store"
 )

@@ -3,7 +3,7 @@
 // port. `make run` starts it; Ctrl-C stops it and everything it started.
 // With LAMBDA_DIR (make run-lambda) the route groups are served by their
 // function binaries instead, each its own process behind a local API
-// Gateway (shared/lambdalocal).
+// Gateway (shared/local/lambdalocal).
 package main
 
 import (
@@ -20,8 +20,8 @@ import (
 	"time"
 
 	"aiwork/shared/config"
-	"aiwork/shared/devstack"
-	"aiwork/shared/localdynamo"
+	"aiwork/shared/local/devstack"
+	"aiwork/shared/local/localdynamo"
 	"aiwork/shared/store"
 )
 

@@ -25,7 +25,7 @@ const (
 )
 
 // ExactPathMethods is the HTTP method of each exact-path route; other exact
-// paths get ANY. One table with the local gateway (shared/lambdalocal).
+// paths get ANY. One table with the local gateway (shared/local/lambdalocal).
 var ExactPathMethods = routes.ExactPathMethods
 
 // newAPI builds the REST API from the route table: for a subtree prefix

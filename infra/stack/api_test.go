@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"aiwork/infra/stack"
-	"aiwork/shared/lambdalocal"
+	"aiwork/shared/local/lambdalocal"
 	"aiwork/shared/routes"
 )
 

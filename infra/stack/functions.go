@@ -51,7 +51,7 @@ type lambdaDef struct {
 func lambdaDefs() ([]lambdaDef, error) {
 	var defs []lambdaDef
 	seen := map[string]bool{}
-	for _, f := range lambdas.All {
+	for _, f := range lambdas.Served() {
 		if seen[f.Name] {
 			return nil, fmt.Errorf("function %q is listed twice in shared/lambdas", f.Name)
 		}

@@ -2,6 +2,7 @@ package stack_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -292,5 +293,26 @@ func TestReservedConcurrency(t *testing.T) {
 	}
 	if _, err := stack.NewAIWorkStack(awscdk.NewApp(nil), "BadReservation", &stack.Props{LambdaDir: lambdaDir, WebappDir: webappDir, ChatReservedConcurrency: -5}); err == nil {
 		t.Error("a negative reservation was accepted")
+	}
+}
+
+// No Lambda links the local stand-ins (shared/local/...): they would grow
+// every bootstrap and could answer in AWS what only a developer's machine
+// should.
+func TestNoFunctionLinksLocalPackages(t *testing.T) {
+	args := []string{"list", "-deps", "-f", "{{.ImportPath}}"}
+	for _, name := range lambdas.Names() {
+		args = append(args, "./functions/"+name)
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Dir = filepath.Join("..", "..")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if strings.HasPrefix(pkg, "aiwork/shared/local/") || pkg == "aiwork/shared/local" {
+			t.Errorf("a function links %s", pkg)
+		}
 	}
 }

@@ -193,10 +193,8 @@ type lambdaFn struct {
 // schedule invokes.
 func allFunctions() []lambdaFn {
 	var out []lambdaFn
-	for _, f := range lambdas.All {
-		if f.API() || len(f.Jobs) > 0 {
-			out = append(out, lambdaFn{Function: f.Name, Streaming: f.Streaming, Job: !f.API()})
-		}
+	for _, f := range lambdas.Served() {
+		out = append(out, lambdaFn{Function: f.Name, Streaming: f.Streaming, Job: !f.API()})
 	}
 	return out
 }

@@ -213,7 +213,7 @@ func tableGrant(t *testing.T, st statement, tableID string, got map[string]strin
 // partition keys it may address, and the GSI1 keys it may query. It is
 // derived from the store methods each handler (or job) calls, written out
 // here rather than taken from shared/lambdas so that a grant widened
-// there fails; shared/devstack's TestTableAccess checks the other side
+// there fails; shared/local/devstack's TestTableAccess checks the other side
 // (every call the functions make is allowed).
 var wantTable = map[string]map[string]string{
 	"auth": {

@@ -68,7 +68,7 @@ type MCPJobs struct {
 }
 
 // LocalLambdaVar marks a function process run by make run-lambda
-// (shared/lambdalocal): the stack never sets it.
+// (shared/local/lambdalocal): the stack never sets it.
 const LocalLambdaVar = "LAMBDA_LOCAL_EMULATOR"
 
 // inLambda is true inside AWS Lambda, not in make run-lambda's processes,

@@ -16,7 +16,7 @@ const (
 // keys it calls it on, and the GSI1 partition keys it queries. Keys are
 // IAM StringLike patterns of dynamodb:LeadingKeys: "USER#*" is every
 // user's partition, "CATALOG" that one partition. The CDK stack turns each
-// entry into the function's policy; shared/devstack's TestTableAccess runs
+// entry into the function's policy; shared/local/devstack's TestTableAccess runs
 // the API and the jobs against a recording table and fails on any call a
 // function's Access does not allow.
 type Access struct {

@@ -187,3 +187,15 @@ func Jobs() []Job {
 	}
 	return out
 }
+
+// Served lists the functions the API or a schedule invokes: those the
+// devserver's `make run-lambda` runs (a Trigger's is another AWS service's).
+func Served() []Function {
+	var out []Function
+	for _, f := range All {
+		if f.API() || len(f.Jobs) > 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"aiwork/shared/localmcp"
+	"aiwork/shared/local/localmcp"
 	"aiwork/shared/mcp"
 )
 

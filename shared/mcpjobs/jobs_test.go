@@ -19,7 +19,7 @@ import (
 	"aiwork/shared/catalog"
 	"aiwork/shared/config"
 	"aiwork/shared/domain"
-	"aiwork/shared/localmcp"
+	"aiwork/shared/local/localmcp"
 	"aiwork/shared/mcpjobs"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"

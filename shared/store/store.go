@@ -5,7 +5,7 @@
 // In AWS each function may make only the calls its IAM grant lists: the
 // actions and partition key prefixes (keys.go) in lambdas (access.go). A
 // handler that starts calling a method on another action or partition must
-// add it there (shared/devstack's TestTableAccess fails on any call its run
+// add it there (shared/local/devstack's TestTableAccess fails on any call its run
 // makes that a grant would refuse; extend its run with new paths).
 package store
 

@@ -18,10 +18,10 @@ import (
 	"aiwork/shared/auth"
 	"aiwork/shared/catalog"
 	"aiwork/shared/config"
-	"aiwork/shared/devstack"
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
-	"aiwork/shared/mail/outbox"
+	"aiwork/shared/local/devstack"
+	"aiwork/shared/local/outbox"
 	"aiwork/shared/routes"
 	"aiwork/shared/store/storetest"
 )

@@ -18,7 +18,7 @@ import (
 
 	"aiwork/shared/auth"
 	"aiwork/shared/config"
-	"aiwork/shared/devstack"
+	"aiwork/shared/local/devstack"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 )

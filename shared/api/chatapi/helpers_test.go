@@ -20,7 +20,7 @@ import (
 	"aiwork/shared/api/usersapi"
 	"aiwork/shared/auth"
 	"aiwork/shared/llm"
-	"aiwork/shared/localmcp/localmcptest"
+	"aiwork/shared/local/localmcp/localmcptest"
 	"aiwork/shared/routes"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"

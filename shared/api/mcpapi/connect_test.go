@@ -16,7 +16,7 @@ import (
 	"aiwork/shared/api/mcpapi"
 	"aiwork/shared/catalog"
 	"aiwork/shared/domain"
-	"aiwork/shared/localmcp"
+	"aiwork/shared/local/localmcp"
 	"aiwork/shared/store/storetest"
 )
 

@@ -22,7 +22,7 @@ import (
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/api/mcpapi"
 	"aiwork/shared/domain"
-	"aiwork/shared/localmcp/localmcptest"
+	"aiwork/shared/local/localmcp/localmcptest"
 	"aiwork/shared/mcp"
 	"aiwork/shared/store/storetest"
 )

@@ -10,7 +10,7 @@ import (
 
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/domain"
-	"aiwork/shared/localmcp"
+	"aiwork/shared/local/localmcp"
 )
 
 // TestConnectConcurrent: 20 users connect to the reference server at once

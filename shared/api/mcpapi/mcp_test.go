@@ -12,7 +12,7 @@ import (
 
 	"aiwork/shared/api/mcpapi"
 	"aiwork/shared/auth"
-	"aiwork/shared/localmcp/localmcptest"
+	"aiwork/shared/local/localmcp/localmcptest"
 	"aiwork/shared/routes"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"

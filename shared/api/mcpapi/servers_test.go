@@ -14,7 +14,7 @@ import (
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/catalog"
 	"aiwork/shared/domain"
-	"aiwork/shared/localmcp"
+	"aiwork/shared/local/localmcp"
 	"aiwork/shared/mcp"
 	"aiwork/shared/store/storetest"
 )

@@ -12,8 +12,8 @@ import (
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/auth"
 	"aiwork/shared/catalog"
-	"aiwork/shared/devstack"
 	"aiwork/shared/domain"
+	"aiwork/shared/local/devstack"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 )

@@ -132,7 +132,7 @@ func TestCreateCheckout(t *testing.T) {
 // A client's X-Forwarded-Host and X-Forwarded-Proto never choose where
 // Stripe sends the buyer back: on the devserver stack the success and cancel
 // pages are on the request's own host (PUBLIC_URL on the devserver itself,
-// shared/devstack TestForwardedHostChangesNoLink).
+// shared/local/devstack TestForwardedHostChangesNoLink).
 func TestCreateCheckoutIgnoresForwardedHost(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 0, fixture("a", 1))

@@ -13,8 +13,8 @@ import (
 	"aiwork/shared/auth"
 	"aiwork/shared/catalog"
 	"aiwork/shared/config"
-	"aiwork/shared/devstack"
 	"aiwork/shared/domain"
+	"aiwork/shared/local/devstack"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 )

@@ -16,7 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"aiwork/shared/config"
-	"aiwork/shared/localdynamo"
+	"aiwork/shared/local/localdynamo"
 	"aiwork/shared/store"
 )
 

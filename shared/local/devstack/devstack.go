@@ -25,10 +25,10 @@ import (
 	"aiwork/shared/config"
 	"aiwork/shared/httpx"
 	"aiwork/shared/llm/providers"
+	"aiwork/shared/local/localcheckout"
+	"aiwork/shared/local/outbox"
 	"aiwork/shared/mail"
-	"aiwork/shared/mail/outbox"
 	"aiwork/shared/payments"
-	"aiwork/shared/payments/localcheckout"
 	"aiwork/shared/routes"
 	"aiwork/shared/store"
 )

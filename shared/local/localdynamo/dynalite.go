@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"time"
 
-	"aiwork/shared/localproc"
+	"aiwork/shared/local/localproc"
 )
 
 // Server is a running dynalite process.

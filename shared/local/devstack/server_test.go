@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"aiwork/shared/catalog"
-	"aiwork/shared/devstack"
 	"aiwork/shared/httpx/secheaders"
+	"aiwork/shared/local/devstack"
 )
 
 // serve runs h as the devserver does (devstack.NewServer) on a loopback

@@ -15,18 +15,18 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"aiwork/shared/api/paymentsapi"
 	"aiwork/shared/config"
 	"aiwork/shared/httpx"
-	"aiwork/shared/lambdalocal"
 	"aiwork/shared/lambdas"
-	"aiwork/shared/mail/outbox"
+	"aiwork/shared/local/lambdalocal"
+	"aiwork/shared/local/localcheckout"
+	"aiwork/shared/local/outbox"
+	"aiwork/shared/local/stripestandin"
 	"aiwork/shared/payments"
-	"aiwork/shared/payments/localcheckout"
 	"aiwork/shared/routes"
 	"aiwork/shared/store"
 )
@@ -114,12 +114,12 @@ func StartLambda(ctx context.Context, st *store.Store, cfg Config, opts LambdaOp
 		// The payments and stripe-webhook functions need a Stripe key in
 		// Lambda and call Stripe's API; without one they get a key for
 		// the Stripe API stand-in, whose sessions are the local checkout's.
-		stripeURL, stop, err := serveLocal(stripeStandIn(payments.NewLocal(st)))
+		stripeURL, stop, err := serveLocal(stripestandin.New(payments.NewLocal(st)))
 		if err != nil {
 			return stack, err
 		}
 		stack.stops = append(stack.stops, stop)
-		set["STRIPE_SECRET_KEY"] = localStripeKey
+		set["STRIPE_SECRET_KEY"] = stripestandin.Key
 		set["STRIPE_API_URL"] = stripeURL
 		environ = slices.DeleteFunc(environ, func(kv string) bool { return strings.HasPrefix(kv, "STRIPE_API_URL=") })
 	}
@@ -129,10 +129,7 @@ func StartLambda(ctx context.Context, st *store.Store, cfg Config, opts LambdaOp
 	// sizes it (jwt-rotation is Secrets Manager's, not run here).
 	functions := map[string]*lambdalocal.Function{}
 	var jobFunction string
-	for _, f := range lambdas.All {
-		if !f.API() && len(f.Jobs) == 0 {
-			continue
-		}
+	for _, f := range lambdas.Served() {
 		if len(f.Jobs) > 0 {
 			jobFunction = f.Name
 		}
@@ -243,119 +240,4 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-// localStripeKey is the Stripe key the functions get when the Stripe API
-// stand-in serves them (no STRIPE_SECRET_KEY set): only it accepts it.
-const localStripeKey = "sk_test_local_checkout"
-
-// stripeStandIn answers the Stripe API calls payments.StripeProvider makes
-// (create, retrieve and expire a checkout session, refund a payment) from
-// the local test checkout's sessions: a created session's url is the local
-// checkout page, as make run's local provider answers, and its Pay delivers
-// the signed event through the gateway to the stripe-webhook function.
-func stripeStandIn(local *payments.LocalProvider) http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /v1/checkout/sessions", func(w http.ResponseWriter, r *http.Request) {
-		if err := r.ParseForm(); err != nil {
-			stripeError(w, http.StatusBadRequest, "", err.Error())
-			return
-		}
-		f := r.PostForm
-		unit, _ := strconv.ParseInt(f.Get("line_items[0][price_data][unit_amount]"), 10, 64)
-		qty, err := strconv.ParseInt(f.Get("line_items[0][quantity]"), 10, 64)
-		if err != nil || qty < 1 {
-			qty = 1
-		}
-		user := f.Get("metadata[user_id]")
-		if user == "" {
-			user = f.Get("client_reference_id")
-		}
-		sess, err := local.CreateCheckout(r.Context(), payments.CheckoutRequest{
-			UserID: user, PromptID: f.Get("metadata[prompt_id]"),
-			ProductName: f.Get("line_items[0][price_data][product_data][name]"), AmountCents: unit * qty,
-			SuccessURL: f.Get("success_url"), CancelURL: f.Get("cancel_url"), IdempotencyKey: r.Header.Get("Idempotency-Key"),
-		})
-		writeStripeSession(w, sess, err)
-	})
-	mux.HandleFunc("GET /v1/checkout/sessions/{id}", func(w http.ResponseWriter, r *http.Request) {
-		sess, err := local.GetSession(r.Context(), r.PathValue("id"))
-		writeStripeSession(w, sess, err)
-	})
-	mux.HandleFunc("POST /v1/checkout/sessions/{id}/expire", func(w http.ResponseWriter, r *http.Request) {
-		id := r.PathValue("id")
-		if err := local.ExpireSession(r.Context(), id); err != nil {
-			writeStripeSession(w, payments.Session{}, err)
-			return
-		}
-		sess, err := local.GetSession(r.Context(), id)
-		writeStripeSession(w, sess, err)
-	})
-	mux.HandleFunc("POST /v1/refunds", func(w http.ResponseWriter, r *http.Request) {
-		if err := r.ParseForm(); err != nil {
-			stripeError(w, http.StatusBadRequest, "", err.Error())
-			return
-		}
-		f := r.PostForm
-		req := payments.RefundRequest{SessionID: f.Get("metadata[session_id]"), PaymentIntent: f.Get("payment_intent"),
-			IdempotencyKey: r.Header.Get("Idempotency-Key")}
-		if sess, err := local.GetSession(r.Context(), req.SessionID); err == nil {
-			req.AmountCents = sess.AmountCents
-		}
-		id, err := local.Refund(r.Context(), req)
-		if err != nil {
-			stripeError(w, http.StatusInternalServerError, "", err.Error())
-			return
-		}
-		writeStripeJSON(w, map[string]any{"id": id, "object": "refund", "status": "succeeded", "amount": req.AmountCents,
-			"currency": "usd", "payment_intent": req.PaymentIntent, "reason": "duplicate", "metadata": map[string]string{"session_id": req.SessionID}})
-	})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		stripeError(w, http.StatusNotFound, "", "Unrecognized request URL ("+r.Method+": "+r.URL.Path+") for the local Stripe stand-in.")
-	})
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer "+localStripeKey {
-			stripeError(w, http.StatusUnauthorized, "", "Invalid API Key provided.")
-			return
-		}
-		mux.ServeHTTP(w, r)
-	})
-}
-
-// writeStripeSession answers sess as Stripe's checkout.session object, or
-// err as Stripe's error (an unknown session is its 404 resource_missing).
-func writeStripeSession(w http.ResponseWriter, sess payments.Session, err error) {
-	switch {
-	case errors.Is(err, payments.ErrUnknownSession):
-		stripeError(w, http.StatusNotFound, "resource_missing", "No such checkout.session")
-		return
-	case err != nil:
-		stripeError(w, http.StatusInternalServerError, "", err.Error())
-		return
-	}
-	var intent any
-	if sess.PaymentIntent != "" {
-		intent = sess.PaymentIntent
-	}
-	writeStripeJSON(w, map[string]any{
-		"id": sess.ID, "object": "checkout.session", "mode": "payment", "url": sess.URL,
-		"status": sess.Status, "payment_status": sess.PaymentStatus, "amount_total": sess.AmountCents,
-		"currency": sess.Currency, "client_reference_id": sess.UserID, "payment_intent": intent,
-		"metadata": map[string]string{"user_id": sess.UserID, "prompt_id": sess.PromptID},
-	})
-}
-
-func writeStripeJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(v)
-}
-
-func stripeError(w http.ResponseWriter, status int, code, msg string) {
-	kind := "invalid_request_error"
-	if status >= 500 {
-		kind = "api_error"
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"type": kind, "code": code, "message": msg}})
 }

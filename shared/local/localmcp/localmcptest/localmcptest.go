@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"aiwork/shared/localmcp"
+	"aiwork/shared/local/localmcp"
 )
 
 var references = struct {

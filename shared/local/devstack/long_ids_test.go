@@ -12,7 +12,7 @@ import (
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/auth"
 	"aiwork/shared/catalog"
-	"aiwork/shared/devstack"
+	"aiwork/shared/local/devstack"
 	"aiwork/shared/store/storetest"
 )
 

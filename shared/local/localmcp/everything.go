@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"time"
 
-	"aiwork/shared/localproc"
+	"aiwork/shared/local/localproc"
 )
 
 // Modes the reference server speaks.

@@ -9,7 +9,7 @@ import (
 
 	"aiwork/shared/catalog"
 	"aiwork/shared/lambdas"
-	"aiwork/shared/localmcp"
+	"aiwork/shared/local/localmcp"
 	"aiwork/shared/mcpjobs"
 	"aiwork/shared/store"
 )

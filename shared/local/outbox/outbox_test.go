@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"aiwork/shared/local/outbox"
 	"aiwork/shared/mail"
-	"aiwork/shared/mail/outbox"
 )
 
 func TestOutboxKeepsEachMailAsAFile(t *testing.T) {

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"aiwork/shared/devstack"
 	"aiwork/shared/lambdas"
+	"aiwork/shared/local/devstack"
 	"aiwork/shared/store/storetest"
 )
 

@@ -24,8 +24,9 @@ import (
 
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/api/chatapi"
-	"aiwork/shared/devstack"
-	"aiwork/shared/lambdalocal"
+	"aiwork/shared/lambdas"
+	"aiwork/shared/local/devstack"
+	"aiwork/shared/local/lambdalocal"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 )
@@ -41,7 +42,13 @@ const lambdaBound = 90 * time.Second
 
 // lambdaFunctions are the binaries StartLambda runs, built as make
 // run-lambda builds them.
-var lambdaFunctions = []string{"auth", "users", "prompts", "payments", "stripe-webhook", "mcp", "chat", "mcp-jobs"}
+var lambdaFunctions = func() []string {
+	var out []string
+	for _, f := range lambdas.Served() {
+		out = append(out, f.Name)
+	}
+	return out
+}()
 
 // buildFunctions builds every function binary into dir (from the
 // repository root, through go.work); a failed build fails the test with
@@ -53,7 +60,7 @@ func buildFunctions(t *testing.T, dir string) {
 		args = append(args, "./functions/"+name)
 	}
 	cmd := exec.Command("go", args...)
-	cmd.Dir = filepath.Join("..", "..")
+	cmd.Dir = filepath.Join("..", "..", "..")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	start := time.Now()
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -253,9 +253,9 @@ var wantTable = map[string]map[string]string{
 		"index:Query": "USER#*",
 	},
 	"mcp": {
-		"GetItem":     "MCP#* THROTTLE#* USER#*",
-		"PutItem":     "THROTTLE#* USER#*",
-		"UpdateItem":  "THROTTLE#*",
+		"GetItem":     "MCP#* OAUTHCLIENT#* THROTTLE#* USER#*",
+		"PutItem":     "OAUTHCLIENT#* THROTTLE#* USER#*",
+		"UpdateItem":  "THROTTLE#* USER#*",
 		"DeleteItem":  "USER#*",
 		"Query":       "USER#*",
 		"index:Query": "MCPSERVERS",

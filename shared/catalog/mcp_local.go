@@ -37,10 +37,54 @@ func LocalReferenceServer(endpoint string) domain.MCPServer {
 // with an empty endpoint (it did not start), takes a stored entry out of the
 // listing so nobody is offered a dead local port.
 func SetLocalReference(ctx context.Context, st *store.Store, endpoint string) error {
-	if endpoint != "" {
-		return st.UpsertMCPServer(ctx, LocalReferenceServer(endpoint))
+	return setLocal(ctx, st, LocalReferenceID, endpoint, LocalReferenceServer)
+}
+
+// LocalOAuthExampleID is the catalogue id of the OAuth-protected example
+// server that local runs start on loopback.
+const LocalOAuthExampleID = "local-oauth-example"
+
+// LocalOAuthExampleVersion is the version of @modelcontextprotocol/sdk that
+// webapp/package.json pins, whose example server local runs start.
+const LocalOAuthExampleVersion = "1.32.2"
+
+// LocalOAuthExampleServer is the catalogue entry for the MCP TypeScript
+// SDK's example server running locally at endpoint behind the SDK's demo
+// OAuth authorization server, which approves every sign-in at once: the
+// whole OAuth sign-in runs with no account and no network.
+func LocalOAuthExampleServer(endpoint string) domain.MCPServer {
+	return domain.MCPServer{
+		ID:                LocalOAuthExampleID,
+		Name:              "local/oauth-example",
+		Title:             "OAuth example (local)",
+		Description:       "The MCP TypeScript SDK's example server, started on this machine by `make run` behind the SDK's demo OAuth authorization server, which approves every sign-in at once (no account): try signing in with OAuth with no network. Local only.",
+		EndpointURL:       endpoint,
+		Transport:         domain.TransportStreamableHTTP,
+		ModelType:         "reference",
+		OAuthRequired:     true,
+		IsActive:          true,
+		SupportedFeatures: []string{"tools"},
+		WebsiteURL:        "https://www.npmjs.com/package/@modelcontextprotocol/sdk",
+		Repository:        "https://github.com/modelcontextprotocol/typescript-sdk",
+		Version:           LocalOAuthExampleVersion,
+		Source:            "local",
 	}
-	err := st.SetMCPServerActive(ctx, LocalReferenceID, false)
+}
+
+// SetLocalOAuthExample lists the running OAuth example server at endpoint,
+// or, with an empty endpoint (it did not start), takes a stored entry out of
+// the listing, as SetLocalReference does.
+func SetLocalOAuthExample(ctx context.Context, st *store.Store, endpoint string) error {
+	return setLocal(ctx, st, LocalOAuthExampleID, endpoint, LocalOAuthExampleServer)
+}
+
+// setLocal stores entry(endpoint) when endpoint is set, else deactivates the
+// stored entry id, if any.
+func setLocal(ctx context.Context, st *store.Store, id, endpoint string, entry func(string) domain.MCPServer) error {
+	if endpoint != "" {
+		return st.UpsertMCPServer(ctx, entry(endpoint))
+	}
+	err := st.SetMCPServerActive(ctx, id, false)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}

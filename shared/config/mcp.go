@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -56,6 +57,9 @@ type MCP struct {
 	// a scanner: per user, and per target host across all users.
 	ConnectsPerMinute     int
 	HostConnectsPerMinute int
+	// PublicURL is where browsers reach the site: the OAuth redirect URI
+	// and the client metadata document are under it (PUBLIC_URL).
+	PublicURL string
 }
 
 // MCPJobs is the scheduled registry work: import and health probes.
@@ -98,7 +102,7 @@ func LoadMCP(ctx context.Context, sm SecretFetcher) (MCP, error) {
 	if err != nil {
 		return MCP{}, err
 	}
-	m := MCP{Base: base}
+	m := MCP{Base: base, PublicURL: strings.TrimRight(Env("PUBLIC_URL", ""), "/")}
 	if m.Providers, err = LoadProviders(ctx, sm); err != nil {
 		return MCP{}, err
 	}

@@ -19,16 +19,19 @@ const (
 // MCPServer is one registry entry: what a user needs to choose a server and
 // what the prober last saw of it.
 type MCPServer struct {
-	ID                string
-	Name              string // registry name, e.g. "io.github.owner/server"
-	Title             string // display name
-	Description       string
-	EndpointURL       string
-	Transport         string // TransportStreamableHTTP or TransportSSE
-	ModelType         string // the catalogue's filter value (see the seed)
-	APIKeyRequired    bool
-	APIKeyHeader      string // header carrying the key; "" or "Authorization" means "Authorization: Bearer <key>"
-	OAuthRequired     bool
+	ID             string
+	Name           string // registry name, e.g. "io.github.owner/server"
+	Title          string // display name
+	Description    string
+	EndpointURL    string
+	Transport      string // TransportStreamableHTTP or TransportSSE
+	ModelType      string // the catalogue's filter value (see the seed)
+	APIKeyRequired bool
+	APIKeyHeader   string // header carrying the key; "" or "Authorization" means "Authorization: Bearer <key>"
+	OAuthRequired  bool
+	// OAuthClientID is an operator's client id at the server's
+	// authorization server, for servers that let no app register.
+	OAuthClientID     string
 	IsActive          bool
 	SupportedFeatures []string
 	WebsiteURL        string
@@ -104,4 +107,11 @@ type MCPConnection struct {
 	// ToolsCheckedAt is when Tools were last read from the server (RFC 3339);
 	// the chat reads them again when older than a minute.
 	ToolsCheckedAt string
+	// OAuth: the user signed in to the server (SealedAPIKey then holds the
+	// sealed grant and tokens, mcpauth.Sealed); GrantVersion counts its
+	// refreshes (each a conditional write); NeedsSignIn: the server no
+	// longer accepts it.
+	OAuth        bool
+	GrantVersion int
+	NeedsSignIn  bool
 }

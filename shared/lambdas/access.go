@@ -28,20 +28,21 @@ type Access struct {
 
 // Partition key patterns.
 const (
-	users       = store.PKUser + "*"
-	emails      = store.PKEmail + "*"
-	usernames   = store.PKUsername + "*"
-	googleSubs  = store.PKGoogle + "*"
-	throttles   = store.PKThrottle + "*"
-	oauthStates = store.PKOAuthState + "*"
-	links       = store.PKLink + "*"
-	prompts     = store.PKPrompt + "*"
-	orders      = store.PKOrder + "*"
-	intents     = store.PKPaymentIntent + "*"
-	events      = store.PKStripeEvent + "*"
-	mcpServers  = store.PKMCPServer + "*"
-	catalog     = store.PKCatalog
-	mcpSync     = store.PKMCPSync
+	users        = store.PKUser + "*"
+	emails       = store.PKEmail + "*"
+	usernames    = store.PKUsername + "*"
+	googleSubs   = store.PKGoogle + "*"
+	throttles    = store.PKThrottle + "*"
+	oauthStates  = store.PKOAuthState + "*"
+	links        = store.PKLink + "*"
+	prompts      = store.PKPrompt + "*"
+	orders       = store.PKOrder + "*"
+	intents      = store.PKPaymentIntent + "*"
+	events       = store.PKStripeEvent + "*"
+	mcpServers   = store.PKMCPServer + "*"
+	catalog      = store.PKCatalog
+	mcpSync      = store.PKMCPSync
+	oauthClients = store.PKOAuthClient + "*"
 )
 
 // Each function's Access, derived from the store methods its handler (or
@@ -97,11 +98,12 @@ var (
 		UpdateItem: {orders},
 		DeleteItem: {users},
 	}, Index: []string{users}}
-	// The registry (read), connections (USER#) and connect throttles.
+	// The registry (read), connections and sign-ins under way (USER#),
+	// connect throttles, and the site's client at each OAuth server.
 	accessMCP = Access{Table: map[string][]string{
-		GetItem:    {users, mcpServers, throttles},
-		PutItem:    {users, throttles},
-		UpdateItem: {throttles},
+		GetItem:    {users, mcpServers, throttles, oauthClients},
+		PutItem:    {users, throttles, oauthClients},
+		UpdateItem: {users, throttles},
 		DeleteItem: {users},
 		Query:      {users},
 	}, Index: []string{store.GSI1MCPServers}}

@@ -130,9 +130,9 @@ var All = []Function{
 	// The provider keys tell mcp which providers are real (demo or not);
 	// the key-encryption key is readable by mcp, which seals users' server
 	// keys, and chat, which opens a user's own to call its tools.
-	{Name: "mcp", Routes: []string{"/api/v1/mcp-servers/", "/api/v1/mcp-connections/"}, Access: accessMCP, MemoryMB: 512, Timeout: BufferedTimeout,
+	{Name: "mcp", Routes: []string{"/api/v1/mcp-servers/", "/api/v1/mcp-connections/", "/api/v1/mcp-oauth/"}, Access: accessMCP, MemoryMB: 512, Timeout: BufferedTimeout,
 		Secrets: append([]string{SecretJWT, SecretMCPKeyEncryptionKey}, providerKeys...), Env: mcpOutbound,
-		Settings: []string{SettingMetaBedrock}},
+		Settings: []string{SettingMetaBedrock, SettingPublicURL}},
 	{Name: "chat", Routes: []string{ChatPath}, Methods: map[string]string{ChatPath: "POST"}, Streaming: true,
 		Access: accessChat, MemoryMB: 1024, Timeout: LongTimeout,
 		Secrets: append([]string{SecretJWT, SecretMCPKeyEncryptionKey}, providerKeys...), Env: mcpOutbound,

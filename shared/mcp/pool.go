@@ -151,6 +151,9 @@ func withSession[T any](ctx context.Context, p *Pool, owner string, t Target, co
 	}
 }
 
+// Client is the pool's HTTP client (the outbound rules).
+func (p *Pool) Client() *http.Client { return p.client }
+
 // Close closes every session.
 func (p *Pool) Close() {
 	p.mu.Lock()

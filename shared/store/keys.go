@@ -10,7 +10,7 @@ import (
 // Partition keys: every item's PK is one of these prefixes followed by an
 // id, or one of the fixed keys. Each Lambda may touch only the partitions
 // its code uses (dynamodb:LeadingKeys in its IAM policy): the table in
-// aiwork/shared/routes (TableAccess) names them with these constants, so a
+// aiwork/shared/lambdas (access.go) names them with these constants, so a
 // store call on a new partition must be added there too.
 const (
 	PKUser          = "USER#"          // profile, sessions, quota, ownership, activity, connections, chat metering
@@ -28,6 +28,7 @@ const (
 	PKMCPServer     = "MCP#"           // MCP registry entry
 	PKCatalog       = "CATALOG"        // categories; GSI1 key of the prompt listing
 	PKMCPSync       = "MCPSYNC"        // registry sync state
+	PKOAuthClient   = "OAUTHCLIENT#"   // the site's client registered at an MCP server's authorization server
 	// GSI1 partition keys: the prompt listing (PKCatalog), the MCP server
 	// listing (GSI1MCPServers) and a user's ratings and orders (PKUser+uid).
 	GSI1MCPServers = "MCPSERVERS"
@@ -206,3 +207,14 @@ func parseChatModelAttr(name string) (kind, provider, model string, demo, ok boo
 	}
 	return "", "", "", false, false
 }
+
+// MCP sign-in (OAuth): a flow under way, in the user's partition, keyed by
+// the SHA-256 of its state's secret part (the table never holds a usable
+// state); the site's registration at one authorization server.
+const (
+	mcpOAuthFlowPrefix = "MCPOAUTH#"
+	oauthClientSK      = "CLIENT"
+)
+
+func mcpOAuthFlowSK(stateHash string) string { return mcpOAuthFlowPrefix + stateHash }
+func oauthClientPK(keyHash string) string    { return PKOAuthClient + keyHash }

@@ -34,6 +34,9 @@ type mcpConnItem struct {
 	APIKeyHeader    string                `dynamodbav:"api_key_header,omitempty"`
 	ConnectedAt     string                `dynamodbav:"connected_at"`
 	ToolsCheckedAt  string                `dynamodbav:"tools_checked_at,omitempty"`
+	OAuth           bool                  `dynamodbav:"oauth,omitempty"`
+	GrantVersion    int                   `dynamodbav:"grant_version"`
+	NeedsSignIn     bool                  `dynamodbav:"needs_sign_in,omitempty"`
 }
 
 func (it mcpConnItem) domain() domain.MCPConnection {
@@ -42,7 +45,7 @@ func (it mcpConnItem) domain() domain.MCPConnection {
 		Transport: it.Transport, ModelType: it.ModelType, ProtocolVersion: it.ProtocolVersion,
 		Tools: toolsFromAtts(it.Tools), SealedAPIKey: slices.Clone(it.SealedAPIKey),
 		APIKeyLast4: it.APIKeyLast4, APIKeyHeader: it.APIKeyHeader, ConnectedAt: it.ConnectedAt,
-		ToolsCheckedAt: it.ToolsCheckedAt,
+		ToolsCheckedAt: it.ToolsCheckedAt, OAuth: it.OAuth, GrantVersion: it.GrantVersion, NeedsSignIn: it.NeedsSignIn,
 	}
 	if info := it.ServerInfo.domain(); info != nil {
 		c.ServerInfo = *info
@@ -63,17 +66,36 @@ func (s *Store) PutMCPConnection(ctx context.Context, uid string, c domain.MCPCo
 	if c.ID == "" {
 		return fmt.Errorf("put mcp connection: empty id")
 	}
-	it := mcpConnItem{
+	if err := s.putNew(ctx, mcpConnItemOf(uid, c)); err != nil {
+		return fmt.Errorf("put mcp connection: %w", err)
+	}
+	return nil
+}
+
+// ReplaceMCPConnection stores uid's connection c whether or not one has its
+// id: a sign-in to a server (its id made from the user and the server)
+// replaces that user's earlier one, so concurrent sign-ins end as one
+// connection.
+func (s *Store) ReplaceMCPConnection(ctx context.Context, uid string, c domain.MCPConnection) error {
+	av, err := attributevalue.MarshalMap(mcpConnItemOf(uid, c))
+	if err == nil {
+		_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: av})
+	}
+	if err != nil {
+		return fmt.Errorf("replace mcp connection: %w", err)
+	}
+	return nil
+}
+
+func mcpConnItemOf(uid string, c domain.MCPConnection) mcpConnItem {
+	return mcpConnItem{
 		PK: userPK(uid), SK: mcpConnSK(c.ID), ID: c.ID, ServerID: c.ServerID, ServerName: c.ServerName,
 		EndpointURL: c.EndpointURL, Transport: c.Transport, ModelType: c.ModelType,
 		ProtocolVersion: c.ProtocolVersion, ServerInfo: implementationAtt(c.ServerInfo),
 		Tools: toolAttsWithSchemas(c.Tools), SealedAPIKey: c.SealedAPIKey, APIKeyLast4: c.APIKeyLast4,
 		APIKeyHeader: c.APIKeyHeader, ConnectedAt: c.ConnectedAt, ToolsCheckedAt: c.ToolsCheckedAt,
+		OAuth: c.OAuth, GrantVersion: c.GrantVersion, NeedsSignIn: c.NeedsSignIn,
 	}
-	if err := s.putNew(ctx, it); err != nil {
-		return fmt.Errorf("put mcp connection: %w", err)
-	}
-	return nil
 }
 
 // ListMCPConnections lists uid's MCP connections, newest first (connected_at,

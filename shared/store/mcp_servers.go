@@ -33,6 +33,7 @@ type mcpListing struct {
 	APIKeyRequired    bool     `dynamodbav:"api_key_required"`
 	APIKeyHeader      string   `dynamodbav:"api_key_header"`
 	OAuthRequired     bool     `dynamodbav:"oauth_required"`
+	OAuthClientID     string   `dynamodbav:"oauth_client_id,omitempty"`
 	IsActive          bool     `dynamodbav:"is_active"`
 	SupportedFeatures []string `dynamodbav:"supported_features"`
 	WebsiteURL        string   `dynamodbav:"website_url"`
@@ -92,7 +93,7 @@ func (it mcpServerItem) domain() domain.MCPServer {
 	return domain.MCPServer{
 		ID: l.ID, Name: l.Name, Title: l.Title, Description: l.Description, EndpointURL: l.EndpointURL,
 		Transport: l.Transport, ModelType: l.ModelType, APIKeyRequired: l.APIKeyRequired,
-		APIKeyHeader: l.APIKeyHeader, OAuthRequired: l.OAuthRequired, IsActive: l.IsActive,
+		APIKeyHeader: l.APIKeyHeader, OAuthRequired: l.OAuthRequired, OAuthClientID: l.OAuthClientID, IsActive: l.IsActive,
 		SupportedFeatures: slices.Clone(l.SupportedFeatures), WebsiteURL: l.WebsiteURL,
 		Repository: l.Repository, Version: l.Version, Source: l.Source, UpdatedAt: l.UpdatedAt,
 		Health: domain.MCPHealth{
@@ -172,7 +173,7 @@ func (s *Store) UpsertMCPServer(ctx context.Context, srv domain.MCPServer) error
 		GSI1PK: gsiMCPServersKey, GSI1SK: mcpServersGSI1SK(displayName(srv), srv.ID),
 		ID: srv.ID, Name: srv.Name, Title: srv.Title, Description: srv.Description,
 		EndpointURL: srv.EndpointURL, Transport: srv.Transport, ModelType: srv.ModelType,
-		APIKeyRequired: srv.APIKeyRequired, APIKeyHeader: srv.APIKeyHeader, OAuthRequired: srv.OAuthRequired,
+		APIKeyRequired: srv.APIKeyRequired, APIKeyHeader: srv.APIKeyHeader, OAuthRequired: srv.OAuthRequired, OAuthClientID: srv.OAuthClientID,
 		IsActive: srv.IsActive, SupportedFeatures: srv.SupportedFeatures, WebsiteURL: srv.WebsiteURL,
 		Repository: srv.Repository, Version: srv.Version, Source: srv.Source, UpdatedAt: srv.UpdatedAt,
 	}

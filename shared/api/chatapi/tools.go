@@ -13,6 +13,7 @@ import (
 	"aiwork/shared/httpx"
 	"aiwork/shared/llm"
 	"aiwork/shared/mcp"
+	"aiwork/shared/mcp/mcpauth"
 	"aiwork/shared/store"
 )
 
@@ -172,6 +173,18 @@ func owner(uid string, c domain.MCPConnection) string { return uid + "/" + c.ID 
 func (s *Service) target(ctx context.Context, uid string, c domain.MCPConnection) (mcp.Target, error) {
 	t := mcp.Target{Endpoint: c.EndpointURL, Transport: c.Transport, KeyHeader: c.APIKeyHeader}
 	if len(c.SealedAPIKey) == 0 {
+		return t, nil
+	}
+	if c.OAuth {
+		k := mcpauth.Keeper{St: s.st, Sealer: s.tools.Sealer, Client: s.tools.Pool.Client(), Now: s.opts.Now}
+		token, err := k.AccessToken(ctx, uid, c)
+		if errors.Is(err, mcpauth.ErrReauth) {
+			return mcp.Target{}, &mcp.Error{Kind: mcp.KindAuthRequired, Detail: fmt.Sprintf("Sign in to %s again in the MCP Registry.", c.ServerName)}
+		}
+		if err != nil {
+			return mcp.Target{}, err
+		}
+		t.APIKey, t.KeyHeader = token, "Authorization"
 		return t, nil
 	}
 	key, err := s.tools.Sealer.Open(c.SealedAPIKey, uid, c.ServerID)

@@ -162,6 +162,7 @@ func (s *Service) deleteConnection(w http.ResponseWriter, r *http.Request) error
 	if id == "" || len(id) > 100 {
 		return httpx.NotFound("Connection not found.")
 	}
+	s.revokeSignIn(r.Context(), uid, id)
 	err := s.st.DeleteMCPConnection(r.Context(), uid, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return httpx.NotFound("Connection not found.")

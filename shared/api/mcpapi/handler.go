@@ -33,6 +33,9 @@ type Service struct {
 	connectTimeout time.Duration
 	userLimit      int
 	hostLimit      int
+	// publicURL is where browsers reach the site (OAuth redirects); ""
+	// means the request's own address (httpx.PublicURL).
+	publicURL string
 }
 
 // Options configure MCP server connections.
@@ -45,6 +48,8 @@ type Options struct {
 	// Connect attempts per minute, per user and per target host.
 	ConnectsPerMinute     int
 	HostConnectsPerMinute int
+	// PublicURL: see Service.publicURL.
+	PublicURL string
 }
 
 // New builds the mcp group. real says which chat providers are served by
@@ -57,6 +62,7 @@ func New(st *store.Store, tokens *auth.Tokens, real map[string]bool, o Options) 
 		connectTimeout: cmp.Or(o.ConnectTimeout, mcp.DefaultHandshakeTimeout),
 		userLimit:      cmp.Or(o.ConnectsPerMinute, 10),
 		hostLimit:      cmp.Or(o.HostConnectsPerMinute, 60),
+		publicURL:      strings.TrimRight(o.PublicURL, "/"),
 	}
 }
 
@@ -73,7 +79,7 @@ func FromConfig(st *store.Store, cfg config.MCP) (*Service, error) {
 	}
 	return New(st, auth.FromConfig(cfg.Base, 0, st), llm.RealProviders(cfg.Providers), Options{
 		Sealer: sealer, Policy: policy, ConnectTimeout: cfg.ConnectTimeout,
-		ConnectsPerMinute: cfg.ConnectsPerMinute, HostConnectsPerMinute: cfg.HostConnectsPerMinute,
+		ConnectsPerMinute: cfg.ConnectsPerMinute, HostConnectsPerMinute: cfg.HostConnectsPerMinute, PublicURL: cfg.PublicURL,
 	}), nil
 }
 
@@ -86,6 +92,9 @@ func (s *Service) Handler() http.Handler {
 	mux.Handle("POST /api/v1/mcp-connections/{$}", s.tokens.Required(httpx.Handle(s.connectServer)))
 	mux.Handle("DELETE /api/v1/mcp-connections/{id}", s.tokens.Required(httpx.Handle(s.deleteConnection)))
 	mux.Handle("GET /api/v1/mcp-connections/tools", s.tokens.Required(httpx.Handle(s.listTools)))
+	mux.Handle("POST "+OAuthStartPath, s.tokens.Required(httpx.Handle(s.oauthStart)))
+	mux.Handle("GET "+OAuthCallbackPath, http.HandlerFunc(s.oauthCallback))
+	mux.Handle("GET "+OAuthMetadataPath, httpx.Handle(s.clientMetadata))
 	mux.Handle("DELETE /api/v1/mcp-connections/tools/always/{server_id}/{tool}", s.tokens.Required(httpx.Handle(s.revokeAlways)))
 	mux.Handle("POST /api/v1/mcp-connections/{provider}", s.tokens.Required(httpx.Handle(s.connectProvider)))
 	return httpx.WithNotFound(mux)

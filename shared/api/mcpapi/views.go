@@ -102,6 +102,10 @@ type connectionListItem struct {
 	HasAPIKey       bool   `json:"has_api_key"`
 	APIKeyLast4     string `json:"api_key_last4"`
 	ConnectedAt     string `json:"connected_at"`
+	// OAuth: signed in with the server; NeedsSignIn: the server no longer
+	// accepts it (Sign in again).
+	OAuth       bool `json:"oauth"`
+	NeedsSignIn bool `json:"needs_sign_in"`
 }
 
 func presentConnection(c domain.MCPConnection) connectionView {
@@ -117,7 +121,8 @@ func presentConnectionRow(c domain.MCPConnection) connectionListItem {
 	return connectionListItem{
 		ConnectionID: c.ID, ServerID: c.ServerID, ServerName: c.ServerName, EndpointURL: c.EndpointURL,
 		ModelType: c.ModelType, Transport: c.Transport, ProtocolVersion: c.ProtocolVersion, ToolsCount: len(c.Tools),
-		HasAPIKey: len(c.SealedAPIKey) > 0, APIKeyLast4: c.APIKeyLast4, ConnectedAt: c.ConnectedAt,
+		HasAPIKey: len(c.SealedAPIKey) > 0 && !c.OAuth, APIKeyLast4: c.APIKeyLast4, ConnectedAt: c.ConnectedAt,
+		OAuth: c.OAuth, NeedsSignIn: c.NeedsSignIn,
 	}
 }
 

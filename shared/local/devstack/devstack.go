@@ -127,7 +127,7 @@ type Config struct {
 
 // DefaultPublicURL makes url the public address of the groups that hand out
 // links (auth: OAuth redirect and mail; payments: checkout success and
-// cancel pages) unless PUBLIC_URL set one: the devserver's own address, so
+// cancel pages; mcp: the MCP sign-in's redirect) unless PUBLIC_URL set one: the devserver's own address, so
 // that no request header (Host, X-Forwarded-Host) chooses where a link
 // mailed to someone else points.
 func (c *Config) DefaultPublicURL(url string) {
@@ -136,6 +136,9 @@ func (c *Config) DefaultPublicURL(url string) {
 	}
 	if c.Payments.PublicURL == "" {
 		c.Payments.PublicURL = url
+	}
+	if c.MCP.PublicURL == "" {
+		c.MCP.PublicURL = url
 	}
 }
 

@@ -22,8 +22,9 @@ func LocalMCPDefaults() {
 	}
 }
 
-// StartMCP starts what the registry needs locally: the reference server
-// (unless MCP_REFERENCE_SERVER=off), listed in the catalogue, and the
+// StartMCP starts what the registry needs locally: the reference server and
+// the OAuth example server (MCP_REFERENCE_SERVER=off skips both,
+// MCP_OAUTH_EXAMPLE=off the OAuth one), listed in the catalogue, and the
 // scheduled jobs of lambdas.All on timers (each at start, then every
 // LocalEvery), as EventBridge runs them in AWS. stop ends all of it.
 func StartMCP(ctx context.Context, st *store.Store, cfg Config, log *slog.Logger) (stop func(), err error) {
@@ -37,19 +38,24 @@ func StartMCP(ctx context.Context, st *store.Store, cfg Config, log *slog.Logger
 // StartMCPWith is StartMCP with the jobs run by run (make run-lambda: an
 // invocation of the mcp-jobs function, as EventBridge's).
 func StartMCPWith(ctx context.Context, st *store.Store, log *slog.Logger, run func(ctx context.Context, job string) error) (stop func(), err error) {
-	var ref *localmcp.Server
-	endpoint := ""
-	if os.Getenv("MCP_REFERENCE_SERVER") != "off" {
-		if ref, err = localmcp.Start(ctx, localmcp.ModeStreamable); err != nil {
-			// The product works without it; the registry just lacks the local entry.
-			log.Warn("MCP reference server not started", "err", err)
-		} else {
-			endpoint = ref.Endpoint
-			log.Info("MCP reference server started", "endpoint", endpoint)
-		}
-	}
-	if err := catalog.SetLocalReference(ctx, st, endpoint); err != nil {
+	ref, oauth := startLocalServers(ctx, log)
+	stopServers := func() {
 		ref.Stop()
+		oauth.Stop()
+	}
+	refEndpoint, oauthEndpoint := "", ""
+	if ref != nil {
+		refEndpoint = ref.Endpoint
+	}
+	if oauth != nil {
+		oauthEndpoint = oauth.Endpoint
+	}
+	if err := catalog.SetLocalReference(ctx, st, refEndpoint); err != nil {
+		stopServers()
+		return nil, err
+	}
+	if err := catalog.SetLocalOAuthExample(ctx, st, oauthEndpoint); err != nil {
+		stopServers()
 		return nil, err
 	}
 
@@ -63,8 +69,40 @@ func StartMCPWith(ctx context.Context, st *store.Store, log *slog.Logger, run fu
 	return func() {
 		cancel()
 		wg.Wait()
-		ref.Stop()
+		stopServers()
 	}, nil
+}
+
+// startLocalServers starts the reference server and the OAuth example server
+// side by side, each unless switched off; one that does not start is nil
+// (the product works without it; the registry just lacks its local entry).
+func startLocalServers(ctx context.Context, log *slog.Logger) (ref *localmcp.Server, oauth *localmcp.OAuthServer) {
+	if os.Getenv("MCP_REFERENCE_SERVER") == "off" {
+		return nil, nil
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		s, err := localmcp.Start(ctx, localmcp.ModeStreamable)
+		if err != nil {
+			log.Warn("MCP reference server not started", "err", err)
+			return
+		}
+		ref = s
+		log.Info("MCP reference server started", "endpoint", s.Endpoint)
+	})
+	if os.Getenv("MCP_OAUTH_EXAMPLE") != "off" {
+		wg.Go(func() {
+			s, err := localmcp.StartOAuthExample(ctx)
+			if err != nil {
+				log.Warn("MCP OAuth example server not started", "err", err)
+				return
+			}
+			oauth = s
+			log.Info("MCP OAuth example server started", "endpoint", s.Endpoint, "issuer", s.Issuer)
+		})
+	}
+	wg.Wait()
+	return ref, oauth
 }
 
 // StartupJobsDone is logged once every job has run at start (make bench

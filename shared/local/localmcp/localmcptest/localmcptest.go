@@ -1,7 +1,9 @@
-// Package localmcptest shares the MCP reference server among a test
-// binary's tests: started once per mode on first use, stopped by Stop
-// (call it from TestMain). Calls do not change the server's state that
-// tests rely on, so parallel tests share it.
+// Package localmcptest shares the MCP reference server, and the MCP SDK's
+// OAuth example server, among a test binary's tests: started once (the
+// reference server once per mode) on first use, stopped by Stop (call it
+// from TestMain). Calls do not change the servers' state that tests rely on
+// (each OAuth client registers its own client id), so parallel tests share
+// them.
 package localmcptest
 
 import (
@@ -43,12 +45,47 @@ func Reference(t testing.TB, mode string) string {
 	return s.Endpoint
 }
 
-// Stop ends every reference server started.
+var oauthExample = struct {
+	mu      sync.Mutex
+	started *localmcp.OAuthServer
+	err     error
+}{}
+
+// OAuthExample answers the real OAuth example server (the MCP TypeScript
+// SDK's simpleStreamableHttp.js --oauth --oauth-strict and its demo
+// authorization server), failing t when it cannot start (a failed start is
+// not tried again).
+func OAuthExample(t testing.TB) *localmcp.OAuthServer {
+	t.Helper()
+	oauthExample.mu.Lock()
+	defer oauthExample.mu.Unlock()
+	if oauthExample.started != nil {
+		return oauthExample.started
+	}
+	if oauthExample.err != nil {
+		t.Fatalf("OAuth example server: %v", oauthExample.err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	s, err := localmcp.StartOAuthExample(ctx)
+	if err != nil {
+		oauthExample.err = err
+		t.Fatalf("OAuth example server: %v", err)
+	}
+	oauthExample.started = s
+	return s
+}
+
+// Stop ends every server started.
 func Stop() {
 	references.mu.Lock()
-	defer references.mu.Unlock()
 	for mode, s := range references.started {
 		s.Stop()
 		delete(references.started, mode)
 	}
+	references.mu.Unlock()
+	oauthExample.mu.Lock()
+	oauthExample.started.Stop()
+	oauthExample.started = nil
+	oauthExample.mu.Unlock()
 }

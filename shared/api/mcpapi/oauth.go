@@ -1,0 +1,343 @@
+package mcpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"golang.org/x/oauth2"
+
+	"aiwork/shared/auth"
+	"aiwork/shared/domain"
+	"aiwork/shared/httpx"
+	"aiwork/shared/mcp"
+	"aiwork/shared/mcp/mcpauth"
+	"aiwork/shared/store"
+)
+
+// Paths of the sign-in to OAuth-protected MCP servers.
+const (
+	OAuthStartPath    = "/api/v1/mcp-oauth/start"
+	OAuthCallbackPath = "/api/v1/mcp-oauth/callback"
+	OAuthMetadataPath = "/api/v1/mcp-oauth/client-metadata.json"
+	// oauthCookie binds a flow to the browser that started it.
+	oauthCookie  = "mcp_oauth_browser"
+	oauthFlowTTL = 10 * time.Minute
+)
+
+type oauthStartInput struct {
+	ServerID    string `json:"server_id"`
+	EndpointURL string `json:"endpoint_url"`
+}
+
+// pendingGrant is what a flow keeps sealed until the callback.
+type pendingGrant struct {
+	Grant    mcpauth.Grant `json:"grant"`
+	Verifier string        `json:"verifier"`
+}
+
+// oauthStart discovers how to sign in to the server, picks the product's
+// client there, stores the flow (state, PKCE verifier) for the caller and
+// answers the authorization URL; a cookie binds the flow to this browser.
+func (s *Service) oauthStart(w http.ResponseWriter, r *http.Request) error {
+	var in oauthStartInput
+	if err := httpx.DecodeJSON(w, r, &in); err != nil {
+		return err
+	}
+	uid, _ := auth.UserID(r.Context())
+	srv, err := s.serverOr404(r, in.ServerID)
+	if err != nil {
+		return err
+	}
+	if !srv.IsActive {
+		return httpx.Conflict(fmt.Sprintf("%s is no longer listed as active in the registry.", displayName(srv)))
+	}
+	endpoint := strings.TrimSpace(in.EndpointURL)
+	if endpoint == "" {
+		endpoint = srv.EndpointURL
+	}
+	if len(endpoint) > maxEndpointLen {
+		return httpx.Invalid("The endpoint URL is too long.")
+	}
+	if err := s.policy.CheckURL(endpoint); err != nil {
+		return clientError(err)
+	}
+	if err := s.admitConnect(r.Context(), uid, endpoint); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.connectTimeout)
+	defer cancel()
+	found, err := mcpauth.Discover(ctx, s.client, endpoint)
+	if err != nil {
+		return oauthError(err)
+	}
+	redirect := httpx.PublicURL(r, s.publicURL) + OAuthCallbackPath
+	identity := mcpauth.Identity{MetadataURL: s.clientMetadataURL(r), RedirectURL: redirect, ClientName: clientName,
+		Registrations: registrations{s}}
+	client, err := identity.ClientFor(ctx, s.client, found, srv.OAuthClientID, displayName(srv))
+	if err != nil {
+		return oauthError(err)
+	}
+	grant := mcpauth.NewGrant(found, client, redirect)
+	if err := s.policy.CheckURL(grant.TokenURL); err != nil {
+		return httpx.Invalid("The server's token endpoint is not allowed: " + err.Error())
+	}
+	authURL, err := url.Parse(grant.AuthURL)
+	if err != nil || !(authURL.Scheme == "https" || authURL.Scheme == "http" && s.policy.AllowLoopback && isLoopbackHost(authURL.Hostname())) {
+		return httpx.Invalid("The server's authorization page must be an https address.")
+	}
+	verifier, nonce, browser := oauth2.GenerateVerifier(), randomToken(), randomToken()
+	sealed, err := s.sealer.Seal(mustJSON(pendingGrant{Grant: grant, Verifier: verifier}), uid, srv.ID)
+	if err != nil {
+		return err
+	}
+	if err := s.st.PutMCPOAuthFlow(r.Context(), uid, hash(nonce), store.MCPOAuthFlow{
+		ServerID: srv.ID, EndpointURL: endpoint, Sealed: sealed, BrowserHash: hash(browser), Expires: time.Now().Add(oauthFlowTTL),
+	}); err != nil {
+		return err
+	}
+	http.SetCookie(w, &http.Cookie{Name: oauthCookie, Value: browser, Path: "/api/v1/mcp-oauth/", MaxAge: int(oauthFlowTTL.Seconds()),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: strings.HasPrefix(redirect, "https://")})
+	state := base64.RawURLEncoding.EncodeToString([]byte(uid)) + "." + nonce
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"authorization_url": grant.AuthCodeURL(state, verifier), "scopes": grant.Scopes})
+	return nil
+}
+
+// oauthCallback finishes a flow: the state names the user and their flow
+// (single use, this browser's, not expired); the code is exchanged, the
+// handshake runs with the token, and the connection (one per user and
+// server) keeps the sealed tokens. The browser goes back to the registry
+// either way, with what happened.
+func (s *Service) oauthCallback(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	back := func(serverID, errCode, detail string) {
+		v := url.Values{}
+		if errCode == "" {
+			v.Set("connected", serverID)
+		} else {
+			v.Set("oauth_error", errCode)
+			if serverID != "" {
+				v.Set("server", serverID)
+			}
+			if detail != "" {
+				v.Set("detail", detail)
+			}
+		}
+		http.SetCookie(w, &http.Cookie{Name: oauthCookie, Value: "", Path: "/api/v1/mcp-oauth/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
+		http.Redirect(w, r, "/registry?"+v.Encode(), http.StatusFound)
+	}
+	uidPart, nonce, ok := strings.Cut(q.Get("state"), ".")
+	uidBytes, err := base64.RawURLEncoding.DecodeString(uidPart)
+	if !ok || err != nil || nonce == "" || len(nonce) > 100 {
+		back("", "invalid_state", "This sign-in link is not valid. Start again from the registry.")
+		return
+	}
+	uid := string(uidBytes)
+	flow, err := s.st.TakeMCPOAuthFlow(r.Context(), uid, hash(nonce))
+	if errors.Is(err, store.ErrFlowUnknown) {
+		back("", "invalid_state", "This sign-in was already used or never started here. Start again from the registry.")
+		return
+	}
+	if err != nil {
+		slog.ErrorContext(r.Context(), "mcp oauth callback", "err", err)
+		back("", "server_error", "The sign-in could not be finished. Please try again.")
+		return
+	}
+	cookie, _ := r.Cookie(oauthCookie)
+	switch {
+	case cookie == nil || hash(cookie.Value) != flow.BrowserHash:
+		back(flow.ServerID, "invalid_state", "This sign-in was started in another browser. Start again from the registry.")
+		return
+	case time.Now().After(flow.Expires):
+		back(flow.ServerID, "expired", "This sign-in took more than 10 minutes. Start again from the registry.")
+		return
+	case q.Get("error") != "":
+		detail := "You cancelled the sign-in."
+		if q.Get("error") != "access_denied" {
+			detail = "The server refused the sign-in: " + clip(q.Get("error")+" "+q.Get("error_description"), 200)
+		}
+		back(flow.ServerID, clip(q.Get("error"), 40), detail)
+		return
+	}
+	if err := s.finishSignIn(r.Context(), uid, flow, q.Get("code")); err != nil {
+		var ue *mcpauth.Error
+		var me *mcp.Error
+		switch {
+		case errors.As(err, &ue):
+			back(flow.ServerID, "token_refused", ue.Detail)
+		case errors.As(err, &me):
+			back(flow.ServerID, "handshake_failed", me.Detail)
+		default:
+			slog.ErrorContext(r.Context(), "mcp oauth finish", "server", flow.ServerID, "err", err)
+			back(flow.ServerID, "server_error", "The sign-in could not be finished. Please try again.")
+		}
+		return
+	}
+	back(flow.ServerID, "", "")
+}
+
+// finishSignIn exchanges code, handshakes with the token and stores the
+// connection with the sealed grant.
+func (s *Service) finishSignIn(ctx context.Context, uid string, flow store.MCPOAuthFlow, code string) error {
+	plain, err := s.sealer.Open(flow.Sealed, uid, flow.ServerID)
+	if err != nil {
+		return err
+	}
+	var p pendingGrant
+	if err := json.Unmarshal([]byte(plain), &p); err != nil {
+		return err
+	}
+	srv, err := s.st.GetMCPServer(ctx, flow.ServerID)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.connectTimeout)
+	defer cancel()
+	tok, err := p.Grant.Exchange(ctx, s.client, code, p.Verifier)
+	if err != nil {
+		return err
+	}
+	res, err := mcp.Handshake(ctx, s.client, mcp.Target{Endpoint: flow.EndpointURL, Transport: srv.Transport, APIKey: tok.AccessToken, KeyHeader: "Authorization"})
+	if err != nil {
+		return err
+	}
+	sealed, err := s.sealer.Seal(mcpauth.Sealed{Grant: p.Grant, Token: tok}.Encode(), uid, srv.ID)
+	if err != nil {
+		return err
+	}
+	now := time.Now().UTC().Format(time.RFC3339Nano)
+	return s.st.ReplaceMCPConnection(ctx, uid, domain.MCPConnection{
+		ID: signInConnectionID(uid, srv.ID, flow.EndpointURL), ServerID: srv.ID, ServerName: displayName(srv), EndpointURL: flow.EndpointURL,
+		Transport: res.Transport, ModelType: srv.ModelType, ProtocolVersion: res.ProtocolVersion, ServerInfo: res.ServerInfo, Tools: res.Tools,
+		SealedAPIKey: sealed, APIKeyHeader: "Authorization", ConnectedAt: now, ToolsCheckedAt: now, OAuth: true,
+	})
+}
+
+// revokeSignIn revokes a signed-in connection's tokens at its server
+// before the connection is deleted (best effort: a server that is down
+// keeps tokens that are deleted here anyway).
+func (s *Service) revokeSignIn(ctx context.Context, uid, cid string) {
+	c, err := s.st.GetMCPConnection(ctx, uid, cid)
+	if err != nil || !c.OAuth {
+		return
+	}
+	plain, err := s.sealer.Open(c.SealedAPIKey, uid, c.ServerID)
+	if err != nil {
+		return
+	}
+	sealed, err := mcpauth.DecodeSealed(plain)
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := sealed.Grant.Revoke(ctx, s.client, sealed.Token); err != nil {
+		slog.InfoContext(ctx, "mcp sign-in not revoked", "server", c.ServerID, "err", err)
+	}
+}
+
+// signInConnectionID is one signed-in connection per user, server and
+// endpoint: signing in again replaces it.
+func signInConnectionID(uid, serverID, endpoint string) string {
+	sum := sha256.Sum256([]byte(uid + "\x00" + serverID + "\x00" + endpoint))
+	return "oauth-" + hex.EncodeToString(sum[:12])
+}
+
+// clientName is the product as authorization servers show it.
+const clientName = "AIWork MCP Registry"
+
+// clientMetadata serves the product's Client ID Metadata Document: its
+// client_id is this document's URL.
+func (s *Service) clientMetadata(w http.ResponseWriter, r *http.Request) error {
+	base := httpx.PublicURL(r, s.publicURL)
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{
+		"client_id": base + OAuthMetadataPath, "client_name": clientName, "client_uri": base,
+		"redirect_uris": []string{base + OAuthCallbackPath}, "grant_types": []string{"authorization_code", "refresh_token"},
+		"response_types": []string{"code"}, "token_endpoint_auth_method": "none",
+	})
+	return nil
+}
+
+// clientMetadataURL is the document's URL when the site is served on https
+// (an authorization server fetches it), else "".
+func (s *Service) clientMetadataURL(r *http.Request) string {
+	base := httpx.PublicURL(r, s.publicURL)
+	if !strings.HasPrefix(base, "https://") {
+		return ""
+	}
+	return base + OAuthMetadataPath
+}
+
+// registrations keep the site's client per authorization server, sealed.
+type registrations struct{ s *Service }
+
+func (g registrations) OAuthClient(ctx context.Context, key string) (mcpauth.Client, bool, error) {
+	blob, ok, err := g.s.st.OAuthClientRegistration(ctx, hash(key))
+	if err != nil || !ok {
+		return mcpauth.Client{}, false, err
+	}
+	plain, err := g.s.sealer.Open(blob, "site", key)
+	if err != nil {
+		return mcpauth.Client{}, false, nil // unreadable (key replaced): register again
+	}
+	var c mcpauth.Client
+	if err := json.Unmarshal([]byte(plain), &c); err != nil {
+		return mcpauth.Client{}, false, nil
+	}
+	return c, true, nil
+}
+
+func (g registrations) SaveOAuthClient(ctx context.Context, key string, c mcpauth.Client) error {
+	blob, err := g.s.sealer.Seal(mustJSON(c), "site", key)
+	if err != nil {
+		return err
+	}
+	return g.s.st.PutOAuthClientRegistration(ctx, hash(key), blob)
+}
+
+// oauthError maps a sign-in failure to its answer.
+func oauthError(err error) error {
+	var ue *mcpauth.Error
+	if errors.As(err, &ue) {
+		return &httpx.Error{Code: httpx.CodeUpstream, Detail: ue.Detail}
+	}
+	return clientError(err)
+}
+
+func randomToken() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func hash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+func isLoopbackHost(h string) bool {
+	return h == "localhost" || h == "127.0.0.1" || h == "::1"
+}

@@ -1,0 +1,237 @@
+package mcpauth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
+)
+
+// Client is the product's identity at one authorization server.
+type Client struct {
+	ID     string `json:"client_id"`
+	Secret string `json:"client_secret,omitempty"` // issued by some registrations
+	// Method is how the token endpoint authenticates the client
+	// ("none", "client_secret_post", "client_secret_basic").
+	Method string `json:"method"`
+}
+
+// Identity is how the product identifies itself to authorization servers.
+type Identity struct {
+	// MetadataURL is the product's Client ID Metadata Document, served on
+	// an https public URL; "" when the site has none (locally).
+	MetadataURL string
+	// RedirectURL is the callback every authorization server sends the
+	// browser back to.
+	RedirectURL string
+	ClientName  string
+	// Registrations keeps one Dynamic Client Registration per
+	// authorization server for the whole site.
+	Registrations Registrations
+}
+
+// Registrations are the site's clients registered at authorization
+// servers, by issuer and redirect URL (the store).
+type Registrations interface {
+	OAuthClient(ctx context.Context, key string) (Client, bool, error)
+	SaveOAuthClient(ctx context.Context, key string, c Client) error
+}
+
+// ClientFor is the product's client at srv's authorization server, in the
+// spec's order: the metadata document when the server takes one, else the
+// site's registration (made once), else configured (an operator's client
+// id for that server), else an error naming what the server lacks.
+func (id Identity) ClientFor(ctx context.Context, hc *http.Client, srv Server, configured, serverName string) (Client, error) {
+	asm := srv.Auth
+	if asm.ClientIDMetadataDocumentSupported && strings.HasPrefix(id.MetadataURL, "https://") {
+		return Client{ID: id.MetadataURL, Method: "none"}, nil
+	}
+	if asm.RegistrationEndpoint != "" {
+		key := asm.Issuer + " " + id.RedirectURL
+		if c, ok, err := id.Registrations.OAuthClient(ctx, key); err != nil || ok {
+			return c, err
+		}
+		res, err := oauthex.RegisterClient(ctx, asm.RegistrationEndpoint, &oauthex.ClientRegistrationMetadata{
+			RedirectURIs: []string{id.RedirectURL}, TokenEndpointAuthMethod: "none",
+			GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"},
+			ClientName: id.ClientName, Scope: strings.Join(srv.Scopes, " "),
+		}, hc)
+		if err != nil {
+			return Client{}, fail("%s refused to register this app: %s", serverName, short(err))
+		}
+		c := Client{ID: res.ClientID, Secret: res.ClientSecret, Method: res.TokenEndpointAuthMethod}
+		if c.Method == "" {
+			c.Method = "none"
+			if c.Secret != "" {
+				c.Method = "client_secret_basic"
+			}
+		}
+		if err := id.Registrations.SaveOAuthClient(ctx, key, c); err != nil {
+			return Client{}, err
+		}
+		return c, nil
+	}
+	if configured != "" {
+		return Client{ID: configured, Method: "none"}, nil
+	}
+	return Client{}, fail("%s does not let new apps register; ask its owner for a client id", serverName)
+}
+
+// Grant is a sign-in under way or done: what the token endpoint, refresh
+// and revocation need. Kept sealed (it holds the client secret, if any).
+type Grant struct {
+	Client        Client   `json:"client"`
+	Issuer        string   `json:"issuer"`
+	AuthURL       string   `json:"auth_url"`
+	TokenURL      string   `json:"token_url"`
+	RevocationURL string   `json:"revocation_url,omitempty"`
+	Resource      string   `json:"resource"`
+	Scopes        []string `json:"scopes,omitempty"`
+	RedirectURL   string   `json:"redirect_url"`
+}
+
+// NewGrant is the grant to ask srv's authorization server for.
+func NewGrant(srv Server, c Client, redirectURL string) Grant {
+	return Grant{Client: c, Issuer: srv.Auth.Issuer, AuthURL: srv.Auth.AuthorizationEndpoint, TokenURL: srv.Auth.TokenEndpoint,
+		RevocationURL: srv.Auth.RevocationEndpoint, Resource: srv.Resource, Scopes: srv.Scopes, RedirectURL: redirectURL}
+}
+
+func (g Grant) config() *oauth2.Config {
+	style := oauth2.AuthStyleInParams
+	if g.Client.Method == "client_secret_basic" {
+		style = oauth2.AuthStyleInHeader
+	}
+	return &oauth2.Config{ClientID: g.Client.ID, ClientSecret: g.Client.Secret, RedirectURL: g.RedirectURL, Scopes: g.Scopes,
+		Endpoint: oauth2.Endpoint{AuthURL: g.AuthURL, TokenURL: g.TokenURL, AuthStyle: style}}
+}
+
+// AuthCodeURL is where to send the browser: the code flow with PKCE S256
+// for verifier, state, and the resource indicator.
+func (g Grant) AuthCodeURL(state, verifier string) string {
+	return g.config().AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", g.Resource))
+}
+
+// Exchange trades the code for tokens (PKCE verifier, resource) through hc.
+func (g Grant) Exchange(ctx context.Context, hc *http.Client, code, verifier string) (*oauth2.Token, error) {
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, hc)
+	t, err := g.config().Exchange(ctx, code, oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", g.Resource))
+	if err != nil {
+		return nil, fail("The server refused the sign-in: %s", tokenError(err))
+	}
+	return t, nil
+}
+
+// ErrReauth: the authorization server no longer accepts the refresh token
+// (revoked, expired): the user signs in again.
+var ErrReauth = errors.New("sign in again")
+
+// Refresh trades t's refresh token for new tokens; ErrReauth when there is
+// none or the server refuses it.
+func (g Grant) Refresh(ctx context.Context, hc *http.Client, t *oauth2.Token) (*oauth2.Token, error) {
+	if t.RefreshToken == "" {
+		return nil, ErrReauth
+	}
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, hc)
+	old := *t
+	old.Expiry = time.Unix(1, 0) // force the refresh
+	nt, err := g.config().TokenSource(ctx, &old).Token()
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode < 500 {
+		return nil, ErrReauth
+	}
+	if err != nil {
+		return nil, err
+	}
+	if nt.RefreshToken == "" { // not rotated: the old one stays valid
+		nt.RefreshToken = t.RefreshToken
+	}
+	return nt, nil
+}
+
+// Revoke asks the authorization server to revoke t's tokens (RFC 7009),
+// when it offers revocation; the refresh token first (it revokes the
+// access tokens it issued on most servers).
+func (g Grant) Revoke(ctx context.Context, hc *http.Client, t *oauth2.Token) error {
+	if g.RevocationURL == "" {
+		return nil
+	}
+	for _, tok := range []struct{ value, hint string }{{t.RefreshToken, "refresh_token"}, {t.AccessToken, "access_token"}} {
+		if tok.value == "" {
+			continue
+		}
+		form := url.Values{"token": {tok.value}, "token_type_hint": {tok.hint}, "client_id": {g.Client.ID}}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, g.RevocationURL, strings.NewReader(form.Encode()))
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if g.Client.Secret != "" {
+			req.SetBasicAuth(url.QueryEscape(g.Client.ID), url.QueryEscape(g.Client.Secret))
+		}
+		res, err := hc.Do(req)
+		if err != nil {
+			return err
+		}
+		_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			return fmt.Errorf("revoke %s: status %d", tok.hint, res.StatusCode)
+		}
+	}
+	return nil
+}
+
+// tokenError is a token endpoint's refusal, as the server said it.
+func tokenError(err error) string {
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		if re.ErrorCode != "" {
+			return strings.TrimSpace(re.ErrorCode + " " + re.ErrorDescription)
+		}
+		return fmt.Sprintf("status %d", re.Response.StatusCode)
+	}
+	return short(err)
+}
+
+// Sealed is what a connection keeps of a sign-in (sealed with the user's
+// keys' sealer): the grant and its tokens.
+type Sealed struct {
+	Grant Grant         `json:"grant"`
+	Token *oauth2.Token `json:"token"`
+}
+
+// Encode is the JSON to seal.
+func (s Sealed) Encode() string { b, _ := json.Marshal(s); return string(b) }
+
+// DecodeSealed reads what Encode wrote.
+func DecodeSealed(plain string) (Sealed, error) {
+	var s Sealed
+	if err := json.Unmarshal([]byte(plain), &s); err != nil || s.Token == nil {
+		return Sealed{}, errors.New("sealed oauth grant unreadable")
+	}
+	return s, nil
+}
+
+// Fresh reports whether the access token is still good for a minute.
+func (s Sealed) Fresh(now time.Time) bool {
+	return s.Token.AccessToken != "" && (s.Token.Expiry.IsZero() || s.Token.Expiry.After(now.Add(time.Minute)))
+}
+
+// HasScopes reports whether the grant asked for every scope in want.
+func (s Sealed) HasScopes(want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(s.Grant.Scopes, w) {
+			return false
+		}
+	}
+	return true
+}

@@ -135,26 +135,74 @@ func (g Grant) Exchange(ctx context.Context, hc *http.Client, code, verifier str
 var ErrReauth = errors.New("sign in again")
 
 // Refresh trades t's refresh token for new tokens; ErrReauth when there is
-// none or the server refuses it.
+// none or the server refuses it. Written here rather than through
+// x/oauth2's TokenSource, which cannot send the resource parameter the MCP
+// spec requires in every token request.
 func (g Grant) Refresh(ctx context.Context, hc *http.Client, t *oauth2.Token) (*oauth2.Token, error) {
 	if t.RefreshToken == "" {
 		return nil, ErrReauth
 	}
-	ctx = context.WithValue(ctx, oauth2.HTTPClient, hc)
-	old := *t
-	old.Expiry = time.Unix(1, 0) // force the refresh
-	nt, err := g.config().TokenSource(ctx, &old).Token()
-	var re *oauth2.RetrieveError
-	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode < 500 {
-		return nil, ErrReauth
+	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {t.RefreshToken}, "resource": {g.Resource}}
+	if len(g.Scopes) > 0 {
+		form.Set("scope", strings.Join(g.Scopes, " "))
 	}
+	req, err := g.tokenRequest(ctx, form)
 	if err != nil {
 		return nil, err
+	}
+	res, err := hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	if err != nil {
+		return nil, err
+	}
+	if res.StatusCode >= 400 && res.StatusCode < 500 {
+		return nil, ErrReauth
+	}
+	if res.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("refresh: status %d", res.StatusCode)
+	}
+	var out struct {
+		AccessToken  string `json:"access_token"`
+		TokenType    string `json:"token_type"`
+		RefreshToken string `json:"refresh_token"`
+		ExpiresIn    int64  `json:"expires_in"`
+	}
+	if err := json.Unmarshal(body, &out); err != nil || out.AccessToken == "" {
+		return nil, fmt.Errorf("refresh: unreadable answer")
+	}
+	nt := &oauth2.Token{AccessToken: out.AccessToken, TokenType: out.TokenType, RefreshToken: out.RefreshToken}
+	if out.ExpiresIn > 0 {
+		nt.Expiry = time.Now().Add(time.Duration(out.ExpiresIn) * time.Second)
 	}
 	if nt.RefreshToken == "" { // not rotated: the old one stays valid
 		nt.RefreshToken = t.RefreshToken
 	}
 	return nt, nil
+}
+
+// tokenRequest is a form POST to the token endpoint, the client
+// authenticated as it registered.
+func (g Grant) tokenRequest(ctx context.Context, form url.Values) (*http.Request, error) {
+	if g.Client.Method != "client_secret_basic" {
+		form.Set("client_id", g.Client.ID)
+		if g.Client.Secret != "" {
+			form.Set("client_secret", g.Client.Secret)
+		}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, g.TokenURL, strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	if g.Client.Method == "client_secret_basic" {
+		req.SetBasicAuth(url.QueryEscape(g.Client.ID), url.QueryEscape(g.Client.Secret))
+	}
+	return req, nil
 }
 
 // Revoke asks the authorization server to revoke t's tokens (RFC 7009),

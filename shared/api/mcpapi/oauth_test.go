@@ -1,0 +1,262 @@
+package mcpapi_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"aiwork/shared/api/apitest"
+	"aiwork/shared/api/mcpapi"
+	"aiwork/shared/domain"
+	"aiwork/shared/local/localmcp/localmcptest"
+	"aiwork/shared/store/storetest"
+)
+
+const signInServer = "oauth-example"
+
+// newSignInStack is the mcp group with the TypeScript SDK's OAuth example
+// server in its registry, on loopback, as make run has it.
+func newSignInStack(t *testing.T) *stack {
+	t.Helper()
+	o := local()
+	o.PublicURL = "http://localhost:8080"
+	o.ConnectsPerMinute = 100 // the starts count as connects: room for TestSignInStartsConcurrently
+	s := newStack(t, o)
+	ex := localmcptest.OAuthExample(t)
+	s.addServer(domain.MCPServer{ID: signInServer, Title: "OAuth example", EndpointURL: ex.Endpoint, OAuthRequired: true})
+	return s
+}
+
+// start posts a sign-in start and answers the authorization URL and the
+// browser cookie it set.
+func (s *stack) start(token string) (string, *http.Cookie) {
+	s.t.Helper()
+	w := apitest.Do(s.h, http.MethodPost, mcpapi.OAuthStartPath, token, `{"server_id":"`+signInServer+`"}`, nil)
+	var got struct {
+		AuthorizationURL string   `json:"authorization_url"`
+		Scopes           []string `json:"scopes"`
+	}
+	got = apitest.Decode[struct {
+		AuthorizationURL string   `json:"authorization_url"`
+		Scopes           []string `json:"scopes"`
+	}](s.t, w, http.StatusOK)
+	var cookie *http.Cookie
+	for _, c := range w.Result().Cookies() {
+		if c.Name == "mcp_oauth_browser" {
+			cookie = c
+		}
+	}
+	if cookie == nil || !cookie.HttpOnly {
+		s.t.Fatalf("start set no HttpOnly browser cookie: %v", w.Result().Cookies())
+	}
+	return got.AuthorizationURL, cookie
+}
+
+// approve opens the authorization page as the browser would (the example
+// approves at once) and answers where it sends the browser back.
+func approve(t *testing.T, authURL string) *url.URL {
+	t.Helper()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := client.Get(authURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	loc, err := url.Parse(res.Header.Get("Location"))
+	if res.StatusCode != http.StatusFound || err != nil {
+		t.Fatalf("authorization page: %d, Location %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	return loc
+}
+
+// callback delivers the browser's return (with cookie, when given) and
+// answers the registry URL it is sent to.
+func (s *stack) callback(back *url.URL, cookie *http.Cookie) url.Values {
+	s.t.Helper()
+	req := httptest.NewRequest(http.MethodGet, mcpapi.OAuthCallbackPath+"?"+back.RawQuery, nil)
+	if cookie != nil {
+		req.AddCookie(cookie)
+	}
+	w := httptest.NewRecorder()
+	s.h.ServeHTTP(w, req)
+	loc, err := url.Parse(w.Header().Get("Location"))
+	if w.Code != http.StatusFound || err != nil || loc.Path != "/registry" {
+		s.t.Fatalf("callback = %d, Location %q, want a redirect to /registry", w.Code, w.Header().Get("Location"))
+	}
+	return loc.Query()
+}
+
+// TestSignInWithOAuth: discovery, registration, the code flow with PKCE
+// and the resource indicator, and the handshake with the token, against
+// the SDK's example server; the connection lists its tools and says it is
+// signed in; its tokens are in no answer and no item but their sealed one.
+func TestSignInWithOAuth(t *testing.T) {
+	t.Parallel()
+	s := newSignInStack(t)
+	_, token := s.user("signin")
+	authURL, cookie := s.start(token)
+	u, _ := url.Parse(authURL)
+	q := u.Query()
+	if q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "" || q.Get("resource") != localmcptest.OAuthExample(t).Endpoint ||
+		q.Get("redirect_uri") != "http://localhost:8080"+mcpapi.OAuthCallbackPath || q.Get("scope") != "mcp:tools" {
+		t.Errorf("authorization URL %s: want PKCE S256, the resource, our callback and the server's scope", authURL)
+	}
+	back := approve(t, authURL)
+	if got := s.callback(back, cookie); got.Get("connected") != signInServer {
+		t.Fatalf("callback sent the browser to %v, want connected=%s", got, signInServer)
+	}
+	w := s.get(connectionsPath, token)
+	var rows []struct {
+		ServerID    string `json:"server_id"`
+		ToolsCount  int    `json:"tools_count"`
+		OAuth       bool   `json:"oauth"`
+		NeedsSignIn bool   `json:"needs_sign_in"`
+		HasAPIKey   bool   `json:"has_api_key"`
+	}
+	storetest.Must(t, json.Unmarshal(w.Body.Bytes(), &rows), "connections")
+	if len(rows) != 1 || rows[0].ServerID != signInServer || !rows[0].OAuth || rows[0].NeedsSignIn || rows[0].HasAPIKey || rows[0].ToolsCount == 0 {
+		t.Fatalf("connections %s: want one signed-in connection with tools", w.Body)
+	}
+	// Signing in again replaces it: one connection per user and server.
+	authURL, cookie = s.start(token)
+	if got := s.callback(approve(t, authURL), cookie); got.Get("connected") != signInServer {
+		t.Fatalf("second sign-in: %v", got)
+	}
+	if w := s.get(connectionsPath, token); strings.Count(w.Body.String(), `"connection_id"`) != 1 {
+		t.Errorf("after a second sign-in: %s, want one connection", w.Body)
+	}
+	// The same return again: the state was used.
+	if got := s.callback(back, cookie); got.Get("oauth_error") != "invalid_state" {
+		t.Errorf("replayed callback: %v, want invalid_state", got)
+	}
+	for _, item := range storetest.ScanAll(t, s.st) {
+		for name, v := range item {
+			if name == "sealed_api_key" || name == "sealed" {
+				continue
+			}
+			if b, _ := json.Marshal(v); strings.Contains(string(b), "access_token") || strings.Contains(string(b), back.Query().Get("code")) {
+				t.Errorf("item attribute %s holds a token or the code", name)
+			}
+		}
+	}
+}
+
+// TestSignInRefusals: a return without this browser's cookie, with another
+// user's or a made-up state, a cancel on the server's page, and a code the
+// token endpoint refuses: each ends on the registry saying why, and no
+// connection is stored.
+func TestSignInRefusals(t *testing.T) {
+	t.Parallel()
+	s := newSignInStack(t)
+	_, token := s.user("refusals")
+	_, other := s.user("refusals-other")
+
+	authURL, cookie := s.start(token)
+	back := approve(t, authURL)
+	if got := s.callback(back, nil); got.Get("oauth_error") != "invalid_state" || !strings.Contains(got.Get("detail"), "another browser") {
+		t.Errorf("no cookie: %v", got)
+	}
+	// That state was spent by the refused attempt.
+	if got := s.callback(back, cookie); got.Get("oauth_error") != "invalid_state" {
+		t.Errorf("after a refused attempt: %v", got)
+	}
+
+	otherURL, otherCookie := s.start(other)
+	otherBack := approve(t, otherURL)
+	if got := s.callback(otherBack, cookie); got.Get("oauth_error") != "invalid_state" {
+		t.Errorf("another user's state with this browser's cookie: %v", got)
+	}
+	_ = otherCookie
+
+	forged, _ := url.Parse("/x?code=abc&state=Zm9v.bar")
+	if got := s.callback(forged, cookie); got.Get("oauth_error") != "invalid_state" {
+		t.Errorf("made-up state: %v", got)
+	}
+
+	authURL, cookie = s.start(token)
+	state := mustQuery(t, authURL).Get("state")
+	cancelled, _ := url.Parse("/x?error=access_denied&state=" + url.QueryEscape(state))
+	if got := s.callback(cancelled, cookie); got.Get("oauth_error") != "access_denied" || got.Get("server") != signInServer || got.Get("detail") != "You cancelled the sign-in." {
+		t.Errorf("cancelled: %v", got)
+	}
+
+	authURL, cookie = s.start(token)
+	back = approve(t, authURL)
+	bad := back.Query()
+	bad.Set("code", "not-a-code")
+	back.RawQuery = bad.Encode()
+	if got := s.callback(back, cookie); got.Get("oauth_error") != "token_refused" || !strings.Contains(got.Get("detail"), "refused the sign-in") {
+		t.Errorf("refused code: %v", got)
+	}
+	if w := s.get(connectionsPath, token); w.Body.String() != "[]" && !strings.HasPrefix(w.Body.String(), "[]") {
+		t.Errorf("connections after refusals: %s, want none", w.Body)
+	}
+}
+
+// TestSignInStartsConcurrently: 20 starts at once each get their own flow;
+// finishing them all leaves one connection.
+func TestSignInStartsConcurrently(t *testing.T) {
+	t.Parallel()
+	s := newSignInStack(t)
+	_, token := s.user("concurrent")
+	const n = 20
+	urls := make([]string, n)
+	cookies := make([]*http.Cookie, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { urls[i], cookies[i] = s.start(token) })
+	}
+	wg.Wait()
+	states := map[string]bool{}
+	for _, u := range urls {
+		states[mustQuery(t, u).Get("state")] = true
+	}
+	if len(states) != n {
+		t.Fatalf("%d distinct states for %d starts", len(states), n)
+	}
+	for i := range n {
+		wg.Go(func() {
+			if got := s.callback(approve(t, urls[i]), cookies[i]); got.Get("connected") != signInServer {
+				t.Errorf("sign-in %d: %v", i, got)
+			}
+		})
+	}
+	wg.Wait()
+	if w := s.get(connectionsPath, token); strings.Count(w.Body.String(), `"connection_id"`) != 1 {
+		t.Errorf("connections: %s, want one", w.Body)
+	}
+}
+
+// The client metadata document names its own URL as client_id and the
+// callback as its one redirect URI.
+func TestClientMetadataDocument(t *testing.T) {
+	t.Parallel()
+	s := newSignInStack(t)
+	var doc struct {
+		ClientID     string   `json:"client_id"`
+		RedirectURIs []string `json:"redirect_uris"`
+		AuthMethod   string   `json:"token_endpoint_auth_method"`
+	}
+	doc = apitest.Decode[struct {
+		ClientID     string   `json:"client_id"`
+		RedirectURIs []string `json:"redirect_uris"`
+		AuthMethod   string   `json:"token_endpoint_auth_method"`
+	}](t, s.get(mcpapi.OAuthMetadataPath, ""), http.StatusOK)
+	if doc.ClientID != "http://localhost:8080"+mcpapi.OAuthMetadataPath || len(doc.RedirectURIs) != 1 ||
+		doc.RedirectURIs[0] != "http://localhost:8080"+mcpapi.OAuthCallbackPath || doc.AuthMethod != "none" {
+		t.Errorf("document %+v", doc)
+	}
+}
+
+func mustQuery(t *testing.T, raw string) url.Values {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Query()
+}

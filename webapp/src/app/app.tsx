@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { SWRConfig, type SWRConfiguration } from 'swr';
-import { AppThemeProvider } from './theme-context';
+import { AppThemeProvider } from '../lib/theme-context';
 import { Layout } from './layout';
 import { NOT_FOUND, ROUTES } from './routes';
 import { ApiError, swrFetcher } from '../lib/api-client';

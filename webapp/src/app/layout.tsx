@@ -7,7 +7,7 @@ import { useClearErrorsOnNavigate } from '../components/notifications/use-clear-
 import { LoadingScreen } from '../components/loading-screen';
 import { ErrorBoundary } from '../components/error-boundary';
 import { RouteGate } from './route-gate';
-import { useAuth } from '../features/auth/use-auth';
+import { useAuth } from '../lib/use-auth';
 
 export function Layout() {
   const { user, status } = useAuth();

@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { decideRoute } from './route-guard';
-import { useAuth } from '../features/auth/use-auth';
+import { useAuth } from '../lib/use-auth';
 import { consumePendingRedirect } from '../lib/auth-session';
 import { trackPageView } from '../lib/analytics';
 import { LoadingScreen } from '../components/loading-screen';

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { NavLink as RouterNavLink, Link } from 'react-router';
 import { sideMenuLinks } from './nav-links';
-import { useLogout } from '../features/auth/use-auth';
+import { useLogout } from '../lib/use-auth';
 
 interface SideMenuProps {
   open: boolean;

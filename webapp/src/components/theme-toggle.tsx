@@ -1,4 +1,4 @@
-import { useAppTheme } from '../app/theme-context';
+import { useAppTheme } from '../lib/theme-context';
 
 export function ThemeToggle() {
   const { theme, toggleTheme } = useAppTheme();

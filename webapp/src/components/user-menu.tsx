@@ -2,7 +2,7 @@ import { Menu, MenuButton, MenuItem } from '@aws-amplify/ui-react';
 import { useNavigate } from 'react-router';
 import type { User } from '../lib/auth-session';
 import { initials } from '../lib/initials';
-import { useLogout } from '../features/auth/use-auth';
+import { useLogout } from '../lib/use-auth';
 
 export function UserMenu({ user }: { user: User }) {
   const navigate = useNavigate();

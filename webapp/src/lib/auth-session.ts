@@ -112,6 +112,11 @@ export function getToken(): string | null {
   return state.token;
 }
 
+/** The signed-in user's id; null when nobody is signed in. */
+export function signedInUserId(): string | null {
+  return state.status === 'authenticated' && state.user ? state.user.id : null;
+}
+
 export function subscribeAuth(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);

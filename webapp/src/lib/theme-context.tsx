@@ -7,8 +7,7 @@ import {
   readStoredTheme,
   toggledTheme,
   type ThemeName,
-} from '../lib/theme';
-
+} from './theme';
 
 interface ThemeContextValue {
   theme: ThemeName;

@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { SWRConfig } from 'swr';
 import { AppRoutes, swrConfig } from '../app/app';
-import { AppThemeProvider } from '../app/theme-context';
+import { AppThemeProvider } from '../lib/theme-context';
 
 function LocationProbe() {
   const location = useLocation();

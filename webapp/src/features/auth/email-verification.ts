@@ -1,30 +1,18 @@
-// Email confirmation on the client: spending a mailed link once, asking for
-// a new one, and keeping the stored user's is_verified in step.
+// Email confirmation on the client: spending a mailed link once and keeping
+// the stored user's is_verified in step. Asking for a new link is shared
+// (components/resend-email-button.tsx), as is the refusal of an action that
+// needs a confirmed address (lib/account-api.ts).
 
 import { ApiError, errorMessage } from '../../lib/api-client';
 import { getAuthState, toUser, updateUser, type User } from '../../lib/auth-session';
-import { toast } from '../../components/notifications/notification-store';
-import { fetchMe, postResendVerification, postVerifyEmail } from './api/auth-api';
-
-/** The action that mails a new confirmation link, wherever it is offered. */
-export const RESEND_LABEL = 'Resend email';
-
-/** The 403 code of an action that needs a confirmed email (free uses). */
-export const EMAIL_UNVERIFIED = 'email_unverified';
+import { postVerifyEmail } from './api/auth-api';
 
 export const VERIFY_MESSAGES = {
   verified: 'Your email address is confirmed.',
   failed: 'We could not confirm your email address. Please try again.',
   noToken: 'The confirmation link is incomplete: it has no token. Open the whole link from the email.',
   alreadyVerified: 'Your email address is already confirmed.',
-  resendFailed: 'We could not send the email. Please try again in a few minutes.',
-  /** Only when a refusal for an unconfirmed email came without the server's detail. */
-  confirmFirst: 'Please confirm your email address to use free prompts.',
 } as const;
-
-export function isEmailUnverified(err: unknown): err is ApiError {
-  return err instanceof ApiError && err.status === 403 && err.code === EMAIL_UNVERIFIED;
-}
 
 /** The codes of a refused mailed link (400). */
 export const LINK_CODES = ['link_used', 'link_expired', 'link_invalid'] as const;
@@ -85,38 +73,4 @@ function markVerified(user: User | null): void {
   const { status, user: current } = getAuthState();
   if (status !== 'authenticated' || !current) return;
   if (user && user.id === current.id) updateUser(user);
-}
-
-/** Asks /auth/me again and stores what changed (is_verified, names, admin). Errors are ignored. */
-export async function refreshSignedInUser(): Promise<void> {
-  const { status, token } = getAuthState();
-  if (status !== 'authenticated' || !token) return;
-  try {
-    const user = await fetchMe(token);
-    // Still the same session? A sign-out or another sign-in meanwhile wins.
-    if (getAuthState().token === token) updateUser(user);
-  } catch {
-    // A 401 has cleared the session already (api-client); anything else can wait.
-  }
-}
-
-/**
- * "Resend email": POST /auth/resend-verification and show its detail.
- * Returns true when a mail went out (or the address proved confirmed).
- */
-export async function resendVerificationEmail(): Promise<boolean> {
-  try {
-    const res = await postResendVerification();
-    const detail = res?.detail || 'We sent you a new confirmation link.';
-    if (res?.status === 'already_verified') {
-      toast.info(detail);
-      await refreshSignedInUser();
-    } else {
-      toast.success(detail);
-    }
-    return true;
-  } catch (err) {
-    toast.error(errorMessage(err, VERIFY_MESSAGES.resendFailed));
-    return false;
-  }
 }

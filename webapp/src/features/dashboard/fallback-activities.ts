@@ -1,8 +1,8 @@
 // SPEC §7/§8: when GET /users/activities fails, the dashboard builds local
 // activities: one purchase per owned prompt, plus account-created and login.
 
-import type { Activity } from './api/types';
-import type { Prompt } from '../marketplace/api/types';
+import type { Activity } from '../../lib/api/types';
+import type { Prompt } from '../../lib/api/types';
 
 export const FALLBACK_PURCHASE_PRICE = 12.99;
 

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import useSWR from 'swr';
 import { toUser, updateUser, type ApiUser } from '../../lib/auth-session';
-import { useAuth } from './use-auth';
+import { useUserKey } from '../../lib/use-user-key';
 
 /**
  * While the signed-in user's email is not confirmed, ask /auth/me when the
@@ -10,8 +10,7 @@ import { useAuth } from './use-auth';
  * at once. Once confirmed, it asks no more.
  */
 export function useUnverifiedRefresh(): void {
-  const { status, user } = useAuth();
-  const key = status === 'authenticated' && user && !user.is_verified ? (['/auth/me', user.id] as const) : null;
+  const key = useUserKey('/auth/me', (user) => !user.is_verified);
   const { data } = useSWR<ApiUser>(key, { revalidateOnFocus: true, shouldRetryOnError: false });
   useEffect(() => {
     if (data && typeof data === 'object' && data.email) updateUser(toUser(data));

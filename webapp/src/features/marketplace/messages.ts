@@ -17,10 +17,9 @@ export const MESSAGES = {
   contentUnavailable: 'The full prompt is not available yet. Please try again.',
   noPrompts: 'No prompts found',
   noPromptsHint: 'Try adjusting your search criteria or browse all categories.',
+  /** Only when a free use refused for an unconfirmed email came without the server's detail. */
+  confirmFirst: 'Please confirm your email address to use free prompts.',
 } as const;
-
-/** The purchase answer that means "claim it free instead" (SPEC §8), matched case-insensitively. */
-export const FREE_INSTEAD_MARKER = 'use this prompt for free';
 
 /** SPEC §8: after a 401 on a free use, go to /login after 2 s. */
 export const SESSION_EXPIRED_REDIRECT_MS = 2000;

@@ -1,6 +1,6 @@
 // SPEC §4 prompt access and the card's buttons (SPEC §2), as pure functions.
 
-import type { Prompt } from './api/types';
+import type { Prompt } from '../../lib/api/types';
 
 export interface PromptAccess {
   /** Bought: the list says so, or the owned-prompts list holds it. */

@@ -2,7 +2,7 @@
 // built-in samples (demo mode). Previews only: samples have no content, so
 // they can be browsed but never used, copied or sent to chat.
 
-import type { Category, Prompt } from './api/types';
+import type { Category, Prompt } from '../../lib/api/types';
 import { cutAtWord } from './prompt-text';
 
 const CATEGORIES: Record<string, Category> = {

@@ -2,7 +2,7 @@
 // keeps the order right for lists changed locally (sample prompts, a prompt
 // replaced after a free claim) and while a new sort's response is on its way.
 
-import type { Prompt, SortOption } from './api/types';
+import type { Prompt, SortOption } from '../../lib/api/types';
 
 export const SORT_OPTIONS: readonly { value: SortOption; label: string }[] = [
   { value: 'newest', label: 'Newest First' },

@@ -4,20 +4,21 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useSWRConfig } from 'swr';
+import { COPY_TOAST_MS, toast } from '../../components/notifications/notification-store';
+import { RESEND_LABEL, resendVerificationEmail } from '../../components/resend-email-button';
+import { isEmailUnverified } from '../../lib/account-api';
 import { ApiError, errorMessage } from '../../lib/api-client';
 import { trackFreePromptUse } from '../../lib/analytics';
+import type { Prompt } from '../../lib/api/types';
+import { activitiesKey } from '../../lib/api/use-activities';
+import { isPromptListKey, patchPromptInList, replacePromptInList } from '../../lib/api/use-prompts';
 import { browserLocation } from '../../lib/browser-location';
 import { writeChatHandoff } from '../../lib/chat-handoff';
-import { COPY_TOAST_MS, toast } from '../../components/notifications/notification-store';
-import { useAuth } from '../auth/use-auth';
-import { isEmailUnverified, RESEND_LABEL, resendVerificationEmail, VERIFY_MESSAGES } from '../auth/email-verification';
-import { ACTIVITIES_PATH } from '../dashboard/api/use-activities';
-import { isSafeCheckoutUrl, requestCheckoutSession } from '../payment/api/create-checkout-session';
+import { useAuth } from '../../lib/use-auth';
+import { isFreeUseAvailable, isSafeCheckoutUrl, requestCheckoutSession } from './api/create-checkout-session';
 import { requestFreeUse, requestRating } from './api/prompt-requests';
 import { freeStatusKey } from './api/use-free-usage-status';
-import { isPromptListKey, patchPromptInList, replacePromptInList } from './api/use-prompts';
-import type { Prompt } from './api/types';
-import { FREE_INSTEAD_MARKER, MESSAGES, SESSION_EXPIRED_REDIRECT_MS } from './messages';
+import { MESSAGES, SESSION_EXPIRED_REDIRECT_MS } from './messages';
 import { ratingBlockedReason } from './prompt-access';
 import { isValidRating, recomputeRating, type RatingSummary } from './rating';
 
@@ -83,7 +84,7 @@ export function usePromptActions() {
         trackFreePromptUse({ promptId: id, promptTitle: prompt.title });
         void mutate(isPromptListKey);
         void mutate(freeStatusKey(userId));
-        void mutate([ACTIVITIES_PATH, userId]);
+        void mutate(activitiesKey(userId));
         return true;
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) {
@@ -94,7 +95,7 @@ export function usePromptActions() {
           redirectTimer.current = setTimeout(() => navigate(target), SESSION_EXPIRED_REDIRECT_MS);
         } else if (isEmailUnverified(err)) {
           // The address is not confirmed yet: the server's words, and a way to get a new link.
-          toast.error(errorMessage(err, VERIFY_MESSAGES.confirmFirst), {
+          toast.error(errorMessage(err, MESSAGES.confirmFirst), {
             action: { label: RESEND_LABEL, onClick: () => void resendVerificationEmail() },
           });
         } else {
@@ -137,7 +138,7 @@ export function usePromptActions() {
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) {
           toast.error(MESSAGES.sessionExpired);
-        } else if (err instanceof ApiError && err.fromServer && err.detail.toLowerCase().includes(FREE_INSTEAD_MARKER)) {
+        } else if (isFreeUseAvailable(err)) {
           toast.info(MESSAGES.usingForFree);
           settle();
           await claimFree(prompt);

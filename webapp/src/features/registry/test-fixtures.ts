@@ -1,6 +1,7 @@
 // Contract-shaped MCP registry data for tests (issue 10's HTTP contract).
 
-import type { McpConnection, McpConnectResponse, McpServer, McpServerDetail, McpTool } from './api/types';
+import type { McpConnectResponse, McpServer, McpServerDetail, McpTool } from './api/types';
+import type { McpConnection } from '../../lib/api/types';
 
 export function server(over: Partial<McpServer> & { id: string }): McpServer {
   return {

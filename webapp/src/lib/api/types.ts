@@ -1,3 +1,6 @@
+// Wire types of the reads more than one feature uses (lib/api/use-*.ts),
+// exactly as the Go handlers send them.
+
 export interface Category {
   id: string | number;
   name: string;
@@ -27,27 +30,42 @@ export interface Prompt {
   created_at?: string;
 }
 
-/** SPEC §3 Free-prompt status (GET /prompts/free-usage-status). */
-export interface FreeUsageStatus {
-  remaining: number;
-  total_allowed: number;
-  used: number;
-  /** Prompts already claimed free. */
-  prompt_ids: (string | number)[];
-}
-
-/** POST /prompts/use-free-prompt/{id}. */
-export interface UseFreePromptResponse {
-  prompt: Prompt;
-  status: FreeUsageStatus;
-  already_claimed: boolean;
-}
-
-/** POST /prompts/{id}/rate. */
-export interface RateResponse {
-  rating_avg: number;
-  rating_count: number;
-  user_rating: number | null;
-}
-
 export type SortOption = 'newest' | 'price-low' | 'price-high';
+
+/** GET /api/v1/payments/owned-prompts: the caller's purchased prompts. */
+export interface OwnedPromptsResponse {
+  owned_prompt_ids: (string | number)[];
+}
+
+export type ActivityType = 'account_created' | 'free_prompt_used' | 'purchase' | 'login' | 'other';
+
+/** SPEC §3 Activity. */
+export interface Activity {
+  id: string;
+  type: ActivityType;
+  title: string;
+  description: string;
+  /** RFC 3339. */
+  created_at: string;
+  amount?: number | null;
+  prompt_title?: string | null;
+}
+
+/** The transport a remote MCP server speaks (domain.Transport*). */
+export type McpTransport = 'streamable-http' | 'sse';
+
+/** One item of GET /api/v1/mcp-connections/ (the caller's, newest first). */
+export interface McpConnection {
+  connection_id: string;
+  server_id: string;
+  server_name: string;
+  endpoint_url: string;
+  model_type: string;
+  transport: McpTransport;
+  protocol_version: string;
+  tools_count: number;
+  has_api_key: boolean;
+  api_key_last4: string;
+  /** RFC 3339. */
+  connected_at: string;
+}

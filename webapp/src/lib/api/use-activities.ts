@@ -1,12 +1,17 @@
+// GET /api/v1/users/activities: read by the dashboard, revalidated by the
+// marketplace after a free use.
+
 import useSWR from 'swr';
-import { useAuth } from '../../auth/use-auth';
+import { userCacheKey, useUserKey } from '../use-user-key';
 import type { Activity } from './types';
 
 export const ACTIVITIES_PATH = '/users/activities';
 
-/** GET /api/v1/users/activities (signed in only), newest first. */
+export function activitiesKey(userId: string) {
+  return userCacheKey(ACTIVITIES_PATH, userId);
+}
+
+/** Signed in only, newest first. */
 export function useActivities() {
-  const { status, user } = useAuth();
-  const key = status === 'authenticated' && user ? ([ACTIVITIES_PATH, user.id] as const) : null;
-  return useSWR<Activity[]>(key, { shouldRetryOnError: false });
+  return useSWR<Activity[]>(useUserKey(ACTIVITIES_PATH), { shouldRetryOnError: false });
 }

@@ -1,7 +1,10 @@
+// GET /api/v1/prompts/: the prompt list, read by the marketplace and by the
+// dashboard (titles and prices of its fallback activities).
+
 import { useRef } from 'react';
 import useSWR, { type Key } from 'swr';
-import { apiRequest } from '../../../lib/api-client';
-import { useAuth } from '../../auth/use-auth';
+import { apiRequest } from '../api-client';
+import { useAuth } from '../use-auth';
 import type { Prompt, SortOption } from './types';
 
 export const PROMPTS_PATH = '/prompts/';

@@ -1,6 +1,7 @@
 // Calls to /api/v1/auth/* that are actions, not cached reads.
 
-import { apiRequest, authorizedFetch } from '../../../lib/api-client';
+import { fetchMe, type StatusResponse } from '../../../lib/account-api';
+import { apiRequest } from '../../../lib/api-client';
 import { toUser, type ApiUser, type User } from '../../../lib/auth-session';
 
 export interface TokenResponse {
@@ -17,12 +18,6 @@ export function postRegister(input: { email: string; username: string; full_name
   return apiRequest<TokenResponse>('/auth/register', { method: 'POST', body: input, token: null });
 }
 
-export async function fetchMe(token: string): Promise<User> {
-  const me = await apiRequest<ApiUser>('/auth/me', { token });
-  if (!me || typeof me !== 'object' || !me.email) throw new Error('Unexpected /auth/me answer');
-  return toUser(me);
-}
-
 export function getGoogleLogin(): Promise<{ auth_url?: string }> {
   return apiRequest<{ auth_url?: string }>('/auth/google/login', { token: null });
 }
@@ -35,24 +30,6 @@ export async function sessionFromTokenResponse(res: TokenResponse): Promise<{ us
   return { user, token };
 }
 
-/**
- * POST /auth/logout with the session's token: ends that session on the
- * server. Never throws and never clears anything itself: logout goes on
- * locally whatever the answer (a 401 means it had ended already).
- */
-export function postLogout(token: string): Promise<void> {
-  return authorizedFetch('/auth/logout', { method: 'POST', token, keepalive: true, headers: { Accept: 'application/json' } }).then(
-    () => undefined,
-    () => undefined,
-  );
-}
-
-/** The answers of verify-email, resend-verification and forgot-password. */
-export interface StatusResponse {
-  status?: string;
-  detail?: string;
-}
-
 export interface VerifyEmailResponse extends StatusResponse {
   user?: ApiUser | null;
 }
@@ -60,11 +37,6 @@ export interface VerifyEmailResponse extends StatusResponse {
 /** POST /auth/verify-email {token}; no sign-in needed (the link may open in another browser). */
 export function postVerifyEmail(token: string): Promise<VerifyEmailResponse> {
   return apiRequest<VerifyEmailResponse>('/auth/verify-email', { method: 'POST', body: { token }, token: null });
-}
-
-/** POST /auth/resend-verification (signed in): a new confirmation link by mail. */
-export function postResendVerification(): Promise<StatusResponse> {
-  return apiRequest<StatusResponse>('/auth/resend-verification', { method: 'POST' });
 }
 
 /** POST /auth/forgot-password {email}: the same answer whether or not the account exists. */

@@ -3,7 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { useDocumentTitle } from '../../../components/page';
 import { decideCallback, loginErrorPath } from '../callback-decision';
-import { fetchMe } from '../api/auth-api';
+import { fetchMe } from '../../../lib/account-api';
 import { setSession } from '../../../lib/auth-session';
 import { trackLogin } from '../../../lib/analytics';
 import { toast } from '../../../components/notifications/notification-store';

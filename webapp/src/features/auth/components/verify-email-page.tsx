@@ -2,8 +2,8 @@ import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Alert, Button, Flex, Loader } from '@aws-amplify/ui-react';
 import { AuthCard } from './auth-card';
-import { ResendEmailButton } from './resend-email-button';
-import { useAuth } from '../use-auth';
+import { ResendEmailButton } from '../../../components/resend-email-button';
+import { useAuth } from '../../../lib/use-auth';
 import { VERIFY_MESSAGES, verifyEmailOnce, type VerifyOutcome } from '../email-verification';
 import { readUrlToken } from '../../../lib/url-secrets';
 

@@ -1,15 +1,10 @@
 import useSWR from 'swr';
 import { ApiError, apiRequest } from '../../../lib/api-client';
-import { useAuth } from '../../auth/use-auth';
+import { useUserKey } from '../../../lib/use-user-key';
 import { normaliseUsage } from '../usage';
 import type { ChatUsage } from './types';
 
 export const USAGE_PATH = '/users/usage';
-
-/** The cache key of one user's usage. */
-export function usageKey(userId: string) {
-  return [USAGE_PATH, userId] as const;
-}
 
 async function fetchUsage([path]: readonly [string, string]): Promise<ChatUsage> {
   const usage = normaliseUsage(await apiRequest(path));
@@ -23,9 +18,7 @@ async function fetchUsage([path]: readonly [string, string]): Promise<ChatUsage>
  * window regains focus, so coming back from a chat tab shows fresh numbers.
  */
 export function useUsage() {
-  const { status, user } = useAuth();
-  const userId = status === 'authenticated' && user ? user.id : null;
-  return useSWR<ChatUsage>(userId ? usageKey(userId) : null, fetchUsage, {
+  return useSWR<ChatUsage>(useUserKey(USAGE_PATH), fetchUsage, {
     shouldRetryOnError: false,
     revalidateOnFocus: true,
   });

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Text } from '@aws-amplify/ui-react';
-import type { Activity, ActivityType } from '../api/types';
+import type { Activity, ActivityType } from '../../../lib/api/types';
 import { formatRelativeTime } from '../../../lib/relative-time';
 import { formatUsd } from '../../../lib/format';
 

@@ -1,5 +1,5 @@
 import { Alert, Flex, Text } from '@aws-amplify/ui-react';
-import { ResendEmailButton } from '../../auth/components/resend-email-button';
+import { ResendEmailButton } from '../../../components/resend-email-button';
 
 export const CONFIRM_EMAIL_HEADING = 'Confirm your email address';
 

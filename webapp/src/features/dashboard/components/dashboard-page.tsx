@@ -1,12 +1,12 @@
 import { useMemo } from 'react';
 import { Link, Navigate } from 'react-router';
 import { Button, Card, Heading, Loader, Placeholder, Text } from '@aws-amplify/ui-react';
-import { useAuth, useLogout } from '../../auth/use-auth';
-import { useUnverifiedRefresh } from '../../auth/use-unverified-refresh';
-import { useOwnedPrompts } from '../../payment/api/use-owned-prompts';
-import { useActivities } from '../api/use-activities';
-import { usePrompts } from '../../marketplace/api/use-prompts';
-import { useMcpConnections } from '../../registry/api/use-mcp-connections';
+import { useAuth, useLogout } from '../../../lib/use-auth';
+import { useUnverifiedRefresh } from '../use-unverified-refresh';
+import { useOwnedPrompts } from '../../../lib/api/use-owned-prompts';
+import { useActivities } from '../../../lib/api/use-activities';
+import { usePrompts } from '../../../lib/api/use-prompts';
+import { useMcpConnections } from '../../../lib/api/use-mcp-connections';
 import { buildFallbackActivities } from '../fallback-activities';
 import { ActivityList } from './activity-list';
 import { UsageCard } from './usage-card';

@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { Heading, Text } from '@aws-amplify/ui-react';
 import { useDocumentTitle } from '../../../components/page';
-import { useAuth } from '../../auth/use-auth';
+import { useAuth } from '../../../lib/use-auth';
 import { FEATURES } from '../features';
 import { isTourSuppressed } from '../tour/tour-state';
 import { warmUpOnce } from '../warm-up';

@@ -7,6 +7,8 @@
 import { useCallback } from 'react';
 import useSWR from 'swr';
 import { ApiError, apiRequest } from '../../../lib/api-client';
+import { isRecord, list, str } from '../../../lib/api/wire';
+import { useUserKey } from '../../../lib/use-user-key';
 
 export const MCP_TOOLS_PATH = '/mcp-connections/tools';
 
@@ -44,10 +46,6 @@ export interface McpTools {
   servers: McpToolServer[];
   always_allowed: AlwaysAllowedTool[];
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 function normaliseTool(raw: unknown): McpToolInfo | null {
   if (!isRecord(raw) || !str(raw.name)) return null;
@@ -89,11 +87,6 @@ export function normaliseMcpTools(raw: unknown): McpTools {
   };
 }
 
-/** The cache key of one user's tools. */
-export function mcpToolsKey(userId: string) {
-  return [MCP_TOOLS_PATH, userId] as const;
-}
-
 async function fetchTools([path]: readonly [string, string]): Promise<McpTools> {
   return normaliseMcpTools(await apiRequest(path));
 }
@@ -111,9 +104,9 @@ export async function revokeAlwaysAllowed(serverId: string, tool: string): Promi
   }
 }
 
-/** GET …/mcp-connections/tools for `userId` (null: signed out, no request). */
-export function useMcpTools(userId: string | null) {
-  const swr = useSWR<McpTools>(userId ? mcpToolsKey(userId) : null, fetchTools, { shouldRetryOnError: false });
+/** GET …/mcp-connections/tools for the signed-in user (signed out: no request). */
+export function useMcpTools() {
+  const swr = useSWR<McpTools>(useUserKey(MCP_TOOLS_PATH), fetchTools, { shouldRetryOnError: false });
   const { mutate } = swr;
   const revoke = useCallback(
     async (serverId: string, tool: string) => {

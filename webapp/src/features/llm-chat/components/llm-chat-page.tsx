@@ -33,7 +33,7 @@ export default function LlmChatPage() {
   const { tab, state, setDraft, newTab, setShowFull, answerApproval } = chat;
   const panelId = useId();
   const label = providerLabel(tab.provider);
-  const tools = useMcpTools(chat.userId);
+  const tools = useMcpTools();
   const servers = tools.data?.servers;
   const { mutate: revalidateTools } = tools;
 

@@ -1,5 +1,13 @@
-import { apiRequest } from '../../../lib/api-client';
+import { ApiError, apiRequest } from '../../../lib/api-client';
 import type { CheckoutSessionResponse } from './types';
+
+/** The 400 code of a checkout refused because the caller may still use this prompt for free (SPEC §8). */
+export const FREE_USE_AVAILABLE = 'free_use_available';
+
+/** The purchase should be the free use instead: the client claims it free. */
+export function isFreeUseAvailable(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.status === 400 && err.code === FREE_USE_AVAILABLE;
+}
 
 /** POST /api/v1/payments/create-checkout-session {prompt_id}. */
 export function requestCheckoutSession(promptId: string): Promise<CheckoutSessionResponse> {

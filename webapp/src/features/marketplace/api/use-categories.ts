@@ -1,5 +1,5 @@
 import useSWR from 'swr';
-import type { Category } from './types';
+import type { Category } from '../../../lib/api/types';
 
 export const CATEGORIES_PATH = '/prompts/categories';
 /** SPEC §9: categories cached 10 minutes. */

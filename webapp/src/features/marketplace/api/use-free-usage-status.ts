@@ -1,18 +1,16 @@
 import useSWR from 'swr';
-import { useAuth } from '../../auth/use-auth';
+import { userCacheKey, useUserKey } from '../../../lib/use-user-key';
 import type { FreeUsageStatus } from './types';
 
 export const FREE_STATUS_PATH = '/prompts/free-usage-status';
 
 export function freeStatusKey(userId: string) {
-  return [FREE_STATUS_PATH, userId] as const;
+  return userCacheKey(FREE_STATUS_PATH, userId);
 }
 
 /** GET /api/v1/prompts/free-usage-status (signed in only). */
 export function useFreeUsageStatus() {
-  const { status, user } = useAuth();
-  const key = status === 'authenticated' && user ? freeStatusKey(user.id) : null;
-  const swr = useSWR<FreeUsageStatus>(key, { shouldRetryOnError: false });
+  const swr = useSWR<FreeUsageStatus>(useUserKey(FREE_STATUS_PATH), { shouldRetryOnError: false });
   const data = swr.data && typeof swr.data.remaining === 'number' ? swr.data : undefined;
   return {
     ...swr,

@@ -8,7 +8,8 @@ import { jsonResponse } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
 import { startSignedIn, startSignedOut, UNVERIFIED_ADA } from '../../../test/session';
 import { browserLocation } from '../../../lib/browser-location';
-import type { FreeUsageStatus, Prompt } from '../api/types';
+import type { FreeUsageStatus } from '../api/types';
+import type { Prompt } from '../../../lib/api/types';
 
 // A small stand-in for the backend: state plus handlers keyed by "METHOD path".
 type Handler = (req: { url: URL; body: unknown }) => Response | Promise<Response>;
@@ -450,14 +451,14 @@ describe('MarketplacePage: signed in', () => {
     expect(await within(dialog).findByRole('button', { name: 'Purchase Now - $5.99' })).toBeInTheDocument();
   });
 
-  it('Purchase switches to the free use when the server says so', async () => {
+  it('Purchase switches to the free use when the server answers free_use_available', async () => {
     startSignedIn();
     const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
     const server = { claimed: false };
     const listNow = () => [prompt({ id: 'p1', ...(server.claimed ? { content: 'Unlocked' } : {}) })];
     serveCatalogue(listNow, { free: () => ({ remaining: 0, total_allowed: 5, used: 5, prompt_ids: server.claimed ? ['p1'] : [] }), owned: () => [] });
     route('POST /api/v1/payments/create-checkout-session', () =>
-      jsonResponse(400, { detail: 'You can use this prompt for free. Use a free prompt instead.', code: 'invalid' }),
+      jsonResponse(400, { detail: 'You can still use this prompt for free (2 of 5 free prompts left).', code: 'free_use_available' }),
     );
     route('POST /api/v1/prompts/use-free-prompt/p1', () => {
       server.claimed = true;
@@ -476,6 +477,8 @@ describe('MarketplacePage: signed in', () => {
     [401, { detail: 'Token expired' }, 'Your session has expired. Please log in again.'],
     [404, { detail: 'Not found' }, 'Not found'],
     [409, { detail: 'You already own this prompt' }, 'You already own this prompt'],
+    // The code decides, not the words.
+    [400, { detail: 'You can use this prompt for free.', code: 'invalid' }, 'You can use this prompt for free.'],
     [500, {}, 'Failed to create payment'],
   ])('Purchase failure %i shows %j as %s', async (status, body, message) => {
     startSignedIn();

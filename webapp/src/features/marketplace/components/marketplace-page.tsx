@@ -1,16 +1,17 @@
 import { useRef, useState } from 'react';
-import { Alert, Button, SelectField, TextField } from '@aws-amplify/ui-react';
+import { SelectField, TextField } from '@aws-amplify/ui-react';
 import { Link, useSearchParams } from 'react-router';
+import { ListingFilters, ListingResults, SEARCH_DEBOUNCE_MS, VisitorNotice } from '../../../components/listing/listing';
 import { Page } from '../../../components/page';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { trackViewItem } from '../../../lib/analytics';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
-import { useAuth } from '../../auth/use-auth';
-import { useOwnedPrompts } from '../../payment/api/use-owned-prompts';
-import type { Prompt, SortOption } from '../api/types';
+import { useAuth } from '../../../lib/use-auth';
+import { useOwnedPrompts } from '../../../lib/api/use-owned-prompts';
+import type { Prompt, SortOption } from '../../../lib/api/types';
 import { useCategories } from '../api/use-categories';
 import { useFreeUsageStatus } from '../api/use-free-usage-status';
-import { usePrompts } from '../api/use-prompts';
+import { usePrompts } from '../../../lib/api/use-prompts';
 import { MESSAGES } from '../messages';
 import { MINE_FILTER, inOwnershipView, ownershipFilter, OWNERSHIP_FILTER_TEXT, PURCHASED_FILTER } from '../ownership-filter';
 import { cardState, promptAccess, ratingBlockedReason } from '../prompt-access';
@@ -22,10 +23,6 @@ import { FreePromptsPanel } from './free-prompts-panel';
 import { PromptCard, PromptCardSkeleton, priceOf } from './prompt-card';
 import { PromptDetailModal } from './prompt-detail-modal';
 import './marketplace.css';
-
-export const SEARCH_DEBOUNCE_MS = 300;
-/** SPEC §9: six skeleton cards while loading. */
-export const SKELETON_COUNT = 6;
 
 function isUnauthorized(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401;
@@ -95,17 +92,19 @@ export default function MarketplacePage() {
   return (
     <Page title="Prompt Marketplace" subtitle="Discover, buy and use prompts crafted for real work." className="marketplace">
       {!signedIn ? (
-        <Alert variation="info" className="page__notice" data-testid="demo-banner" heading="Demo mode">
-          Prompts show previews only. <Link to="/login?redirect=%2Fmarketplace">Log in</Link> or{' '}
-          <Link to="/register">sign up</Link> to buy prompts and use your free prompts.
-        </Alert>
+        <VisitorNotice
+          testId="demo-banner"
+          heading="Demo mode"
+          lead="Prompts show previews only."
+          returnTo="/marketplace"
+          purpose="to buy prompts and use your free prompts."
+        />
       ) : null}
 
       {signedIn && free.freeStatus ? <FreePromptsPanel status={free.freeStatus} /> : null}
 
-      <div className="marketplace-filters" role="search" aria-label="Filter prompts">
+      <ListingFilters label="Filter prompts">
         <TextField
-          className="marketplace-filters__search"
           label="Search prompts"
           type="search"
           placeholder="Search by title, description or category"
@@ -134,7 +133,7 @@ export default function MarketplacePage() {
             </option>
           ))}
         </SelectField>
-      </div>
+      </ListingFilters>
 
       {ownership ? (
         <div className="filter-bar" data-testid="purchased-filter">
@@ -156,57 +155,37 @@ export default function MarketplacePage() {
         </div>
       ) : null}
 
-      {failed ? (
-        <Alert variation="error" heading="Could not load prompts" className="marketplace__error">
-          <span>{errorMessage(list.error, 'Please check your connection and try again.')}</span>{' '}
-          <Button size="small" onClick={() => void list.mutate()}>
-            Retry
-          </Button>
-        </Alert>
-      ) : null}
-
-      {loading ? (
-        <div className="prompt-grid" role="status" aria-label="Loading prompts">
-          {Array.from({ length: SKELETON_COUNT }, (_, i) => (
-            <PromptCardSkeleton key={i} />
-          ))}
-        </div>
-      ) : failed ? null : (
-        <>
-          <p className="marketplace__count" data-testid="prompt-count" aria-live="polite">
-            {entries.length} prompts found
-          </p>
-          {entries.length === 0 ? (
-            <div className="empty-state" data-testid="empty-state">
-              <h2 className="empty-state__title">{MESSAGES.noPrompts}</h2>
-              <p className="empty-state__hint">{MESSAGES.noPromptsHint}</p>
-              {filtersActive ? (
-                <Button size="small" onClick={clearFilters}>
-                  Clear filters
-                </Button>
-              ) : null}
-            </div>
-          ) : (
-            <div className="prompt-grid" aria-busy={list.isPrevious}>
-              {entries.map((e) => (
-                <PromptCard
-                  key={String(e.prompt.id)}
-                  prompt={e.prompt}
-                  access={e.access}
-                  state={e.state}
-                  ratingBlockedReason={e.ratingBlocked}
-                  pending={actions.pending}
-                  onView={openPrompt}
-                  onUseInChat={actions.openInChat}
-                  onUseFree={(p) => void actions.claimFree(p)}
-                  onPurchase={(p) => void actions.purchase(p)}
-                  onRate={(p, n) => void actions.rate(p, n, e.access)}
-                />
-              ))}
-            </div>
-          )}
-        </>
-      )}
+      <ListingResults
+        failure={failed ? { heading: 'Could not load prompts', message: errorMessage(list.error, 'Please check your connection and try again.'), onRetry: () => void list.mutate() } : null}
+        loading={loading}
+        loadingLabel="Loading prompts"
+        skeleton={<PromptCardSkeleton />}
+        countText={`${entries.length} prompts found`}
+        countTestId="prompt-count"
+        empty={
+          entries.length === 0
+            ? { title: MESSAGES.noPrompts, hint: MESSAGES.noPromptsHint, headingLevel: 2, onClearFilters: filtersActive ? clearFilters : undefined }
+            : null
+        }
+        busy={list.isPrevious}
+        cardMinWidth={300}
+      >
+        {entries.map((e) => (
+          <PromptCard
+            key={String(e.prompt.id)}
+            prompt={e.prompt}
+            access={e.access}
+            state={e.state}
+            ratingBlockedReason={e.ratingBlocked}
+            pending={actions.pending}
+            onView={openPrompt}
+            onUseInChat={actions.openInChat}
+            onUseFree={(p) => void actions.claimFree(p)}
+            onPurchase={(p) => void actions.purchase(p)}
+            onRate={(p, n) => void actions.rate(p, n, e.access)}
+          />
+        ))}
+      </ListingResults>
 
       {selected ? (
         <PromptDetailModal

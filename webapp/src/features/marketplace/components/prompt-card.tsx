@@ -1,7 +1,8 @@
 import { useId } from 'react';
 import { Badge, Button } from '@aws-amplify/ui-react';
+import { CardSkeleton } from '../../../components/listing/listing';
 import { formatUsd } from '../../../lib/format';
-import type { Prompt } from '../api/types';
+import type { Prompt } from '../../../lib/api/types';
 import { ACTION_LABELS, isActionDisabled, type CardState, type PromptAccess } from '../prompt-access';
 import { cardPreview, categoryLabel } from '../prompt-text';
 import type { PendingAction } from '../use-prompt-actions';
@@ -90,16 +91,13 @@ export function PromptCard({ prompt, state, ratingBlockedReason, pending, onView
   );
 }
 
-/** One loading placeholder in the card grid's shape. */
+/** One loading placeholder in the card's shape: category, title, description, preview, price. */
 export function PromptCardSkeleton() {
   return (
-    <div className="prompt-card prompt-card--skeleton" data-testid="prompt-card-skeleton" aria-hidden="true">
-      <span className="skeleton-line skeleton-line--short" />
-      <span className="skeleton-line skeleton-line--title" />
-      <span className="skeleton-line" />
-      <span className="skeleton-line" />
-      <span className="skeleton-block" />
-      <span className="skeleton-line skeleton-line--short" />
-    </div>
+    <CardSkeleton
+      className="prompt-card prompt-card--skeleton"
+      testId="prompt-card-skeleton"
+      parts={['short', 'title', 'line', 'line', 'block', 'short']}
+    />
   );
 }

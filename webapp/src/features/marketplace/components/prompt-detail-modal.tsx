@@ -1,8 +1,8 @@
 import { useId } from 'react';
 import { Alert, Badge, Button } from '@aws-amplify/ui-react';
-import { Modal } from '../../../components/modal';
+import { DetailModal } from '../../../components/detail-modal';
 import { formatUsd } from '../../../lib/format';
-import type { Prompt } from '../api/types';
+import type { Prompt } from '../../../lib/api/types';
 import { freeUseNote, type CardState, type PromptAccess } from '../prompt-access';
 import { cardPreview, categoryLabel } from '../prompt-text';
 import type { PendingAction } from '../use-prompt-actions';
@@ -64,41 +64,60 @@ export function PromptDetailModal({
     : 'This is a preview. Log in to purchase this prompt or use one of your free prompts.';
 
   return (
-    <Modal labelledBy={titleId} describedBy={descriptionId} onClose={onClose} className="prompt-detail" testId="prompt-detail">
-      <header className="prompt-detail__header">
-        <div className="prompt-detail__heading">
-          <h2 id={titleId} className="prompt-detail__title">
-            {prompt.title}
-          </h2>
-          <div className="prompt-detail__meta">
-            <span className="prompt-card__category">{categoryLabel(prompt.category?.name)}</span>
-            <span className="prompt-detail__price">{price}</span>
-            {state.usedFreeBadge ? (
-              <Badge variation="success" size="small">
-                Used Free
-              </Badge>
-            ) : null}
-            {access.purchased ? (
-              <Badge variation="info" size="small">
-                Purchased
-              </Badge>
-            ) : null}
-          </div>
+    <DetailModal
+      titleId={titleId}
+      descriptionId={descriptionId}
+      title={prompt.title}
+      meta={
+        <div className="prompt-detail__meta">
+          <span className="prompt-card__category">{categoryLabel(prompt.category?.name)}</span>
+          <span className="prompt-detail__price">{price}</span>
+          {state.usedFreeBadge ? (
+            <Badge variation="success" size="small">
+              Used Free
+            </Badge>
+          ) : null}
+          {access.purchased ? (
+            <Badge variation="info" size="small">
+              Purchased
+            </Badge>
+          ) : null}
         </div>
-        <button type="button" className="icon-button" aria-label="Close dialog" onClick={onClose}>
-          <span aria-hidden="true">×</span>
-        </button>
-      </header>
-
-      <div className="prompt-detail__body">
-        <p id={descriptionId} className="prompt-detail__description">
+      }
+      onClose={onClose}
+      className="prompt-detail"
+      testId="prompt-detail"
+      footer={
+        <>
+          <Button onClick={onClose}>Close</Button>
+          {state.action === 'use-free' ? (
+            <Button variation="primary" isDisabled={busy} onClick={() => onUseFree(prompt)}>
+              {busy && pending?.kind === 'use-free' ? 'Processing...' : 'Use Free'}
+            </Button>
+          ) : null}
+          {!access.hasAccess ? (
+            <Button variation="primary" isDisabled={busy} onClick={() => onPurchase(prompt)}>
+              {busy && pending?.kind === 'purchase'
+                ? 'Processing...'
+                : `Purchase Now - ${price}${purchaseNote ? ` (${purchaseNote})` : ''}`}
+            </Button>
+          ) : (
+            <Button variation="primary" onClick={() => onUseInChat(prompt)}>
+              Use in Chat
+            </Button>
+          )}
+        </>
+      }
+    >
+      <div className="detail-modal__body">
+        <p id={descriptionId} className="detail-modal__description">
           {prompt.description}
         </p>
 
         {content !== null ? (
-          <section className="prompt-detail__section" aria-label="Full prompt">
+          <section className="detail-modal__section" aria-label="Full prompt">
             <div className="prompt-detail__section-head">
-              <h3 className="prompt-detail__section-title">Full prompt</h3>
+              <h3 className="detail-modal__section-title">Full prompt</h3>
               <Button size="small" onClick={() => onCopy(content)}>
                 Copy
               </Button>
@@ -108,8 +127,8 @@ export function PromptDetailModal({
             </div>
           </section>
         ) : (
-          <section className="prompt-detail__section" aria-label="Preview">
-            <h3 className="prompt-detail__section-title">Preview</h3>
+          <section className="detail-modal__section" aria-label="Preview">
+            <h3 className="detail-modal__section-title">Preview</h3>
             <div className="prompt-text prompt-detail__text" data-testid="prompt-preview">
               <HighlightedText text={cardPreview({ preview: prompt.preview, preview_truncated: prompt.preview_truncated }).text} />
             </div>
@@ -119,8 +138,8 @@ export function PromptDetailModal({
           </section>
         )}
 
-        <section className="prompt-detail__section" aria-label={access.hasAccess ? 'You have access to' : "What you'll get"}>
-          <h3 className="prompt-detail__section-title">{access.hasAccess ? 'You have access to' : "What you'll get"}</h3>
+        <section className="detail-modal__section" aria-label={access.hasAccess ? 'You have access to' : "What you'll get"}>
+          <h3 className="detail-modal__section-title">{access.hasAccess ? 'You have access to' : "What you'll get"}</h3>
           <ul className="prompt-detail__list">
             {(access.hasAccess ? accessList(access) : WHAT_YOU_GET).map((item) => (
               <li key={item}>{item}</li>
@@ -128,26 +147,6 @@ export function PromptDetailModal({
           </ul>
         </section>
       </div>
-
-      <footer className="prompt-detail__footer">
-        <Button onClick={onClose}>Close</Button>
-        {state.action === 'use-free' ? (
-          <Button variation="primary" isDisabled={busy} onClick={() => onUseFree(prompt)}>
-            {busy && pending?.kind === 'use-free' ? 'Processing...' : 'Use Free'}
-          </Button>
-        ) : null}
-        {!access.hasAccess ? (
-          <Button variation="primary" isDisabled={busy} onClick={() => onPurchase(prompt)}>
-            {busy && pending?.kind === 'purchase'
-              ? 'Processing...'
-              : `Purchase Now - ${price}${purchaseNote ? ` (${purchaseNote})` : ''}`}
-          </Button>
-        ) : (
-          <Button variation="primary" onClick={() => onUseInChat(prompt)}>
-            Use in Chat
-          </Button>
-        )}
-      </footer>
-    </Modal>
+    </DetailModal>
   );
 }

@@ -7,7 +7,7 @@ import { ApiError, apiRequest } from '../../../lib/api-client';
 import { saveLocalConnection } from '../local-connections';
 import { normaliseConnectResponse } from './normalise';
 import type { McpConnectRequest, McpConnectResponse } from './types';
-import { MCP_CONNECTIONS_PATH, mcpConnectionsKey } from './use-mcp-connections';
+import { MCP_CONNECTIONS_PATH, mcpConnectionsKey } from '../../../lib/api/use-mcp-connections';
 
 /**
  * The server answers within 15 s (504 after that); the client gives up a

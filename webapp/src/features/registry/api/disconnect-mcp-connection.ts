@@ -5,8 +5,8 @@ import { useCallback } from 'react';
 import { useSWRConfig } from 'swr';
 import { ApiError, apiRequest } from '../../../lib/api-client';
 import { removeLocalConnection } from '../local-connections';
-import type { McpConnection } from './types';
-import { MCP_CONNECTIONS_PATH, mcpConnectionsKey } from './use-mcp-connections';
+import type { McpConnection } from '../../../lib/api/types';
+import { MCP_CONNECTIONS_PATH, mcpConnectionsKey } from '../../../lib/api/use-mcp-connections';
 
 export function requestDisconnect(connectionId: string): Promise<void> {
   return apiRequest<void>(`${MCP_CONNECTIONS_PATH}${encodeURIComponent(connectionId)}`, { method: 'DELETE' });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseConnectionList, normaliseConnectResponse, normaliseServerDetail, normaliseServerList } from './normalise';
+import { normaliseConnectionList } from '../../../lib/api/use-mcp-connections';
+import { normaliseConnectResponse, normaliseServerDetail, normaliseServerList } from './normalise';
 import { mcpServersUrl } from './use-mcp-servers';
 import { mcpServerPath } from './use-mcp-server';
 

@@ -1,41 +1,19 @@
 // Answers from the API, checked into the exact wire types. The Go side sends
 // nil slices as null and omits empty optional fields; a malformed entry is
-// dropped rather than crashing the page.
+// dropped rather than crashing the page. The connection list is read in
+// lib/api/use-mcp-connections.ts (the dashboard counts it too).
 
-import type {
-  McpConnection,
-  McpConnectResponse,
-  McpHealth,
-  McpHealthStatus,
-  McpImplementation,
-  McpServer,
-  McpServerDetail,
-  McpTool,
-  McpTransport,
-} from './types';
-
-type Obj = Record<string, unknown>;
-
-function isObj(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-const bool = (v: unknown): boolean => v === true;
-const strList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : []);
+import { bool, isRecord, num, str, strList, transportOf } from '../../../lib/api/wire';
+import type { McpConnectResponse, McpHealth, McpHealthStatus, McpImplementation, McpServer, McpServerDetail, McpTool } from './types';
 
 const HEALTH: readonly McpHealthStatus[] = ['up', 'auth_required', 'down', 'unknown'];
-const TRANSPORTS: readonly McpTransport[] = ['streamable-http', 'sse'];
 
 function healthStatus(v: unknown): McpHealthStatus {
   return HEALTH.find((h) => h === v) ?? 'unknown';
 }
-function transport(v: unknown): McpTransport {
-  return TRANSPORTS.find((t) => t === v) ?? 'streamable-http';
-}
 
 export function normaliseHealth(v: unknown): McpHealth {
-  const o = isObj(v) ? v : {};
+  const o = isRecord(v) ? v : {};
   return {
     status: healthStatus(o.status),
     checked_at: str(o.checked_at),
@@ -47,7 +25,7 @@ export function normaliseHealth(v: unknown): McpHealth {
 }
 
 export function normaliseServer(v: unknown): McpServer | null {
-  if (!isObj(v) || typeof v.id !== 'string' || !v.id) return null;
+  if (!isRecord(v) || typeof v.id !== 'string' || !v.id) return null;
   return {
     id: v.id,
     name: str(v.name) || v.id,
@@ -59,7 +37,7 @@ export function normaliseServer(v: unknown): McpServer | null {
     oauth_required: bool(v.oauth_required),
     is_active: bool(v.is_active),
     supported_features: strList(v.supported_features),
-    transport: transport(v.transport),
+    transport: transportOf(v.transport),
     website_url: str(v.website_url),
     repository: str(v.repository),
     health: normaliseHealth(v.health),
@@ -72,14 +50,14 @@ export function normaliseServerList(data: unknown): McpServer[] {
 }
 
 export function normaliseImplementation(v: unknown): McpImplementation | null {
-  if (!isObj(v) || (typeof v.name !== 'string' && typeof v.title !== 'string')) return null;
+  if (!isRecord(v) || (typeof v.name !== 'string' && typeof v.title !== 'string')) return null;
   const out: McpImplementation = { name: str(v.name), version: str(v.version) };
   if (str(v.title)) out.title = str(v.title);
   return out;
 }
 
 export function normaliseTool(v: unknown): McpTool | null {
-  if (!isObj(v) || typeof v.name !== 'string' || !v.name) return null;
+  if (!isRecord(v) || typeof v.name !== 'string' || !v.name) return null;
   const out: McpTool = { name: v.name, description: str(v.description), read_only: bool(v.read_only), destructive: bool(v.destructive) };
   if (str(v.title)) out.title = str(v.title);
   return out;
@@ -91,40 +69,19 @@ export function normaliseTools(v: unknown): McpTool[] {
 
 export function normaliseServerDetail(v: unknown): McpServerDetail | null {
   const base = normaliseServer(v);
-  if (!base || !isObj(v)) return null;
+  if (!base || !isRecord(v)) return null;
   return { ...base, server_info: normaliseImplementation(v.server_info), tools: normaliseTools(v.tools) };
-}
-
-export function normaliseConnection(v: unknown): McpConnection | null {
-  if (!isObj(v) || typeof v.connection_id !== 'string' || !v.connection_id) return null;
-  return {
-    connection_id: v.connection_id,
-    server_id: str(v.server_id),
-    server_name: str(v.server_name) || str(v.server_id),
-    endpoint_url: str(v.endpoint_url),
-    model_type: str(v.model_type),
-    transport: transport(v.transport),
-    protocol_version: str(v.protocol_version),
-    tools_count: num(v.tools_count),
-    has_api_key: bool(v.has_api_key),
-    api_key_last4: str(v.api_key_last4),
-    connected_at: str(v.connected_at),
-  };
-}
-
-export function normaliseConnectionList(data: unknown): McpConnection[] {
-  return Array.isArray(data) ? data.map(normaliseConnection).filter((c): c is McpConnection => c !== null) : [];
 }
 
 /** The connect answer; null when it carries no connection id (never a fake success). */
 export function normaliseConnectResponse(v: unknown): McpConnectResponse | null {
-  if (!isObj(v) || typeof v.connection_id !== 'string' || !v.connection_id) return null;
+  if (!isRecord(v) || typeof v.connection_id !== 'string' || !v.connection_id) return null;
   return {
     connection_id: v.connection_id,
     server_id: str(v.server_id),
     server_name: str(v.server_name),
     endpoint_url: str(v.endpoint_url),
-    transport: transport(v.transport),
+    transport: transportOf(v.transport),
     protocol_version: str(v.protocol_version),
     server_info: normaliseImplementation(v.server_info) ?? { name: '', version: '' },
     tools: normaliseTools(v.tools),

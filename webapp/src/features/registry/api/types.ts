@@ -1,11 +1,11 @@
 // The MCP registry's wire types, exactly as the HTTP contract (issue 10) and
 // shared/domain/mcp.go send them. Times are RFC 3339 strings; "" means "never".
+// A connection (read by the dashboard too) is in lib/api/types.ts.
+
+import type { McpTransport } from '../../../lib/api/types';
 
 /** Last probe's verdict (domain.Health*). */
 export type McpHealthStatus = 'up' | 'auth_required' | 'down' | 'unknown';
-
-/** The transport a remote speaks (domain.Transport*). */
-export type McpTransport = 'streamable-http' | 'sse';
 
 /** The prober's last record of a server. */
 export interface McpHealth {
@@ -91,20 +91,4 @@ export interface McpConnectResponse {
   has_api_key: boolean;
   /** At most the key's last 4 characters; "" without a key. */
   api_key_last4: string;
-}
-
-/** One item of GET /api/v1/mcp-connections/ (the caller's, newest first). */
-export interface McpConnection {
-  connection_id: string;
-  server_id: string;
-  server_name: string;
-  endpoint_url: string;
-  model_type: string;
-  transport: McpTransport;
-  protocol_version: string;
-  tools_count: number;
-  has_api_key: boolean;
-  api_key_last4: string;
-  /** RFC 3339. */
-  connected_at: string;
 }

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { Button, PasswordField, TextField } from '@aws-amplify/ui-react';
-import { Modal } from '../../../components/modal';
+import { DetailModal } from '../../../components/detail-modal';
 import { toast } from '../../../components/notifications/notification-store';
 import { useConnectMcpServer } from '../api/connect-mcp-server';
 import type { McpConnectResponse, McpServer } from '../api/types';
@@ -76,27 +76,50 @@ export function ConnectDialog({ server, userId, onClose }: ConnectDialogProps) {
   };
 
   return (
-    <Modal labelledBy={titleId} describedBy={descriptionId} onClose={close} className="connect-dialog" testId="connect-dialog">
-      <header className="registry-dialog__header">
-        <div className="registry-dialog__heading">
-          <h2 id={titleId} className="registry-dialog__title">
-            Connect to {server.name}
-          </h2>
-          <div className="server-card__marks">
-            {server.api_key_required ? <KeyIcon /> : null}
-            {server.oauth_required ? <OAuthBadge /> : null}
-          </div>
+    <DetailModal
+      titleId={titleId}
+      descriptionId={descriptionId}
+      title={`Connect to ${server.name}`}
+      meta={
+        <div className="server-card__marks">
+          {server.api_key_required ? <KeyIcon /> : null}
+          {server.oauth_required ? <OAuthBadge /> : null}
         </div>
-        <button type="button" className="icon-button" aria-label="Close dialog" onClick={close} disabled={connecting}>
-          <span aria-hidden="true">×</span>
-        </button>
-      </header>
+      }
+      onClose={close}
+      closeDisabled={connecting}
+      compact
+      className="connect-dialog"
+      testId="connect-dialog"
+      footer={
+        phase.kind === 'success' ? (
+          <Button variation="primary" onClick={onClose}>
+            Done
+          </Button>
+        ) : (
+          <>
+            <Button onClick={close} isDisabled={connecting}>
+              Close
+            </Button>
+            <Button
+              type="submit"
+              form={formId}
+              variation="primary"
+              isDisabled={keyMissing || connecting}
+              aria-describedby={keyMissing ? keyHintId : undefined}
+            >
+              {connecting ? MESSAGES.connecting : 'Connect'}
+            </Button>
+          </>
+        )
+      }
+    >
 
       {phase.kind === 'success' ? (
         <ConnectSuccess server={server} result={phase.result} headingRef={successHeading} descriptionId={descriptionId} />
       ) : (
-        <form id={formId} className="registry-dialog__body connect-dialog__form" onSubmit={(e) => void submit(e)} noValidate aria-busy={connecting}>
-          <p id={descriptionId} className="registry-dialog__description">
+        <form id={formId} className="detail-modal__body connect-dialog__form" onSubmit={(e) => void submit(e)} noValidate aria-busy={connecting}>
+          <p id={descriptionId} className="detail-modal__description">
             {server.description || 'No description.'}
           </p>
           <TextField
@@ -134,8 +157,8 @@ export function ConnectDialog({ server, userId, onClose }: ConnectDialogProps) {
             </p>
           ) : null}
           {server.supported_features.length > 0 ? (
-            <div className="registry-dialog__section">
-              <h3 className="registry-dialog__section-title">Supported features</h3>
+            <div className="detail-modal__section">
+              <h3 className="detail-modal__section-title">Supported features</h3>
               <FeatureChips features={server.supported_features} />
             </div>
           ) : null}
@@ -151,30 +174,7 @@ export function ConnectDialog({ server, userId, onClose }: ConnectDialogProps) {
           ) : null}
         </form>
       )}
-
-      <footer className="registry-dialog__footer">
-        {phase.kind === 'success' ? (
-          <Button variation="primary" onClick={onClose}>
-            Done
-          </Button>
-        ) : (
-          <>
-            <Button onClick={close} isDisabled={connecting}>
-              Close
-            </Button>
-            <Button
-              type="submit"
-              form={formId}
-              variation="primary"
-              isDisabled={keyMissing || connecting}
-              aria-describedby={keyMissing ? keyHintId : undefined}
-            >
-              {connecting ? MESSAGES.connecting : 'Connect'}
-            </Button>
-          </>
-        )}
-      </footer>
-    </Modal>
+    </DetailModal>
   );
 }
 
@@ -192,19 +192,19 @@ function ConnectSuccess({
   const info = result.server_info;
   const hint = keyHint(result);
   return (
-    <div className="registry-dialog__body" data-testid="connect-success">
+    <div className="detail-modal__body" data-testid="connect-success">
       <h3 ref={headingRef} tabIndex={-1} className="connect-dialog__success-title">
         <span aria-hidden="true">✓ </span>Connected to {server.name}
       </h3>
-      <p id={descriptionId} className="registry-dialog__description">
+      <p id={descriptionId} className="detail-modal__description">
         {info.title || info.name || result.server_name}
         {info.version ? ` ${info.version}` : ''}
         {result.protocol_version ? ` · protocol ${result.protocol_version}` : ''}
         {result.transport ? ` · ${result.transport === 'sse' ? 'SSE' : 'Streamable HTTP'}` : ''}
         {hint ? ` · ${hint}` : ''}. It is listed under My connections.
       </p>
-      <section className="registry-dialog__section" aria-label="Tools the server reported">
-        <h4 className="registry-dialog__section-title">Tools the server reported: {toolsCountLabel(result.tools.length)}</h4>
+      <section className="detail-modal__section" aria-label="Tools the server reported">
+        <h4 className="detail-modal__section-title">Tools the server reported: {toolsCountLabel(result.tools.length)}</h4>
         {result.tools.length > 0 ? <ToolList tools={result.tools} label="Tools the server reported" /> : <p className="registry-muted">The server reported no tools.</p>}
       </section>
     </div>

@@ -3,8 +3,8 @@ import { Button } from '@aws-amplify/ui-react';
 import { toast } from '../../../components/notifications/notification-store';
 import { errorMessage } from '../../../lib/api-client';
 import { useDisconnectMcpConnection } from '../api/disconnect-mcp-connection';
-import type { McpConnection } from '../api/types';
-import { useMcpConnections } from '../api/use-mcp-connections';
+import type { McpConnection } from '../../../lib/api/types';
+import { useMcpConnections } from '../../../lib/api/use-mcp-connections';
 import { syncLocalConnections } from '../local-connections';
 import { disconnectedMessage, disconnectFailedMessage, MESSAGES } from '../messages';
 import { modelTypeEmoji, modelTypeLabel } from '../model-types';
@@ -71,8 +71,8 @@ export function MyConnections({ now }: { now: number }) {
         </div>
       ) : !list.data ? (
         <div role="status" aria-label="Loading your connections" className="my-connections__loading">
-          <span className="registry-skeleton" />
-          <span className="registry-skeleton registry-skeleton--short" />
+          <span className="skeleton-line" />
+          <span className="skeleton-line skeleton-line--short" />
         </div>
       ) : list.data.length === 0 ? (
         <p className="registry-muted" data-testid="connections-empty">

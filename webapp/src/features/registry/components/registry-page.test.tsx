@@ -8,7 +8,8 @@ import { jsonResponse } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
 import { renderApp } from '../../../test/render-app';
 import { ADA, startSignedIn, startSignedOut } from '../../../test/session';
-import type { McpConnection, McpServer, McpServerDetail } from '../api/types';
+import type { McpServer, McpServerDetail } from '../api/types';
+import type { McpConnection } from '../../../lib/api/types';
 import { localConnectionsKey } from '../local-connections';
 import { connection, connectResponse, detail, server, TOOLS } from '../test-fixtures';
 

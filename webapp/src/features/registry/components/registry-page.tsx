@@ -1,14 +1,14 @@
 import { useState } from 'react';
-import { Alert, Button, SelectField, TextField, VisuallyHidden } from '@aws-amplify/ui-react';
-import { Link } from 'react-router';
+import { SelectField, TextField, VisuallyHidden } from '@aws-amplify/ui-react';
+import { ListingFilters, ListingResults, SEARCH_DEBOUNCE_MS, VisitorNotice } from '../../../components/listing/listing';
 import { Page } from '../../../components/page';
 import { COPY_TOAST_MS, toast } from '../../../components/notifications/notification-store';
 import { errorMessage } from '../../../lib/api-client';
 import { copyToClipboard } from '../../../lib/clipboard';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
-import { useAuth } from '../../auth/use-auth';
+import { useAuth } from '../../../lib/use-auth';
 import type { McpServer } from '../api/types';
-import { useMcpConnections } from '../api/use-mcp-connections';
+import { useMcpConnections } from '../../../lib/api/use-mcp-connections';
 import { useMcpServers } from '../api/use-mcp-servers';
 import { filterServers } from '../filter-servers';
 import { countMessage, MESSAGES } from '../messages';
@@ -19,10 +19,6 @@ import { MyConnections } from './my-connections';
 import { ServerCard, ServerCardSkeleton } from './server-card';
 import { ServerDetailsModal } from './server-details-modal';
 import './registry.css';
-
-export const SEARCH_DEBOUNCE_MS = 300;
-/** SPEC §9: six skeleton cards while loading. */
-export const SKELETON_COUNT = 6;
 
 export default function RegistryPage() {
   const { status, user } = useAuth();
@@ -73,9 +69,7 @@ export default function RegistryPage() {
   return (
     <Page title={MESSAGES.title} subtitle="Find Model Context Protocol servers, see their tools before you connect, and connect in one step." className="registry">
       {!signedIn && status !== 'loading' ? (
-        <Alert variation="info" className="page__notice" data-testid="registry-visitor-notice">
-          Browse freely. <Link to="/login?redirect=%2Fregistry">Log in</Link> or <Link to="/register">sign up</Link> to connect to a server.
-        </Alert>
+        <VisitorNotice testId="registry-visitor-notice" lead="Browse freely." returnTo="/registry" purpose="to connect to a server." />
       ) : null}
 
       {signedIn ? <MyConnections now={now} /> : null}
@@ -84,9 +78,8 @@ export default function RegistryPage() {
         <VisuallyHidden>
           <h2 id="registry-servers-heading">Servers</h2>
         </VisuallyHidden>
-        <div className="registry-filters" role="search" aria-label="Filter servers">
+        <ListingFilters label="Filter servers">
           <TextField
-            className="registry-filters__search"
             label="Search servers"
             type="search"
             placeholder="Search by name or description"
@@ -102,53 +95,35 @@ export default function RegistryPage() {
               </option>
             ))}
           </SelectField>
-        </div>
+        </ListingFilters>
 
-        {failed ? (
-          <Alert variation="error" heading={MESSAGES.loadFailed} className="registry__error" data-testid="registry-error">
-            <span>{errorMessage(list.error, MESSAGES.loadFailedHint)}</span>{' '}
-            <Button size="small" onClick={() => void list.mutate()}>
-              Retry
-            </Button>
-          </Alert>
-        ) : loading ? (
-          <div className="server-grid" role="status" aria-label="Loading servers">
-            {Array.from({ length: SKELETON_COUNT }, (_, i) => (
-              <ServerCardSkeleton key={i} />
-            ))}
-          </div>
-        ) : (
-          <>
-            <p className="registry__count" data-testid="server-count" aria-live="polite">
-              {countMessage(servers.length)}
-            </p>
-            {servers.length === 0 ? (
-              <div className="registry-empty" data-testid="empty-state">
-                <h3 className="registry-empty__title">{MESSAGES.noServers}</h3>
-                <p className="registry-empty__hint">{MESSAGES.noServersHint}</p>
-                {filtersActive ? (
-                  <Button size="small" onClick={clearFilters}>
-                    Clear filters
-                  </Button>
-                ) : null}
-              </div>
-            ) : (
-              <div className="server-grid" aria-busy={list.isPrevious}>
-                {servers.map((s) => (
-                  <ServerCard
-                    key={s.id}
-                    server={s}
-                    now={now}
-                    connected={connectedServerIds.has(s.id)}
-                    onCopy={(srv) => void copy(srv)}
-                    onDetails={setDetails}
-                    onConnect={startConnect}
-                  />
-                ))}
-              </div>
-            )}
-          </>
-        )}
+        <ListingResults
+          failure={failed ? { heading: MESSAGES.loadFailed, message: errorMessage(list.error, MESSAGES.loadFailedHint), testId: 'registry-error', onRetry: () => void list.mutate() } : null}
+          loading={loading}
+          loadingLabel="Loading servers"
+          skeleton={<ServerCardSkeleton />}
+          countText={countMessage(servers.length)}
+          countTestId="server-count"
+          empty={
+            servers.length === 0
+              ? { title: MESSAGES.noServers, hint: MESSAGES.noServersHint, headingLevel: 3, onClearFilters: filtersActive ? clearFilters : undefined }
+              : null
+          }
+          busy={list.isPrevious}
+          cardMinWidth={320}
+        >
+          {servers.map((s) => (
+            <ServerCard
+              key={s.id}
+              server={s}
+              now={now}
+              connected={connectedServerIds.has(s.id)}
+              onCopy={(srv) => void copy(srv)}
+              onDetails={setDetails}
+              onConnect={startConnect}
+            />
+          ))}
+        </ListingResults>
       </section>
 
       {details ? <ServerDetailsModal server={details} now={now} onClose={() => setDetails(null)} onConnect={startConnect} /> : null}

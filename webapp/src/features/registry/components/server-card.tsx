@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { Button } from '@aws-amplify/ui-react';
+import { CardSkeleton } from '../../../components/listing/listing';
 import type { McpServer } from '../api/types';
 import { MESSAGES } from '../messages';
 import { modelTypeEmoji, modelTypeLabel } from '../model-types';
@@ -105,16 +106,13 @@ export function ServerCard({ server, now, connected, onCopy, onDetails, onConnec
   );
 }
 
-/** One loading placeholder in the card grid's shape. */
+/** One loading placeholder in the card's shape: name, description, type, endpoint, health. */
 export function ServerCardSkeleton() {
   return (
-    <div className="server-card server-card--skeleton" data-testid="server-card-skeleton" aria-hidden="true">
-      <span className="registry-skeleton registry-skeleton--title" />
-      <span className="registry-skeleton" />
-      <span className="registry-skeleton" />
-      <span className="registry-skeleton registry-skeleton--short" />
-      <span className="registry-skeleton registry-skeleton--block" />
-      <span className="registry-skeleton registry-skeleton--short" />
-    </div>
+    <CardSkeleton
+      className="server-card server-card--skeleton"
+      testId="server-card-skeleton"
+      parts={['title', 'line', 'line', 'short', 'block', 'short']}
+    />
   );
 }

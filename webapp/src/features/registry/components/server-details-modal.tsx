@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { Button, Loader } from '@aws-amplify/ui-react';
-import { Modal } from '../../../components/modal';
+import { DetailModal } from '../../../components/detail-modal';
 import { errorMessage } from '../../../lib/api-client';
 import type { McpServer } from '../api/types';
 import { useMcpServer } from '../api/use-mcp-server';
@@ -49,26 +49,33 @@ export function ServerDetailsModal({ server: entry, now, onClose, onConnect }: S
   const changed = toolsChangedRecently(server.tools_changed_at, now);
 
   return (
-    <Modal labelledBy={titleId} describedBy={descriptionId} onClose={onClose} className="server-details" testId="server-details">
-      <header className="registry-dialog__header">
-        <div className="registry-dialog__heading">
-          <h2 id={titleId} className="registry-dialog__title">
-            {server.name}
-          </h2>
-          <div className="server-card__marks">
-            <StatusBadge server={server} />
-            {server.api_key_required ? <KeyIcon /> : null}
-            {server.oauth_required ? <OAuthBadge /> : null}
-            <ModelType type={server.model_type} emoji={modelTypeEmoji(server.model_type)} label={modelTypeLabel(server.model_type)} />
-          </div>
+    <DetailModal
+      titleId={titleId}
+      descriptionId={descriptionId}
+      title={server.name}
+      meta={
+        <div className="server-card__marks">
+          <StatusBadge server={server} />
+          {server.api_key_required ? <KeyIcon /> : null}
+          {server.oauth_required ? <OAuthBadge /> : null}
+          <ModelType type={server.model_type} emoji={modelTypeEmoji(server.model_type)} label={modelTypeLabel(server.model_type)} />
         </div>
-        <button type="button" className="icon-button" aria-label="Close dialog" onClick={onClose}>
-          <span aria-hidden="true">×</span>
-        </button>
-      </header>
-
-      <div className="registry-dialog__body">
-        <p id={descriptionId} className="registry-dialog__description">
+      }
+      onClose={onClose}
+      compact
+      className="server-details"
+      testId="server-details"
+      footer={
+        <>
+          <Button onClick={onClose}>Close</Button>
+          <Button variation="primary" isDisabled={!server.is_active} onClick={() => onConnect(server)}>
+            Connect
+          </Button>
+        </>
+      }
+    >
+      <div className="detail-modal__body">
+        <p id={descriptionId} className="detail-modal__description">
           {server.description || 'No description.'}
         </p>
 
@@ -143,8 +150,8 @@ export function ServerDetailsModal({ server: entry, now, onClose, onConnect }: S
           </div>
         ) : (
           <>
-            <section className="registry-dialog__section" aria-labelledby={`${titleId}-info`}>
-              <h3 id={`${titleId}-info`} className="registry-dialog__section-title">
+            <section className="detail-modal__section" aria-labelledby={`${titleId}-info`}>
+              <h3 id={`${titleId}-info`} className="detail-modal__section-title">
                 Server info
               </h3>
               {info ? (
@@ -157,8 +164,8 @@ export function ServerDetailsModal({ server: entry, now, onClose, onConnect }: S
                 <p className="registry-muted">Not reported yet.</p>
               )}
             </section>
-            <section className="registry-dialog__section" aria-labelledby={`${titleId}-tools`}>
-              <h3 id={`${titleId}-tools`} className="registry-dialog__section-title">
+            <section className="detail-modal__section" aria-labelledby={`${titleId}-tools`}>
+              <h3 id={`${titleId}-tools`} className="detail-modal__section-title">
                 Tools ({tools.length})
               </h3>
               {tools.length > 0 ? <ToolList tools={tools} /> : <p className="registry-muted">{noToolsText(server)}</p>}
@@ -166,13 +173,6 @@ export function ServerDetailsModal({ server: entry, now, onClose, onConnect }: S
           </>
         )}
       </div>
-
-      <footer className="registry-dialog__footer">
-        <Button onClick={onClose}>Close</Button>
-        <Button variation="primary" isDisabled={!server.is_active} onClick={() => onConnect(server)}>
-          Connect
-        </Button>
-      </footer>
-    </Modal>
+    </DetailModal>
   );
 }

@@ -110,8 +110,10 @@ type MCPConnection struct {
 	// OAuth: the user signed in to the server (SealedAPIKey then holds the
 	// sealed grant and tokens, mcpauth.Sealed); GrantVersion counts its
 	// refreshes (each a conditional write); NeedsSignIn: the server no
-	// longer accepts it.
+	// longer accepts it; SignInScope: the wider scope it asked for
+	// (403 insufficient_scope), requested at the next sign-in.
 	OAuth        bool
 	GrantVersion int
 	NeedsSignIn  bool
+	SignInScope  string
 }

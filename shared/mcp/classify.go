@@ -55,10 +55,14 @@ func classify(ctx context.Context, o *observer, err error, keySent bool, budget 
 // 401/403 was refused.
 func authError(status int, challenge string, keySent bool) *Error {
 	cause := fmt.Errorf("HTTP %d", status)
+	if status == 403 && strings.Contains(strings.ToLower(challenge), "insufficient_scope") {
+		return &Error{Kind: KindInsufficientScope, Detail: "The server needs wider access than this sign-in gave; sign in again.",
+			Scope: challengeParam(challenge, "scope"), cause: cause}
+	}
 	oauth := strings.Contains(strings.ToLower(challenge), "resource_metadata") || (!keySent && challenge != "")
 	switch {
 	case oauth:
-		return &Error{Kind: KindOAuth, Detail: "This server requires sign-in with the server's OAuth, which is not supported yet.", cause: cause}
+		return &Error{Kind: KindOAuth, Detail: "This server requires sign-in with the server's OAuth: use Sign in in the MCP Registry.", cause: cause}
 	case keySent:
 		return &Error{Kind: KindKeyRefused, Detail: "The server refused the API key.", cause: cause}
 	}
@@ -97,4 +101,32 @@ func networkError(err error) *Error {
 		return &Error{Kind: KindTimeout, Detail: "The server did not answer in time.", cause: err}
 	}
 	return &Error{Kind: KindUnreachable, Detail: detail, cause: err}
+}
+
+// challengeParam reads one auth-param of a WWW-Authenticate challenge
+// (name="value" or name=token); "" when absent.
+func challengeParam(challenge, name string) string {
+	lower := strings.ToLower(challenge)
+	for from := 0; ; {
+		i := strings.Index(lower[from:], name+"=")
+		if i < 0 {
+			return ""
+		}
+		i += from
+		if i > 0 && !strings.ContainsRune(" ,\t", rune(lower[i-1])) {
+			from = i + len(name) + 1
+			continue
+		}
+		rest := challenge[i+len(name)+1:]
+		if strings.HasPrefix(rest, `"`) {
+			if end := strings.IndexByte(rest[1:], '"'); end >= 0 {
+				return rest[1 : 1+end]
+			}
+			return ""
+		}
+		if end := strings.IndexAny(rest, ", "); end >= 0 {
+			return rest[:end]
+		}
+		return rest
+	}
 }

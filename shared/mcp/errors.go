@@ -14,6 +14,9 @@ const (
 	KindOAuth        Kind = "oauth"         // 401/403 with an OAuth challenge
 	KindAuthRequired Kind = "auth_required" // 401/403 and no key was sent
 	KindTimeout      Kind = "timeout"       // no complete answer before the deadline
+	// KindInsufficientScope: 403 insufficient_scope, the token lacks a
+	// scope the request needs (Error.Scope names it when the server did).
+	KindInsufficientScope Kind = "insufficient_scope"
 )
 
 // ErrRefusedAddress is matched (errors.Is) by every *Error of KindRefused
@@ -25,7 +28,19 @@ var ErrRefusedAddress = errors.New("mcp: refused address")
 type Error struct {
 	Kind   Kind
 	Detail string
-	cause  error
+	// Scope is the scope a 403 insufficient_scope challenge asked for.
+	Scope string
+	cause error
+}
+
+// Rejected reports whether the server refused the credentials sent with
+// the request (a token it no longer accepts, or one without the scope).
+func (e *Error) Rejected() bool {
+	switch e.Kind {
+	case KindKeyRefused, KindOAuth, KindAuthRequired, KindInsufficientScope:
+		return true
+	}
+	return false
 }
 
 func (e *Error) Error() string { return e.Detail }

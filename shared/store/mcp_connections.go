@@ -37,6 +37,7 @@ type mcpConnItem struct {
 	OAuth           bool                  `dynamodbav:"oauth,omitempty"`
 	GrantVersion    int                   `dynamodbav:"grant_version"`
 	NeedsSignIn     bool                  `dynamodbav:"needs_sign_in,omitempty"`
+	SignInScope     string                `dynamodbav:"sign_in_scope,omitempty"`
 }
 
 func (it mcpConnItem) domain() domain.MCPConnection {
@@ -46,6 +47,7 @@ func (it mcpConnItem) domain() domain.MCPConnection {
 		Tools: toolsFromAtts(it.Tools), SealedAPIKey: slices.Clone(it.SealedAPIKey),
 		APIKeyLast4: it.APIKeyLast4, APIKeyHeader: it.APIKeyHeader, ConnectedAt: it.ConnectedAt,
 		ToolsCheckedAt: it.ToolsCheckedAt, OAuth: it.OAuth, GrantVersion: it.GrantVersion, NeedsSignIn: it.NeedsSignIn,
+		SignInScope: it.SignInScope,
 	}
 	if info := it.ServerInfo.domain(); info != nil {
 		c.ServerInfo = *info
@@ -94,7 +96,7 @@ func mcpConnItemOf(uid string, c domain.MCPConnection) mcpConnItem {
 		ProtocolVersion: c.ProtocolVersion, ServerInfo: implementationAtt(c.ServerInfo),
 		Tools: toolAttsWithSchemas(c.Tools), SealedAPIKey: c.SealedAPIKey, APIKeyLast4: c.APIKeyLast4,
 		APIKeyHeader: c.APIKeyHeader, ConnectedAt: c.ConnectedAt, ToolsCheckedAt: c.ToolsCheckedAt,
-		OAuth: c.OAuth, GrantVersion: c.GrantVersion, NeedsSignIn: c.NeedsSignIn,
+		OAuth: c.OAuth, GrantVersion: c.GrantVersion, NeedsSignIn: c.NeedsSignIn, SignInScope: c.SignInScope,
 	}
 }
 

@@ -142,14 +142,21 @@ func (s *Store) UpdateMCPConnectionGrant(ctx context.Context, uid, cid string, s
 }
 
 // MarkMCPConnectionNeedsSignIn records that the server no longer accepts
-// the connection's sign-in (the user signs in again; nothing is deleted).
-func (s *Store) MarkMCPConnectionNeedsSignIn(ctx context.Context, uid, cid string) error {
+// the connection's sign-in (the user signs in again; nothing is deleted);
+// scope, when not "", is the wider scope the server asked for.
+func (s *Store) MarkMCPConnectionNeedsSignIn(ctx context.Context, uid, cid, scope string) error {
+	update := "SET needs_sign_in = :yes"
+	values := map[string]types.AttributeValue{":yes": &types.AttributeValueMemberBOOL{Value: true}}
+	if scope != "" {
+		update += ", sign_in_scope = :scope"
+		values[":scope"] = &types.AttributeValueMemberS{Value: scope}
+	}
 	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                 aws.String(s.table),
 		Key:                       key(userPK(uid), mcpConnSK(cid)),
-		UpdateExpression:          aws.String("SET needs_sign_in = :yes"),
+		UpdateExpression:          aws.String(update),
 		ConditionExpression:       aws.String("attribute_exists(PK)"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":yes": &types.AttributeValueMemberBOOL{Value: true}},
+		ExpressionAttributeValues: values,
 	})
 	if isConditionFailed(err) {
 		return fmt.Errorf("mark mcp connection: %w", ErrNotFound)

@@ -155,6 +155,7 @@ func (s *Service) freshTools(ctx context.Context, uid string, c domain.MCPConnec
 	defer cancel()
 	tools, err := s.tools.Pool.Tools(rctx, owner(uid, c), target, s.tools.ConnectTimeout)
 	if err != nil {
+		s.noteSignInRefused(ctx, uid, c, err)
 		slog.InfoContext(ctx, "mcp tools not refreshed", "connection", c.ID, "err", err)
 		return c
 	}
@@ -163,6 +164,20 @@ func (s *Service) freshTools(ctx context.Context, uid string, c domain.MCPConnec
 		slog.WarnContext(ctx, "mcp tools not stored", "connection", c.ID, "err", err)
 	}
 	return c
+}
+
+// noteSignInRefused marks a signed-in connection whose server refused its
+// token (revoked, or short of a scope: the wider one is kept for the next
+// sign-in), so the registry offers Sign in again; true when it did.
+func (s *Service) noteSignInRefused(ctx context.Context, uid string, c domain.MCPConnection, err error) bool {
+	var me *mcp.Error
+	if !c.OAuth || !errors.As(err, &me) || !me.Rejected() {
+		return false
+	}
+	if err := s.st.MarkMCPConnectionNeedsSignIn(context.WithoutCancel(ctx), uid, c.ID, me.Scope); err != nil && !errors.Is(err, store.ErrNotFound) {
+		slog.WarnContext(ctx, "mcp sign-in not marked", "connection", c.ID, "err", err)
+	}
+	return true
 }
 
 // owner names a user's connection in the session pool.
@@ -296,6 +311,10 @@ func (s *Service) runCall(ctx context.Context, tr *turn, c llm.ToolCall) (llm.To
 	if err != nil {
 		if ctx.Err() == nil { // the client is still there: worth a line
 			slog.InfoContext(ctx, "mcp tool call failed", "server", bt.conn.ServerID, "tool", bt.tool.Name, "err", err)
+		}
+		if s.noteSignInRefused(ctx, tr.uid, bt.conn, err) {
+			return fail(fmt.Sprintf("The tool %s on %s failed: the server no longer accepts your sign-in. Sign in to %s again in the MCP Registry.",
+				bt.tool.Name, bt.conn.ServerName, bt.conn.ServerName))
 		}
 		return fail(toolFailure(bt, err))
 	}

@@ -185,7 +185,7 @@ func TestConnectErrors(t *testing.T) {
 		{name: "host name resolving to loopback refused", s: strict, body: body("server_id", "localhost"), status: 400, code: "invalid", part: refused},
 		{name: "closed port", s: lax, body: body("server_id", "closed"), status: 502, code: "upstream", detail: "The server refused the connection."},
 		{name: "HTML page", s: lax, body: body("server_id", "html"), status: 502, code: "upstream", part: "not an MCP server"},
-		{name: "401 with an OAuth challenge", s: lax, body: body("server_id", "oauth"), status: 502, code: "upstream", detail: "This server requires sign-in with the server's OAuth, which is not supported yet."},
+		{name: "401 with an OAuth challenge", s: lax, body: body("server_id", "oauth"), status: 502, code: "upstream", detail: "This server requires sign-in with the server's OAuth: use Sign in in the MCP Registry."},
 		{name: "key refused", s: lax, body: body("server_id", "needs-key", "api_key", wrongKey), status: 502, code: "upstream", detail: "The server refused the API key."},
 		{name: "slow initialize", s: lax, body: body("server_id", "slow"), status: 504, code: "timeout", detail: "The server did not answer within 1 second.", within: 5 * time.Second},
 	}

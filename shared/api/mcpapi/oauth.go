@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -88,6 +89,7 @@ func (s *Service) oauthStart(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return oauthError(err)
 	}
+	found.Scopes = s.widerScopes(r.Context(), uid, srv.ID, endpoint, found.Scopes)
 	grant := mcpauth.NewGrant(found, client, redirect)
 	if err := s.policy.CheckURL(grant.TokenURL); err != nil {
 		return httpx.Invalid("The server's token endpoint is not allowed: " + err.Error())
@@ -244,6 +246,22 @@ func (s *Service) revokeSignIn(ctx context.Context, uid, cid string) {
 	if err := sealed.Grant.Revoke(ctx, s.client, sealed.Token); err != nil {
 		slog.InfoContext(ctx, "mcp sign-in not revoked", "server", c.ServerID, "err", err)
 	}
+}
+
+// widerScopes adds to scopes the scope the server asked for when it last
+// refused this user's sign-in for lack of it (403 insufficient_scope).
+func (s *Service) widerScopes(ctx context.Context, uid, serverID, endpoint string, scopes []string) []string {
+	c, err := s.st.GetMCPConnection(ctx, uid, signInConnectionID(uid, serverID, endpoint))
+	if err != nil || c.SignInScope == "" {
+		return scopes
+	}
+	out := slices.Clone(scopes)
+	for _, sc := range strings.Fields(c.SignInScope) {
+		if !slices.Contains(out, sc) {
+			out = append(out, sc)
+		}
+	}
+	return out
 }
 
 // signInConnectionID is one signed-in connection per user, server and

@@ -1,6 +1,7 @@
 package mcpapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -259,4 +260,37 @@ func mustQuery(t *testing.T, raw string) url.Values {
 		t.Fatal(err)
 	}
 	return u.Query()
+}
+
+// TestSignInAgainAsksForTheWiderScope: a connection the server refused
+// for lack of a scope shows Sign in again, and the next sign-in asks for
+// that scope beside the server's own; after it the connection is whole.
+func TestSignInAgainAsksForTheWiderScope(t *testing.T) {
+	t.Parallel()
+	s := newSignInStack(t)
+	uid, token := s.user("wider")
+	authURL, cookie := s.start(token)
+	if got := s.callback(approve(t, authURL), cookie); got.Get("connected") != signInServer {
+		t.Fatalf("sign-in: %v", got)
+	}
+	conns, err := s.st.ListMCPConnections(context.Background(), uid)
+	storetest.Must(t, err, "connections")
+	if len(conns) != 1 {
+		t.Fatalf("%d connections, want 1", len(conns))
+	}
+	storetest.Must(t, s.st.MarkMCPConnectionNeedsSignIn(context.Background(), uid, conns[0].ID, "mcp:tools mcp:admin"), "mark")
+	if w := s.get(connectionsPath, token); !strings.Contains(w.Body.String(), `"needs_sign_in":true`) {
+		t.Fatalf("connections %s: want needs_sign_in", w.Body)
+	}
+	authURL, cookie = s.start(token)
+	u, _ := url.Parse(authURL)
+	if got := u.Query().Get("scope"); got != "mcp:tools mcp:admin" {
+		t.Errorf("sign in again asks for scope %q, want %q", got, "mcp:tools mcp:admin")
+	}
+	if got := s.callback(approve(t, authURL), cookie); got.Get("connected") != signInServer {
+		t.Fatalf("sign in again: %v", got)
+	}
+	if w := s.get(connectionsPath, token); strings.Contains(w.Body.String(), `"needs_sign_in":true`) || strings.Count(w.Body.String(), `"connection_id"`) != 1 {
+		t.Errorf("after signing in again: %s, want one whole connection", w.Body)
+	}
 }

@@ -33,6 +33,7 @@ import (
 	"aiwork/shared/domain"
 	"aiwork/shared/lambdas"
 	"aiwork/shared/local/devstack"
+	"aiwork/shared/local/localmcp/localmcptest"
 	"aiwork/shared/mcpjobs"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
@@ -195,7 +196,7 @@ func TestTableAccess(t *testing.T) {
 		Webhook:  config.Webhook{Base: config.Base{Store: storeCfg}, WebhookSecret: secret},
 		Chat:     config.Chat{Base: config.Base{Store: storeCfg, JWTSecret: jwtSecret}, StallTimeout: 10 * time.Second, DemoDelay: time.Millisecond, Limits: limits},
 		MCP: config.MCP{MCPClient: config.MCPClient{Outbound: config.Outbound{AllowLoopback: true}, ConnectTimeout: 10 * time.Second},
-			ConnectsPerMinute: 1, HostConnectsPerMinute: 60},
+			ConnectsPerMinute: 2, HostConnectsPerMinute: 60},
 		MailDir: mailDir,
 		WrapGroup: func(fn string, h http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -348,7 +349,6 @@ func TestTableAccess(t *testing.T) {
 	do("GET", "/api/v1/mcp-servers/access-test", "", "", http.StatusOK)
 	conn := field(do("POST", "/api/v1/mcp-connections/openai", token, `{"model":"gpt-4o-mini"}`, http.StatusOK), "id")
 	mcpConn := field(do("POST", "/api/v1/mcp-connections/", token, `{"server_id":"access-test"}`, http.StatusOK), "connection_id")
-	do("POST", "/api/v1/mcp-connections/", token, `{"server_id":"access-test"}`, http.StatusTooManyRequests)
 	do("GET", "/api/v1/mcp-connections/", token, "", http.StatusOK)
 
 	// chat: one streamed reply from the demo model, metered; one calling
@@ -372,6 +372,40 @@ func TestTableAccess(t *testing.T) {
 	do("GET", "/api/v1/mcp-connections/tools", token, "", http.StatusOK)
 	do("DELETE", "/api/v1/mcp-connections/tools/always/access-test/echo", token, "", http.StatusNoContent)
 	do("DELETE", "/api/v1/mcp-connections/"+mcpConn, token, "", http.StatusNoContent)
+
+	// mcp: a sign-in to the OAuth example server (registration kept for
+	// the site, the flow in the user's partition, the signed-in
+	// connection), then its disconnect.
+	oauthEx := localmcptest.OAuthExample(t)
+	storetest.Must(t, st.UpsertMCPServer(ctx, domain.MCPServer{ID: "access-oauth", Name: "test/oauth", Title: "OAuth",
+		EndpointURL: oauthEx.Endpoint, Transport: domain.TransportStreamableHTTP, ModelType: "general", IsActive: true, OAuthRequired: true, Source: "local"}), "OAuth server")
+	sw := apitest.Do(h, "POST", "/api/v1/mcp-oauth/start", token, `{"server_id":"access-oauth"}`, nil)
+	if sw.Code != http.StatusOK {
+		t.Fatalf("sign-in start = %d %s", sw.Code, sw.Body.String())
+	}
+	// The start counted as this minute's second connect: a third is refused.
+	do("POST", "/api/v1/mcp-connections/", token, `{"server_id":"access-test"}`, http.StatusTooManyRequests)
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	approved, err := noRedirect.Get(field(sw.Body.Bytes(), "authorization_url"))
+	storetest.Must(t, err, "authorization page")
+	approved.Body.Close()
+	back, _ := url.Parse(approved.Header.Get("Location"))
+	cb := httptest.NewRequest("GET", "/api/v1/mcp-oauth/callback?"+back.RawQuery, nil)
+	for _, c := range sw.Result().Cookies() {
+		cb.AddCookie(c)
+	}
+	cbw := httptest.NewRecorder()
+	h.ServeHTTP(cbw, cb)
+	if loc := cbw.Header().Get("Location"); !strings.Contains(loc, "connected=access-oauth") {
+		t.Fatalf("sign-in callback = %d %s", cbw.Code, loc)
+	}
+	var signedIn []struct {
+		ConnectionID string `json:"connection_id"`
+	}
+	storetest.Must(t, json.Unmarshal(do("GET", "/api/v1/mcp-connections/", token, "", http.StatusOK), &signedIn), "connections")
+	for _, c := range signedIn {
+		do("DELETE", "/api/v1/mcp-connections/"+c.ConnectionID, token, "", http.StatusNoContent)
+	}
 
 	// mcp-jobs: a probe of the registry, then a sync (the seed and an
 	// empty registry page).

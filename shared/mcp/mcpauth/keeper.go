@@ -65,7 +65,7 @@ func (k Keeper) AccessToken(ctx context.Context, uid string, c domain.MCPConnect
 func (k Keeper) refresh(ctx context.Context, uid string, c domain.MCPConnection, sealed Sealed) (string, error) {
 	nt, err := sealed.Grant.Refresh(ctx, k.Client, sealed.Token)
 	if errors.Is(err, ErrReauth) {
-		if err := k.St.MarkMCPConnectionNeedsSignIn(ctx, uid, c.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+		if err := k.St.MarkMCPConnectionNeedsSignIn(ctx, uid, c.ID, ""); err != nil && !errors.Is(err, store.ErrNotFound) {
 			return "", err
 		}
 		return "", ErrReauth

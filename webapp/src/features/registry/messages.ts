@@ -22,7 +22,17 @@ export const MESSAGES = {
   connectionsFailed: 'Could not load your connections.',
   noConnections: 'You have no connections yet. Connect to a server below and it will appear here.',
   inactiveServer: 'This server has left the registry and cannot be connected to.',
+  signInPreparing: 'Preparing sign-in...',
+  signInLeaving: 'Opening sign-in...',
+  signInAgain: 'Sign in again',
+  needsSignIn: 'The server no longer accepts this sign-in. Sign in again to use its tools.',
+  signedIn: 'Signed in with OAuth',
 } as const;
+
+/** The OAuth servers' connect action: 'Sign in with {server}'. */
+export function signInLabel(server: string): string {
+  return `Sign in with ${server}`;
+}
 
 /** SPEC §8: 'Successfully connected to {server}!' */
 export function connectedMessage(server: string): string {

@@ -37,6 +37,11 @@ export function serverStatus(server: Pick<McpServer, 'is_active' | 'health' | 'a
   }
 }
 
+/** Connecting means signing in with the server's own OAuth (no key to give instead). */
+export function signsIn(server: Pick<McpServer, 'oauth_required' | 'api_key_required'>): boolean {
+  return server.oauth_required && !server.api_key_required;
+}
+
 const WEEK_MS = 7 * 24 * 60 * 60_000;
 
 /** True when the tool list changed within the last 7 days (issue 10: "tools changed" for a week). */

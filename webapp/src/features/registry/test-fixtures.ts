@@ -62,6 +62,8 @@ export function connection(over: Partial<McpConnection> & { connection_id: strin
     has_api_key: false,
     api_key_last4: '',
     connected_at: new Date().toISOString(),
+    oauth: false,
+    needs_sign_in: false,
     ...over,
   };
 }

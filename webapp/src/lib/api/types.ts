@@ -68,4 +68,8 @@ export interface McpConnection {
   api_key_last4: string;
   /** RFC 3339. */
   connected_at: string;
+  /** Signed in with the server's OAuth (no API key). */
+  oauth: boolean;
+  /** The server no longer accepts the sign-in: offer Sign in again. */
+  needs_sign_in: boolean;
 }

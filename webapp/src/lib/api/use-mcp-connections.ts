@@ -28,6 +28,8 @@ export function normaliseConnection(v: unknown): McpConnection | null {
     has_api_key: bool(v.has_api_key),
     api_key_last4: str(v.api_key_last4),
     connected_at: str(v.connected_at),
+    oauth: bool(v.oauth),
+    needs_sign_in: bool(v.needs_sign_in),
   };
 }
 

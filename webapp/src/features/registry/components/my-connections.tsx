@@ -4,14 +4,22 @@ import { toast } from '../../../components/notifications/notification-store';
 import { errorMessage } from '../../../lib/api-client';
 import { useDisconnectMcpConnection } from '../api/disconnect-mcp-connection';
 import type { McpConnection } from '../../../lib/api/types';
+import type { McpServer } from '../api/types';
 import { useMcpConnections } from '../../../lib/api/use-mcp-connections';
 import { syncLocalConnections } from '../local-connections';
 import { disconnectedMessage, disconnectFailedMessage, MESSAGES } from '../messages';
 import { modelTypeEmoji, modelTypeLabel } from '../model-types';
 import { keyHint, relativePhrase, toolsCountLabel } from '../server-status';
 
-/** "My connections": the signed-in user's connections, each with Disconnect. */
-export function MyConnections({ now }: { now: number }) {
+interface MyConnectionsProps {
+  now: number;
+  /** The registry's entries, to sign in again to a connection's server. */
+  servers: McpServer[];
+  onSignInAgain: (server: McpServer, endpointUrl: string) => void;
+}
+
+/** "My connections": the signed-in user's connections, each with Disconnect (and Sign in again when its sign-in lapsed). */
+export function MyConnections({ now, servers, onSignInAgain }: MyConnectionsProps) {
   const headingId = useId();
   const list = useMcpConnections();
   const disconnect = useDisconnectMcpConnection();
@@ -81,7 +89,15 @@ export function MyConnections({ now }: { now: number }) {
       ) : (
         <ul className="my-connections__list">
           {list.data.map((c) => (
-            <ConnectionItem key={c.connection_id} connection={c} now={now} busy={pending.has(c.connection_id)} onDisconnect={onDisconnect} />
+            <ConnectionItem
+              key={c.connection_id}
+              connection={c}
+              now={now}
+              busy={pending.has(c.connection_id)}
+              onDisconnect={onDisconnect}
+              server={servers.find((s) => s.id === c.server_id)}
+              onSignInAgain={onSignInAgain}
+            />
           ))}
         </ul>
       )}
@@ -94,14 +110,22 @@ function ConnectionItem({
   now,
   busy,
   onDisconnect,
+  server,
+  onSignInAgain,
 }: {
   connection: McpConnection;
   now: number;
   busy: boolean;
   onDisconnect: (c: McpConnection) => void;
+  /** Its registry entry, when still listed. */
+  server: McpServer | undefined;
+  onSignInAgain: (server: McpServer, endpointUrl: string) => void;
 }) {
   const nameId = useId();
-  const hint = keyHint(c);
+  const noticeId = useId();
+  const hint = c.oauth ? MESSAGES.signedIn : keyHint(c);
+  // The entry's default endpoint is kept as "use the default".
+  const endpointOverride = server && c.endpoint_url !== server.endpoint_url ? c.endpoint_url : '';
   const when = relativePhrase(c.connected_at, now);
   return (
     <li className="connection" data-testid="connection" data-connection-id={c.connection_id} data-server-id={c.server_id}>
@@ -122,10 +146,22 @@ function ConnectionItem({
           {hint ? <span data-testid="key-hint">{hint}</span> : null}
         </p>
         <code className="server-endpoint">{c.endpoint_url}</code>
+        {c.needs_sign_in ? (
+          <p id={noticeId} className="connection__notice" data-testid="needs-sign-in">
+            {MESSAGES.needsSignIn}
+          </p>
+        ) : null}
       </div>
-      <Button size="small" onClick={() => onDisconnect(c)} isDisabled={busy} aria-describedby={nameId}>
-        {busy ? 'Disconnecting...' : 'Disconnect'}
-      </Button>
+      <div className="connection__actions">
+        {c.needs_sign_in && server ? (
+          <Button size="small" variation="primary" onClick={() => onSignInAgain(server, endpointOverride)} aria-describedby={`${nameId} ${noticeId}`}>
+            {MESSAGES.signInAgain}
+          </Button>
+        ) : null}
+        <Button size="small" onClick={() => onDisconnect(c)} isDisabled={busy} aria-describedby={nameId}>
+          {busy ? 'Disconnecting...' : 'Disconnect'}
+        </Button>
+      </div>
     </li>
   );
 }

@@ -10,6 +10,7 @@ import { renderApp } from '../../../test/render-app';
 import { ADA, startSignedIn, startSignedOut } from '../../../test/session';
 import type { McpServer, McpServerDetail } from '../api/types';
 import type { McpConnection } from '../../../lib/api/types';
+import { browserLocation } from '../../../lib/browser-location';
 import { localConnectionsKey } from '../local-connections';
 import { connection, connectResponse, detail, server, TOOLS } from '../test-fixtures';
 
@@ -607,5 +608,110 @@ describe('RegistryPage: My connections', () => {
     fail = false;
     await userEvent.click(within(mine).getByRole('button', { name: 'Retry' }));
     expect(await within(mine).findByTestId('connections-empty')).toBeInTheDocument();
+  });
+});
+
+describe('RegistryPage: sign-in with a server’s OAuth', () => {
+  const AUTH_URL = 'https://auth.notion.example/authorize?client_id=abc&state=s&code_challenge=c';
+
+  it('the card and the dialog say Sign in with {server}; the dialog names the sign-in host and scopes, then leaves for the page', async () => {
+    startSignedIn();
+    serveRegistry();
+    api.route('POST /api/v1/mcp-oauth/start', () => jsonResponse(200, { authorization_url: AUTH_URL, scopes: ['mcp:tools', 'read'] }));
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
+    renderApp('/registry');
+    const notion = await findCard('com.notion--mcp');
+    expect(within(notion).queryByRole('button', { name: 'Connect' })).not.toBeInTheDocument();
+    await userEvent.click(within(notion).getByRole('button', { name: 'Sign in with Notion' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Connect to Notion' });
+    expect(within(dialog).queryByLabelText(/API Key/)).not.toBeInTheDocument();
+    const explain = within(dialog).getByTestId('sign-in-explain');
+    expect(explain).toHaveTextContent('You will be sent to Notion’s own sign-in page');
+    expect(await within(dialog).findByTestId('sign-in-scopes')).toHaveTextContent('mcp:tools');
+    expect(explain).toHaveTextContent('auth.notion.example');
+    expect(api.callsTo('POST', '/api/v1/mcp-oauth/start')).toHaveLength(1);
+    expect(api.callsTo('POST', '/api/v1/mcp-oauth/start')[0].body).toEqual({ server_id: 'com.notion--mcp' });
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign in with Notion' }));
+    expect(assign).toHaveBeenCalledWith(AUTH_URL);
+    // The prepared sign-in is used: no second start.
+    expect(api.callsTo('POST', '/api/v1/mcp-oauth/start')).toHaveLength(1);
+    assign.mockRestore();
+  });
+
+  it('an endpoint typed in the dialog is prepared on click, with that endpoint', async () => {
+    startSignedIn();
+    serveRegistry();
+    api.route('POST /api/v1/mcp-oauth/start', () => jsonResponse(200, { authorization_url: AUTH_URL, scopes: [] }));
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
+    renderApp('/registry');
+    await userEvent.click(within(await findCard('com.notion--mcp')).getByRole('button', { name: 'Sign in with Notion' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Connect to Notion' });
+    expect(await within(dialog).findByTestId('sign-in-scopes')).toHaveTextContent('Notion names no scopes');
+    await userEvent.type(within(dialog).getByLabelText('Endpoint URL'), 'https://eu.notion.example/mcp');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign in with Notion' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(AUTH_URL));
+    expect(api.callsTo('POST', '/api/v1/mcp-oauth/start').map((c) => c.body)).toEqual([
+      { server_id: 'com.notion--mcp' },
+      { server_id: 'com.notion--mcp', endpoint_url: 'https://eu.notion.example/mcp' },
+    ]);
+    assign.mockRestore();
+  });
+
+  it('a server that cannot be signed in to says why, in the dialog and the SPEC toast, with Try again', async () => {
+    startSignedIn();
+    serveRegistry();
+    let answers = 0;
+    api.route('POST /api/v1/mcp-oauth/start', () =>
+      ++answers === 1
+        ? jsonResponse(502, { detail: 'Notion does not let new apps register; ask its owner for a client id', code: 'upstream' })
+        : jsonResponse(200, { authorization_url: AUTH_URL, scopes: ['mcp'] }),
+    );
+    renderApp('/registry');
+    await userEvent.click(within(await findCard('com.notion--mcp')).getByRole('button', { name: 'Sign in with Notion' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Connect to Notion' });
+    expect(await within(dialog).findByTestId('connect-failure')).toHaveTextContent('does not let new apps register');
+    expect(within(toasts()).getByText('Failed to connect to Notion: Notion does not let new apps register; ask its owner for a client id')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Sign in with Notion' })).toBeDisabled();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Try again' }));
+    expect(await within(dialog).findByTestId('sign-in-scopes')).toHaveTextContent('mcp');
+    expect(within(dialog).getByRole('button', { name: 'Sign in with Notion' })).toBeEnabled();
+  });
+
+  it('back from the sign-in page connected: the SPEC toast, My connections refreshed, the parameters dropped', async () => {
+    startSignedIn();
+    const state = serveRegistry();
+    state.connections = [connection({ connection_id: 'oauth-1', server_id: NOTION.id, server_name: 'Notion', oauth: true, tools_count: 4 })];
+    renderApp('/registry?connected=com.notion--mcp');
+    expect(await within(toasts()).findByText('Successfully connected to Notion!')).toBeInTheDocument();
+    const item = await within(await screen.findByTestId('my-connections')).findByTestId('connection');
+    expect(item).toHaveTextContent('Signed in with OAuth');
+    expect(item).toHaveTextContent('4 tools');
+    expect(within(toasts()).getAllByText('Successfully connected to Notion!')).toHaveLength(1);
+  });
+
+  it('back from the sign-in page with an error: the SPEC failure toast with the reason', async () => {
+    startSignedIn();
+    serveRegistry();
+    renderApp('/registry?oauth_error=access_denied&server=com.notion--mcp&detail=You+cancelled+the+sign-in.');
+    expect(await within(toasts()).findByText('Failed to connect to Notion: You cancelled the sign-in.')).toBeInTheDocument();
+  });
+
+  it('a connection whose sign-in lapsed offers Sign in again, keeping its endpoint', async () => {
+    startSignedIn();
+    const state = serveRegistry();
+    state.connections = [
+      connection({ connection_id: 'oauth-1', server_id: NOTION.id, server_name: 'Notion', oauth: true, needs_sign_in: true, endpoint_url: 'https://eu.notion.example/mcp' }),
+    ];
+    api.route('POST /api/v1/mcp-oauth/start', () => jsonResponse(200, { authorization_url: AUTH_URL, scopes: ['mcp'] }));
+    renderApp('/registry');
+    const item = await within(await screen.findByTestId('my-connections')).findByTestId('connection');
+    expect(within(item).getByTestId('needs-sign-in')).toHaveTextContent('The server no longer accepts this sign-in.');
+    await userEvent.click(within(item).getByRole('button', { name: 'Sign in again' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Connect to Notion' });
+    expect(within(dialog).getByLabelText('Endpoint URL')).toHaveValue('https://eu.notion.example/mcp');
+    await within(dialog).findByTestId('sign-in-scopes');
+    expect(api.callsTo('POST', '/api/v1/mcp-oauth/start')[0].body).toEqual({ server_id: 'com.notion--mcp', endpoint_url: 'https://eu.notion.example/mcp' });
   });
 });

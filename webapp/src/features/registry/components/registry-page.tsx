@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { SelectField, TextField, VisuallyHidden } from '@aws-amplify/ui-react';
 import { ListingFilters, ListingResults, SEARCH_DEBOUNCE_MS, VisitorNotice } from '../../../components/listing/listing';
 import { Page } from '../../../components/page';
@@ -11,10 +12,13 @@ import type { McpServer } from '../api/types';
 import { useMcpConnections } from '../../../lib/api/use-mcp-connections';
 import { useMcpServers } from '../api/use-mcp-servers';
 import { filterServers } from '../filter-servers';
-import { countMessage, MESSAGES } from '../messages';
+import { connectedMessage, connectFailedMessage, countMessage, MESSAGES } from '../messages';
 import { distinctModelTypes, modelTypeEmoji, modelTypeLabel } from '../model-types';
 import { useNow } from '../use-now';
+import { readSignInReturn, withoutSignInReturn } from '../sign-in-return';
+import { signsIn } from '../server-status';
 import { ConnectDialog } from './connect-dialog';
+import { SignInDialog } from './sign-in-dialog';
 import { MyConnections } from './my-connections';
 import { ServerCard, ServerCardSkeleton } from './server-card';
 import { ServerDetailsModal } from './server-details-modal';
@@ -37,12 +41,36 @@ export default function RegistryPage() {
 
   const [details, setDetails] = useState<McpServer | null>(null);
   const [connecting, setConnecting] = useState<McpServer | null>(null);
+  const [signingIn, setSigningIn] = useState<{ server: McpServer; endpointUrl: string } | null>(null);
 
   const modelTypes = distinctModelTypes([...catalogue.servers, ...list.servers, ...(modelType ? [{ model_type: modelType }] : [])]);
   const servers = filterServers(list.data ?? [], { modelType, search });
   const failed = list.error !== undefined;
   const loading = !failed && list.data === undefined;
   const connectedServerIds = new Set(connections.connections.map((c) => c.server_id));
+
+  // Back from a server's sign-in page (GET /api/v1/mcp-oauth/callback):
+  // say what happened once the server's name is known, then drop the
+  // parameters so a reload does not say it again.
+  const [params, setParams] = useSearchParams();
+  const returnQuery = params.toString();
+  const catalogueLoaded = catalogue.data !== undefined || catalogue.error !== undefined;
+  const { mutate: refreshConnections } = connections;
+  const handledReturn = useRef('');
+  useEffect(() => {
+    const current = new URLSearchParams(returnQuery);
+    const back = readSignInReturn(current);
+    if (!back || !catalogueLoaded || handledReturn.current === returnQuery) return;
+    handledReturn.current = returnQuery;
+    const name = catalogue.servers.find((s) => s.id === back.serverId)?.name || back.serverId || 'the server';
+    if (back.kind === 'connected') {
+      toast.success(connectedMessage(name));
+      void refreshConnections();
+    } else {
+      toast.error(connectFailedMessage(name, back.detail));
+    }
+    setParams(withoutSignInReturn(current), { replace: true });
+  }, [returnQuery, catalogueLoaded, catalogue.servers, setParams, refreshConnections]);
 
   const copy = async (server: McpServer) => {
     if (await copyToClipboard(server.endpoint_url)) toast.success(MESSAGES.copied, { duration: COPY_TOAST_MS });
@@ -57,7 +85,8 @@ export default function RegistryPage() {
     }
     if (!server.is_active) return;
     setDetails(null);
-    setConnecting(server);
+    if (signsIn(server)) setSigningIn({ server, endpointUrl: '' });
+    else setConnecting(server);
   };
 
   const filtersActive = search !== '' || modelType !== '';
@@ -72,7 +101,7 @@ export default function RegistryPage() {
         <VisitorNotice testId="registry-visitor-notice" lead="Browse freely." returnTo="/registry" purpose="to connect to a server." />
       ) : null}
 
-      {signedIn ? <MyConnections now={now} /> : null}
+      {signedIn ? <MyConnections now={now} onSignInAgain={(server, endpointUrl) => setSigningIn({ server, endpointUrl })} servers={catalogue.servers} /> : null}
 
       <section className="registry__catalogue" aria-labelledby="registry-servers-heading">
         <VisuallyHidden>
@@ -128,6 +157,7 @@ export default function RegistryPage() {
 
       {details ? <ServerDetailsModal server={details} now={now} onClose={() => setDetails(null)} onConnect={startConnect} /> : null}
       {connecting && signedIn && user ? <ConnectDialog server={connecting} userId={user.id} onClose={() => setConnecting(null)} /> : null}
+      {signingIn && signedIn ? <SignInDialog server={signingIn.server} endpointUrl={signingIn.endpointUrl} onClose={() => setSigningIn(null)} /> : null}
     </Page>
   );
 }

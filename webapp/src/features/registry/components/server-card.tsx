@@ -2,9 +2,9 @@ import { useId } from 'react';
 import { Button } from '@aws-amplify/ui-react';
 import { CardSkeleton } from '../../../components/listing/listing';
 import type { McpServer } from '../api/types';
-import { MESSAGES } from '../messages';
+import { MESSAGES, signInLabel } from '../messages';
 import { modelTypeEmoji, modelTypeLabel } from '../model-types';
-import { checkedLabel, formatLatency, isHttpUrl, knowsTools, relativePhrase, toolsChangedRecently, toolsCountLabel } from '../server-status';
+import { checkedLabel, formatLatency, isHttpUrl, knowsTools, relativePhrase, signsIn, toolsChangedRecently, toolsCountLabel } from '../server-status';
 import { FeatureChips, KeyIcon, ModelType, OAuthBadge, StatusBadge } from './status-badge';
 
 export interface ServerCardHandlers {
@@ -94,7 +94,7 @@ export function ServerCard({ server, now, connected, onCopy, onDetails, onConnec
           onClick={() => onConnect(server)}
           aria-describedby={server.is_active ? titleId : `${titleId} ${inactiveId}`}
         >
-          Connect
+          {signsIn(server) ? signInLabel(server.name) : 'Connect'}
         </Button>
         {!server.is_active ? (
           <span id={inactiveId} className="server-card__note">

@@ -4,9 +4,9 @@ import { DetailModal } from '../../../components/detail-modal';
 import { errorMessage } from '../../../lib/api-client';
 import type { McpServer } from '../api/types';
 import { useMcpServer } from '../api/use-mcp-server';
-import { MESSAGES } from '../messages';
+import { MESSAGES, signInLabel } from '../messages';
 import { modelTypeEmoji, modelTypeLabel } from '../model-types';
-import { checkedLabel, formatLatency, isHttpUrl, relativePhrase, serverStatus, toolsChangedRecently } from '../server-status';
+import { checkedLabel, formatLatency, isHttpUrl, relativePhrase, serverStatus, signsIn, toolsChangedRecently } from '../server-status';
 import { FeatureChips, KeyIcon, ModelType, OAuthBadge, StatusBadge } from './status-badge';
 import { ToolList } from './tool-list';
 
@@ -23,7 +23,7 @@ function noToolsText(server: McpServer): string {
     case 'needs-key':
       return 'This server lists its tools only with an API key; you will see them after connecting.';
     case 'needs-sign-in':
-      return 'This server lists its tools only after sign-in with its OAuth.';
+      return 'This server lists its tools only after sign-in with its OAuth; you will see them after signing in.';
     case 'down':
       return 'The server did not answer the last check, so its tools are not known.';
     case 'unknown':
@@ -69,7 +69,7 @@ export function ServerDetailsModal({ server: entry, now, onClose, onConnect }: S
         <>
           <Button onClick={onClose}>Close</Button>
           <Button variation="primary" isDisabled={!server.is_active} onClick={() => onConnect(server)}>
-            Connect
+            {signsIn(server) ? signInLabel(server.name) : 'Connect'}
           </Button>
         </>
       }

@@ -10,6 +10,8 @@ import { newUser, signInAs, startStack } from './stack.mjs';
 
 const LOCAL_ID = 'local-everything';
 const LOCAL_NAME = 'Everything (local reference server)';
+const OAUTH_ID = 'local-oauth-example';
+const OAUTH_NAME = 'OAuth example (local)';
 
 let stack;
 before(async () => {
@@ -144,6 +146,68 @@ describe('registry', () => {
     const left = await page.request.get('/api/v1/mcp-connections/', { headers: auth });
     assert.equal(left.status(), 200);
     assert.deepEqual(await left.json(), []);
+    await page.context().close();
+  });
+
+  test('sign in with the OAuth example: its authorization page, back connected with tools, dashboard count, disconnect', async () => {
+    const page = await stack.newPage();
+    const session = await signInAs(page, newUser('mcpoauth'));
+    const auth = { Authorization: `Bearer ${session.access_token}` };
+    const entry = (await catalogue(page)).find((s) => s.id === OAUTH_ID);
+    assert.ok(entry, 'make run lists the OAuth example');
+    assert.equal(entry.oauth_required, true);
+    const asOrigin = new URL(entry.endpoint_url).origin; // the MCP server; its authorization server is on another port
+
+    await page.goto('/registry');
+    const c = card(page, OAUTH_ID);
+    await c.getByRole('button', { name: `Sign in with ${OAUTH_NAME}`, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: `Connect to ${OAUTH_NAME}`, exact: true });
+    await dialog.getByText(`You will be sent to ${OAUTH_NAME}’s own sign-in page`).waitFor();
+    assert.equal(await dialog.getByRole('textbox', { name: 'API Key' }).count(), 0, 'no key field');
+    // The scopes the server asks for (its 401 challenge names mcp:tools).
+    await dialog.getByTestId('sign-in-scopes').getByText('mcp:tools').waitFor({ timeout: 30_000 });
+
+    // Leave for the server's authorization page; it approves at once and
+    // sends the browser back through our callback to the registry.
+    const visited = [];
+    page.on('request', (req) => {
+      if (req.isNavigationRequest() && req.frame() === page.mainFrame()) visited.push(req.url());
+    });
+    await dialog.getByRole('button', { name: `Sign in with ${OAUTH_NAME}`, exact: true }).click();
+    await toast(page, `Successfully connected to ${OAUTH_NAME}!`).waitFor({ timeout: 30_000 });
+    assert.ok(
+      visited.some((u) => new URL(u).pathname === '/authorize' && new URL(u).origin !== asOrigin),
+      `the browser went through the authorization server's page: ${visited.join(' → ')}`,
+    );
+    assert.equal(new URL(page.url()).search, '', 'the return parameters are dropped');
+
+    const item = page.getByTestId('my-connections').locator(`[data-testid="connection"][data-server-id="${OAUTH_ID}"]`);
+    await item.getByText('Signed in with OAuth').waitFor();
+    const rows = await (await page.request.get('/api/v1/mcp-connections/', { headers: auth })).json();
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0].oauth, true);
+    assert.ok(rows[0].tools_count > 0, 'the handshake with the token listed its tools');
+    assert.ok(!JSON.stringify(rows).includes('access_token'), 'no token in the answer');
+    await item.getByText(`${rows[0].tools_count} tool`).first().waitFor();
+    await c.getByTestId('connected-badge').waitFor();
+
+    await page.goto('/dashboard');
+    await page.getByRole('link', { name: 'Active Connections: 1' }).waitFor();
+
+    await page.goto('/registry');
+    await item.getByRole('button', { name: 'Disconnect' }).click();
+    await toast(page, `Disconnected from ${OAUTH_NAME}`).waitFor();
+    await page.getByTestId('my-connections').getByTestId('connections-empty').waitFor();
+    await page.context().close();
+  });
+
+  test('a cancelled or forged sign-in comes back saying why', async () => {
+    const page = await stack.newPage();
+    await signInAs(page, newUser('mcpoauthbad'));
+    await page.goto('/api/v1/mcp-oauth/callback?state=dXNlcg.abc&code=x');
+    await toast(page, 'Failed to connect to the server: This sign-in was already used or never started here. Start again from the registry.').waitFor();
+    await page.getByRole('heading', { level: 1, name: 'MCP Server Registry' }).waitFor();
+    assert.equal(new URL(page.url()).search, '');
     await page.context().close();
   });
 

@@ -27,8 +27,10 @@ const (
 	// PublisherMetaKey is the server.json extension a publisher may fill.
 	PublisherMetaKey = "io.modelcontextprotocol.registry/publisher-provided"
 	// CatalogMetaKey is this product's own annotation of an entry (the seed
-	// uses it): {"model_type": "...", "oauth": true, "features": ["tools"]}.
-	// server.json has no field for OAuth, so this is where it is said.
+	// uses it): {"model_type": "...", "oauth": true, "features": ["tools"],
+	// "oauth_client_id": "..."}. server.json has no field for OAuth, so this
+	// is where it is said, with the client id an operator registered at a
+	// server that lets no new app register itself.
 	CatalogMetaKey = "com.aiwork/catalog"
 )
 
@@ -101,6 +103,9 @@ type catalogMeta struct {
 	ModelType string   `json:"model_type"`
 	OAuth     *bool    `json:"oauth"`
 	Features  []string `json:"features"`
+	// OAuthClientID: the operator's client at the server's authorization
+	// server (used only when neither a metadata document nor registration works).
+	OAuthClientID string `json:"oauth_client_id"`
 }
 
 // parsed is one usable entry plus which of its choices the entry itself
@@ -110,6 +115,7 @@ type parsed struct {
 	hasModelType bool
 	hasOAuth     bool
 	hasFeatures  bool
+	hasClientID  bool
 }
 
 type pageResult struct {
@@ -264,6 +270,9 @@ func parseEntry(raw json.RawMessage) (parsed, entryStatus, error) {
 	}
 	if cat.OAuth != nil {
 		srv.OAuthRequired, p.hasOAuth = *cat.OAuth, true
+	}
+	if id := strings.TrimSpace(cat.OAuthClientID); id != "" && len(id) <= 200 {
+		srv.OAuthClientID, p.hasClientID = id, true
 	}
 	if f := cleanFeatures(cat.Features); len(f) > 0 {
 		srv.SupportedFeatures, p.hasFeatures = f, true

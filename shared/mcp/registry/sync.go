@@ -120,7 +120,7 @@ func (s *Syncer) Run(ctx context.Context) (Stats, error) {
 		st.Skipped += page.malformed
 
 		for _, p := range page.entries {
-			if !p.hasModelType || !p.hasOAuth || !p.hasFeatures {
+			if !p.hasModelType || !p.hasOAuth || !p.hasFeatures || !p.hasClientID {
 				if err := loadStored(); err != nil {
 					return st, err
 				}
@@ -135,6 +135,9 @@ func (s *Syncer) Run(ctx context.Context) (Stats, error) {
 				}
 				if !p.hasFeatures && len(old.SupportedFeatures) > 0 {
 					srv.SupportedFeatures = old.SupportedFeatures
+				}
+				if !p.hasClientID {
+					srv.OAuthClientID = old.OAuthClientID
 				}
 			}
 			if err := s.Store.UpsertMCPServer(ctx, srv); err != nil {

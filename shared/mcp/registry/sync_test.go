@@ -306,3 +306,34 @@ func TestSyncBounds(t *testing.T) {
 }
 
 func nilLog() *slog.Logger { l, _ := bufLog(); return l }
+
+// TestSyncKeepsTheOperatorsClientID: an entry's oauth_client_id (for a
+// server that lets no new app register) reaches the listing; a later
+// entry that names none keeps it, one that names another replaces it.
+func TestSyncKeepsTheOperatorsClientID(t *testing.T) {
+	t.Parallel()
+	st := storetest.New(t)
+	reg, srv := newFakeRegistry(t)
+	log, _ := bufLog()
+	s := &registry.Syncer{BaseURL: srv.URL + "/prefix/", HTTP: srv.Client(), Store: st, Log: log, Now: time.Now}
+	withClient := func(id string) string {
+		meta := `"oauth": true`
+		if id != "" {
+			meta += `, "oauth_client_id": "` + id + `"`
+		}
+		return strings.Replace(notionEntry(), `"oauth": true`, meta, 1)
+	}
+	for i, step := range []struct{ entry, want string }{
+		{withClient("ops-client-1"), "ops-client-1"},
+		{withClient(""), "ops-client-1"},
+		{withClient("  ops-client-2 "), "ops-client-2"},
+	} {
+		reg.setPages(func(url.Values) (int, string) { return 200, page("", step.entry) })
+		if _, err := s.Run(ctx); err != nil {
+			t.Fatalf("run %d: %v", i+1, err)
+		}
+		if got := byID(t, st)["com.notion--mcp"].OAuthClientID; got != step.want {
+			t.Errorf("run %d: client id %q, want %q", i+1, got, step.want)
+		}
+	}
+}

@@ -23,7 +23,11 @@ type MCPOAuthFlow struct {
 	// BrowserHash is the SHA-256 of the cookie the start set: only the
 	// browser that started the flow may finish it.
 	BrowserHash string
-	Expires     time.Time
+	// SessionID is the product session that started it (""when the token
+	// had none): a flow whose session ended (logout, account deleted)
+	// does not finish.
+	SessionID string
+	Expires   time.Time
 }
 
 type mcpOAuthFlowItem struct {
@@ -33,6 +37,7 @@ type mcpOAuthFlowItem struct {
 	EndpointURL string `dynamodbav:"endpoint_url"`
 	Sealed      []byte `dynamodbav:"sealed"`
 	BrowserHash string `dynamodbav:"browser_hash"`
+	SessionID   string `dynamodbav:"session_id,omitempty"`
 	ValidTo     int64  `dynamodbav:"valid_to"`   // unix ms
 	ExpiresAt   int64  `dynamodbav:"expires_at"` // TTL (unix s)
 }
@@ -44,7 +49,7 @@ var ErrFlowUnknown = errors.New("mcp sign-in unknown or used")
 // PutMCPOAuthFlow stores a flow of uid under the hash of its state.
 func (s *Store) PutMCPOAuthFlow(ctx context.Context, uid, stateHash string, f MCPOAuthFlow) error {
 	it := mcpOAuthFlowItem{PK: userPK(uid), SK: mcpOAuthFlowSK(stateHash), ServerID: f.ServerID, EndpointURL: f.EndpointURL,
-		Sealed: f.Sealed, BrowserHash: f.BrowserHash, ValidTo: f.Expires.UnixMilli(), ExpiresAt: f.Expires.Unix()}
+		Sealed: f.Sealed, BrowserHash: f.BrowserHash, SessionID: f.SessionID, ValidTo: f.Expires.UnixMilli(), ExpiresAt: f.Expires.Unix()}
 	if err := s.putNew(ctx, it); err != nil {
 		return fmt.Errorf("put mcp oauth flow: %w", err)
 	}
@@ -77,7 +82,7 @@ func (s *Store) TakeMCPOAuthFlow(ctx context.Context, uid, stateHash string) (MC
 		return MCPOAuthFlow{}, fmt.Errorf("take mcp oauth flow: %w", err)
 	}
 	return MCPOAuthFlow{ServerID: it.ServerID, EndpointURL: it.EndpointURL, Sealed: it.Sealed, BrowserHash: it.BrowserHash,
-		Expires: time.UnixMilli(it.ValidTo)}, nil
+		SessionID: it.SessionID, Expires: time.UnixMilli(it.ValidTo)}, nil
 }
 
 type oauthClientItem struct {

@@ -104,7 +104,8 @@ func (s *Service) oauthStart(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := s.st.PutMCPOAuthFlow(r.Context(), uid, hash(nonce), store.MCPOAuthFlow{
-		ServerID: srv.ID, EndpointURL: endpoint, Sealed: sealed, BrowserHash: hash(browser), Expires: time.Now().Add(oauthFlowTTL),
+		ServerID: srv.ID, EndpointURL: endpoint, Sealed: sealed, BrowserHash: hash(browser), SessionID: auth.SessionID(r.Context()),
+		Expires: time.Now().Add(oauthFlowTTL),
 	}); err != nil {
 		return err
 	}
@@ -163,6 +164,9 @@ func (s *Service) oauthCallback(w http.ResponseWriter, r *http.Request) {
 	case time.Now().After(flow.Expires):
 		back(flow.ServerID, "expired", "This sign-in took more than 10 minutes. Start again from the registry.")
 		return
+	case !s.sessionLive(r.Context(), uid, flow.SessionID):
+		back(flow.ServerID, "signed_out", "You signed out before the sign-in finished. Log in and start again from the registry.")
+		return
 	case q.Get("error") != "":
 		detail := "You cancelled the sign-in."
 		if q.Get("error") != "access_denied" {
@@ -186,6 +190,19 @@ func (s *Service) oauthCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	back(flow.ServerID, "", "")
+}
+
+// sessionLive reports whether the session that started a flow is still
+// open: a logout or a deleted account mid-flow stores nothing.
+func (s *Service) sessionLive(ctx context.Context, uid, sid string) bool {
+	if sid == "" {
+		return true // a token without a server-side session (tests, a deployment without sessions)
+	}
+	live, err := s.st.SessionLive(ctx, uid, sid)
+	if err != nil {
+		slog.ErrorContext(ctx, "mcp oauth callback session", "err", err)
+	}
+	return live
 }
 
 // finishSignIn exchanges code, handshakes with the token and stores the

@@ -294,3 +294,33 @@ func TestSignInAgainAsksForTheWiderScope(t *testing.T) {
 		t.Errorf("after signing in again: %s, want one whole connection", w.Body)
 	}
 }
+
+// TestSignInEndsWithTheSession: a logout, or the account deleted, between
+// the start and the browser's return stores nothing, and says why.
+func TestSignInEndsWithTheSession(t *testing.T) {
+	t.Parallel()
+	s := newSignInStack(t)
+	for _, end := range []string{"logout", "account deleted"} {
+		uid, token := s.user("ended")
+		authURL, cookie := s.start(token)
+		back := approve(t, authURL)
+		if end == "logout" {
+			_, err := s.st.EndSessions(context.Background(), uid)
+			storetest.Must(t, err, "logout")
+		} else {
+			storetest.Must(t, s.st.DeleteUser(context.Background(), uid), "delete account")
+		}
+		got := s.callback(back, cookie)
+		if got.Get("oauth_error") == "" || got.Get("connected") != "" {
+			t.Errorf("%s mid-flow: %v, want an error", end, got)
+		}
+		conns, err := s.st.ListMCPConnections(context.Background(), uid)
+		storetest.Must(t, err, "connections")
+		if len(conns) != 0 {
+			t.Errorf("%s mid-flow: %d connections stored", end, len(conns))
+		}
+		if end == "logout" && (got.Get("oauth_error") != "signed_out" || !strings.Contains(got.Get("detail"), "signed out")) {
+			t.Errorf("logout mid-flow: %v, want signed_out", got)
+		}
+	}
+}

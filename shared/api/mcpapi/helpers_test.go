@@ -56,6 +56,18 @@ func referenceServer(t *testing.T, mode string) string { return localmcptest.Ref
 // HTTP, behind wrap (nil: none), closed when the test ends.
 func sdkServer(t *testing.T, n int, wrap func(http.Handler) http.Handler) string {
 	t.Helper()
+	h := sdkHandler(t, n)
+	if wrap != nil {
+		h = wrap(h)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL + "/mcp"
+}
+
+// sdkHandler is the streamable-HTTP handler of a go-sdk MCP server with n tools.
+func sdkHandler(t *testing.T, n int) http.Handler {
+	t.Helper()
 	s := sdk.NewServer(&sdk.Implementation{Name: "test-server", Title: "Test", Version: "0.1.0"}, nil)
 	for i := range n {
 		s.AddTool(&sdk.Tool{
@@ -67,13 +79,7 @@ func sdkServer(t *testing.T, n int, wrap func(http.Handler) http.Handler) string
 			return &sdk.CallToolResult{}, nil
 		})
 	}
-	var h http.Handler = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
-	if wrap != nil {
-		h = wrap(h)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv.URL + "/mcp"
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
 }
 
 // bearerKey is go-sdk's bearer middleware accepting only key; every token

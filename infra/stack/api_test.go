@@ -134,6 +134,14 @@ func TestAPIGatewayRoutesRequestsLikeTheDevserver(t *testing.T) {
 			}
 		}
 	}
+	// The MCP sign-in's routes (its callback is the redirect URI that
+	// authorization servers send browsers to) are the mcp function's.
+	for _, p := range []string{routes.MCPOAuthStartPath, routes.MCPOAuthCallbackPath, routes.MCPOAuthMetadataPath} {
+		if g, _ := routes.Match(p); g.Function != "mcp" {
+			t.Errorf("%s is routed to %q, want mcp", p, g.Function)
+		}
+		samples = append(samples, p)
+	}
 	sort.Strings(samples)
 	for _, path := range samples {
 		g, ok := routes.Match(path)

@@ -130,7 +130,7 @@ var All = []Function{
 	// The provider keys tell mcp which providers are real (demo or not);
 	// the key-encryption key is readable by mcp, which seals users' server
 	// keys, and chat, which opens a user's own to call its tools.
-	{Name: "mcp", Routes: []string{"/api/v1/mcp-servers/", "/api/v1/mcp-connections/", "/api/v1/mcp-oauth/"}, Access: accessMCP, MemoryMB: 512, Timeout: BufferedTimeout,
+	{Name: "mcp", Routes: []string{"/api/v1/mcp-servers/", "/api/v1/mcp-connections/", MCPOAuthPrefix}, Access: accessMCP, MemoryMB: 512, Timeout: BufferedTimeout,
 		Secrets: append([]string{SecretJWT, SecretMCPKeyEncryptionKey}, providerKeys...), Env: mcpOutbound,
 		Settings: []string{SettingMetaBedrock, SettingPublicURL}},
 	{Name: "chat", Routes: []string{ChatPath}, Methods: map[string]string{ChatPath: "POST"}, Streaming: true,
@@ -156,6 +156,12 @@ const (
 	ChatPath           = "/api/v1/mcp-connections/message"
 	WebhookPath        = "/api/v1/payments/webhook"
 	GoogleCallbackPath = "/api/v1/auth/google/callback"
+	// The sign-in to OAuth-protected MCP servers: the callback is the
+	// redirect URI operators register at authorization servers.
+	MCPOAuthPrefix       = "/api/v1/mcp-oauth/"
+	MCPOAuthStartPath    = MCPOAuthPrefix + "start"
+	MCPOAuthCallbackPath = MCPOAuthPrefix + "callback"
+	MCPOAuthMetadataPath = MCPOAuthPrefix + "client-metadata.json"
 )
 
 // Get answers the function named name.

@@ -28,6 +28,11 @@ const (
 	ChatPath           = lambdas.ChatPath
 	WebhookPath        = lambdas.WebhookPath
 	GoogleCallbackPath = lambdas.GoogleCallbackPath
+	// The sign-in to OAuth-protected MCP servers (lambdas' table).
+	MCPOAuthPrefix       = lambdas.MCPOAuthPrefix
+	MCPOAuthStartPath    = lambdas.MCPOAuthStartPath
+	MCPOAuthCallbackPath = lambdas.MCPOAuthCallbackPath
+	MCPOAuthMetadataPath = lambdas.MCPOAuthMetadataPath
 )
 
 // Groups lists every route group: the functions of lambdas.All that serve

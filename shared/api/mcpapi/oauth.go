@@ -23,14 +23,15 @@ import (
 	"aiwork/shared/httpx"
 	"aiwork/shared/mcp"
 	"aiwork/shared/mcp/mcpauth"
+	"aiwork/shared/routes"
 	"aiwork/shared/store"
 )
 
 // Paths of the sign-in to OAuth-protected MCP servers.
 const (
-	OAuthStartPath    = "/api/v1/mcp-oauth/start"
-	OAuthCallbackPath = "/api/v1/mcp-oauth/callback"
-	OAuthMetadataPath = "/api/v1/mcp-oauth/client-metadata.json"
+	OAuthStartPath    = routes.MCPOAuthStartPath
+	OAuthCallbackPath = routes.MCPOAuthCallbackPath
+	OAuthMetadataPath = routes.MCPOAuthMetadataPath
 	// oauthCookie binds a flow to the browser that started it.
 	oauthCookie  = "mcp_oauth_browser"
 	oauthFlowTTL = 10 * time.Minute
@@ -109,7 +110,7 @@ func (s *Service) oauthStart(w http.ResponseWriter, r *http.Request) error {
 	}); err != nil {
 		return err
 	}
-	http.SetCookie(w, &http.Cookie{Name: oauthCookie, Value: browser, Path: "/api/v1/mcp-oauth/", MaxAge: int(oauthFlowTTL.Seconds()),
+	http.SetCookie(w, &http.Cookie{Name: oauthCookie, Value: browser, Path: routes.MCPOAuthPrefix, MaxAge: int(oauthFlowTTL.Seconds()),
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: strings.HasPrefix(redirect, "https://")})
 	state := base64.RawURLEncoding.EncodeToString([]byte(uid)) + "." + nonce
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"authorization_url": grant.AuthCodeURL(state, verifier), "scopes": grant.Scopes})
@@ -136,7 +137,7 @@ func (s *Service) oauthCallback(w http.ResponseWriter, r *http.Request) {
 				v.Set("detail", detail)
 			}
 		}
-		http.SetCookie(w, &http.Cookie{Name: oauthCookie, Value: "", Path: "/api/v1/mcp-oauth/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
+		http.SetCookie(w, &http.Cookie{Name: oauthCookie, Value: "", Path: routes.MCPOAuthPrefix, MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
 		http.Redirect(w, r, "/registry?"+v.Encode(), http.StatusFound)
 	}
 	uidPart, nonce, ok := strings.Cut(q.Get("state"), ".")

@@ -42,12 +42,9 @@ func (s *Service) connectServer(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	uid, _ := auth.UserID(r.Context())
-	srv, err := s.serverOr404(r, in.ServerID)
+	srv, err := s.activeServer(r, in.ServerID)
 	if err != nil {
 		return err
-	}
-	if !srv.IsActive {
-		return httpx.Conflict(fmt.Sprintf("%s is no longer listed as active in the registry.", displayName(srv)))
 	}
 	key := strings.TrimSpace(in.APIKey)
 	if srv.APIKeyRequired && key == "" {
@@ -56,17 +53,8 @@ func (s *Service) connectServer(w http.ResponseWriter, r *http.Request) error {
 	if len(key) > maxAPIKeyLen {
 		return httpx.Invalid("The API key is too long.")
 	}
-	endpoint := strings.TrimSpace(in.EndpointURL)
-	if endpoint == "" {
-		endpoint = srv.EndpointURL
-	}
-	if len(endpoint) > maxEndpointLen {
-		return httpx.Invalid("The endpoint URL is too long.")
-	}
-	if err := s.policy.CheckURL(endpoint); err != nil {
-		return clientError(err)
-	}
-	if err := s.admitConnect(r.Context(), uid, endpoint); err != nil {
+	endpoint, err := s.admitEndpoint(r.Context(), uid, srv, in.EndpointURL)
+	if err != nil {
 		return err
 	}
 
@@ -95,6 +83,35 @@ func (s *Service) connectServer(w http.ResponseWriter, r *http.Request) error {
 	}
 	httpx.WriteJSON(w, http.StatusOK, presentConnection(c))
 	return nil
+}
+
+// activeServer is the registry entry id, if it is still active.
+func (s *Service) activeServer(r *http.Request, id string) (domain.MCPServer, error) {
+	srv, err := s.serverOr404(r, id)
+	if err != nil {
+		return srv, err
+	}
+	if !srv.IsActive {
+		return srv, httpx.Conflict(fmt.Sprintf("%s is no longer listed as active in the registry.", displayName(srv)))
+	}
+	return srv, nil
+}
+
+// admitEndpoint is the endpoint a connect or sign-in reaches (the user's
+// override, else the entry's), once the outbound rules allow it and the
+// attempt is counted (admitConnect).
+func (s *Service) admitEndpoint(ctx context.Context, uid string, srv domain.MCPServer, override string) (string, error) {
+	endpoint := strings.TrimSpace(override)
+	if endpoint == "" {
+		endpoint = srv.EndpointURL
+	}
+	if len(endpoint) > maxEndpointLen {
+		return "", httpx.Invalid("The endpoint URL is too long.")
+	}
+	if err := s.policy.CheckURL(endpoint); err != nil {
+		return "", clientError(err)
+	}
+	return endpoint, s.admitConnect(ctx, uid, endpoint)
 }
 
 // admitConnect counts the attempt against the caller's and the target

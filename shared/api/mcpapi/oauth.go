@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -57,24 +56,12 @@ func (s *Service) oauthStart(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	uid, _ := auth.UserID(r.Context())
-	srv, err := s.serverOr404(r, in.ServerID)
+	srv, err := s.activeServer(r, in.ServerID)
 	if err != nil {
 		return err
 	}
-	if !srv.IsActive {
-		return httpx.Conflict(fmt.Sprintf("%s is no longer listed as active in the registry.", displayName(srv)))
-	}
-	endpoint := strings.TrimSpace(in.EndpointURL)
-	if endpoint == "" {
-		endpoint = srv.EndpointURL
-	}
-	if len(endpoint) > maxEndpointLen {
-		return httpx.Invalid("The endpoint URL is too long.")
-	}
-	if err := s.policy.CheckURL(endpoint); err != nil {
-		return clientError(err)
-	}
-	if err := s.admitConnect(r.Context(), uid, endpoint); err != nil {
+	endpoint, err := s.admitEndpoint(r.Context(), uid, srv, in.EndpointURL)
+	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.connectTimeout)

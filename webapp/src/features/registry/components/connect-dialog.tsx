@@ -1,13 +1,12 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
-import { Button, PasswordField, TextField } from '@aws-amplify/ui-react';
-import { DetailModal } from '../../../components/detail-modal';
+import { Button, PasswordField } from '@aws-amplify/ui-react';
 import { toast } from '../../../components/notifications/notification-store';
 import { useConnectMcpServer } from '../api/connect-mcp-server';
 import type { McpConnectResponse, McpServer } from '../api/types';
 import { buildConnectRequest, connectFailureReason, isApiKeyMissing } from '../connect-request';
 import { connectedMessage, connectFailedMessage, MESSAGES } from '../messages';
 import { keyHint, toolsCountLabel } from '../server-status';
-import { FeatureChips, KeyIcon, OAuthBadge } from './status-badge';
+import { ConnectModal, EndpointField, SupportedFeatures } from './connect-parts';
 import { ToolList } from './tool-list';
 
 /**
@@ -76,20 +75,12 @@ export function ConnectDialog({ server, userId, onClose }: ConnectDialogProps) {
   };
 
   return (
-    <DetailModal
+    <ConnectModal
+      server={server}
       titleId={titleId}
       descriptionId={descriptionId}
-      title={`Connect to ${server.name}`}
-      meta={
-        <div className="server-card__marks">
-          {server.api_key_required ? <KeyIcon /> : null}
-          {server.oauth_required ? <OAuthBadge /> : null}
-        </div>
-      }
-      onClose={close}
-      closeDisabled={connecting}
-      compact
-      className="connect-dialog"
+      locked={connecting}
+      onClose={onClose}
       testId="connect-dialog"
       footer={
         phase.kind === 'success' ? (
@@ -122,18 +113,7 @@ export function ConnectDialog({ server, userId, onClose }: ConnectDialogProps) {
           <p id={descriptionId} className="detail-modal__description">
             {server.description || 'No description.'}
           </p>
-          <TextField
-            label="Endpoint URL"
-            type="url"
-            inputMode="url"
-            placeholder={server.endpoint_url}
-            descriptiveText={MESSAGES.useDefaultEndpoint}
-            value={endpointUrl}
-            onChange={(e) => setEndpointUrl(e.target.value)}
-            isReadOnly={connecting}
-            autoComplete="off"
-            spellCheck={false}
-          />
+          <EndpointField server={server} value={endpointUrl} onChange={setEndpointUrl} readOnly={connecting} />
           <PasswordField
             label="API Key"
             className={server.api_key_required ? 'connect-dialog__key connect-dialog__key--required' : 'connect-dialog__key'}
@@ -156,12 +136,7 @@ export function ConnectDialog({ server, userId, onClose }: ConnectDialogProps) {
               {MESSAGES.apiKeyRequired}
             </p>
           ) : null}
-          {server.supported_features.length > 0 ? (
-            <div className="detail-modal__section">
-              <h3 className="detail-modal__section-title">Supported features</h3>
-              <FeatureChips features={server.supported_features} />
-            </div>
-          ) : null}
+          <SupportedFeatures features={server.supported_features} />
           {phase.kind === 'input' && phase.failure ? (
             <div ref={failureRef} tabIndex={-1} className="registry-inline-error" data-testid="connect-failure">
               <strong>Connection failed.</strong> {phase.failure}
@@ -174,7 +149,7 @@ export function ConnectDialog({ server, userId, onClose }: ConnectDialogProps) {
           ) : null}
         </form>
       )}
-    </DetailModal>
+    </ConnectModal>
   );
 }
 

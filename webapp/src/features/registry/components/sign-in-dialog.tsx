@@ -1,13 +1,12 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Button, TextField } from '@aws-amplify/ui-react';
-import { DetailModal } from '../../../components/detail-modal';
+import { Button } from '@aws-amplify/ui-react';
 import { toast } from '../../../components/notifications/notification-store';
 import { browserLocation } from '../../../lib/browser-location';
 import { requestSignIn, signInHost, type SignInStart } from '../api/start-sign-in';
 import type { McpServer } from '../api/types';
 import { connectFailureReason } from '../connect-request';
 import { connectFailedMessage, MESSAGES, signInLabel } from '../messages';
-import { FeatureChips, OAuthBadge } from './status-badge';
+import { ConnectModal, EndpointField, SupportedFeatures } from './connect-parts';
 
 /**
  * Connecting a server that signs users in with its own OAuth (MCP
@@ -91,19 +90,12 @@ export function SignInDialog({ server, endpointUrl: initialEndpoint = '', onClos
   const host = start ? signInHost(start.authorization_url) : '';
 
   return (
-    <DetailModal
+    <ConnectModal
+      server={server}
       titleId={titleId}
       descriptionId={descriptionId}
-      title={`Connect to ${server.name}`}
-      meta={
-        <div className="server-card__marks">
-          <OAuthBadge />
-        </div>
-      }
-      onClose={close}
-      closeDisabled={phase.kind === 'leaving'}
-      compact
-      className="connect-dialog"
+      locked={phase.kind === 'leaving'}
+      onClose={onClose}
       testId="sign-in-dialog"
       footer={
         <>
@@ -145,28 +137,17 @@ export function SignInDialog({ server, endpointUrl: initialEndpoint = '', onClos
             )
           ) : null}
         </div>
-        <TextField
-          label="Endpoint URL"
-          type="url"
-          inputMode="url"
-          placeholder={server.endpoint_url}
-          descriptiveText={MESSAGES.useDefaultEndpoint}
+        <EndpointField
+          server={server}
           value={endpointUrl}
-          onChange={(e) => {
-            setEndpointUrl(e.target.value);
+          onChange={(v) => {
+            setEndpointUrl(v);
             // A prepared sign-in is for the endpoint it was made for.
             if (phase.kind === 'ready' || phase.kind === 'failed') setPhase({ kind: 'ready', start: null });
           }}
-          isReadOnly={busy}
-          autoComplete="off"
-          spellCheck={false}
+          readOnly={busy}
         />
-        {server.supported_features.length > 0 ? (
-          <div className="detail-modal__section">
-            <h3 className="detail-modal__section-title">Supported features</h3>
-            <FeatureChips features={server.supported_features} />
-          </div>
-        ) : null}
+        <SupportedFeatures features={server.supported_features} />
         {phase.kind === 'failed' ? (
           <div ref={failureRef} tabIndex={-1} className="registry-inline-error" data-testid="connect-failure">
             <strong>Sign-in is not possible.</strong> {phase.reason}
@@ -178,6 +159,6 @@ export function SignInDialog({ server, endpointUrl: initialEndpoint = '', onClos
           </p>
         ) : null}
       </form>
-    </DetailModal>
+    </ConnectModal>
   );
 }

@@ -49,16 +49,11 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 	cmd := exec.Command("node", args...)
 	cmd.Stderr = os.Stderr
-	child, err := localproc.Start("dynalite", cmd)
+	child, err := localproc.Serve(ctx, "dynalite", cmd, 30*time.Second, port)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{Endpoint: fmt.Sprintf("http://127.0.0.1:%d", port), child: child}
-	if err := child.WaitPort(ctx, port, 30*time.Second); err != nil {
-		s.Stop()
-		return nil, err
-	}
-	return s, nil
+	return &Server{Endpoint: fmt.Sprintf("http://127.0.0.1:%d", port), child: child}, nil
 }
 
 // Stop ends dynalite and waits for it to exit.

@@ -43,7 +43,7 @@ func Start(ctx context.Context, mode string) (*Server, error) {
 	}
 	cmd := exec.Command(bin, mode)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "PORT=" + strconv.Itoa(port)}
-	child, err := localproc.Start("MCP reference server", cmd)
+	child, err := localproc.Serve(ctx, "MCP reference server", cmd, 60*time.Second, port)
 	if err != nil {
 		return nil, err
 	}
@@ -51,12 +51,7 @@ func Start(ctx context.Context, mode string) (*Server, error) {
 	if mode == ModeSSE {
 		path = "/sse"
 	}
-	s := &Server{Endpoint: fmt.Sprintf("http://127.0.0.1:%d%s", port, path), child: child}
-	if err := child.WaitPort(ctx, port, 60*time.Second); err != nil {
-		s.Stop()
-		return nil, err
-	}
-	return s, nil
+	return &Server{Endpoint: fmt.Sprintf("http://127.0.0.1:%d%s", port, path), child: child}, nil
 }
 
 // Stop ends the server and waits for it.

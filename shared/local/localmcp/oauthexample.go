@@ -66,23 +66,16 @@ func StartOAuthExample(ctx context.Context) (*OAuthServer, error) {
 		"MCP_PORT=" + strconv.Itoa(mcpPort),
 		"MCP_AUTH_PORT=" + strconv.Itoa(authPort),
 	}
-	child, err := localproc.Start("MCP OAuth example server", cmd)
+	child, err := localproc.Serve(ctx, "MCP OAuth example server", cmd, 60*time.Second, authPort, mcpPort)
 	if err != nil {
 		return nil, err
 	}
-	s := &OAuthServer{
+	return &OAuthServer{
 		Endpoint:         fmt.Sprintf("http://localhost:%d/mcp", mcpPort),
 		Issuer:           fmt.Sprintf("http://localhost:%d/", authPort),
 		ResourceMetadata: fmt.Sprintf("http://localhost:%d/.well-known/oauth-protected-resource/mcp", mcpPort),
 		child:            child,
-	}
-	for _, port := range []int{authPort, mcpPort} {
-		if err := child.WaitPort(ctx, port, 60*time.Second); err != nil {
-			s.Stop()
-			return nil, err
-		}
-	}
-	return s, nil
+	}, nil
 }
 
 // Stop ends the server (both ports) and waits for it.

@@ -35,6 +35,22 @@ func Start(name string, cmd *exec.Cmd) (*Child, error) {
 	return c, nil
 }
 
+// Serve starts cmd (Start) and waits until it accepts connections on every
+// port (WaitPort); on failure the child is stopped.
+func Serve(ctx context.Context, name string, cmd *exec.Cmd, within time.Duration, ports ...int) (*Child, error) {
+	c, err := Start(name, cmd)
+	if err != nil {
+		return nil, err
+	}
+	for _, port := range ports {
+		if err := c.WaitPort(ctx, port, within); err != nil {
+			c.Stop()
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
 // WaitPort waits until the child accepts connections on 127.0.0.1:port; it
 // fails early when the child exits or ctx ends.
 func (c *Child) WaitPort(ctx context.Context, port int, within time.Duration) error {

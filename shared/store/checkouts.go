@@ -73,13 +73,7 @@ func (s *Store) ClaimCheckout(ctx context.Context, uid, pid, token, seen string,
 		in.ExpressionAttributeValues = map[string]types.AttributeValue{":seen": &types.AttributeValueMemberS{Value: seen}}
 	}
 	_, err = s.db.PutItem(ctx, in)
-	if isConditionFailed(err) {
-		return ErrCheckoutTaken
-	}
-	if err != nil {
-		return fmt.Errorf("claim checkout: %w", err)
-	}
-	return nil
+	return conditional("claim checkout", err, ErrCheckoutTaken)
 }
 
 // OpenCheckoutAt records the session the claim's holder created.
@@ -99,13 +93,7 @@ func (s *Store) OpenCheckoutAt(ctx context.Context, uid, pid, token, sid, url st
 			":token": &types.AttributeValueMemberS{Value: token},
 		},
 	})
-	if isConditionFailed(err) {
-		return ErrCheckoutTaken
-	}
-	if err != nil {
-		return fmt.Errorf("open checkout: %w", err)
-	}
-	return nil
+	return conditional("open checkout", err, ErrCheckoutTaken)
 }
 
 // ReleaseCheckout removes uid's checkout record for pid if it still holds

@@ -125,13 +125,7 @@ func (s *Store) DeleteMCPConnection(ctx context.Context, uid, cid string) error 
 		// rather than succeed silently.
 		ConditionExpression: aws.String("attribute_exists(PK)"),
 	})
-	if isConditionFailed(err) {
-		return fmt.Errorf("delete mcp connection: %w", ErrNotFound)
-	}
-	if err != nil {
-		return fmt.Errorf("delete mcp connection: %w", err)
-	}
-	return nil
+	return conditional("delete mcp connection", err, fmt.Errorf("delete mcp connection: %w", ErrNotFound))
 }
 
 // GetMCPConnection reads uid's connection cid; ErrNotFound when uid has none
@@ -166,11 +160,5 @@ func (s *Store) UpdateMCPConnectionTools(ctx context.Context, uid, cid string, t
 			":at":    &types.AttributeValueMemberS{Value: checkedAt},
 		},
 	})
-	if isConditionFailed(err) {
-		return fmt.Errorf("update mcp connection tools: %w", ErrNotFound)
-	}
-	if err != nil {
-		return fmt.Errorf("update mcp connection tools: %w", err)
-	}
-	return nil
+	return conditional("update mcp connection tools", err, fmt.Errorf("update mcp connection tools: %w", ErrNotFound))
 }

@@ -137,13 +137,7 @@ func (s *Store) UpdateMCPConnectionGrant(ctx context.Context, uid, cid string, s
 			":version": &types.AttributeValueMemberN{Value: fmt.Sprint(version)},
 		},
 	})
-	if isConditionFailed(err) {
-		return ErrGrantChanged
-	}
-	if err != nil {
-		return fmt.Errorf("update mcp connection grant: %w", err)
-	}
-	return nil
+	return conditional("update mcp connection grant", err, ErrGrantChanged)
 }
 
 // MarkMCPConnectionNeedsSignIn records that the server no longer accepts
@@ -163,13 +157,7 @@ func (s *Store) MarkMCPConnectionNeedsSignIn(ctx context.Context, uid, cid, scop
 		ConditionExpression:       aws.String("attribute_exists(PK)"),
 		ExpressionAttributeValues: values,
 	})
-	if isConditionFailed(err) {
-		return fmt.Errorf("mark mcp connection: %w", ErrNotFound)
-	}
-	if err != nil {
-		return fmt.Errorf("mark mcp connection: %w", err)
-	}
-	return nil
+	return conditional("mark mcp connection", err, fmt.Errorf("mark mcp connection: %w", ErrNotFound))
 }
 
 // ClaimMCPConnectionRefresh takes the right to refresh the connection's

@@ -218,13 +218,7 @@ func (s *Store) SetMCPServerActive(ctx context.Context, sid string, active bool)
 			":active": &types.AttributeValueMemberBOOL{Value: active},
 		},
 	})
-	if isConditionFailed(err) {
-		return fmt.Errorf("set mcp server active: %w", ErrNotFound)
-	}
-	if err != nil {
-		return fmt.Errorf("set mcp server active: %w", err)
-	}
-	return nil
+	return conditional("set mcp server active", err, fmt.Errorf("set mcp server active: %w", ErrNotFound))
 }
 
 // SaveMCPHealth records the prober's last look at a server: only the health
@@ -242,13 +236,7 @@ func (s *Store) SaveMCPHealth(ctx context.Context, sid string, h domain.MCPHealt
 	}
 	// Only an existing server: health alone must not create an item.
 	err := s.updateAttrs(ctx, mcpServerPK(sid), skMCPServer, a, "attribute_exists(PK)")
-	if isConditionFailed(err) {
-		return fmt.Errorf("save mcp health: %w", ErrNotFound)
-	}
-	if err != nil {
-		return fmt.Errorf("save mcp health: %w", err)
-	}
-	return nil
+	return conditional("save mcp health", err, fmt.Errorf("save mcp health: %w", ErrNotFound))
 }
 
 type mcpSyncItem struct {

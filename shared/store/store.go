@@ -12,6 +12,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -57,6 +58,18 @@ func (s *Store) DB() *dynamodb.Client { return s.db }
 
 // Table is the table name.
 func (s *Store) Table() string { return s.table }
+
+// conditional is a conditional write's outcome: failed when its condition
+// did not hold, the error wrapped with op when it failed otherwise.
+func conditional(op string, err, failed error) error {
+	if isConditionFailed(err) {
+		return failed
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return nil
+}
 
 func isConditionFailed(err error) bool {
 	var ccf *types.ConditionalCheckFailedException

@@ -64,11 +64,5 @@ func (s *Store) RevokeToolAllowance(ctx context.Context, uid, serverID, tool str
 		Key:                 key(pk, sk),
 		ConditionExpression: aws.String("attribute_exists(PK)"), // say "not found" rather than succeed silently
 	})
-	if isConditionFailed(err) {
-		return fmt.Errorf("revoke tool allowance: %w", ErrNotFound)
-	}
-	if err != nil {
-		return fmt.Errorf("revoke tool allowance: %w", err)
-	}
-	return nil
+	return conditional("revoke tool allowance", err, fmt.Errorf("revoke tool allowance: %w", ErrNotFound))
 }

@@ -26,21 +26,9 @@ after(async () => {
   await stack?.stop();
 });
 
-/** Polls fn until it returns a truthy value (a condition wait, not a sleep). */
-async function until(what, fn, { timeout = 60_000, every = 250 } = {}) {
-  const deadline = Date.now() + timeout;
-  let last;
-  while (Date.now() < deadline) {
-    last = await fn();
-    if (last) return last;
-    await new Promise((r) => setTimeout(r, every));
-  }
-  throw new Error(`timed out after ${timeout} ms waiting for ${what}\n--- devserver output ---\n${stack.logs().slice(-4000)}`);
-}
-
 /** The reference server's catalogue entry once the prober has seen it up. */
 async function localServer(page) {
-  return until(`the prober to see ${LOCAL_ID} up`, async () => {
+  return stack.until(`the prober to see ${LOCAL_ID} up`, async () => {
     const res = await page.request.get(`/api/v1/mcp-servers/${LOCAL_ID}`);
     if (res.status() !== 200) return null;
     const s = await res.json();
@@ -115,7 +103,7 @@ async function send(page, text) {
   const input = page.getByLabel('Message', { exact: true });
   await input.fill(text);
   await input.press('Enter');
-  await until(`the reply to "${text}" to start`, async () => (await replyCount(page)) > before, { every: 50 });
+  await stack.until(`the reply to "${text}" to start`, async () => (await replyCount(page)) > before, { every: 50 });
   return lastReply(page);
 }
 

@@ -24,18 +24,6 @@ after(async () => {
 const card = (page, id) => page.locator(`[data-testid="server-card"][data-server-id="${id}"]`);
 const toast = (page, text) => page.getByTestId('toasts').getByText(text, { exact: true });
 
-/** Polls fn until it returns a truthy value (a condition wait, not a sleep). */
-async function until(what, fn, { timeout = 60_000, every = 250 } = {}) {
-  const deadline = Date.now() + timeout;
-  let last;
-  while (Date.now() < deadline) {
-    last = await fn();
-    if (last) return last;
-    await new Promise((r) => setTimeout(r, every));
-  }
-  throw new Error(`timed out after ${timeout} ms waiting for ${what}\n--- devserver output ---\n${stack.logs().slice(-4000)}`);
-}
-
 async function catalogue(page) {
   const res = await page.request.get('/api/v1/mcp-servers/');
   assert.equal(res.status(), 200);
@@ -44,7 +32,7 @@ async function catalogue(page) {
 
 /** The reference server's entry once the prober has seen its tools. */
 async function probedLocalServer(page) {
-  return until(`the prober to list the tools of ${LOCAL_ID}`, async () => {
+  return stack.until(`the prober to list the tools of ${LOCAL_ID}`, async () => {
     const res = await page.request.get(`/api/v1/mcp-servers/${LOCAL_ID}`);
     if (res.status() === 404) return null;
     assert.equal(res.status(), 200);

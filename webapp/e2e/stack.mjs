@@ -84,6 +84,16 @@ export async function startStack(extraEnv = {}) {
     baseURL,
     browser,
     logs: () => logs,
+    /** Polls fn until it returns a truthy value (a condition wait, not a sleep); the devserver's output on a timeout. */
+    async until(what, fn, { timeout = 60_000, every = 250 } = {}) {
+      const deadline = Date.now() + timeout;
+      while (Date.now() < deadline) {
+        const got = await fn();
+        if (got) return got;
+        await new Promise((r) => setTimeout(r, every));
+      }
+      throw new Error(`timed out after ${timeout} ms waiting for ${what}\n--- devserver output ---\n${logs.slice(-4000)}`);
+    },
     /** A fresh browser context (own storage) and page; options as Playwright's newContext. */
     async newPage(options = {}, { tour = false } = {}) {
       const context = await browser.newContext({ baseURL, ...options });

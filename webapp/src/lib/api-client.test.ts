@@ -1,18 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, apiRequest, errorMessage } from './api-client';
 import { getAuthState, initAuth, resetAuthForTests, setSession, type User } from './auth-session';
+import { installFakeApi, type FakeApi } from '../test/fake-api';
 import { jsonResponse, tokenExpiringIn } from '../test/jwt-fixtures';
 import { STORAGE_KEYS, userKey } from './storage';
 
 const user: User = { id: '1', email: 'a@example.com', username: 'ada', full_name: 'Ada L', is_admin: false, is_verified: true };
 
-let fetchMock: ReturnType<typeof vi.fn>;
+let api: FakeApi;
 
 beforeEach(() => {
   resetAuthForTests();
   initAuth();
-  fetchMock = vi.fn();
-  vi.stubGlobal('fetch', fetchMock);
+  api = installFakeApi();
 });
 
 afterEach(() => {
@@ -20,29 +20,30 @@ afterEach(() => {
   resetAuthForTests();
 });
 
-function lastRequest(): { url: string; init: RequestInit; headers: Record<string, string> } {
-  const [url, init] = fetchMock.mock.calls.at(-1)!;
-  return { url, init, headers: (init?.headers ?? {}) as Record<string, string> };
+function lastRequest(): { url: string; method: string; body: unknown; headers: Record<string, string> } {
+  const call = api.calls.at(-1)!;
+  return { url: call.path + call.search, method: call.method, body: call.body, headers: call.headers };
 }
 
 describe('apiRequest', () => {
   it('prefixes /api/v1 and parses JSON', async () => {
-    fetchMock.mockResolvedValue(jsonResponse(200, { status: 'ok' }));
+    api.route('GET /api/v1/auth/health', () => jsonResponse(200, { status: 'ok' }));
     await expect(apiRequest('/auth/health')).resolves.toEqual({ status: 'ok' });
     expect(lastRequest().url).toBe('/api/v1/auth/health');
-    expect(lastRequest().init.method).toBe('GET');
+    expect(lastRequest().method).toBe('GET');
   });
 
   it('attaches the bearer token of the session', async () => {
     const token = tokenExpiringIn(3600);
     setSession(user, token);
-    fetchMock.mockResolvedValue(jsonResponse(200, []));
+    api.route('GET /api/v1/users/activities', () => jsonResponse(200, []));
     await apiRequest('/users/activities');
     expect(lastRequest().headers.Authorization).toBe(`Bearer ${token}`);
   });
 
   it('sends no Authorization header without a session or with token: null', async () => {
-    fetchMock.mockResolvedValue(jsonResponse(200, {}));
+    api.route('GET /api/v1/auth/health', () => jsonResponse(200, {}));
+    api.route('POST /api/v1/auth/login', () => jsonResponse(200, {}));
     await apiRequest('/auth/health');
     expect(lastRequest().headers.Authorization).toBeUndefined();
 
@@ -53,22 +54,22 @@ describe('apiRequest', () => {
 
   it('uses an explicit token over the session one', async () => {
     setSession(user, tokenExpiringIn(3600));
-    fetchMock.mockResolvedValue(jsonResponse(200, {}));
+    api.route('GET /api/v1/auth/me', () => jsonResponse(200, {}));
     await apiRequest('/auth/me', { token: 'x.y.z' });
     expect(lastRequest().headers.Authorization).toBe('Bearer x.y.z');
   });
 
   it('JSON-encodes bodies and defaults to POST', async () => {
-    fetchMock.mockResolvedValue(jsonResponse(201, { ok: true }));
+    api.route('POST /api/v1/auth/login', () => jsonResponse(201, { ok: true }));
     await apiRequest('/auth/login', { body: { email: 'a@example.com', password: 'p' } });
-    const { init, headers } = lastRequest();
-    expect(init.method).toBe('POST');
+    const { method, headers, body } = lastRequest();
+    expect(method).toBe('POST');
     expect(headers['Content-Type']).toBe('application/json');
-    expect(JSON.parse(init.body as string)).toEqual({ email: 'a@example.com', password: 'p' });
+    expect(body).toEqual({ email: 'a@example.com', password: 'p' }); // parsed from the JSON text sent
   });
 
   it('throws ApiError with status, detail and code from the JSON body', async () => {
-    fetchMock.mockResolvedValue(jsonResponse(409, { detail: 'Email already registered', code: 'conflict' }, { statusText: 'Conflict' }));
+    api.route('POST /api/v1/auth/register', () => jsonResponse(409, { detail: 'Email already registered', code: 'conflict' }, { statusText: 'Conflict' }));
     const err = await apiRequest('/auth/register', { body: {} }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 409, detail: 'Email already registered', code: 'conflict', fromServer: true });
@@ -76,28 +77,28 @@ describe('apiRequest', () => {
   });
 
   it('uses the status text as detail when the body is not JSON', async () => {
-    fetchMock.mockResolvedValue(new Response('<html>Bad Gateway</html>', { status: 502, statusText: 'Bad Gateway' }));
+    api.route('GET /api/v1/prompts/', () => new Response('<html>Bad Gateway</html>', { status: 502, statusText: 'Bad Gateway' }));
     const err = await apiRequest('/prompts/').catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 502, detail: 'Bad Gateway', fromServer: false });
   });
 
   it('uses the status text when the JSON body has no detail, and a generic text without status text', async () => {
-    fetchMock.mockResolvedValue(jsonResponse(500, { oops: true }, { statusText: 'Internal Server Error' }));
+    api.route('GET /api/v1/x', () => jsonResponse(500, { oops: true }, { statusText: 'Internal Server Error' }));
     await expect(apiRequest('/x')).rejects.toMatchObject({ status: 500, detail: 'Internal Server Error', fromServer: false });
 
-    fetchMock.mockResolvedValue(new Response('', { status: 503 }));
+    api.route('GET /api/v1/x', () => new Response('', { status: 503 }));
     await expect(apiRequest('/x')).rejects.toMatchObject({ status: 503, detail: 'Request failed with status 503' });
   });
 
   it('joins FastAPI-style validation details', async () => {
-    fetchMock.mockResolvedValue(jsonResponse(422, { detail: [{ msg: 'field required' }, { msg: 'bad email' }] }));
+    api.route('GET /api/v1/x', () => jsonResponse(422, { detail: [{ msg: 'field required' }, { msg: 'bad email' }] }));
     await expect(apiRequest('/x')).rejects.toMatchObject({ status: 422, detail: 'field required; bad email', fromServer: true });
   });
 
   it('clears the session on any 401', async () => {
     setSession(user, tokenExpiringIn(3600));
     expect(localStorage.getItem('auth-storage')).not.toBeNull();
-    fetchMock.mockResolvedValue(jsonResponse(401, { detail: 'Could not validate credentials', code: 'unauthorized' }));
+    api.route('GET /api/v1/auth/me', () => jsonResponse(401, { detail: 'Could not validate credentials', code: 'unauthorized' }));
     await expect(apiRequest('/auth/me')).rejects.toMatchObject({ status: 401, detail: 'Could not validate credentials' });
     expect(getAuthState()).toMatchObject({ status: 'unauthenticated', user: null, token: null });
     expect(localStorage.getItem('auth-storage')).toBeNull();
@@ -108,7 +109,7 @@ describe('apiRequest', () => {
     localStorage.setItem(userKey(STORAGE_KEYS.chatConversations, user.id), '{"t":[{"content":"My private note"}]}');
     localStorage.setItem(userKey(STORAGE_KEYS.mcpConnections, user.id), '[]');
     sessionStorage.setItem(STORAGE_KEYS.chatPrefill, 'My private note');
-    fetchMock.mockResolvedValue(jsonResponse(401, { detail: 'Could not validate credentials', code: 'unauthorized' }));
+    api.route('GET /api/v1/users/usage', () => jsonResponse(401, { detail: 'Could not validate credentials', code: 'unauthorized' }));
     await expect(apiRequest('/users/usage')).rejects.toMatchObject({ status: 401 });
     expect(localStorage.getItem(userKey(STORAGE_KEYS.chatConversations, user.id))).toBeNull();
     expect(localStorage.getItem(userKey(STORAGE_KEYS.mcpConnections, user.id))).toBeNull();
@@ -117,7 +118,7 @@ describe('apiRequest', () => {
 
   it('keeps the session when a request deliberately sent without a token gets a 401', async () => {
     setSession(user, tokenExpiringIn(3600));
-    fetchMock.mockResolvedValue(jsonResponse(401, { detail: 'Incorrect email or password' }));
+    api.route('POST /api/v1/auth/login', () => jsonResponse(401, { detail: 'Incorrect email or password' }));
     await expect(apiRequest('/auth/login', { body: {}, token: null })).rejects.toMatchObject({ status: 401 });
     expect(getAuthState().status).toBe('authenticated');
   });
@@ -125,7 +126,7 @@ describe('apiRequest', () => {
   it('keeps the session when a 401 answers a token that is no longer the session\'s', async () => {
     const current = tokenExpiringIn(3600);
     setSession(user, current);
-    fetchMock.mockResolvedValue(jsonResponse(401, { detail: 'Your session has ended. Please log in again.' }));
+    api.route('POST /api/v1/auth/logout', () => jsonResponse(401, { detail: 'Your session has ended. Please log in again.' }));
     // e.g. a logout's own request, or an answer arriving after another sign-in.
     await expect(apiRequest('/auth/logout', { method: 'POST', token: tokenExpiringIn(60) })).rejects.toMatchObject({ status: 401 });
     expect(getAuthState()).toMatchObject({ status: 'authenticated', token: current });
@@ -133,13 +134,15 @@ describe('apiRequest', () => {
 
   it('does not clear the session on other errors', async () => {
     setSession(user, tokenExpiringIn(3600));
-    fetchMock.mockResolvedValue(jsonResponse(403, { detail: 'Forbidden' }));
+    api.route('GET /api/v1/x', () => jsonResponse(403, { detail: 'Forbidden' }));
     await expect(apiRequest('/x')).rejects.toMatchObject({ status: 403 });
     expect(getAuthState().status).toBe('authenticated');
   });
 
   it('reports network failures as status 0', async () => {
-    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    api.route('GET /api/v1/auth/google/login', () => {
+      throw new TypeError('Failed to fetch');
+    });
     const err = await apiRequest('/auth/google/login').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 0, code: 'network_error', fromServer: false });
@@ -147,19 +150,20 @@ describe('apiRequest', () => {
   });
 
   it('reports a timeout as status 0 with code timeout', async () => {
-    fetchMock.mockImplementation(
-      (_url: string, init: RequestInit) =>
+    api.route(
+      'GET /api/v1/auth/health',
+      ({ signal }) =>
         new Promise((_resolve, reject) => {
-          init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+          signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
         }),
     );
     await expect(apiRequest('/auth/health', { timeoutMs: 10 })).rejects.toMatchObject({ status: 0, code: 'timeout' });
   });
 
   it('returns undefined for an empty success body and rejects a non-JSON success body', async () => {
-    fetchMock.mockResolvedValue(new Response(null, { status: 204 }));
+    api.route('DELETE /api/v1/x', () => new Response(null, { status: 204 }));
     await expect(apiRequest('/x', { method: 'DELETE' })).resolves.toBeUndefined();
-    fetchMock.mockResolvedValue(new Response('<html></html>', { status: 200 }));
+    api.route('GET /api/v1/x', () => new Response('<html></html>', { status: 200 }));
     await expect(apiRequest('/x')).rejects.toMatchObject({ status: 200, code: 'bad_response' });
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiPing, startWarmUp, WARM_UP, WARM_UP_ENDPOINTS } from './warm-up';
+import { installFakeApi } from '../../test/fake-api';
 import { jsonResponse } from '../../test/jwt-fixtures';
 
 beforeEach(() => vi.useFakeTimers());
@@ -92,11 +93,12 @@ describe('warm-up', () => {
   });
 
   it('apiPing calls /api/v1<path> without a token and maps the outcome to a boolean', async () => {
-    const fetchMock = vi.fn(async (url: string) => (url.endsWith('/auth/health') ? jsonResponse(200, { status: 'ok' }) : jsonResponse(404, {})));
-    vi.stubGlobal('fetch', fetchMock);
+    const api = installFakeApi();
+    api.route('GET /api/v1/auth/health', () => jsonResponse(200, { status: 'ok' }));
+    api.route('GET /api/v1/prompts/featured', () => jsonResponse(404, {}));
     await expect(apiPing('/auth/health', 3000)).resolves.toBe(true);
     await expect(apiPing('/prompts/featured', 3000)).resolves.toBe(false);
-    expect(fetchMock.mock.calls[0][0]).toBe('/api/v1/auth/health');
-    expect((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].headers).not.toHaveProperty('Authorization');
+    expect(api.calls[0].path + api.calls[0].search).toBe('/api/v1/auth/health');
+    expect(api.calls[0].headers).not.toHaveProperty('Authorization');
   });
 });

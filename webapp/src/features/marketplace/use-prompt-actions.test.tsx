@@ -5,6 +5,7 @@ import { SWRConfig } from 'swr';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearNotificationsForTests, getNotifications } from '../../components/notifications/notification-store';
 import { resetAuthForTests } from '../../lib/auth-session';
+import { installFakeApi, type FakeApi } from '../../test/fake-api';
 import { startSignedOut } from '../../test/session';
 import { usePromptActions } from './use-prompt-actions';
 
@@ -15,10 +16,9 @@ const wrapper = ({ children }: { children: ReactNode }) => (
 );
 const PROMPT = { id: 'p1', title: 'T', description: '', price: 1 };
 
-let fetchMock: ReturnType<typeof vi.fn>;
+let api: FakeApi;
 beforeEach(() => {
-  fetchMock = vi.fn();
-  vi.stubGlobal('fetch', fetchMock);
+  api = installFakeApi();
   startSignedOut();
 });
 afterEach(() => {
@@ -37,7 +37,7 @@ describe('usePromptActions signed out', () => {
       await result.current[action](PROMPT);
     });
     expect(getNotifications().map((n) => [n.kind, n.message])).toEqual([['error', message]]);
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(api.calls).toHaveLength(0);
   });
 
   it('rate asks to log in', async () => {
@@ -46,7 +46,7 @@ describe('usePromptActions signed out', () => {
       await result.current.rate(PROMPT, 5, { purchased: true });
     });
     expect(getNotifications().map((n) => n.message)).toEqual(['Please log in to rate prompts']);
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(api.calls).toHaveLength(0);
   });
 
   it('copy toasts last 2 s', async () => {

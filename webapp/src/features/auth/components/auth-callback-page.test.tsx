@@ -3,19 +3,20 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../test/render-app';
 import { getAuthState, resetAuthForTests } from '../../../lib/auth-session';
 import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
+import { installFakeApi, type FakeApi } from '../../../test/fake-api';
 import { jsonResponse, tokenExpiringIn } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
 import { startSignedOut } from '../../../test/session';
 
 // Google sign-in counts as a confirmed address.
 const apiUser = { id: 'g1', email: 'gina@example.com', username: 'gina', full_name: 'Gina G', is_superuser: true, is_verified: true };
-let fetchMock: ReturnType<typeof vi.fn>;
+const ME = 'GET /api/v1/auth/me';
+let api: FakeApi;
 
 beforeEach(() => {
   stubSystemTheme(false);
   startSignedOut();
-  fetchMock = vi.fn(async () => jsonResponse(404, { detail: 'Not found' }));
-  vi.stubGlobal('fetch', fetchMock);
+  api = installFakeApi();
 });
 afterEach(() => {
   act(() => clearNotificationsForTests());
@@ -40,11 +41,11 @@ describe('AuthCallbackPage', () => {
   it('sends a malformed token to /login?error=token_processing_failed without calling the API', async () => {
     renderApp('/auth/callback?token=abc&type=google');
     await waitFor(() => expect(location()).toHaveTextContent('/login?error=token_processing_failed'));
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(api.calls).toHaveLength(0);
   });
 
   it('sends a failing /auth/me to /login?error=token_processing_failed', async () => {
-    fetchMock.mockResolvedValue(jsonResponse(401, { detail: 'Invalid token' }));
+    api.route(ME, () => jsonResponse(401, { detail: 'Invalid token' }));
     renderApp(`/auth/callback?token=${tokenExpiringIn(3600)}&type=google`);
     await waitFor(() => expect(location()).toHaveTextContent('/login?error=token_processing_failed'));
     expect(getAuthState().status).toBe('unauthenticated');
@@ -52,14 +53,14 @@ describe('AuthCallbackPage', () => {
 
   it('stores user and token, toasts and goes to /dashboard', async () => {
     const token = tokenExpiringIn(3600);
-    fetchMock.mockImplementation(async (url: string) => (url.endsWith('/auth/me') ? jsonResponse(200, apiUser) : jsonResponse(404, {})));
+    api.route(ME, () => jsonResponse(200, apiUser));
     renderApp(`/auth/callback?token=${token}&type=google`);
     expect(screen.getByRole('status')).toHaveTextContent(/Loading|Completing Google sign-in/);
     await waitFor(() => expect(location()).toHaveTextContent(/^\/dashboard$/));
     expect(within(screen.getByTestId('toasts')).getByText('Google login successful!')).toBeInTheDocument();
     expect(getAuthState()).toMatchObject({ status: 'authenticated', token, user: { email: 'gina@example.com', is_admin: true, is_verified: true } });
-    const meCall = fetchMock.mock.calls.find(([u]) => u === '/api/v1/auth/me')!;
-    expect(meCall[1].headers.Authorization).toBe(`Bearer ${token}`);
-    expect(fetchMock.mock.calls.filter(([u]) => u === '/api/v1/auth/me')).toHaveLength(1);
+    const meCalls = api.callsTo('GET', '/api/v1/auth/me');
+    expect(meCalls[0].auth).toBe(`Bearer ${token}`);
+    expect(meCalls).toHaveLength(1);
   });
 });

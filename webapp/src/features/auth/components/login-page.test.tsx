@@ -4,18 +4,19 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../test/render-app';
 import { getAuthState, initAuth, resetAuthForTests } from '../../../lib/auth-session';
 import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
+import { installFakeApi, type FakeApi } from '../../../test/fake-api';
 import { jsonResponse, tokenExpiringIn } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
 
 const apiUser = { id: 'u1', email: 'ada@example.com', username: 'ada', full_name: 'Ada Lovelace', is_superuser: false };
-let fetchMock: ReturnType<typeof vi.fn>;
+const LOGIN = 'POST /api/v1/auth/login';
+let api: FakeApi;
 
 beforeEach(() => {
   stubSystemTheme(false);
   resetAuthForTests();
   initAuth();
-  fetchMock = vi.fn();
-  vi.stubGlobal('fetch', fetchMock);
+  api = installFakeApi();
 });
 afterEach(() => {
   act(() => clearNotificationsForTests());
@@ -35,7 +36,7 @@ describe('LoginPage', () => {
     expect(await screen.findByText('Email is required')).toBeInTheDocument();
     expect(screen.getByText('Password is required')).toBeInTheDocument();
     expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true');
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(api.calls).toHaveLength(0);
   });
 
   it('shows the format and length messages', async () => {
@@ -44,31 +45,27 @@ describe('LoginPage', () => {
     await userEvent.type(screen.getByLabelText('Password'), '12345{Enter}');
     expect(await screen.findByText('Invalid email address')).toBeInTheDocument();
     expect(screen.getByText('Password must be at least 6 characters')).toBeInTheDocument();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(api.calls).toHaveLength(0);
   });
 
   it('submits on Enter, toasts success and follows a safe redirect', async () => {
     const token = tokenExpiringIn(3600);
-    fetchMock.mockResolvedValue(jsonResponse(200, { access_token: token, token_type: 'bearer', user: apiUser }));
+    api.route(LOGIN, () => jsonResponse(200, { access_token: token, token_type: 'bearer', user: apiUser }));
     await openLogin('/login?redirect=%2Fuser-guide');
     await userEvent.type(screen.getByLabelText('Email'), ' ada@example.com ');
     await userEvent.type(screen.getByLabelText('Password'), 'secret1{Enter}');
 
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/user-guide$/));
     expect(within(screen.getByTestId('toasts')).getByText('Login successful!')).toBeInTheDocument();
-    const [url, init] = fetchMock.mock.calls[0];
-    expect(url).toBe('/api/v1/auth/login');
-    expect(JSON.parse(init.body)).toEqual({ email: 'ada@example.com', password: 'secret1' });
+    const [login] = api.calls;
+    expect([login.method, login.path + login.search]).toEqual(['POST', '/api/v1/auth/login']);
+    expect(login.body).toEqual({ email: 'ada@example.com', password: 'secret1' });
     expect(getAuthState()).toMatchObject({ status: 'authenticated', token, user: { id: 'u1', full_name: 'Ada Lovelace' } });
     expect(JSON.parse(localStorage.getItem('auth-storage')!)).toMatchObject({ token, isAuthenticated: true });
   });
 
   it('ignores an unsafe redirect and goes to /dashboard', async () => {
-    fetchMock.mockImplementation(async (url: string) =>
-      url.endsWith('/auth/login')
-        ? jsonResponse(200, { access_token: tokenExpiringIn(3600), user: apiUser })
-        : jsonResponse(404, { detail: 'Not found' }),
-    );
+    api.route(LOGIN, () => jsonResponse(200, { access_token: tokenExpiringIn(3600), user: apiUser }));
     await openLogin('/login?redirect=%2F%2Fevil.example');
     await userEvent.type(screen.getByLabelText('Email'), 'ada@example.com');
     await userEvent.type(screen.getByLabelText('Password'), 'secret1{Enter}');
@@ -77,20 +74,19 @@ describe('LoginPage', () => {
 
   it('asks /auth/me when the login answer has no user', async () => {
     const token = tokenExpiringIn(3600);
-    fetchMock.mockImplementation(async (url: string) =>
-      url.endsWith('/auth/login') ? jsonResponse(200, { access_token: token, token_type: 'bearer' }) : jsonResponse(200, apiUser),
-    );
+    api.route(LOGIN, () => jsonResponse(200, { access_token: token, token_type: 'bearer' }));
+    api.route('GET /api/v1/auth/me', () => jsonResponse(200, apiUser));
     await openLogin('/login?redirect=%2Fagents');
     await userEvent.type(screen.getByLabelText('Email'), 'ada@example.com');
     await userEvent.type(screen.getByLabelText('Password'), 'secret1{Enter}');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/agents'));
-    const meCall = fetchMock.mock.calls.find(([u]) => u === '/api/v1/auth/me')!;
-    expect(meCall[1].headers.Authorization).toBe(`Bearer ${token}`);
+    const meCall = api.callsTo('GET', '/api/v1/auth/me')[0];
+    expect(meCall.auth).toBe(`Bearer ${token}`);
     expect(getAuthState().user?.username).toBe('ada');
   });
 
   it('shows the server detail on failure and keeps the input', async () => {
-    fetchMock.mockResolvedValue(jsonResponse(401, { detail: 'Incorrect email or password', code: 'unauthorized' }));
+    api.route(LOGIN, () => jsonResponse(401, { detail: 'Incorrect email or password', code: 'unauthorized' }));
     await openLogin();
     await userEvent.type(screen.getByLabelText('Email'), 'ada@example.com');
     await userEvent.type(screen.getByLabelText('Password'), 'wrongpw{Enter}');
@@ -100,7 +96,7 @@ describe('LoginPage', () => {
   });
 
   it("falls back to 'Login failed' without a server detail", async () => {
-    fetchMock.mockResolvedValue(new Response('oops', { status: 500, statusText: 'Internal Server Error' }));
+    api.route(LOGIN, () => new Response('oops', { status: 500, statusText: 'Internal Server Error' }));
     await openLogin();
     await userEvent.type(screen.getByLabelText('Email'), 'ada@example.com');
     await userEvent.type(screen.getByLabelText('Password'), 'secret1{Enter}');

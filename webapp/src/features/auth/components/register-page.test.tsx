@@ -4,22 +4,21 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../test/render-app';
 import { getAuthState, initAuth, resetAuthForTests } from '../../../lib/auth-session';
 import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
+import { installFakeApi, type FakeApi } from '../../../test/fake-api';
 import { jsonResponse, tokenExpiringIn } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
 
 const apiUser = { id: 'u2', email: 'grace@example.com', username: 'grace', full_name: 'Grace Hopper', is_superuser: false };
-let fetchMock: ReturnType<typeof vi.fn>;
+const REGISTER = 'POST /api/v1/auth/register';
+const LOGIN = 'POST /api/v1/auth/login';
+let api: FakeApi;
 
 beforeEach(() => {
   stubSystemTheme(false);
   resetAuthForTests();
   initAuth();
-  fetchMock = vi.fn(async (url: string) =>
-    url.endsWith('/users/activities') || url.endsWith('/payments/owned-prompts')
-      ? jsonResponse(404, { detail: 'Not found' })
-      : jsonResponse(500, { detail: 'unexpected call ' + url }),
-  );
-  vi.stubGlobal('fetch', fetchMock);
+  // Unrouted calls answer 404 (the dashboard's activities and owned prompts among them).
+  api = installFakeApi();
 });
 afterEach(() => {
   act(() => clearNotificationsForTests());
@@ -41,7 +40,7 @@ describe('RegisterPage', () => {
     for (const text of ['Email is required', 'Username is required', 'Full name is required', 'Password is required', 'Please confirm your password']) {
       expect(screen.getByText(text)).toBeInTheDocument();
     }
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(api.calls).toHaveLength(0);
   });
 
   it("checks the confirmation on submit: 'Passwords do not match'", async () => {
@@ -51,7 +50,7 @@ describe('RegisterPage', () => {
     expect(screen.queryByText('Passwords do not match')).toBeNull();
     await userEvent.keyboard('{Enter}');
     expect(await screen.findByText('Passwords do not match')).toBeInTheDocument();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(api.calls).toHaveLength(0);
   });
 
   it('shows the length messages', async () => {
@@ -66,11 +65,7 @@ describe('RegisterPage', () => {
 
   it('registers, signs in with the returned token and goes to /dashboard', async () => {
     const token = tokenExpiringIn(3600);
-    fetchMock.mockImplementation(async (url: string) =>
-      url.endsWith('/auth/register')
-        ? jsonResponse(201, { access_token: token, token_type: 'bearer', user: apiUser })
-        : jsonResponse(404, { detail: 'Not found' }),
-    );
+    api.route(REGISTER, () => jsonResponse(201, { access_token: token, token_type: 'bearer', user: apiUser }));
     renderApp('/register');
     await screen.findByRole('form', { name: 'Create your account' });
     await fill({ Email: 'grace@example.com', Username: 'grace', 'Full name': 'Grace Hopper', Password: 'secret1', 'Confirm password': 'secret1' });
@@ -78,33 +73,28 @@ describe('RegisterPage', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/dashboard$/));
     expect(within(screen.getByTestId('toasts')).getByText('Registration successful!')).toBeInTheDocument();
     expect(await screen.findByTestId('dashboard-greeting')).toHaveTextContent('Welcome back, Grace Hopper!');
-    const body = JSON.parse(fetchMock.mock.calls[0][1].body);
+    const body = api.calls[0].body;
+    expect(api.calls[0].path).toBe('/api/v1/auth/register');
     expect(body).toEqual({ email: 'grace@example.com', username: 'grace', full_name: 'Grace Hopper', password: 'secret1' });
     expect(getAuthState().token).toBe(token);
   });
 
   it('logs in afterwards when the answer has no token', async () => {
     const token = tokenExpiringIn(3600);
-    fetchMock.mockImplementation(async (url: string) => {
-      if (url.endsWith('/auth/register')) return jsonResponse(201, { id: 'u2' });
-      if (url.endsWith('/auth/login')) return jsonResponse(200, { access_token: token, user: apiUser });
-      return jsonResponse(404, { detail: 'Not found' });
-    });
+    api.route(REGISTER, () => jsonResponse(201, { id: 'u2' }));
+    api.route(LOGIN, () => jsonResponse(200, { access_token: token, user: apiUser }));
     renderApp('/register');
     await screen.findByRole('form', { name: 'Create your account' });
     await fill({ Email: 'grace@example.com', Username: 'grace', 'Full name': 'Grace Hopper', Password: 'secret1', 'Confirm password': 'secret1' });
     await userEvent.keyboard('{Enter}');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/dashboard$/));
-    expect(fetchMock.mock.calls.map(([u]) => u)).toContain('/api/v1/auth/login');
+    expect(api.callsTo('POST', '/api/v1/auth/login')).toHaveLength(1);
     expect(getAuthState().token).toBe(token);
   });
 
   it('registered but the sign-in fails: the error is still shown on the sign-in page it leads to', async () => {
-    fetchMock.mockImplementation(async (url: string) => {
-      if (url.endsWith('/auth/register')) return jsonResponse(201, { id: 'u2' });
-      if (url.endsWith('/auth/login')) return jsonResponse(503, { detail: 'Sign-in is busy, try again' });
-      return jsonResponse(404, { detail: 'Not found' });
-    });
+    api.route(REGISTER, () => jsonResponse(201, { id: 'u2' }));
+    api.route(LOGIN, () => jsonResponse(503, { detail: 'Sign-in is busy, try again' }));
     renderApp('/register');
     await screen.findByRole('form', { name: 'Create your account' });
     await fill({ Email: 'grace@example.com', Username: 'grace', 'Full name': 'Grace Hopper', Password: 'secret1', 'Confirm password': 'secret1' });
@@ -117,7 +107,7 @@ describe('RegisterPage', () => {
   });
 
   it('shows the server detail on failure and keeps what was typed', async () => {
-    fetchMock.mockResolvedValue(jsonResponse(409, { detail: 'Email already registered', code: 'conflict' }));
+    api.route(REGISTER, () => jsonResponse(409, { detail: 'Email already registered', code: 'conflict' }));
     renderApp('/register');
     await screen.findByRole('form', { name: 'Create your account' });
     await fill({ Email: 'grace@example.com', Username: 'grace', 'Full name': 'Grace Hopper', Password: 'secret1', 'Confirm password': 'secret1' });
@@ -131,7 +121,9 @@ describe('RegisterPage', () => {
   });
 
   it("falls back to 'Registration failed'", async () => {
-    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    api.route(REGISTER, () => {
+      throw new TypeError('Failed to fetch');
+    });
     renderApp('/register');
     await screen.findByRole('form', { name: 'Create your account' });
     await fill({ Email: 'grace@example.com', Username: 'grace', 'Full name': 'Grace Hopper', Password: 'secret1', 'Confirm password': 'secret1' });

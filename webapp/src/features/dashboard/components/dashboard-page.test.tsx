@@ -4,24 +4,23 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../test/render-app';
 import { getAuthState, initAuth, resetAuthForTests } from '../../../lib/auth-session';
 import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
+import { installFakeApi, type FakeApi, type FakeHandler } from '../../../test/fake-api';
 import { jsonResponse, tokenExpiringIn } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
 import { ADA, startSignedIn, UNVERIFIED_ADA } from '../../../test/session';
 import { greetingName } from './dashboard-page';
 
-type Routes = Record<string, () => Response>;
-let fetchMock: ReturnType<typeof vi.fn>;
-function serve(routes: Routes) {
-  fetchMock.mockImplementation(async (url: string) => {
-    const handler = routes[url];
-    return handler ? handler() : jsonResponse(404, { detail: 'Not found' });
-  });
+let api: FakeApi;
+/** Answers these routes ("METHOD /api/v1/path"); any other call gets a 404. */
+function serve(routes: Record<string, FakeHandler>) {
+  for (const [key, handler] of Object.entries(routes)) api.route(key, handler);
 }
+/** The calls to exactly this URL (no query string), whatever their method. */
+const callsTo = (url: string) => api.calls.filter((c) => c.path + c.search === url);
 
 beforeEach(() => {
   stubSystemTheme(false);
-  fetchMock = vi.fn();
-  vi.stubGlobal('fetch', fetchMock);
+  api = installFakeApi();
 });
 afterEach(() => {
   act(() => clearNotificationsForTests());
@@ -43,8 +42,8 @@ describe('DashboardPage', () => {
     startSignedIn();
     const recent = new Date(Date.now() - 5 * 60_000).toISOString();
     serve({
-      '/api/v1/payments/owned-prompts': () => jsonResponse(200, { owned_prompt_ids: ['p1', 'p2', 'p3'] }),
-      '/api/v1/users/activities': () =>
+      'GET /api/v1/payments/owned-prompts': () => jsonResponse(200, { owned_prompt_ids: ['p1', 'p2', 'p3'] }),
+      'GET /api/v1/users/activities': () =>
         jsonResponse(200, [
           { id: 'a1', type: 'purchase', title: 'Prompt purchased', description: 'Cold email', created_at: recent, amount: 9.5, prompt_title: 'Cold email' },
         ]),
@@ -68,11 +67,11 @@ describe('DashboardPage', () => {
     startSignedIn();
     const p = (id: string, extra: object = {}) => ({ id, title: `Prompt ${id}`, description: '', preview: 'Preview', price: 5, ...extra });
     serve({
-      '/api/v1/payments/owned-prompts': () => jsonResponse(200, { owned_prompt_ids: ['bought'] }),
-      '/api/v1/users/activities': () => jsonResponse(200, []),
-      '/api/v1/prompts/free-usage-status': () => jsonResponse(200, { remaining: 0, total_allowed: 5, used: 5, prompt_ids: ['f1', 'f2', 'f3', 'f4', 'f5'] }),
-      '/api/v1/prompts/categories': () => jsonResponse(200, []),
-      '/api/v1/prompts/': () =>
+      'GET /api/v1/payments/owned-prompts': () => jsonResponse(200, { owned_prompt_ids: ['bought'] }),
+      'GET /api/v1/users/activities': () => jsonResponse(200, []),
+      'GET /api/v1/prompts/free-usage-status': () => jsonResponse(200, { remaining: 0, total_allowed: 5, used: 5, prompt_ids: ['f1', 'f2', 'f3', 'f4', 'f5'] }),
+      'GET /api/v1/prompts/categories': () => jsonResponse(200, []),
+      'GET /api/v1/prompts/': () =>
         jsonResponse(200, [
           p('bought', { is_purchased: true, content: 'c' }),
           ...['f1', 'f2', 'f3', 'f4', 'f5'].map((id) => p(id, { content: 'c' })),
@@ -90,8 +89,8 @@ describe('DashboardPage', () => {
   it('shows the empty text when there is no activity, and 0 purchased on failure', async () => {
     startSignedIn();
     serve({
-      '/api/v1/payments/owned-prompts': () => jsonResponse(500, { detail: 'Internal error.' }),
-      '/api/v1/users/activities': () => jsonResponse(200, []),
+      'GET /api/v1/payments/owned-prompts': () => jsonResponse(500, { detail: 'Internal error.' }),
+      'GET /api/v1/users/activities': () => jsonResponse(200, []),
     });
     renderApp('/dashboard');
     expect(await screen.findByText('Your recent activity will appear here as you use the platform')).toBeInTheDocument();
@@ -101,9 +100,9 @@ describe('DashboardPage', () => {
   it('builds fallback activities when the activities call fails', async () => {
     startSignedIn();
     serve({
-      '/api/v1/payments/owned-prompts': () => jsonResponse(200, { owned_prompt_ids: ['p1'] }),
-      '/api/v1/users/activities': () => jsonResponse(404, { detail: 'Not found' }),
-      '/api/v1/prompts/': () => jsonResponse(200, [{ id: 'p1', title: 'Launch plan', description: '', price: 7 }]),
+      'GET /api/v1/payments/owned-prompts': () => jsonResponse(200, { owned_prompt_ids: ['p1'] }),
+      'GET /api/v1/users/activities': () => jsonResponse(404, { detail: 'Not found' }),
+      'GET /api/v1/prompts/': () => jsonResponse(200, [{ id: 'p1', title: 'Launch plan', description: '', price: 7 }]),
     });
     renderApp('/dashboard');
     expect(await screen.findByText('You purchased "Launch plan"')).toBeInTheDocument();
@@ -115,8 +114,8 @@ describe('DashboardPage', () => {
   it('uses the fallback price 12.99 when the prompt list fails too', async () => {
     startSignedIn();
     serve({
-      '/api/v1/payments/owned-prompts': () => jsonResponse(200, { owned_prompt_ids: ['p9'] }),
-      '/api/v1/users/activities': () => jsonResponse(500, {}),
+      'GET /api/v1/payments/owned-prompts': () => jsonResponse(200, { owned_prompt_ids: ['p9'] }),
+      'GET /api/v1/users/activities': () => jsonResponse(500, {}),
     });
     renderApp('/dashboard');
     expect(await screen.findByText('$12.99')).toBeInTheDocument();
@@ -138,23 +137,23 @@ describe('DashboardPage', () => {
       connected_at: new Date().toISOString(),
     });
     serve({
-      '/api/v1/payments/owned-prompts': () => jsonResponse(200, { owned_prompt_ids: [] }),
-      '/api/v1/users/activities': () => jsonResponse(200, []),
-      '/api/v1/mcp-connections/': () => jsonResponse(200, [conn('c1'), conn('c2')]),
+      'GET /api/v1/payments/owned-prompts': () => jsonResponse(200, { owned_prompt_ids: [] }),
+      'GET /api/v1/users/activities': () => jsonResponse(200, []),
+      'GET /api/v1/mcp-connections/': () => jsonResponse(200, [conn('c1'), conn('c2')]),
     });
     renderApp('/dashboard');
     const stat = await screen.findByRole('link', { name: 'Active Connections: 2' });
     expect(stat).toHaveAttribute('href', '/registry');
-    const call = fetchMock.mock.calls.find(([url]) => url === '/api/v1/mcp-connections/');
-    expect((call?.[1] as RequestInit).headers).toMatchObject({ Authorization: expect.stringMatching(/^Bearer /) });
+    const [call] = callsTo('/api/v1/mcp-connections/');
+    expect(call?.headers).toMatchObject({ Authorization: expect.stringMatching(/^Bearer /) });
   });
 
   it('shows 0 Active Connections while the list loads and when it fails', async () => {
     startSignedIn();
     let release!: (r: Response) => void;
     serve({
-      '/api/v1/users/activities': () => jsonResponse(200, []),
-      '/api/v1/mcp-connections/': () => new Promise<Response>((r) => (release = r)) as unknown as Response,
+      'GET /api/v1/users/activities': () => jsonResponse(200, []),
+      'GET /api/v1/mcp-connections/': () => new Promise<Response>((r) => (release = r)),
     });
     renderApp('/dashboard');
     expect(await screen.findByRole('link', { name: 'Active Connections: 0' })).toBeInTheDocument();
@@ -192,13 +191,13 @@ describe('DashboardPage: email confirmation', () => {
     is_superuser: false,
     is_verified: verified,
   });
-  const meCalls = () => fetchMock.mock.calls.filter(([url]) => url === '/api/v1/auth/me');
+  const meCalls = () => callsTo('/api/v1/auth/me');
 
   it('tells an unverified user to confirm the address, with Resend email', async () => {
     startSignedIn(UNVERIFIED_ADA);
     serve({
-      '/api/v1/auth/me': () => jsonResponse(200, apiAda(false)),
-      '/api/v1/auth/resend-verification': () =>
+      'GET /api/v1/auth/me': () => jsonResponse(200, apiAda(false)),
+      'POST /api/v1/auth/resend-verification': () =>
         jsonResponse(200, { status: 'sent', detail: 'We sent a new confirmation link to ada@example.com. It works once, for 24 hours.' }),
     });
     renderApp('/dashboard');
@@ -208,16 +207,16 @@ describe('DashboardPage: email confirmation', () => {
     await waitFor(() => expect(meCalls()).toHaveLength(1));
     await userEvent.click(within(notice).getByRole('button', { name: 'Resend email' }));
     expect(await within(screen.getByTestId('toasts')).findByText(/We sent a new confirmation link to ada@example.com/)).toBeInTheDocument();
-    const resend = fetchMock.mock.calls.filter(([url]) => url === '/api/v1/auth/resend-verification');
+    const resend = callsTo('/api/v1/auth/resend-verification');
     expect(resend).toHaveLength(1);
-    expect((resend[0][1] as RequestInit).method).toBe('POST');
+    expect(resend[0].method).toBe('POST');
     // Still unverified: the notice stays.
     expect(screen.getByTestId('confirm-email-notice')).toBeInTheDocument();
   });
 
   it('asks /auth/me on mount and drops the notice once the address is confirmed', async () => {
     startSignedIn(UNVERIFIED_ADA);
-    serve({ '/api/v1/auth/me': () => jsonResponse(200, apiAda(true)) });
+    serve({ 'GET /api/v1/auth/me': () => jsonResponse(200, apiAda(true)) });
     renderApp('/dashboard');
     await waitFor(() => expect(meCalls()).toHaveLength(1));
     await waitFor(() => expect(screen.queryByTestId('confirm-email-notice')).not.toBeInTheDocument());
@@ -229,8 +228,8 @@ describe('DashboardPage: email confirmation', () => {
     startSignedIn(UNVERIFIED_ADA);
     let verified = false;
     serve({
-      '/api/v1/auth/me': () => jsonResponse(200, apiAda(verified)),
-      '/api/v1/auth/resend-verification': () => {
+      'GET /api/v1/auth/me': () => jsonResponse(200, apiAda(verified)),
+      'POST /api/v1/auth/resend-verification': () => {
         verified = true;
         return jsonResponse(200, { status: 'already_verified', detail: 'Your email address is already confirmed.' });
       },
@@ -245,7 +244,7 @@ describe('DashboardPage: email confirmation', () => {
 
   it('a verified user sees no notice and the dashboard does not ask /auth/me', async () => {
     startSignedIn(ADA);
-    serve({ '/api/v1/users/activities': () => jsonResponse(200, []) });
+    serve({ 'GET /api/v1/users/activities': () => jsonResponse(200, []) });
     renderApp('/dashboard');
     expect(await screen.findByText('Your recent activity will appear here as you use the platform')).toBeInTheDocument();
     expect(screen.queryByTestId('confirm-email-notice')).not.toBeInTheDocument();
@@ -257,7 +256,7 @@ describe('DashboardPage: email confirmation', () => {
     resetAuthForTests();
     localStorage.setItem('auth-storage', JSON.stringify({ user: old, token: tokenExpiringIn(3600), isAuthenticated: true }));
     initAuth();
-    serve({ '/api/v1/auth/me': () => jsonResponse(200, apiAda(true)) });
+    serve({ 'GET /api/v1/auth/me': () => jsonResponse(200, apiAda(true)) });
     renderApp('/dashboard');
     await waitFor(() => expect(meCalls()).toHaveLength(1));
     await waitFor(() => expect(getAuthState().user?.is_verified).toBe(true));

@@ -2,17 +2,19 @@ import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../test/render-app';
 import { resetAuthForTests } from '../../../lib/auth-session';
+import { installFakeApi, type FakeApi } from '../../../test/fake-api';
 import { jsonResponse } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
 import { startSignedIn, startSignedOut } from '../../../test/session';
 import { recordTourOutcome, TOUR_PREPARING_MS, TOUR_FADE_MS } from '../tour/tour-state';
-import { resetWarmUpForTests } from '../warm-up';
+import { resetWarmUpForTests, WARM_UP_ENDPOINTS } from '../warm-up';
 
-let fetchMock: ReturnType<typeof vi.fn>;
+let api: FakeApi;
 beforeEach(() => {
   stubSystemTheme(false);
-  fetchMock = vi.fn(async () => jsonResponse(200, {}));
-  vi.stubGlobal('fetch', fetchMock);
+  api = installFakeApi();
+  // The warm-up pings succeed.
+  for (const path of WARM_UP_ENDPOINTS) api.route(`GET /api/v1${path}`, () => jsonResponse(200, {}));
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -113,15 +115,15 @@ describe('HomePage', () => {
     await act(async () => {
       await vi.advanceTimersByTimeAsync(900);
     });
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(api.calls).toHaveLength(0);
     await act(async () => {
       await vi.advanceTimersByTimeAsync(200);
     });
-    const urls = fetchMock.mock.calls.map(([u]) => u);
+    const urls = api.calls.map((c) => c.path + c.search);
     for (const p of ['/api/v1/prompts/categories', '/api/v1/mcp-servers/', '/api/v1/prompts/featured', '/api/v1/auth/health']) {
       expect(urls).toContain(p);
     }
-    expect(fetchMock).toHaveBeenCalledTimes(4);
+    expect(api.calls).toHaveLength(4);
 
     // Coming back to the home page does not ping again.
     view.unmount();
@@ -129,6 +131,6 @@ describe('HomePage', () => {
     await act(async () => {
       await vi.advanceTimersByTimeAsync(2000);
     });
-    expect(fetchMock).toHaveBeenCalledTimes(4);
+    expect(api.calls).toHaveLength(4);
   });
 });

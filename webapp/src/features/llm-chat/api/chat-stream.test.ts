@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getAuthState, resetAuthForTests } from '../../../lib/auth-session';
+import { installFakeApi, type FakeApi } from '../../../test/fake-api';
 import { startSignedIn } from '../../../test/session';
 import {
   createSseParser,
@@ -27,14 +28,15 @@ function sseResponse(chunks: (string | Uint8Array)[], { open = false, status = 2
   return new Response(body, { status, headers: { 'Content-Type': 'text/event-stream' } });
 }
 
-let fetchMock: ReturnType<typeof vi.fn>;
+const STREAM = 'POST /api/v1/mcp-connections/message';
+let api: FakeApi;
+/** What the message stream answers. */
 function answer(response: Response | (() => Response | Promise<Response>)) {
-  fetchMock.mockImplementation(async () => (typeof response === 'function' ? response() : response));
+  api.route(STREAM, async () => (typeof response === 'function' ? response() : response));
 }
 
 beforeEach(() => {
-  fetchMock = vi.fn();
-  vi.stubGlobal('fetch', fetchMock);
+  api = installFakeApi();
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -137,11 +139,11 @@ describe('streamChatMessage', () => {
     expect(got.chunks).toEqual(['Hello', ', world']);
     expect(got.content).toBe('Hello, world');
     expect(got.usage).toEqual({ input_tokens: 1, output_tokens: 2, cost_usd: 0 });
-    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
-    expect(url).toBe('/api/v1/mcp-connections/message');
-    expect(init.method).toBe('POST');
-    expect(JSON.parse(init.body as string)).toEqual(REQUEST);
-    expect((init.headers as Record<string, string>).Authorization).toBe(`Bearer ${token}`);
+    const [call] = api.calls;
+    expect(call.path + call.search).toBe('/api/v1/mcp-connections/message');
+    expect(call.method).toBe('POST');
+    expect(call.body).toEqual(REQUEST);
+    expect(call.auth).toBe(`Bearer ${token}`);
   });
 
   it('decodes multi-byte characters split across chunks', async () => {
@@ -305,7 +307,7 @@ describe('streamChatMessage', () => {
 
   it('times out a request that never answers', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    fetchMock.mockImplementation(() => new Promise(() => undefined));
+    api.route(STREAM, () => new Promise<Response>(() => undefined));
     let settled: Error | undefined;
     streamChatMessage(REQUEST, { stallMs: 500 }).catch((e: Error) => (settled = e));
     await vi.advanceTimersByTimeAsync(500);
@@ -318,11 +320,13 @@ describe('streamChatMessage', () => {
     const promise = streamChatMessage(REQUEST, { signal: controller.signal, onContent: () => controller.abort() });
     const err = await failure(promise);
     expect(isAbortError(err)).toBe(true);
-    expect((fetchMock.mock.calls[0][1] as RequestInit).signal?.aborted).toBe(true);
+    expect(api.calls[0].signal?.aborted).toBe(true);
   });
 
   it('passes a network failure on', async () => {
-    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    api.route(STREAM, () => {
+      throw new TypeError('Failed to fetch');
+    });
     expect((await failure(run())).message).toBe('Failed to fetch');
   });
 });
@@ -412,7 +416,7 @@ describe('streamChatMessage: tools', () => {
     });
     expect(seen).toEqual(['content:Calling. ', 'call:get-sum', 'result:call_1', 'content:It is 5.', 'notice:Note.']);
     expect(result).toEqual({ content: 'Calling. It is 5.', usage: { input_tokens: 10, output_tokens: 4, cost_usd: 0, demo: true }, approval: null });
-    expect(JSON.parse((fetchMock.mock.calls[0] as [string, RequestInit])[1].body as string)).toEqual(request);
+    expect(api.calls[0].body).toEqual(request);
   });
 
   it('a tool_approval ending the stream without [DONE] is a pause, not an error', async () => {
@@ -445,7 +449,7 @@ describe('streamChatMessage: tools', () => {
     const got = await streamChatMessage(request, { onToolResult: (r) => results.push(r.id) });
     expect(got.content).toBe('Done.');
     expect(results).toEqual(['call_1']);
-    expect(JSON.parse((fetchMock.mock.calls[0] as [string, RequestInit])[1].body as string)).toEqual(request);
+    expect(api.calls[0].body).toEqual(request);
   });
 
   it('a refused approval (409) carries the server detail on its own', async () => {

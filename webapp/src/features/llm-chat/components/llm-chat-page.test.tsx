@@ -4,6 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
 import { clearSession, resetAuthForTests, setSession, type User } from '../../../lib/auth-session';
 import { writeChatHandoff } from '../../../lib/chat-handoff';
+import { installFakeApi, type FakeApi } from '../../../test/fake-api';
 import { jsonResponse } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
 import { renderApp } from '../../../test/render-app';
@@ -35,7 +36,11 @@ const usageFrame = (input_tokens: number, output_tokens: number, cost_usd: numbe
 
 type Handler = (body: Record<string, unknown>) => Response | Promise<Response>;
 let routes: Record<string, Handler>;
-let calls: { path: string; body: Record<string, unknown>; signal?: AbortSignal | null }[];
+let api: FakeApi;
+const TOOLS_PATH = '/api/v1/mcp-connections/tools';
+/** The chat's calls (the Tools control's list left out), in order. */
+const chatCalls = () =>
+  api.calls.filter((c) => c.path !== TOOLS_PATH).map((c) => ({ path: c.path, body: (c.body ?? {}) as Record<string, unknown>, signal: c.signal }));
 
 beforeAll(async () => {
   await import('./llm-chat-page');
@@ -52,17 +57,9 @@ beforeEach(() => {
     // The Tools control's list (tested in tools-control.test.tsx): none here.
     'GET /api/v1/mcp-connections/tools': () => jsonResponse(200, { servers: [], always_allowed: [] }),
   };
-  calls = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init: RequestInit = {}) => {
-      const url = new URL(input, 'http://localhost');
-      const body = typeof init.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : {};
-      if (url.pathname !== '/api/v1/mcp-connections/tools') calls.push({ path: url.pathname, body, signal: init.signal });
-      const handler = routes[`${init.method ?? 'GET'} ${url.pathname}`];
-      return handler ? handler(body) : jsonResponse(404, { detail: 'Not found' });
-    }),
-  );
+  api = installFakeApi();
+  // Each route answers with what `routes` holds when the call comes (tests replace entries).
+  for (const key of Object.keys(routes)) api.route(key, (req) => routes[key]((req.body ?? {}) as Record<string, unknown>));
 });
 
 afterEach(() => {
@@ -74,7 +71,7 @@ afterEach(() => {
 const input = () => screen.findByRole('textbox', { name: 'Message' });
 const messages = () => within(screen.getByTestId('messages')).queryAllByTestId('message');
 const toastTexts = () => within(screen.getByTestId('toasts')).queryAllByText(/./).map((n) => n.textContent);
-const streamCalls = () => calls.filter((c) => c.path === '/api/v1/mcp-connections/message');
+const streamCalls = () => chatCalls().filter((c) => c.path === '/api/v1/mcp-connections/message');
 
 describe('LLM chat page', () => {
   it('starts with Chat 1, Idle, the empty state, the placeholder and the hint', async () => {
@@ -98,7 +95,7 @@ describe('LLM chat page', () => {
     const box = await input();
     await user.type(box, 'Tell me about tides{Shift>}{Enter}{/Shift}please');
     expect(box).toHaveValue('Tell me about tides\nplease');
-    expect(calls).toHaveLength(0);
+    expect(chatCalls()).toHaveLength(0);
 
     await user.keyboard('{Enter}');
     await waitFor(() => expect(messages()).toHaveLength(2));
@@ -110,9 +107,9 @@ describe('LLM chat page', () => {
     expect(answer).toHaveTextContent('Hello there');
     expect(box).toHaveValue('');
 
-    expect(calls.map((c) => c.path)).toEqual(['/api/v1/mcp-connections/openai', '/api/v1/mcp-connections/message']);
-    expect(calls[0].body).toEqual({ model: 'gpt-4o-mini' });
-    expect(calls[1].body).toEqual({ connection_id: 'conn-gpt-4o-mini', message: 'Tell me about tides\nplease', model: 'gpt-4o-mini', context: [] });
+    expect(chatCalls().map((c) => c.path)).toEqual(['/api/v1/mcp-connections/openai', '/api/v1/mcp-connections/message']);
+    expect(chatCalls()[0].body).toEqual({ model: 'gpt-4o-mini' });
+    expect(chatCalls()[1].body).toEqual({ connection_id: 'conn-gpt-4o-mini', message: 'Tell me about tides\nplease', model: 'gpt-4o-mini', context: [] });
     expect(screen.getByTestId('connection-status')).toHaveTextContent('Connected');
     expect(screen.getByRole('button', { name: 'Reconnect' })).toBeInTheDocument();
     expect(toastTexts()).toContain('Connected to OpenAI GPT (local demo)');
@@ -124,14 +121,14 @@ describe('LLM chat page', () => {
     renderApp('/llm-chat');
     const box = await input();
     await user.type(box, '   {Enter}');
-    expect(calls).toHaveLength(0);
+    expect(chatCalls()).toHaveLength(0);
     await user.clear(box);
     await user.type(box, '  first  {Enter}');
     await waitFor(() => expect(messages()[1]).toHaveAttribute('data-complete', 'true'));
     await user.type(box, 'second{Enter}');
     await waitFor(() => expect(messages()).toHaveLength(4));
     await waitFor(() => expect(messages()[3]).toHaveAttribute('data-complete', 'true'));
-    expect(calls.filter((c) => c.path === '/api/v1/mcp-connections/openai')).toHaveLength(1);
+    expect(chatCalls().filter((c) => c.path === '/api/v1/mcp-connections/openai')).toHaveLength(1);
     expect(streamCalls().map((c) => [c.body.message, c.body.context])).toEqual([
       ['first', []],
       [
@@ -229,7 +226,7 @@ describe('LLM chat page', () => {
     expect(screen.getByLabelText('Model')).toHaveValue('llama-3.1-8b-instruct');
     expect(await input()).toHaveAttribute('placeholder', 'Message Meta Llama (llama-3.1-8b-instruct)...');
     await waitFor(() => expect(screen.getByTestId('connection-status')).toHaveTextContent('Connected'));
-    expect(calls.map((c) => [c.path, c.body])).toEqual([['/api/v1/mcp-connections/meta', { model: 'llama-3.1-8b-instruct' }]]);
+    expect(chatCalls().map((c) => [c.path, c.body])).toEqual([['/api/v1/mcp-connections/meta', { model: 'llama-3.1-8b-instruct' }]]);
     expect(toastTexts()).toContain('Connected to Meta Llama (local demo)');
   });
 
@@ -609,7 +606,7 @@ describe('toasts and errors', () => {
       await user.selectOptions(screen.getByLabelText('Model'), model);
       await waitFor(() => expect(toastTexts()).toContain(`Connected to OpenAI GPT ${model} (local demo)`));
     }
-    expect(calls.filter((c) => c.path === '/api/v1/mcp-connections/openai')).toHaveLength(3);
+    expect(chatCalls().filter((c) => c.path === '/api/v1/mcp-connections/openai')).toHaveLength(3);
     expect(toastTexts().filter((t) => t?.startsWith('Connected to'))).toEqual(['Connected to OpenAI GPT gpt-3.5-turbo (local demo)']);
   });
 

@@ -1,0 +1,67 @@
+// Tool approvals (issue 22): a reply paused for the user's decision on a
+// tool call holds new messages in its tab back until it is answered or
+// expires; the decision resumes the same reply in the same message.
+
+import { isAbortError, StreamError, type StreamRequest } from '../api/chat-stream';
+import type { ApprovalDecision } from '../state/chat-state';
+import { approvalExpired, awaitingApproval } from '../state/message-parts';
+import type { ChatMessage } from '../state/types';
+import { setSending, settleReply, streamReply, type ReplyTarget } from './reply';
+import { dispatch, findMessage, track, type Session } from './session';
+import { chatError, streamFailure } from './toasts';
+
+/** The reply in the tab still waiting for an answer; expired ones are closed on the way. */
+export function openApproval(s: Session, tabId: string): ChatMessage | undefined {
+  dispatch(s, { type: 'expireApprovals', tabId, nowMs: Date.now() });
+  return awaitingApproval(s.snap.state.conversations[tabId] ?? [], Date.now());
+}
+
+/**
+ * The user's decision on the tool call a reply paused for: the rest of the
+ * same reply streams into the same message. A token the server no longer
+ * knows (404/409: unknown, used or expired) ends the reply with its detail
+ * on the card; a refusal before the stream started (a limit, a network
+ * failure) leaves the card to try again.
+ */
+export async function answerApproval(s: Session, tabId: string, messageId: string, decision: ApprovalDecision): Promise<boolean> {
+  const message = findMessage(s, tabId, messageId);
+  const approval = message?.approval;
+  if (!message || !approval || approval.status !== 'pending' || message.complete || s.snap.sending[tabId]) return false;
+  if (approvalExpired(approval, Date.now())) {
+    dispatch(s, { type: 'expireApprovals', tabId, nowMs: Date.now() });
+    return false;
+  }
+  setSending(s, tabId, true);
+  dispatch(s, { type: 'answerApproval', tabId, messageId, decision });
+  const target: ReplyTarget = { tabId, messageId, connectionId: approval.connectionId, model: approval.model, demo: approval.demo };
+  const request: StreamRequest = {
+    connection_id: approval.connectionId,
+    message: '',
+    model: approval.model,
+    context: [],
+    approval: { token: approval.token, decision },
+  };
+  const controller = new AbortController();
+  const untrack = track(s, tabId, controller);
+  let started = false;
+  try {
+    const result = await streamReply(s, target, request, controller.signal, () => (started = true));
+    settleReply(s, target, result);
+    return true;
+  } catch (error) {
+    if (isAbortError(error) || s.ended) return false;
+    if (error instanceof StreamError && (error.status === 404 || error.status === 409)) {
+      dispatch(s, { type: 'approvalRefused', tabId, messageId, detail: error.detail || error.message });
+    } else if (!started) {
+      dispatch(s, { type: 'approvalNotAnswered', tabId, messageId });
+      chatError(streamFailure(error));
+    } else {
+      dispatch(s, { type: 'completeMessage', tabId, messageId });
+      chatError(streamFailure(error));
+    }
+    return false;
+  } finally {
+    untrack();
+    setSending(s, tabId, false);
+  }
+}

@@ -1,0 +1,19 @@
+// The unsent text of each tab's message box. Kept in memory only (not with
+// the saved chat), so it survives leaving the page and coming back, but not
+// a reload; it goes with its tab, and is cleared when a send asks for it.
+
+import { setSnap, type Session } from './session';
+
+/** Sets a tab's draft; no change (and no render) when it is the same text. */
+export function setDraft(s: Session, text: string, tabId: string): void {
+  if ((s.snap.drafts[tabId] ?? '') === text) return;
+  setSnap(s, { drafts: { ...s.snap.drafts, [tabId]: text } });
+}
+
+/** Forgets a tab's draft (its tab is closing). */
+export function dropDraft(s: Session, tabId: string): void {
+  if (!(tabId in s.snap.drafts)) return;
+  const drafts = { ...s.snap.drafts };
+  delete drafts[tabId];
+  setSnap(s, { drafts });
+}

@@ -1,0 +1,90 @@
+// Streaming a reply into its message, shared by a new message (sending.ts)
+// and a reply resumed after a tool approval (approvals.ts): text, tool
+// calls, results and notes are applied as they come; the end is either a
+// pause (the approval is kept with the message) or completion with the
+// reply's usage. Also the tab's "sending" flag both of them hold meanwhile.
+
+import { streamChatMessage, type StreamApproval, type StreamRequest, type StreamResult } from '../api/chat-stream';
+import { isDestructive } from '../state/message-parts';
+import type { PendingApproval } from '../state/types';
+import { messageUsage } from '../usage';
+import { dispatch, setSnap, type Session } from './session';
+
+/** Where a reply streams to, and what it needs to resume after a pause. */
+export interface ReplyTarget {
+  tabId: string;
+  messageId: string;
+  connectionId: string;
+  model: string;
+  demo: boolean;
+}
+
+/** Marks a tab as sending (connect + stream) or not. */
+export function setSending(s: Session, tabId: string, on: boolean): void {
+  if (on === Boolean(s.snap.sending[tabId])) return;
+  const sending = { ...s.snap.sending };
+  if (on) sending[tabId] = true;
+  else delete sending[tabId];
+  setSnap(s, { sending });
+}
+
+/** The approval a stream paused for, as kept with its message. */
+export function approvalFrom(a: StreamApproval, target: ReplyTarget): PendingApproval {
+  const { call } = a;
+  return {
+    token: a.token,
+    expiresAt: a.expires_at,
+    callId: call.id,
+    serverId: call.server_id,
+    serverName: call.server_name,
+    tool: call.tool,
+    arguments: call.arguments,
+    description: call.description,
+    readOnly: call.annotations.readOnlyHint,
+    destructive: isDestructive(call.annotations),
+    connectionId: target.connectionId,
+    model: target.model,
+    demo: target.demo,
+    status: 'pending',
+  };
+}
+
+/** Streams into the target message; `started` is told whenever a frame arrives. */
+export function streamReply(s: Session, target: ReplyTarget, request: StreamRequest, signal: AbortSignal, started: () => void): Promise<StreamResult> {
+  const { tabId, messageId } = target;
+  return streamChatMessage(request, {
+    signal,
+    onContent: (chunk) => {
+      started();
+      dispatch(s, { type: 'appendContent', tabId, messageId, chunk });
+    },
+    onToolCall: (call) => {
+      started();
+      dispatch(s, {
+        type: 'toolCall',
+        tabId,
+        messageId,
+        call: { id: call.id, serverId: call.server_id, serverName: call.server_name, tool: call.tool, arguments: call.arguments },
+      });
+    },
+    onToolResult: (result) => {
+      started();
+      dispatch(s, { type: 'toolResult', tabId, messageId, result });
+    },
+    onNotice: (text) => {
+      started();
+      dispatch(s, { type: 'notice', tabId, messageId, text });
+    },
+  });
+}
+
+/** The stream ended: paused for an approval (the message stays open), or complete with its usage. */
+export function settleReply(s: Session, target: ReplyTarget, result: StreamResult): void {
+  const { tabId, messageId } = target;
+  if (result.approval) {
+    dispatch(s, { type: 'pauseForApproval', tabId, messageId, approval: approvalFrom(result.approval, target) });
+    return;
+  }
+  const usage = result.usage ? messageUsage(result.usage, target.demo || result.usage.demo === true) : undefined;
+  dispatch(s, { type: 'completeMessage', tabId, messageId, usage });
+}

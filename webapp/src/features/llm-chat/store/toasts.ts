@@ -1,0 +1,22 @@
+// The chat's own toasts (connection results, stream failures, a message
+// held back by a tool approval). They share one id, so the newest replaces
+// the last instead of stacking up over the picker's status and Reconnect.
+
+import { toast } from '../../../components/notifications/notification-store';
+
+export const STREAM_FAILED = 'Failed to stream message';
+/** A new message waits while a reply in the tab waits for the user's decision on a tool call. */
+export const APPROVAL_FIRST = 'Answer the tool approval first';
+/** The one id every chat toast is raised under. */
+export const CHAT_TOAST_ID = 'llm-chat';
+
+export function chatSuccess(text: string): void {
+  toast.success(text, { id: CHAT_TOAST_ID });
+}
+
+export function chatError(text: string): void {
+  toast.error(text, { id: CHAT_TOAST_ID });
+}
+
+/** What a failed stream's toast says: the error's own message, else STREAM_FAILED. */
+export const streamFailure = (error: unknown): string => (error instanceof Error && error.message ? error.message : STREAM_FAILED);

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"strings"
 	"time"
 )
@@ -151,6 +152,23 @@ const (
 )
 
 func toolApprovalSK(tokenHash string) string { return toolApprovalPrefix + tokenHash }
+
+// Conversations kept with the account, under the user's partition: one item
+// per conversation (CONV#<cid>), one per message (CMSG#<cid>#<mid>, ids of
+// fixed length, so a conversation's messages come in id order) and, for a
+// long reply, its further text chunks (CMSG#<cid>#<mid>#<nn>, right after
+// their message). Deleting the account deletes them with the partition.
+const (
+	conversationPrefix = "CONV#"
+	convMessagePrefix  = "CMSG#"
+)
+
+func conversationSK(cid string) string     { return conversationPrefix + cid }
+func convMessagesPrefix(cid string) string { return convMessagePrefix + cid + "#" }
+func convMessageSK(cid, mid string) string { return convMessagesPrefix(cid) + mid }
+func convMessageChunkSK(cid, mid string, n int) string {
+	return convMessageSK(cid, mid) + fmt.Sprintf("#%02d", n)
+}
 func toolAllowSK(serverID, tool string) string {
 	return toolAllowPrefix + serverID + "#" + tool
 }

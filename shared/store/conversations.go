@@ -1,0 +1,424 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"aiwork/shared/domain"
+)
+
+// Bounds of what a conversation keeps (an item holds at most 400 KB).
+const (
+	// MaxMessageText is the most text a message keeps; the rest is cut
+	// (domain.ConversationMessage.Truncated).
+	MaxMessageText = 1 << 20
+	// headText is the text a message's own item holds; the rest goes in
+	// chunk items of chunkText, beside it.
+	headText  = 128 << 10
+	chunkText = 256 << 10
+	// maxSearch bounds what q= matches on per conversation.
+	maxSearch = 2 << 10
+)
+
+// ErrStopRequested: the reply being saved was stopped by its user (Stop)
+// or its conversation deleted; its generation should end.
+var ErrStopRequested = errors.New("conversation reply stopped")
+
+type conversationItem struct {
+	PK           string `dynamodbav:"PK"`
+	SK           string `dynamodbav:"SK"`
+	ID           string `dynamodbav:"id"`
+	Title        string `dynamodbav:"title"`
+	Provider     string `dynamodbav:"provider"`
+	Model        string `dynamodbav:"model"`
+	CreatedAt    string `dynamodbav:"created_at"`
+	UpdatedAt    string `dynamodbav:"updated_at"`
+	Archived     bool   `dynamodbav:"archived"`
+	MessageCount int    `dynamodbav:"message_count"`
+	Search       string `dynamodbav:"search_text,omitempty"`
+}
+
+func (it conversationItem) domain() domain.Conversation {
+	return domain.Conversation{ID: it.ID, Title: it.Title, Provider: it.Provider, Model: it.Model,
+		CreatedAt: parseTime(it.CreatedAt), UpdatedAt: parseTime(it.UpdatedAt), Archived: it.Archived,
+		MessageCount: it.MessageCount, Search: it.Search}
+}
+
+type messageBlockAtt struct {
+	At    int    `dynamodbav:"at"`
+	Frame string `dynamodbav:"frame"`
+}
+
+type messageItem struct {
+	PK             string               `dynamodbav:"PK"`
+	SK             string               `dynamodbav:"SK"`
+	ID             string               `dynamodbav:"id"`
+	ConversationID string               `dynamodbav:"conversation_id"`
+	Role           string               `dynamodbav:"role"`
+	Content        string               `dynamodbav:"content"`
+	Chunks         int                  `dynamodbav:"chunks,omitempty"`
+	CreatedAt      string               `dynamodbav:"created_at"`
+	UpdatedAt      string               `dynamodbav:"updated_at"`
+	Complete       bool                 `dynamodbav:"complete"`
+	Error          string               `dynamodbav:"error,omitempty"`
+	Truncated      bool                 `dynamodbav:"truncated,omitempty"`
+	Usage          *domain.MessageUsage `dynamodbav:"usage,omitempty"`
+	Blocks         []messageBlockAtt    `dynamodbav:"blocks,omitempty"`
+	StopRequested  bool                 `dynamodbav:"stop_requested,omitempty"`
+}
+
+// chunkItem holds text past a message's own item.
+type chunkItem struct {
+	PK   string `dynamodbav:"PK"`
+	SK   string `dynamodbav:"SK"`
+	Text string `dynamodbav:"text"`
+}
+
+func (it messageItem) domain(text string) domain.ConversationMessage {
+	m := domain.ConversationMessage{ID: it.ID, ConversationID: it.ConversationID, Role: it.Role, Content: text,
+		CreatedAt: parseTime(it.CreatedAt), UpdatedAt: parseTime(it.UpdatedAt), Complete: it.Complete, Error: it.Error,
+		Truncated: it.Truncated, Usage: it.Usage, StopRequested: it.StopRequested}
+	for _, b := range it.Blocks {
+		m.Blocks = append(m.Blocks, domain.MessageBlock{At: b.At, Frame: []byte(b.Frame)})
+	}
+	return m
+}
+
+func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+func parseTime(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, s)
+	return t
+}
+
+// CreateConversation stores a new conversation of uid.
+func (s *Store) CreateConversation(ctx context.Context, uid string, c domain.Conversation) error {
+	it := conversationItem{PK: userPK(uid), SK: conversationSK(c.ID), ID: c.ID, Title: c.Title, Provider: c.Provider, Model: c.Model,
+		CreatedAt: formatTime(c.CreatedAt), UpdatedAt: formatTime(c.UpdatedAt), Archived: c.Archived, Search: boundSearch(c.Search)}
+	if err := s.putNew(ctx, it); err != nil {
+		return fmt.Errorf("create conversation: %w", err)
+	}
+	return nil
+}
+
+// GetConversation answers uid's conversation cid; ErrNotFound if uid has none
+// by that id.
+func (s *Store) GetConversation(ctx context.Context, uid, cid string) (domain.Conversation, error) {
+	var it conversationItem
+	if err := s.getItem(ctx, userPK(uid), conversationSK(cid), &it); err != nil {
+		return domain.Conversation{}, fmt.Errorf("get conversation: %w", err)
+	}
+	return it.domain(), nil
+}
+
+// ListConversations answers every conversation of uid, in no order.
+func (s *Store) ListConversations(ctx context.Context, uid string) ([]domain.Conversation, error) {
+	items, err := queryAll[conversationItem](ctx, s, partitionQuery(userPK(uid), conversationPrefix), "list conversations")
+	if err != nil {
+		return nil, err
+	}
+	return convertAll(items, conversationItem.domain), nil
+}
+
+// CountConversations counts uid's conversations (archived ones included).
+func (s *Store) CountConversations(ctx context.Context, uid string) (int, error) {
+	in := partitionQuery(userPK(uid), conversationPrefix)
+	in.TableName, in.Select = aws.String(s.table), types.SelectCount
+	p := dynamodb.NewQueryPaginator(s.db, in)
+	n := 0
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return 0, fmt.Errorf("count conversations: %w", err)
+		}
+		n += int(page.Count)
+	}
+	return n, nil
+}
+
+// ConversationPatch changes the fields that are set.
+type ConversationPatch struct {
+	Title, Provider, Model *string
+	Archived               *bool
+}
+
+// UpdateConversation applies p to uid's conversation cid and answers it;
+// ErrNotFound if there is none.
+func (s *Store) UpdateConversation(ctx context.Context, uid, cid string, p ConversationPatch, now time.Time) (domain.Conversation, error) {
+	if !keyFits(userPK(uid), conversationSK(cid)) {
+		return domain.Conversation{}, fmt.Errorf("update conversation: %w", ErrNotFound)
+	}
+	// Names through placeholders: some (model) are DynamoDB reserved words.
+	set := []string{"updated_at = :now"}
+	names := map[string]string{}
+	values := map[string]types.AttributeValue{":now": &types.AttributeValueMemberS{Value: formatTime(now)}}
+	field := func(attr string, v types.AttributeValue) {
+		set = append(set, "#"+attr+" = :"+attr)
+		names["#"+attr], values[":"+attr] = attr, v
+	}
+	for attr, v := range map[string]*string{"title": p.Title, "provider": p.Provider, "model": p.Model} {
+		if v != nil {
+			field(attr, &types.AttributeValueMemberS{Value: *v})
+		}
+	}
+	if p.Archived != nil {
+		field("archived", &types.AttributeValueMemberBOOL{Value: *p.Archived})
+	}
+	if len(names) == 0 {
+		names = nil
+	}
+	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 aws.String(s.table),
+		Key:                       key(userPK(uid), conversationSK(cid)),
+		UpdateExpression:          aws.String("SET " + strings.Join(set, ", ")),
+		ConditionExpression:       aws.String("attribute_exists(PK)"),
+		ExpressionAttributeNames:  names,
+		ExpressionAttributeValues: values,
+		ReturnValues:              types.ReturnValueAllNew,
+	})
+	if err := conditional("update conversation", err, fmt.Errorf("update conversation: %w", ErrNotFound)); err != nil {
+		return domain.Conversation{}, err
+	}
+	var it conversationItem
+	if err := attributevalue.UnmarshalMap(out.Attributes, &it); err != nil {
+		return domain.Conversation{}, fmt.Errorf("update conversation: %w", err)
+	}
+	return it.domain(), nil
+}
+
+// DeleteConversation removes uid's conversation cid and its messages;
+// ErrNotFound if there is none. The conversation goes first, so a reply
+// still being saved finds it gone (ErrStopRequested) and stops.
+func (s *Store) DeleteConversation(ctx context.Context, uid, cid string) error {
+	if !keyFits(userPK(uid), conversationSK(cid)) {
+		return fmt.Errorf("delete conversation: %w", ErrNotFound)
+	}
+	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+		TableName:           aws.String(s.table),
+		Key:                 key(userPK(uid), conversationSK(cid)),
+		ConditionExpression: aws.String("attribute_exists(PK)"),
+	})
+	if err := conditional("delete conversation", err, fmt.Errorf("delete conversation: %w", ErrNotFound)); err != nil {
+		return err
+	}
+	keys, err := s.partitionKeys(ctx, userPK(uid), convMessagesPrefix(cid))
+	if err != nil {
+		return fmt.Errorf("delete conversation: %w", err)
+	}
+	for _, k := range keys {
+		if _, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.table), Key: k}); err != nil {
+			return fmt.Errorf("delete conversation: %w", err)
+		}
+	}
+	return nil
+}
+
+// AddMessages stores new messages of uid's conversation cid (a user message
+// and the reply about to stream) and counts them on the conversation, whose
+// search text gains snippet while it has room; ErrNotFound if the
+// conversation is gone. Messages of concurrent requests never overwrite
+// each other: each id is new and the count is an ADD.
+func (s *Store) AddMessages(ctx context.Context, uid, cid, snippet string, now time.Time, msgs ...domain.ConversationMessage) error {
+	conv, err := s.GetConversation(ctx, uid, cid)
+	if err != nil {
+		return err
+	}
+	for _, m := range msgs {
+		head, chunks := messageItems(uid, m)
+		if err := s.putNew(ctx, head); err != nil {
+			return fmt.Errorf("add message: %w", err)
+		}
+		for _, c := range chunks {
+			if err := s.put(ctx, c); err != nil {
+				return fmt.Errorf("add message: %w", err)
+			}
+		}
+	}
+	set := "SET updated_at = :now ADD message_count :n"
+	values := map[string]types.AttributeValue{
+		":now": &types.AttributeValueMemberS{Value: formatTime(now)},
+		":n":   &types.AttributeValueMemberN{Value: fmt.Sprint(len(msgs))},
+	}
+	if search := boundSearch(conv.Search + " " + strings.ToLower(snippet)); search != conv.Search {
+		set = "SET updated_at = :now, search_text = :search ADD message_count :n"
+		values[":search"] = &types.AttributeValueMemberS{Value: search}
+	}
+	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 aws.String(s.table),
+		Key:                       key(userPK(uid), conversationSK(cid)),
+		UpdateExpression:          aws.String(set),
+		ConditionExpression:       aws.String("attribute_exists(PK)"),
+		ExpressionAttributeValues: values,
+	})
+	return conditional("add message", err, fmt.Errorf("add message: %w", ErrNotFound))
+}
+
+// SaveReply writes a reply's progress over its item (text, blocks, usage,
+// whether it is complete) unless its user stopped it or its conversation
+// or message was deleted: then ErrStopRequested, and nothing is written.
+func (s *Store) SaveReply(ctx context.Context, uid string, m domain.ConversationMessage) error {
+	head, chunks := messageItems(uid, m)
+	av, err := attributevalue.MarshalMap(head)
+	if err != nil {
+		return fmt.Errorf("save reply: %w", err)
+	}
+	// The text past the head goes first: a reader sees the head's chunk
+	// count only once its chunks are there.
+	for _, c := range chunks {
+		if err := s.put(ctx, c); err != nil {
+			return fmt.Errorf("save reply: %w", err)
+		}
+	}
+	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName: aws.String(s.table),
+		Item:      av,
+		// The conversation's own item is not read here (one call per
+		// save): a deleted conversation's messages are deleted with it,
+		// so the message's existence stands for both.
+		ConditionExpression: aws.String("attribute_exists(PK) AND (attribute_not_exists(stop_requested) OR stop_requested = :no)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":no": &types.AttributeValueMemberBOOL{Value: false},
+		},
+	})
+	if isConditionFailed(err) && len(chunks) > 0 {
+		var gone messageItem
+		if s.getItem(ctx, head.PK, head.SK, &gone) == ErrNotFound {
+			// The message is gone (its conversation deleted): the chunks
+			// just written belong to nothing.
+			for _, c := range chunks {
+				_, _ = s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.table), Key: key(c.PK, c.SK)})
+			}
+		}
+	}
+	return conditional("save reply", err, ErrStopRequested)
+}
+
+// RequestStop marks uid's reply mid in conversation cid as stopped (its
+// generating invocation ends at its next save); ErrNotFound if there is no
+// such message.
+func (s *Store) RequestStop(ctx context.Context, uid, cid, mid string) error {
+	if !keyFits(userPK(uid), convMessageSK(cid, mid)) {
+		return fmt.Errorf("stop reply: %w", ErrNotFound)
+	}
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 aws.String(s.table),
+		Key:                       key(userPK(uid), convMessageSK(cid, mid)),
+		UpdateExpression:          aws.String("SET stop_requested = :yes"),
+		ConditionExpression:       aws.String("attribute_exists(PK)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":yes": &types.AttributeValueMemberBOOL{Value: true}},
+	})
+	return conditional("stop reply", err, fmt.Errorf("stop reply: %w", ErrNotFound))
+}
+
+// GetMessage answers one message of uid's conversation cid, its text whole.
+func (s *Store) GetMessage(ctx context.Context, uid, cid, mid string) (domain.ConversationMessage, error) {
+	if !keyFits(userPK(uid), convMessageChunkSK(cid, mid, 99)) {
+		return domain.ConversationMessage{}, fmt.Errorf("get message: %w", ErrNotFound)
+	}
+	msgs, err := s.queryMessages(ctx, uid, convMessageSK(cid, mid))
+	if err != nil {
+		return domain.ConversationMessage{}, err
+	}
+	if len(msgs) == 0 || msgs[0].ID != mid {
+		return domain.ConversationMessage{}, fmt.Errorf("get message: %w", ErrNotFound)
+	}
+	return msgs[0], nil
+}
+
+// ListMessages answers the messages of uid's conversation cid in order.
+func (s *Store) ListMessages(ctx context.Context, uid, cid string) ([]domain.ConversationMessage, error) {
+	return s.queryMessages(ctx, uid, convMessagesPrefix(cid))
+}
+
+// queryMessages reads the message and chunk items under prefix and joins
+// each message's text.
+func (s *Store) queryMessages(ctx context.Context, uid, prefix string) ([]domain.ConversationMessage, error) {
+	raw, err := queryItems(ctx, s, partitionQuery(userPK(uid), prefix), "list messages")
+	if err != nil {
+		return nil, err
+	}
+	out := []domain.ConversationMessage{}
+	var head *messageItem
+	var text strings.Builder
+	flush := func() {
+		if head != nil {
+			out = append(out, head.domain(text.String()))
+		}
+		head = nil
+	}
+	for _, item := range raw {
+		if _, ok := item["role"]; ok {
+			flush()
+			var it messageItem
+			if err := attributevalue.UnmarshalMap(item, &it); err != nil {
+				return nil, fmt.Errorf("list messages: %w", err)
+			}
+			head = &it
+			text.Reset()
+			text.WriteString(it.Content)
+			continue
+		}
+		var c chunkItem
+		if err := attributevalue.UnmarshalMap(item, &c); err != nil {
+			return nil, fmt.Errorf("list messages: %w", err)
+		}
+		if head != nil && strings.HasPrefix(c.SK, convMessageSK(head.ConversationID, head.ID)+"#") {
+			n := 0
+			fmt.Sscanf(c.SK[len(convMessageSK(head.ConversationID, head.ID))+1:], "%d", &n)
+			if n <= head.Chunks { // a chunk left from a longer save is not part of the text
+				text.WriteString(c.Text)
+			}
+		}
+	}
+	flush()
+	return out, nil
+}
+
+// messageItems splits m into its item and its chunk items, cutting its
+// text at MaxMessageText (on a character boundary).
+func messageItems(uid string, m domain.ConversationMessage) (messageItem, []chunkItem) {
+	text := m.Content
+	if len(text) > MaxMessageText {
+		text, m.Truncated = cutUTF8(text, MaxMessageText), true
+	}
+	first := cutUTF8(text, headText)
+	rest := text[len(first):]
+	var chunks []chunkItem
+	for n := 1; rest != ""; n++ {
+		part := cutUTF8(rest, chunkText)
+		chunks = append(chunks, chunkItem{PK: userPK(uid), SK: convMessageChunkSK(m.ConversationID, m.ID, n), Text: part})
+		rest = rest[len(part):]
+	}
+	it := messageItem{PK: userPK(uid), SK: convMessageSK(m.ConversationID, m.ID), ID: m.ID, ConversationID: m.ConversationID,
+		Role: m.Role, Content: first, Chunks: len(chunks), CreatedAt: formatTime(m.CreatedAt), UpdatedAt: formatTime(m.UpdatedAt),
+		Complete: m.Complete, Error: m.Error, Truncated: m.Truncated, Usage: m.Usage}
+	for _, b := range m.Blocks {
+		it.Blocks = append(it.Blocks, messageBlockAtt{At: b.At, Frame: string(b.Frame)})
+	}
+	return it, chunks
+}
+
+// cutUTF8 is the longest prefix of s of at most n bytes that ends on a
+// character boundary.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
+
+func boundSearch(s string) string {
+	s = strings.TrimSpace(s)
+	return cutUTF8(s, maxSearch)
+}

@@ -1,0 +1,175 @@
+package store_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"aiwork/shared/domain"
+	"aiwork/shared/store"
+	"aiwork/shared/store/storetest"
+)
+
+var convAt = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+
+func newConversation(t *testing.T, st *store.Store, uid, cid string) {
+	t.Helper()
+	storetest.Must(t, st.CreateConversation(ctx, uid, domain.Conversation{ID: cid, Title: "Chat " + cid, Provider: "openai", Model: "gpt-4o-mini",
+		CreatedAt: convAt, UpdatedAt: convAt}), "create conversation")
+}
+
+func message(cid, mid, role, text string) domain.ConversationMessage {
+	return domain.ConversationMessage{ID: mid, ConversationID: cid, Role: role, Content: text, CreatedAt: convAt, UpdatedAt: convAt, Complete: role == domain.RoleUser}
+}
+
+// A conversation's life: created, listed, patched, messages added in order
+// and counted, one reply saved as it grows and completed, the whole deleted
+// with its messages; another user sees none of it.
+func TestConversationLifecycle(t *testing.T) {
+	t.Parallel()
+	st := storetest.New(t)
+	newConversation(t, st, "ann", "c1")
+	if err := st.CreateConversation(ctx, "ann", domain.Conversation{ID: "c1"}); err == nil {
+		t.Error("a second conversation with the same id was created")
+	}
+	storetest.Must(t, st.AddMessages(ctx, "ann", "c1", "Tides please", convAt.Add(time.Second),
+		message("c1", "m1", domain.RoleUser, "Tides please"), message("c1", "m2", domain.RoleAssistant, "")), "add")
+
+	reply := message("c1", "m2", domain.RoleAssistant, "Tides are")
+	storetest.Must(t, st.SaveReply(ctx, "ann", reply), "save partial")
+	reply.Content += " the rise and fall of the sea."
+	reply.Complete = true
+	reply.Usage = &domain.MessageUsage{InputTokens: 3, OutputTokens: 9, Demo: true}
+	reply.Blocks = []domain.MessageBlock{{At: 9, Frame: json.RawMessage(`{"notice":"x"}`)}}
+	storetest.Must(t, st.SaveReply(ctx, "ann", reply), "save final")
+
+	msgs, err := st.ListMessages(ctx, "ann", "c1")
+	storetest.Must(t, err, "list")
+	if len(msgs) != 2 || msgs[0].Content != "Tides please" || msgs[1].Content != reply.Content || !msgs[1].Complete ||
+		msgs[1].Usage == nil || msgs[1].Usage.OutputTokens != 9 || len(msgs[1].Blocks) != 1 || string(msgs[1].Blocks[0].Frame) != `{"notice":"x"}` {
+		t.Fatalf("messages %+v", msgs)
+	}
+	c, err := st.GetConversation(ctx, "ann", "c1")
+	storetest.Must(t, err, "get")
+	if c.MessageCount != 2 || !c.UpdatedAt.Equal(convAt.Add(time.Second)) || !strings.Contains(c.Search, "tides please") {
+		t.Errorf("conversation after messages: %+v", c)
+	}
+	archived, title := true, "Renamed"
+	c, err = st.UpdateConversation(ctx, "ann", "c1", store.ConversationPatch{Title: &title, Archived: &archived}, convAt.Add(time.Minute))
+	if err != nil || c.Title != "Renamed" || !c.Archived || c.Model != "gpt-4o-mini" {
+		t.Errorf("patched: %+v %v", c, err)
+	}
+
+	// Another user: nothing of ann's.
+	if _, err := st.GetConversation(ctx, "bob", "c1"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("bob reads ann's conversation: %v", err)
+	}
+	if _, err := st.UpdateConversation(ctx, "bob", "c1", store.ConversationPatch{Title: &title}, convAt); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("bob patches ann's conversation: %v", err)
+	}
+	if err := st.AddMessages(ctx, "bob", "c1", "", convAt, message("c1", "m9", domain.RoleUser, "hi")); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("bob adds to ann's conversation: %v", err)
+	}
+	if _, err := st.GetMessage(ctx, "bob", "c1", "m2"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("bob reads ann's message: %v", err)
+	}
+	if err := st.DeleteConversation(ctx, "bob", "c1"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("bob deletes ann's conversation: %v", err)
+	}
+
+	n, err := st.CountConversations(ctx, "ann")
+	if err != nil || n != 1 {
+		t.Errorf("count = %d %v", n, err)
+	}
+	storetest.Must(t, st.DeleteConversation(ctx, "ann", "c1"), "delete")
+	for _, item := range storetest.ScanAll(t, st) {
+		if sk := fmt.Sprint(item["SK"]); strings.Contains(sk, "c1") {
+			t.Errorf("item %s left after the delete", sk)
+		}
+	}
+	// The reply's generator finds it gone.
+	if err := st.SaveReply(ctx, "ann", reply); !errors.Is(err, store.ErrStopRequested) {
+		t.Errorf("save after delete: %v, want ErrStopRequested", err)
+	}
+}
+
+// A reply's text up to 1 MB is kept whole across items, longer is cut on a
+// character boundary and marked; a shorter save drops the old chunks.
+func TestConversationLongReply(t *testing.T) {
+	t.Parallel()
+	st := storetest.New(t)
+	newConversation(t, st, "ann", "c1")
+	storetest.Must(t, st.AddMessages(ctx, "ann", "c1", "", convAt, message("c1", "m1", domain.RoleAssistant, "")), "add")
+	long := strings.Repeat("é", 300_000) // 600 KB: head and chunks
+	m := message("c1", "m1", domain.RoleAssistant, long)
+	storetest.Must(t, st.SaveReply(ctx, "ann", m), "save long")
+	got, err := st.GetMessage(ctx, "ann", "c1", "m1")
+	if err != nil || got.Content != long || got.Truncated {
+		t.Fatalf("600 KB reply: %d bytes back, truncated %v, %v", len(got.Content), got.Truncated, err)
+	}
+	m.Content = strings.Repeat("ü", 700_000) // 1.4 MB: cut
+	storetest.Must(t, st.SaveReply(ctx, "ann", m), "save too long")
+	got, _ = st.GetMessage(ctx, "ann", "c1", "m1")
+	if !got.Truncated || len(got.Content) > store.MaxMessageText || len(got.Content) < store.MaxMessageText-1 || !strings.HasSuffix(got.Content, "ü") {
+		t.Errorf("1.4 MB reply: %d bytes kept, truncated %v", len(got.Content), got.Truncated)
+	}
+	m.Content = "short again"
+	storetest.Must(t, st.SaveReply(ctx, "ann", m), "save short")
+	if got, _ = st.GetMessage(ctx, "ann", "c1", "m1"); got.Content != "short again" {
+		t.Errorf("after a shorter save: %d bytes", len(got.Content))
+	}
+}
+
+// Stop: the next save of the reply is refused (and says so), the text so
+// far stays.
+func TestConversationStop(t *testing.T) {
+	t.Parallel()
+	st := storetest.New(t)
+	newConversation(t, st, "ann", "c1")
+	storetest.Must(t, st.AddMessages(ctx, "ann", "c1", "", convAt, message("c1", "m1", domain.RoleAssistant, "")), "add")
+	storetest.Must(t, st.SaveReply(ctx, "ann", message("c1", "m1", domain.RoleAssistant, "so far")), "save")
+	storetest.Must(t, st.RequestStop(ctx, "ann", "c1", "m1"), "stop")
+	if err := st.SaveReply(ctx, "ann", message("c1", "m1", domain.RoleAssistant, "so far and more")); !errors.Is(err, store.ErrStopRequested) {
+		t.Errorf("save after stop: %v", err)
+	}
+	got, _ := st.GetMessage(ctx, "ann", "c1", "m1")
+	if got.Content != "so far" || !got.StopRequested {
+		t.Errorf("stopped reply: %+v", got)
+	}
+	if err := st.RequestStop(ctx, "bob", "c1", "m1"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("bob stops ann's reply: %v", err)
+	}
+}
+
+// 50 concurrent messages into one conversation: every one kept, counted,
+// listed in id order.
+func TestConversationConcurrentMessages(t *testing.T) {
+	t.Parallel()
+	st := storetest.New(t)
+	newConversation(t, st, "ann", "c1")
+	var wg sync.WaitGroup
+	for i := range 50 {
+		wg.Go(func() {
+			mid := fmt.Sprintf("m%03d", i)
+			storetest.Must(t, st.AddMessages(ctx, "ann", "c1", mid, convAt, message("c1", mid, domain.RoleUser, mid)), "add "+mid)
+		})
+	}
+	wg.Wait()
+	msgs, err := st.ListMessages(ctx, "ann", "c1")
+	storetest.Must(t, err, "list")
+	if len(msgs) != 50 {
+		t.Fatalf("%d messages, want 50", len(msgs))
+	}
+	for i, m := range msgs {
+		if m.ID != fmt.Sprintf("m%03d", i) || m.Content != m.ID {
+			t.Errorf("message %d is %s", i, m.ID)
+		}
+	}
+	if c, _ := st.GetConversation(ctx, "ann", "c1"); c.MessageCount != 50 {
+		t.Errorf("count %d, want 50", c.MessageCount)
+	}
+}

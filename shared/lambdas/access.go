@@ -117,6 +117,7 @@ var (
 		GetItem:    {users, throttles, mcpServers},
 		PutItem:    {users, throttles},
 		UpdateItem: {users, throttles},
+		DeleteItem: {users}, // a conversation and its messages
 		Query:      {users},
 	}}
 	// Registry sync and health probes: the servers and the sync state.

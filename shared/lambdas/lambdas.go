@@ -133,7 +133,9 @@ var All = []Function{
 	{Name: "mcp", Routes: []string{"/api/v1/mcp-servers/", "/api/v1/mcp-connections/", MCPOAuthPrefix}, Access: accessMCP, MemoryMB: 512, Timeout: BufferedTimeout,
 		Secrets: append([]string{SecretJWT, SecretMCPKeyEncryptionKey}, providerKeys...), Env: mcpOutbound,
 		Settings: []string{SettingMetaBedrock, SettingPublicURL}},
-	{Name: "chat", Routes: []string{ChatPath}, Methods: map[string]string{ChatPath: "POST"}, Streaming: true,
+	// The chat streams replies, and keeps conversations (their re-attach
+	// streams too: one streaming integration for both).
+	{Name: "chat", Routes: []string{ChatPath, ChatPrefix}, Methods: map[string]string{ChatPath: "POST"}, Streaming: true,
 		Access: accessChat, MemoryMB: 1024, Timeout: LongTimeout,
 		Secrets: append([]string{SecretJWT, SecretMCPKeyEncryptionKey}, providerKeys...), Env: mcpOutbound,
 		Settings: append([]string{SettingMetaBedrock}, ChatLimitSettings...)},
@@ -158,10 +160,13 @@ const (
 	GoogleCallbackPath = "/api/v1/auth/google/callback"
 	// The sign-in to OAuth-protected MCP servers: the callback is the
 	// redirect URI operators register at authorization servers.
-	MCPOAuthPrefix       = "/api/v1/mcp-oauth/"
-	MCPOAuthStartPath    = MCPOAuthPrefix + "start"
-	MCPOAuthCallbackPath = MCPOAuthPrefix + "callback"
-	MCPOAuthMetadataPath = MCPOAuthPrefix + "client-metadata.json"
+	// Conversations kept with the account (the chat function).
+	ChatPrefix            = "/api/v1/chat/"
+	ChatConversationsPath = ChatPrefix + "conversations"
+	MCPOAuthPrefix        = "/api/v1/mcp-oauth/"
+	MCPOAuthStartPath     = MCPOAuthPrefix + "start"
+	MCPOAuthCallbackPath  = MCPOAuthPrefix + "callback"
+	MCPOAuthMetadataPath  = MCPOAuthPrefix + "client-metadata.json"
 )
 
 // Get answers the function named name.

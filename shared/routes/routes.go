@@ -25,9 +25,10 @@ const APIPrefix = "/api/v1/"
 
 // Paths written in more than one place (lambdas' table names them).
 const (
-	ChatPath           = lambdas.ChatPath
-	WebhookPath        = lambdas.WebhookPath
-	GoogleCallbackPath = lambdas.GoogleCallbackPath
+	ChatPath              = lambdas.ChatPath
+	WebhookPath           = lambdas.WebhookPath
+	GoogleCallbackPath    = lambdas.GoogleCallbackPath
+	ChatConversationsPath = lambdas.ChatConversationsPath
 	// The sign-in to OAuth-protected MCP servers (lambdas' table).
 	MCPOAuthPrefix       = lambdas.MCPOAuthPrefix
 	MCPOAuthStartPath    = lambdas.MCPOAuthStartPath

@@ -265,6 +265,17 @@ func (s *Store) AddMessages(ctx context.Context, uid, cid, snippet string, now t
 // whether it is complete) unless its user stopped it or its conversation
 // or message was deleted: then ErrStopRequested, and nothing is written.
 func (s *Store) SaveReply(ctx context.Context, uid string, m domain.ConversationMessage) error {
+	return s.saveReply(ctx, uid, m, false)
+}
+
+// FinishStoppedReply writes the last state of a reply its user stopped
+// (what it had when Stop came); ErrStopRequested only when it is gone.
+func (s *Store) FinishStoppedReply(ctx context.Context, uid string, m domain.ConversationMessage) error {
+	m.StopRequested = true
+	return s.saveReply(ctx, uid, m, true)
+}
+
+func (s *Store) saveReply(ctx context.Context, uid string, m domain.ConversationMessage, stopped bool) error {
 	head, chunks := messageItems(uid, m)
 	av, err := attributevalue.MarshalMap(head)
 	if err != nil {
@@ -277,17 +288,15 @@ func (s *Store) SaveReply(ctx context.Context, uid string, m domain.Conversation
 			return fmt.Errorf("save reply: %w", err)
 		}
 	}
-	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
-		TableName: aws.String(s.table),
-		Item:      av,
-		// The conversation's own item is not read here (one call per
-		// save): a deleted conversation's messages are deleted with it,
-		// so the message's existence stands for both.
-		ConditionExpression: aws.String("attribute_exists(PK) AND (attribute_not_exists(stop_requested) OR stop_requested = :no)"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":no": &types.AttributeValueMemberBOOL{Value: false},
-		},
-	})
+	// The conversation's own item is not read here (one call per save): a
+	// deleted conversation's messages are deleted with it, so the
+	// message's existence stands for both.
+	in := &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: av, ConditionExpression: aws.String("attribute_exists(PK)")}
+	if !stopped {
+		in.ConditionExpression = aws.String("attribute_exists(PK) AND (attribute_not_exists(stop_requested) OR stop_requested = :no)")
+		in.ExpressionAttributeValues = map[string]types.AttributeValue{":no": &types.AttributeValueMemberBOOL{Value: false}}
+	}
+	_, err = s.db.PutItem(ctx, in)
 	if isConditionFailed(err) && len(chunks) > 0 {
 		var gone messageItem
 		if s.getItem(ctx, head.PK, head.SK, &gone) == ErrNotFound {
@@ -299,6 +308,22 @@ func (s *Store) SaveReply(ctx context.Context, uid string, m domain.Conversation
 		}
 	}
 	return conditional("save reply", err, ErrStopRequested)
+}
+
+// ReplyStopped reports whether uid's reply mid was stopped by its user or
+// is gone (its conversation deleted): its generation should end.
+func (s *Store) ReplyStopped(ctx context.Context, uid, cid, mid string) (bool, error) {
+	var it struct {
+		StopRequested bool `dynamodbav:"stop_requested"`
+	}
+	err := s.getItem(ctx, userPK(uid), convMessageSK(cid, mid), &it)
+	if errors.Is(err, ErrNotFound) {
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("reply stopped: %w", err)
+	}
+	return it.StopRequested, nil
 }
 
 // RequestStop marks uid's reply mid in conversation cid as stopped (its
@@ -399,7 +424,7 @@ func messageItems(uid string, m domain.ConversationMessage) (messageItem, []chun
 	}
 	it := messageItem{PK: userPK(uid), SK: convMessageSK(m.ConversationID, m.ID), ID: m.ID, ConversationID: m.ConversationID,
 		Role: m.Role, Content: first, Chunks: len(chunks), CreatedAt: formatTime(m.CreatedAt), UpdatedAt: formatTime(m.UpdatedAt),
-		Complete: m.Complete, Error: m.Error, Truncated: m.Truncated, Usage: m.Usage}
+		Complete: m.Complete, Error: m.Error, Truncated: m.Truncated, Usage: m.Usage, StopRequested: m.StopRequested}
 	for _, b := range m.Blocks {
 		it.Blocks = append(it.Blocks, messageBlockAtt{At: b.At, Frame: string(b.Frame)})
 	}

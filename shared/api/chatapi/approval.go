@@ -71,6 +71,9 @@ type pausedReply struct {
 	// Usage is what the reply spent before the pause (already metered),
 	// so the last usage frame covers every model call of the reply.
 	Usage llm.Usage `json:"usage"`
+	// The conversation and message a kept reply goes on in when resumed.
+	ConversationID string `json:"conversation_id,omitempty"`
+	MessageID      string `json:"message_id,omitempty"`
 }
 
 // The conversation as stored (llm.Message keeps its tool fields out of

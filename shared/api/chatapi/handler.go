@@ -132,6 +132,7 @@ func (s *Service) Handler() http.Handler {
 	// The session is looked up by the admission, beside its other reads;
 	// the handler decides what may be written before it is confirmed.
 	mux.Handle("POST "+Path, s.tokens.RequiredSpeculative(httpx.Handle(s.message)))
+	s.conversationRoutes(mux)
 	return httpx.WithNotFound(mux)
 }
 
@@ -147,6 +148,10 @@ type messageInput struct {
 	ConfirmReadOnly bool `json:"confirm_read_only"`
 	// Approval resumes a reply paused for a tool call; Message may be empty.
 	Approval *approvalInput `json:"approval"`
+	// ConversationID keeps the message and its reply with the caller's
+	// conversation (conversations.go): the reply is saved as it streams and
+	// goes on when the client leaves.
+	ConversationID string `json:"conversation_id"`
 }
 
 type usageFrame struct {
@@ -205,7 +210,7 @@ func (s *Service) message(w http.ResponseWriter, r *http.Request) error {
 	tr := &turn{uid: uid}
 	var rt route
 	sure := false
-	if in.Approval == nil && len(ids) == 0 {
+	if in.Approval == nil && len(ids) == 0 && in.ConversationID == "" {
 		rt, sure = s.sureRoute(uid, sid, in, now)
 	}
 	var resumed *pausedReply
@@ -248,7 +253,19 @@ func (s *Service) message(w http.ResponseWriter, r *http.Request) error {
 	if in.Approval != nil {
 		rep.decision = in.Approval.Decision
 	}
-	return s.stream(ctx, &sse{w: w}, rt, rep, adm, sure, verdict, func(tokens int) { s.verdicts.ended(uid, tokens) })
+	parent := ctx
+	if !sure {
+		keep, err := s.keepWith(ctx, uid, in, resumed, now)
+		if err != nil {
+			s.verdicts.ended(uid, 0)
+			return err
+		}
+		if keep != nil {
+			// Kept with its conversation, the reply outlives its client.
+			rep.keep, parent = keep, context.WithoutCancel(ctx)
+		}
+	}
+	return s.stream(parent, &sse{w: w}, rt, rep, adm, sure, verdict, func(tokens int) { s.verdicts.ended(uid, tokens) })
 }
 
 // connectionIDs checks the MCP connection ids a message offers: at most
@@ -380,6 +397,13 @@ func (s *Service) stream(parent context.Context, out *sse, rt route, rep *reply,
 	stall := time.AfterFunc(s.opts.StallTimeout, func() { cancel(errStall) })
 	defer stall.Stop()
 	rep.s, rep.ctx, rep.out, rep.rt, rep.stall = s, ctx, out, rt, stall
+	if k := rep.keep; k != nil {
+		out.rec = newRecorder(s.st, rep.tr.uid, k.reply, s.opts.Now, func() { cancel(errStopped) })
+		defer func() { _ = out.rec.finish() }() // idempotent: the last frame finished it
+		var ids messageIDsFrame
+		ids.MessageIDs.User, ids.MessageIDs.Assistant = k.userID, k.reply.ID
+		_ = out.data(ids)
+	}
 	if sure {
 		// The checks start once two frames went out, the call ended, or
 		// SureChecksAfter passed (a provider still thinking), whichever
@@ -427,6 +451,8 @@ func (s *Service) stream(parent context.Context, out *sse, rt route, rep *reply,
 	}
 	cause := context.Cause(ctx)
 	switch {
+	case errors.Is(cause, errStopped):
+		// Stopped by its user: it ends like a finished reply, with what it had.
 	case errors.Is(cause, errStall):
 		_ = out.error("Stream timeout")
 		return nil
@@ -434,7 +460,7 @@ func (s *Service) stream(parent context.Context, out *sse, rt route, rep *reply,
 		_ = out.error(fmt.Sprintf("The reply was cut off after %s, the longest a reply may stream.", s.opts.MaxStreamDuration))
 		return nil
 	case parent.Err() != nil:
-		return nil // the client went away; nobody to tell
+		return nil // the client went away; nobody to tell (a kept reply's parent never ends)
 	case err != nil:
 		slog.WarnContext(parent, "chat upstream failed", "model", rt.model.APIID, "err", err)
 		_ = out.error(upstreamDetail(err))
@@ -484,6 +510,7 @@ var (
 	errStall   = errors.New("stream stalled")
 	errTooLong = errors.New("stream ran too long")
 	errRefused = errors.New("message refused by its checks")
+	errStopped = errors.New("reply stopped by its user")
 )
 
 func upstreamDetail(err error) string {

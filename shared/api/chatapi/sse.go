@@ -13,6 +13,11 @@ type sse struct {
 	rc      *http.ResponseController
 	started bool
 	buf     []byte // the last content frame, reused
+	// rec keeps the reply with its conversation (nil: not kept). Then the
+	// reply outlives its client: a write to a client that left is
+	// dropped, and the generation goes on (gone says it left).
+	rec  *recorder
+	gone bool
 }
 
 func (s *sse) start() {
@@ -26,6 +31,9 @@ func (s *sse) start() {
 }
 
 func (s *sse) data(v any) error {
+	if s.rec != nil {
+		s.rec.frame(v)
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -36,6 +44,9 @@ func (s *sse) data(v any) error {
 // content is the frame of one delta, {"content":"…"}, built without a map
 // or a second copy: it runs once per chunk (DESIGN §10 per-chunk budget).
 func (s *sse) content(text string) error {
+	if s.rec != nil {
+		s.rec.text(text)
+	}
 	quoted, err := json.Marshal(text)
 	if err != nil {
 		return err
@@ -44,13 +55,24 @@ func (s *sse) content(text string) error {
 	return s.write(s.buf)
 }
 
+// error ends the stream with an error frame (a reply kept with its
+// conversation is saved with the error first).
 func (s *sse) error(detail string) error {
+	if s.rec != nil {
+		s.rec.fail(detail)
+		_ = s.rec.finish()
+	}
 	b, _ := json.Marshal(map[string]string{"detail": detail})
 	return s.raw("event: error\ndata: " + string(b) + "\n\n")
 }
 
-// event is a named event: `event: name` and its data.
+// event is a named event: `event: name` and its data. The tool_approval
+// that pauses a reply kept with its conversation ends its recording.
 func (s *sse) event(name string, v any) error {
+	if s.rec != nil {
+		s.rec.block(map[string]any{name: v})
+		_ = s.rec.finish()
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -61,16 +83,34 @@ func (s *sse) event(name string, v any) error {
 // comment is a line clients ignore; it keeps a quiet stream alive.
 func (s *sse) comment(text string) error { return s.raw(": " + text + "\n\n") }
 
-func (s *sse) done() error { return s.raw("data: [DONE]\n\n") }
+// done ends the stream; a reply kept with its conversation is saved first,
+// and one that could not be saved ends with an error frame saying so.
+func (s *sse) done() error {
+	if s.rec != nil {
+		if err := s.rec.finish(); err != nil {
+			b, _ := json.Marshal(map[string]string{"detail": "The reply was not saved with the conversation: the service is busy. Copy it before you leave this page."})
+			return s.raw("event: error\ndata: " + string(b) + "\n\n")
+		}
+	}
+	return s.raw("data: [DONE]\n\n")
+}
 
 func (s *sse) raw(frame string) error { return s.write([]byte(frame)) }
 
 func (s *sse) write(frame []byte) error {
+	if s.gone {
+		return nil
+	}
 	if !s.started {
 		s.start()
 	}
-	if _, err := s.w.Write(frame); err != nil {
-		return err
+	_, err := s.w.Write(frame)
+	if err == nil {
+		err = s.rc.Flush()
 	}
-	return s.rc.Flush()
+	if err != nil && s.rec != nil {
+		s.gone = true // the client left; the reply goes on being saved
+		return nil
+	}
+	return err
 }

@@ -20,6 +20,7 @@ type reply struct {
 	tr            *turn
 	resumed       *pausedReply // the paused reply this request resumes
 	decision      string       // the user's decision on its pending call
+	keep          *kept        // the conversation the reply is kept with (nil: none)
 
 	// Set by stream.
 	s         *Service
@@ -129,6 +130,7 @@ func (r *reply) toolCalls(calls []llm.ToolCall, results []llm.ToolResult, from i
 		if bt, ok := r.tr.tools.byName[c.Name]; ok && r.tr.needsApproval(bt) {
 			r.paused = &pausedReply{
 				ConnectionID: r.connID, Model: r.model, MCPConnectionIDs: r.tr.mcpIDs, ConfirmReadOnly: r.tr.confirmReadOnly,
+				ConversationID: r.keep.conversationID(), MessageID: r.keep.messageID(),
 				Messages: storeMessages(r.msgs), Calls: storeCalls(calls), Bound: r.tr.bindings(calls), Results: storeResults(results), Pending: i, Rounds: r.rounds,
 			}
 			r.pending = approvalCall(view, bt)

@@ -355,10 +355,24 @@ func TestTableAccess(t *testing.T) {
 	// the MCP server's echo (no read-only hint): paused for approval, then
 	// resumed with "always allow" (the tools list and the revoke are the
 	// mcp function's).
-	reply := do("POST", "/api/v1/mcp-connections/message", token, `{"connection_id":"`+conn+`","message":"Hi","model":"gpt-4o-mini","context":[]}`, http.StatusOK)
+	// The first reply is kept with a conversation (issue 24): created,
+	// written as it streams, listed, read, re-attached, stopped, renamed,
+	// deleted with its messages.
+	convID := field(do("POST", "/api/v1/chat/conversations", token, `{"provider":"openai","model":"gpt-4o-mini"}`, http.StatusCreated), "id")
+	reply := do("POST", "/api/v1/mcp-connections/message", token, `{"connection_id":"`+conn+`","message":"Hi","model":"gpt-4o-mini","context":[],"conversation_id":"`+convID+`"}`, http.StatusOK)
 	if !strings.HasSuffix(string(reply), "data: [DONE]\n\n") {
 		t.Fatalf("chat reply %q did not finish", reply)
 	}
+	replyID := regexp.MustCompile(`"assistant":"(m[0-9a-f]+)"`).FindSubmatch(reply)
+	if replyID == nil {
+		t.Fatalf("kept reply %q names no message ids", reply)
+	}
+	do("GET", "/api/v1/chat/conversations?q=hi", token, "", http.StatusOK)
+	do("GET", "/api/v1/chat/conversations/"+convID+"/messages", token, "", http.StatusOK)
+	do("GET", "/api/v1/chat/conversations/"+convID+"/messages/"+string(replyID[1])+"/stream", token, "", http.StatusOK)
+	do("POST", "/api/v1/chat/conversations/"+convID+"/messages/"+string(replyID[1])+"/stop", token, "", http.StatusNoContent)
+	do("PATCH", "/api/v1/chat/conversations/"+convID, token, `{"title":"Access","archived":true}`, http.StatusOK)
+	do("DELETE", "/api/v1/chat/conversations/"+convID, token, "", http.StatusNoContent)
 	paused := do("POST", "/api/v1/mcp-connections/message", token, `{"connection_id":"`+conn+`","message":"use echo","model":"gpt-4o-mini","context":[],"mcp_connection_ids":["`+mcpConn+`"]}`, http.StatusOK)
 	approval := regexp.MustCompile(`"token":"(ta_[A-Za-z0-9_-]+)"`).FindSubmatch(paused)
 	if approval == nil {

@@ -1,31 +1,21 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderApp } from '../test/render-app';
 import { clearSession, resetAuthForTests } from '../lib/auth-session';
-import { clearNotificationsForTests, toast } from '../components/notifications/notification-store';
-import { jsonResponse } from '../test/jwt-fixtures';
+import { toast } from '../components/notifications/notification-store';
 import { stubSystemTheme } from '../test/match-media';
+import { setUpPageTests } from '../test/page-tests';
 import { ADA, startSignedIn, startSignedOut } from '../test/session';
 import { recordTourOutcome } from '../features/home/tour/tour-state';
 
-beforeEach(() => {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async () => jsonResponse(404, { detail: 'Not found' })),
-  );
-});
-afterEach(() => {
-  act(() => clearNotificationsForTests());
-  vi.unstubAllGlobals();
-  resetAuthForTests();
-});
+// No routes: every API call answers 404.
+setUpPageTests();
 
 const location = () => screen.getByTestId('location');
 
 describe('route guard in the app', () => {
   it('shows the loading screen until auth is initialised', async () => {
-    stubSystemTheme(false);
     resetAuthForTests(); // status stays 'loading'
     renderApp('/dashboard');
     expect(screen.getByRole('status')).toHaveTextContent('Loading...');
@@ -33,7 +23,6 @@ describe('route guard in the app', () => {
   });
 
   it('sends a visitor on /llm-chat to /login?redirect=/llm-chat', async () => {
-    stubSystemTheme(false);
     startSignedOut();
     renderApp('/llm-chat');
     await waitFor(() => expect(location()).toHaveTextContent('/login?redirect=%2Fllm-chat'));
@@ -41,14 +30,12 @@ describe('route guard in the app', () => {
   });
 
   it('sends a signed-in user on /login to /', async () => {
-    stubSystemTheme(false);
     startSignedIn();
     renderApp('/login');
     await waitFor(() => expect(location()).toHaveTextContent(/^\/$/));
   });
 
   it('sends the user to /login when a 401 clears the session on a protected page', async () => {
-    stubSystemTheme(false);
     startSignedIn();
     renderApp('/llm-chat');
     expect(await screen.findByRole('heading', { name: 'LLM Chat', level: 1 })).toBeInTheDocument();
@@ -61,7 +48,6 @@ describe('route guard in the app', () => {
     ['/chat', 'Chat interface coming soon...'],
     ['/admin', 'Admin dashboard coming soon...'],
   ])('shows the %s placeholder to visitors', async (path, text) => {
-    stubSystemTheme(false);
     startSignedOut();
     renderApp(path);
     expect(await screen.findByText(text)).toBeInTheDocument();
@@ -74,7 +60,6 @@ describe('route guard in the app', () => {
 
 describe('top bar and side menu', () => {
   it('shows the links, Login and Sign Up to visitors', async () => {
-    stubSystemTheme(false);
     startSignedOut();
     renderApp('/user-guide');
     const nav = await screen.findByRole('navigation', { name: 'Main' });
@@ -91,7 +76,6 @@ describe('top bar and side menu', () => {
   });
 
   it('shows an initials avatar menu with Dashboard and Logout when signed in', async () => {
-    stubSystemTheme(false);
     startSignedIn();
     renderApp('/user-guide');
     const button = await screen.findByTestId('user-menu');
@@ -105,7 +89,6 @@ describe('top bar and side menu', () => {
   });
 
   it('side menu: Dashboard for users, Admin only for admins; Escape closes it', async () => {
-    stubSystemTheme(false);
     startSignedIn();
     renderApp('/user-guide');
     await userEvent.click(await screen.findByTestId('side-menu-button'));
@@ -125,7 +108,6 @@ describe('top bar and side menu', () => {
   });
 
   it('side menu for visitors has no Dashboard or Admin but offers Login and Sign Up', async () => {
-    stubSystemTheme(false);
     startSignedOut();
     recordTourOutcome('completed');
     renderApp('/');
@@ -173,7 +155,6 @@ describe('theme toggle', () => {
 
 describe('user guide', () => {
   it('has 12 questions, a support mail link and a privacy-policy link', async () => {
-    stubSystemTheme(false);
     startSignedOut();
     renderApp('/user-guide');
     await screen.findByRole('heading', { name: 'User Guide', level: 1 });
@@ -188,7 +169,6 @@ describe('user guide', () => {
 
 describe('privacy policy and /prompts (issue 13: both public)', () => {
   it("a visitor follows the user guide's privacy-policy link to the policy, not to sign in", async () => {
-    stubSystemTheme(false);
     startSignedOut();
     renderApp('/user-guide');
     await userEvent.click(await screen.findByRole('link', { name: 'privacy policy' }));
@@ -221,7 +201,6 @@ describe('privacy policy and /prompts (issue 13: both public)', () => {
   });
 
   it('a signed-in user sees the policy too, not "Page not found"', async () => {
-    stubSystemTheme(false);
     startSignedIn();
     renderApp('/privacy-policy');
     expect(await screen.findByRole('heading', { name: 'Privacy Policy', level: 1 })).toBeInTheDocument();
@@ -233,7 +212,6 @@ describe('privacy policy and /prompts (issue 13: both public)', () => {
     ['a visitor', startSignedOut],
     ['a signed-in user', () => void startSignedIn()],
   ])('/prompts takes %s to the marketplace, keeping the query', async (_who, start) => {
-    stubSystemTheme(false);
     start();
     renderApp('/prompts?filter=purchased');
     await waitFor(() => expect(location()).toHaveTextContent(/^\/marketplace\?filter=purchased$/));
@@ -243,7 +221,6 @@ describe('privacy policy and /prompts (issue 13: both public)', () => {
 
 describe('toasts and navigation (issue 13)', () => {
   it("a page's error toasts do not follow the user to the next page; other toasts do", async () => {
-    stubSystemTheme(false);
     startSignedOut();
     renderApp('/user-guide');
     await screen.findByRole('heading', { name: 'User Guide', level: 1 });

@@ -1,29 +1,19 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { renderApp } from '../test/render-app';
-import { getAuthState, resetAuthForTests } from '../lib/auth-session';
-import { clearNotificationsForTests, getNotifications } from '../components/notifications/notification-store';
+import { getAuthState } from '../lib/auth-session';
+import { getNotifications } from '../components/notifications/notification-store';
 import { jsonResponse, tokenExpiringIn } from '../test/jwt-fixtures';
-import { stubSystemTheme } from '../test/match-media';
 import { ADA, startSignedIn } from '../test/session';
-import { deferred, installFakeApi, type FakeApi } from '../test/fake-api';
+import { deferred } from '../test/fake-api';
+import { setUpPageTests } from '../test/page-tests';
 
-let api: FakeApi;
+const api = setUpPageTests();
 
 beforeAll(async () => {
   await Promise.all([import('../features/auth/components/login-page'), import('../features/dashboard/components/dashboard-page'), import('../features/home/components/home-page')]);
 }, 30_000);
-
-beforeEach(() => {
-  stubSystemTheme(false);
-  api = installFakeApi();
-});
-afterEach(() => {
-  act(() => clearNotificationsForTests());
-  vi.unstubAllGlobals();
-  resetAuthForTests();
-});
 
 async function logOutFromDashboard() {
   renderApp('/dashboard');

@@ -2,14 +2,15 @@
 // the mailed links) must leave the address before anything else runs, so no
 // analytics call and no request carries it. The real start-up (startApp:
 // StrictMode, BrowserRouter, route guard, page views) runs here with the
-// analytics module spied and fetch faked; every call is logged with the
-// address at that moment (what a Referer or gtag's page_location would carry).
+// analytics module spied and the API faked; every call is logged with the
+// address at that moment (what a Referer or gtag's page_location would carry):
+// the requests by the fake API, the rest here.
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as analytics from '../lib/analytics';
 import { getAuthState, resetAuthForTests } from '../lib/auth-session';
 import { jsonResponse, tokenExpiringIn } from '../test/jwt-fixtures';
-import { stubSystemTheme } from '../test/match-media';
+import { setUpPageTests } from '../test/page-tests';
 import { startApp } from './start';
 
 interface Entry {
@@ -35,23 +36,17 @@ function spyOnAnalytics() {
 const apiUser = { id: 'g1', email: 'gina@example.com', username: 'gina', full_name: 'Gina G', is_superuser: false, is_verified: true };
 type GtagWindow = Window & { dataLayer?: unknown; gtag?: unknown };
 
+const api = setUpPageTests();
+/** The sign-in callback asks whose token it holds: Gina's. */
+const answerMe = () => api.route('GET /api/v1/auth/me', () => jsonResponse(200, apiUser));
+
 let container: HTMLDivElement;
 let stop: (() => void) | undefined;
 let replaceState: typeof window.history.replaceState;
 
 beforeEach(() => {
-  stubSystemTheme(false);
   resetAuthForTests();
   log.length = 0;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init: RequestInit = {}) => {
-      log.push({ what: `fetch ${init.method ?? 'GET'} ${input}`, href: window.location.href, detail: { url: input, headers: init.headers ?? {}, body: init.body ?? null } });
-      const path = new URL(input, 'http://localhost').pathname;
-      if (path === '/api/v1/auth/me') return jsonResponse(200, apiUser);
-      return jsonResponse(404, { detail: 'Not found', code: 'not_found' });
-    }),
-  );
   Object.defineProperty(navigator, 'sendBeacon', {
     configurable: true,
     value: vi.fn((url: string, body?: unknown) => {
@@ -80,15 +75,15 @@ afterEach(() => {
   delete w.dataLayer;
   delete w.gtag;
   document.head.querySelectorAll('script[src*="googletagmanager"]').forEach((s) => s.remove());
-  vi.unstubAllGlobals();
   replaceState(null, '', '/');
-  resetAuthForTests();
 });
 
 /**
  * Everything after the first replaceState: no address, URL, body or
  * analytics field may hold `secret`, except the body of `bodyAllowedFor`
- * (the one request whose purpose is to send it).
+ * ("METHOD path": the one request whose purpose is to send it). A request
+ * made before that replaceState would fail the address check: it went from
+ * the address that still held the secret.
  */
 function expectNothingCarries(secret: string, bodyAllowedFor?: string) {
   const first = log.findIndex((e) => e.what === 'replaceState');
@@ -96,22 +91,23 @@ function expectNothingCarries(secret: string, bodyAllowedFor?: string) {
   expect(String(log[0].detail)).not.toContain(secret);
   for (const e of log.slice(1)) {
     expect(e.href, `${e.what}: address`).not.toContain(secret);
-    if (e.what.startsWith('fetch ')) {
-      const { url, headers, body } = e.detail as { url: string; headers: Record<string, string>; body: unknown };
-      expect(url, `${e.what}: URL`).not.toContain(secret);
-      if (e.what !== bodyAllowedFor) expect(String(body ?? ''), `${e.what}: body`).not.toContain(secret);
-      // Only the Authorization header may hold a sign-in token: that is its use.
-      const carrying = Object.entries(headers).filter(([, v]) => String(v).includes(secret)).map(([k]) => k);
-      expect(carrying.filter((k) => k !== 'Authorization'), `${e.what}: headers`).toEqual([]);
-    } else {
-      expect(JSON.stringify(e.detail ?? null), `${e.what}: data`).not.toContain(secret);
-    }
+    expect(JSON.stringify(e.detail ?? null), `${e.what}: data`).not.toContain(secret);
+  }
+  for (const call of api.calls) {
+    const what = `${call.method} ${call.path}`;
+    expect(call.href, `${what}: address`).not.toContain(secret);
+    expect(call.path + call.search, `${what}: URL`).not.toContain(secret);
+    if (what !== bodyAllowedFor) expect(JSON.stringify(call.body ?? null), `${what}: body`).not.toContain(secret);
+    // Only the Authorization header may hold a sign-in token: that is its use.
+    const carrying = Object.entries(call.headers).filter(([, v]) => String(v).includes(secret)).map(([k]) => k);
+    expect(carrying.filter((k) => k !== 'Authorization'), `${what}: headers`).toEqual([]);
   }
 }
 
 describe('start-up with a token in the address', () => {
   it('/auth/callback: the token leaves the address first; page views, trackLogin and every request go without it', async () => {
     const token = tokenExpiringIn(3600);
+    answerMe();
     replaceState(null, '', `/auth/callback?token=${token}&type=google`);
     act(() => {
       stop = startApp(container);
@@ -124,9 +120,9 @@ describe('start-up with a token in the address', () => {
     expectNothingCarries(token);
     // The callback did its work with the token from memory.
     expect(getAuthState()).toMatchObject({ status: 'authenticated', token, user: { email: 'gina@example.com' } });
-    const me = log.filter((e) => e.what === 'fetch GET /api/v1/auth/me');
+    const me = api.callsTo('GET', '/api/v1/auth/me');
     expect(me.length).toBeGreaterThanOrEqual(1);
-    expect((me[0].detail as { headers: Record<string, string> }).headers.Authorization).toBe(`Bearer ${token}`);
+    expect(me[0].auth).toBe(`Bearer ${token}`);
     const pageViews = log.filter((e) => e.what === 'trackPageView').map((e) => (e.detail as string[])[0]);
     expect(pageViews).toContain('/auth/callback');
     expect(log.filter((e) => e.what === 'trackLogin').map((e) => e.detail)).toEqual([['google']]);
@@ -135,6 +131,7 @@ describe('start-up with a token in the address', () => {
 
   it('with Google Analytics on, gtag never sees the address with the token either', async () => {
     const token = tokenExpiringIn(3600);
+    answerMe();
     const w = window as GtagWindow;
     // gtag.js reads document.location for page_location when it sends: log what it would read.
     w.dataLayer = { push: (args: IArguments) => log.push({ what: `gtag ${String(args[0])}`, href: window.location.href, detail: Array.from(args) }) };
@@ -155,12 +152,7 @@ describe('start-up with a token in the address', () => {
     ['/verify-email', 'Your email address is confirmed.'],
   ])('%s: the mailed link token leaves the address too, and the page still gets it', async (page, shown) => {
     const secret = 'mailed-link-secret-0123456789';
-    vi.mocked(fetch).mockImplementation(async (input: string | URL | Request, init: RequestInit = {}) => {
-      const url = String(input);
-      log.push({ what: `fetch ${init.method ?? 'GET'} ${url}`, href: window.location.href, detail: { url, headers: init.headers ?? {}, body: init.body ?? null } });
-      if (url === '/api/v1/auth/verify-email') return jsonResponse(200, { status: 'verified', detail: 'Your email address is confirmed.', user: apiUser });
-      return jsonResponse(404, { detail: 'Not found' });
-    });
+    api.route('POST /api/v1/auth/verify-email', () => jsonResponse(200, { status: 'verified', detail: 'Your email address is confirmed.', user: apiUser }));
     const w = window as GtagWindow;
     w.dataLayer = { push: (args: IArguments) => log.push({ what: `gtag ${String(args[0])}`, href: window.location.href, detail: Array.from(args) }) };
     replaceState(null, '', `${page}?token=${secret}`);
@@ -169,11 +161,11 @@ describe('start-up with a token in the address', () => {
     });
     expect(await screen.findAllByText(shown)).not.toHaveLength(0);
     expect(window.location.pathname + window.location.search).toBe(page);
-    expectNothingCarries(secret, 'fetch POST /api/v1/auth/verify-email');
+    expectNothingCarries(secret, 'POST /api/v1/auth/verify-email');
     if (page === '/verify-email') {
-      const verify = log.filter((e) => e.what === 'fetch POST /api/v1/auth/verify-email');
+      const verify = api.callsTo('POST', '/api/v1/auth/verify-email');
       expect(verify).toHaveLength(1);
-      expect(JSON.parse((verify[0].detail as { body: string }).body)).toEqual({ token: secret });
+      expect(verify[0].body).toEqual({ token: secret });
     }
     // The first render waits for the page's chunk, so its effects may run a little later.
     await waitFor(() => expect(log.filter((e) => e.what === 'trackPageView').map((e) => (e.detail as string[])[0])).toContain(page));

@@ -28,6 +28,8 @@ export interface FakeCall {
   auth: string | null;
   headers: Record<string, string>;
   signal: AbortSignal | null;
+  /** The page's address when the call was made (what a Referer would carry). */
+  href: string;
 }
 
 export interface FakeApi {
@@ -58,7 +60,7 @@ export function installFakeApi(): FakeApi {
       const body = typeof init.body === 'string' ? parseBody(init.body) : undefined;
       const headers = (init.headers ?? {}) as Record<string, string>;
       const signal = init.signal ?? null;
-      calls.push({ method, path: url.pathname, search: url.search, body, auth: headers.Authorization ?? null, headers, signal });
+      calls.push({ method, path: url.pathname, search: url.search, body, auth: headers.Authorization ?? null, headers, signal, href: window.location.href });
       const handler = routes[`${method} ${url.pathname}`];
       return handler ? handler({ url, body, headers, signal }) : jsonResponse(404, { detail: 'Not found', code: 'not_found' });
     }),

@@ -1,26 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatLimits, ModelUsage } from './api/types';
+import { chatLimits as limits, modelUsage as model } from '../../test/usage-fixtures';
 import { allowance, formatCost, formatTokens, modelBars, modelFigures, modelLabel, monthLabel, normaliseUsage, rateLimitsText, totalsFigures } from './usage';
-
-const model = (over: Partial<ModelUsage> = {}): ModelUsage => ({
-  provider: 'openai',
-  model: 'gpt-4o-mini',
-  demo: false,
-  input_tokens: 412,
-  output_tokens: 1093,
-  cost_usd: 0.00213,
-  requests: 3,
-  ...over,
-});
-
-const limits = (over: Partial<ChatLimits> = {}): ChatLimits => ({
-  daily_token_budget: 200_000,
-  tokens_used_today: 0,
-  resets_at: '2026-11-23T00:00:00Z',
-  max_concurrent_streams: 3,
-  requests_per_minute: 20,
-  ...over,
-});
 
 describe('normaliseUsage', () => {
   it('reads the answer of GET /users/usage', () => {

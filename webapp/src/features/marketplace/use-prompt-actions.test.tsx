@@ -2,10 +2,9 @@ import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { SWRConfig } from 'swr';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { clearNotificationsForTests, getNotifications } from '../../components/notifications/notification-store';
-import { resetAuthForTests } from '../../lib/auth-session';
-import { installFakeApi, type FakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { getNotifications } from '../../components/notifications/notification-store';
+import { setUpPageTests } from '../../test/page-tests';
 import { startSignedOut } from '../../test/session';
 import { usePromptActions } from './use-prompt-actions';
 
@@ -16,15 +15,9 @@ const wrapper = ({ children }: { children: ReactNode }) => (
 );
 const PROMPT = { id: 'p1', title: 'T', description: '', price: 1 };
 
-let api: FakeApi;
+const api = setUpPageTests();
 beforeEach(() => {
-  api = installFakeApi();
   startSignedOut();
-});
-afterEach(() => {
-  act(() => clearNotificationsForTests());
-  vi.unstubAllGlobals();
-  resetAuthForTests();
 });
 
 describe('usePromptActions signed out', () => {

@@ -1,27 +1,18 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { renderApp } from '../../../test/render-app';
-import { getAuthState, resetAuthForTests } from '../../../lib/auth-session';
-import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
-import { installFakeApi, type FakeApi } from '../../../test/fake-api';
+import { getAuthState } from '../../../lib/auth-session';
 import { jsonResponse, tokenExpiringIn } from '../../../test/jwt-fixtures';
-import { stubSystemTheme } from '../../../test/match-media';
 import { startSignedOut } from '../../../test/session';
+import { setUpPageTests } from '../../../test/page-tests';
 
 // Google sign-in counts as a confirmed address.
 const apiUser = { id: 'g1', email: 'gina@example.com', username: 'gina', full_name: 'Gina G', is_superuser: true, is_verified: true };
 const ME = 'GET /api/v1/auth/me';
-let api: FakeApi;
+const api = setUpPageTests();
 
 beforeEach(() => {
-  stubSystemTheme(false);
   startSignedOut();
-  api = installFakeApi();
-});
-afterEach(() => {
-  act(() => clearNotificationsForTests());
-  vi.unstubAllGlobals();
-  resetAuthForTests();
 });
 
 const location = () => screen.getByTestId('location');

@@ -1,30 +1,20 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { renderApp } from '../../../test/render-app';
-import { resetAuthForTests } from '../../../lib/auth-session';
-import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
 import { jsonResponse } from '../../../test/jwt-fixtures';
-import { stubSystemTheme } from '../../../test/match-media';
 import { startSignedOut } from '../../../test/session';
-import { installFakeApi, type FakeApi } from '../../../test/fake-api';
+import { setUpPageTests } from '../../../test/page-tests';
 
 const SENT = 'If an account exists for that email, we sent it a link to reset the password. The link works once, for 1 hour.';
-let api: FakeApi;
+const api = setUpPageTests();
 
 beforeAll(async () => {
   await Promise.all([import('./forgot-password-page'), import('./login-page')]);
 }, 30_000);
 
 beforeEach(() => {
-  stubSystemTheme(false);
   startSignedOut();
-  api = installFakeApi();
-});
-afterEach(() => {
-  act(() => clearNotificationsForTests());
-  vi.unstubAllGlobals();
-  resetAuthForTests();
 });
 
 const openForgot = async () => {
@@ -81,7 +71,9 @@ describe('ForgotPasswordPage', () => {
   });
 
   it('falls back to a generic text on a network failure', async () => {
-    vi.mocked(fetch).mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    api.route('POST /api/v1/auth/forgot-password', () => {
+      throw new TypeError('Failed to fetch');
+    });
     const form = await openForgot();
     await userEvent.type(screen.getByLabelText('Email'), 'ada@example.com');
     await send(form);

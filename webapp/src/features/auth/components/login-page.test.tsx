@@ -1,27 +1,18 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { renderApp } from '../../../test/render-app';
-import { getAuthState, initAuth, resetAuthForTests } from '../../../lib/auth-session';
-import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
-import { installFakeApi, type FakeApi } from '../../../test/fake-api';
+import { getAuthState } from '../../../lib/auth-session';
 import { jsonResponse, tokenExpiringIn } from '../../../test/jwt-fixtures';
-import { stubSystemTheme } from '../../../test/match-media';
+import { setUpPageTests } from '../../../test/page-tests';
+import { startSignedOut } from '../../../test/session';
 
 const apiUser = { id: 'u1', email: 'ada@example.com', username: 'ada', full_name: 'Ada Lovelace', is_superuser: false };
 const LOGIN = 'POST /api/v1/auth/login';
-let api: FakeApi;
+const api = setUpPageTests();
 
 beforeEach(() => {
-  stubSystemTheme(false);
-  resetAuthForTests();
-  initAuth();
-  api = installFakeApi();
-});
-afterEach(() => {
-  act(() => clearNotificationsForTests());
-  vi.unstubAllGlobals();
-  resetAuthForTests();
+  startSignedOut();
 });
 
 async function openLogin(path = '/login') {

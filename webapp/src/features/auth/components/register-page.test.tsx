@@ -1,29 +1,20 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { renderApp } from '../../../test/render-app';
-import { getAuthState, initAuth, resetAuthForTests } from '../../../lib/auth-session';
-import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
-import { installFakeApi, type FakeApi } from '../../../test/fake-api';
+import { getAuthState } from '../../../lib/auth-session';
 import { jsonResponse, tokenExpiringIn } from '../../../test/jwt-fixtures';
-import { stubSystemTheme } from '../../../test/match-media';
+import { setUpPageTests } from '../../../test/page-tests';
+import { startSignedOut } from '../../../test/session';
 
 const apiUser = { id: 'u2', email: 'grace@example.com', username: 'grace', full_name: 'Grace Hopper', is_superuser: false };
 const REGISTER = 'POST /api/v1/auth/register';
 const LOGIN = 'POST /api/v1/auth/login';
-let api: FakeApi;
+// Unrouted calls answer 404 (the dashboard's activities and owned prompts among them).
+const api = setUpPageTests();
 
 beforeEach(() => {
-  stubSystemTheme(false);
-  resetAuthForTests();
-  initAuth();
-  // Unrouted calls answer 404 (the dashboard's activities and owned prompts among them).
-  api = installFakeApi();
-});
-afterEach(() => {
-  act(() => clearNotificationsForTests());
-  vi.unstubAllGlobals();
-  resetAuthForTests();
+  startSignedOut();
 });
 
 async function fill(values: Partial<Record<'Email' | 'Username' | 'Full name' | 'Password' | 'Confirm password', string>>) {

@@ -1,32 +1,20 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { renderApp } from '../../../test/render-app';
-import { getAuthState, resetAuthForTests } from '../../../lib/auth-session';
-import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
+import { getAuthState } from '../../../lib/auth-session';
 import { jsonResponse, tokenExpiringIn } from '../../../test/jwt-fixtures';
-import { stubSystemTheme } from '../../../test/match-media';
 import { startSignedIn, startSignedOut } from '../../../test/session';
-import { installFakeApi, type FakeApi } from '../../../test/fake-api';
 import { userKey, STORAGE_KEYS } from '../../../lib/storage';
+import { setUpPageTests } from '../../../test/page-tests';
 
 const apiAda = { id: 'u1', email: 'ada@example.com', username: 'ada', full_name: 'Ada Lovelace', is_superuser: false, is_verified: true };
 const USED = 'This reset link has already been used. Ask for a new one if you still need to reset your password.';
-let api: FakeApi;
+const api = setUpPageTests();
 
 beforeAll(async () => {
   await import('./reset-password-page');
 }, 30_000);
-
-beforeEach(() => {
-  stubSystemTheme(false);
-  api = installFakeApi();
-});
-afterEach(() => {
-  act(() => clearNotificationsForTests());
-  vi.unstubAllGlobals();
-  resetAuthForTests();
-});
 
 async function openReset(path = '/reset-password?token=reset-tok') {
   renderApp(path);

@@ -1,13 +1,12 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { renderApp } from '../../../test/render-app';
-import { getAuthState, resetAuthForTests } from '../../../lib/auth-session';
-import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
+import { getAuthState } from '../../../lib/auth-session';
 import { jsonResponse } from '../../../test/jwt-fixtures';
-import { stubSystemTheme } from '../../../test/match-media';
 import { ADA, startSignedIn, startSignedOut, UNVERIFIED_ADA } from '../../../test/session';
-import { deferred, installFakeApi, type FakeApi } from '../../../test/fake-api';
+import { deferred } from '../../../test/fake-api';
+import { setUpPageTests } from '../../../test/page-tests';
 import { stripUrlSecrets } from '../../../lib/url-secrets';
 
 const VERIFIED = 'Your email address is confirmed.';
@@ -19,20 +18,13 @@ const DETAILS = {
 } as const;
 
 const apiAda = { id: 'u1', email: 'ada@example.com', username: 'ada', full_name: 'Ada Lovelace', is_superuser: false, is_verified: true };
-let api: FakeApi;
+const api = setUpPageTests();
 
 beforeAll(async () => {
   await import('./verify-email-page');
 }, 30_000);
 
-beforeEach(() => {
-  stubSystemTheme(false);
-  api = installFakeApi();
-});
 afterEach(() => {
-  act(() => clearNotificationsForTests());
-  vi.unstubAllGlobals();
-  resetAuthForTests();
   window.history.replaceState(null, '', '/');
 });
 
@@ -166,8 +158,11 @@ describe('VerifyEmailPage', () => {
 
   it('a network failure has a readable message too', async () => {
     startSignedOut();
-    vi.mocked(fetch).mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    api.route('POST /api/v1/auth/verify-email', () => {
+      throw new TypeError('Failed to fetch');
+    });
     renderApp('/verify-email?token=tok-net');
     expect(await result()).toHaveTextContent('We could not confirm your email address. Please try again.');
+    expect(verifyCalls()).toHaveLength(1);
   });
 });

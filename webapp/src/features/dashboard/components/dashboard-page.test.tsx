@@ -1,32 +1,21 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../../test/render-app';
 import { getAuthState, initAuth, resetAuthForTests } from '../../../lib/auth-session';
-import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
-import { installFakeApi, type FakeApi, type FakeHandler } from '../../../test/fake-api';
+import type { FakeHandler } from '../../../test/fake-api';
 import { jsonResponse, tokenExpiringIn } from '../../../test/jwt-fixtures';
-import { stubSystemTheme } from '../../../test/match-media';
 import { ADA, startSignedIn, UNVERIFIED_ADA } from '../../../test/session';
+import { setUpPageTests } from '../../../test/page-tests';
 import { greetingName } from './dashboard-page';
 
-let api: FakeApi;
+const api = setUpPageTests();
 /** Answers these routes ("METHOD /api/v1/path"); any other call gets a 404. */
 function serve(routes: Record<string, FakeHandler>) {
   for (const [key, handler] of Object.entries(routes)) api.route(key, handler);
 }
 /** The calls to exactly this URL (no query string), whatever their method. */
 const callsTo = (url: string) => api.calls.filter((c) => c.path + c.search === url);
-
-beforeEach(() => {
-  stubSystemTheme(false);
-  api = installFakeApi();
-});
-afterEach(() => {
-  act(() => clearNotificationsForTests());
-  vi.unstubAllGlobals();
-  resetAuthForTests();
-});
 
 describe('greetingName', () => {
   it('uses full name, else username, else User', () => {

@@ -1,15 +1,15 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetAuthForTests } from '../../../lib/auth-session';
-import { deferred, installFakeApi, type FakeApi } from '../../../test/fake-api';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deferred } from '../../../test/fake-api';
 import { jsonResponse } from '../../../test/jwt-fixtures';
-import { stubSystemTheme } from '../../../test/match-media';
 import { renderApp } from '../../../test/render-app';
 import { startSignedIn } from '../../../test/session';
+import { setUpPageTests } from '../../../test/page-tests';
+import { chatLimits, modelUsage as model } from '../../../test/usage-fixtures';
 import type { ChatUsage, ModelUsage } from '../api/types';
 
-let api: FakeApi;
+const api = setUpPageTests();
 
 // The route is lazy: load its module once so the first test does not pay for the transform.
 beforeAll(async () => {
@@ -17,26 +17,9 @@ beforeAll(async () => {
 }, 30_000);
 
 beforeEach(() => {
-  stubSystemTheme(false);
-  api = installFakeApi();
   api.route('GET /api/v1/users/activities', () => jsonResponse(200, []));
   api.route('GET /api/v1/payments/owned-prompts', () => jsonResponse(200, { owned_prompt_ids: [] }));
   api.route('GET /api/v1/mcp-connections/', () => jsonResponse(200, []));
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  resetAuthForTests();
-});
-
-const model = (over: Partial<ModelUsage> = {}): ModelUsage => ({
-  provider: 'openai',
-  model: 'gpt-4o-mini',
-  demo: false,
-  input_tokens: 412,
-  output_tokens: 1093,
-  cost_usd: 0.00213,
-  requests: 3,
-  ...over,
 });
 
 function usage(over: { today?: ModelUsage[]; month?: ModelUsage[]; limits?: Partial<ChatUsage['limits']> } = {}): ChatUsage {
@@ -53,14 +36,7 @@ function usage(over: { today?: ModelUsage[]; month?: ModelUsage[]; limits?: Part
   return {
     today: { date: '2026-11-22', ...t },
     month: { month: '2026-11', ...sum(month) },
-    limits: {
-      daily_token_budget: 200_000,
-      tokens_used_today: t.input_tokens + t.output_tokens,
-      resets_at: '2026-11-23T00:00:00Z',
-      max_concurrent_streams: 3,
-      requests_per_minute: 20,
-      ...over.limits,
-    },
+    limits: chatLimits({ tokens_used_today: t.input_tokens + t.output_tokens, ...over.limits }),
   };
 }
 

@@ -1,25 +1,19 @@
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../test/render-app';
-import { resetAuthForTests } from '../../../lib/auth-session';
-import { installFakeApi, type FakeApi } from '../../../test/fake-api';
 import { jsonResponse } from '../../../test/jwt-fixtures';
-import { stubSystemTheme } from '../../../test/match-media';
+import { setUpPageTests } from '../../../test/page-tests';
 import { startSignedIn, startSignedOut } from '../../../test/session';
 import { recordTourOutcome, TOUR_PREPARING_MS, TOUR_FADE_MS } from '../tour/tour-state';
 import { resetWarmUpForTests, WARM_UP_ENDPOINTS } from '../warm-up';
 
-let api: FakeApi;
+const api = setUpPageTests();
 beforeEach(() => {
-  stubSystemTheme(false);
-  api = installFakeApi();
   // The warm-up pings succeed.
   for (const path of WARM_UP_ENDPOINTS) api.route(`GET /api/v1${path}`, () => jsonResponse(200, {}));
 });
 afterEach(() => {
   vi.useRealTimers();
-  vi.unstubAllGlobals();
-  resetAuthForTests();
 });
 
 const FAKE = { toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'performance'] } as const;

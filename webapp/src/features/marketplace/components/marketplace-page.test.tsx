@@ -1,55 +1,24 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../test/render-app';
-import { getAuthState, resetAuthForTests } from '../../../lib/auth-session';
+import { getAuthState } from '../../../lib/auth-session';
 import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
 import { jsonResponse } from '../../../test/jwt-fixtures';
-import { stubSystemTheme } from '../../../test/match-media';
+import { deferred } from '../../../test/fake-api';
+import { setUpPageTests } from '../../../test/page-tests';
 import { startSignedIn, startSignedOut, UNVERIFIED_ADA } from '../../../test/session';
 import { browserLocation } from '../../../lib/browser-location';
 import type { FreeUsageStatus } from '../api/types';
 import type { Prompt } from '../../../lib/api/types';
 
-// A small stand-in for the backend: state plus handlers keyed by "METHOD path".
-type Handler = (req: { url: URL; body: unknown }) => Response | Promise<Response>;
-let routes: Record<string, Handler>;
-let calls: { method: string; path: string; search: string; body: unknown; auth: string | null }[];
-
-function route(key: string, handler: Handler) {
-  routes[key] = handler;
-}
+const api = setUpPageTests();
 
 // The route is lazy: load its module once up front so the first test's
 // timing is not the module transform's.
 beforeAll(async () => {
   await import('./marketplace-page');
 }, 30_000);
-
-beforeEach(() => {
-  stubSystemTheme(false);
-  routes = {};
-  calls = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init: RequestInit = {}) => {
-      const url = new URL(input, 'http://localhost');
-      const method = init.method ?? 'GET';
-      const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-      const headers = (init.headers ?? {}) as Record<string, string>;
-      calls.push({ method, path: url.pathname, search: url.search, body, auth: headers.Authorization ?? null });
-      const handler = routes[`${method} ${url.pathname}`];
-      return handler ? handler({ url, body }) : jsonResponse(404, { detail: 'Not found' });
-    }),
-  );
-});
-
-afterEach(() => {
-  act(() => clearNotificationsForTests());
-  vi.unstubAllGlobals();
-  vi.useRealTimers();
-  resetAuthForTests();
-});
 
 const CATEGORIES = [
   { id: 'business', name: 'Business' },
@@ -82,29 +51,43 @@ const findCard = async (id: string) => {
   await waitFor(() => card(id));
   return card(id);
 };
-const listCalls = () => calls.filter((c) => c.method === 'GET' && c.path === '/api/v1/prompts/');
+const listCalls = () => api.callsTo('GET', '/api/v1/prompts/');
 
 function serveCatalogue(list: () => Prompt[], extra: { free?: () => FreeUsageStatus; owned?: () => string[] } = {}) {
-  route('GET /api/v1/prompts/', () => jsonResponse(200, list()));
-  route('GET /api/v1/prompts/categories', () => jsonResponse(200, CATEGORIES));
-  if (extra.free) route('GET /api/v1/prompts/free-usage-status', () => jsonResponse(200, extra.free!()));
-  if (extra.owned) route('GET /api/v1/payments/owned-prompts', () => jsonResponse(200, { owned_prompt_ids: extra.owned!() }));
+  api.route('GET /api/v1/prompts/', () => jsonResponse(200, list()));
+  api.route('GET /api/v1/prompts/categories', () => jsonResponse(200, CATEGORIES));
+  if (extra.free) api.route('GET /api/v1/prompts/free-usage-status', () => jsonResponse(200, extra.free!()));
+  if (extra.owned) api.route('GET /api/v1/payments/owned-prompts', () => jsonResponse(200, { owned_prompt_ids: extra.owned!() }));
+}
+
+/**
+ * A catalogue (p1, then `others`) whose p1 the user can claim free: once
+ * POST use-free-prompt/p1 came, p1 carries `content` and the free-use status
+ * is `after` instead of `before`.
+ */
+function serveFreeClaim(claim: { content: string; before: FreeUsageStatus; after: FreeUsageStatus; p1?: Partial<Prompt>; others?: Prompt[] }) {
+  let claimed = false;
+  const listNow = () => [prompt({ ...claim.p1, id: 'p1', ...(claimed ? { content: claim.content } : {}) }), ...(claim.others ?? [])];
+  serveCatalogue(listNow, { free: () => (claimed ? claim.after : claim.before), owned: () => [] });
+  api.route('POST /api/v1/prompts/use-free-prompt/p1', () => {
+    claimed = true;
+    return jsonResponse(200, { prompt: listNow()[0], status: claim.after, already_claimed: false });
+  });
 }
 
 describe('MarketplacePage: listing', () => {
   it('shows six skeleton cards while loading, then the count line', async () => {
     startSignedOut();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    route('GET /api/v1/prompts/', async () => {
-      await gate;
+    const gate = deferred();
+    api.route('GET /api/v1/prompts/', async () => {
+      await gate.promise;
       return jsonResponse(200, [prompt({ id: 'p1' }), prompt({ id: 'p2' })]);
     });
     renderApp('/marketplace');
     const loading = await screen.findByRole('status', { name: 'Loading prompts' });
     expect(within(loading).getAllByTestId('prompt-card-skeleton')).toHaveLength(6);
     expect(screen.queryByTestId('prompt-count')).not.toBeInTheDocument();
-    release();
+    gate.resolve();
     expect(await screen.findByTestId('prompt-count')).toHaveTextContent('2 prompts found');
     expect(screen.queryByTestId('prompt-card-skeleton')).not.toBeInTheDocument();
     expect(screen.getAllByTestId('prompt-card')).toHaveLength(2);
@@ -176,8 +159,8 @@ describe('MarketplacePage: listing', () => {
 
   it('falls back to the five sample prompts when the list answers 401', async () => {
     startSignedOut();
-    route('GET /api/v1/prompts/', () => jsonResponse(401, { detail: 'Not authenticated', code: 'unauthorized' }));
-    route('GET /api/v1/prompts/categories', () => jsonResponse(200, CATEGORIES));
+    api.route('GET /api/v1/prompts/', () => jsonResponse(401, { detail: 'Not authenticated', code: 'unauthorized' }));
+    api.route('GET /api/v1/prompts/categories', () => jsonResponse(200, CATEGORIES));
     renderApp('/marketplace');
     expect(await screen.findByTestId('prompt-count')).toHaveTextContent('5 prompts found');
     const cards = screen.getAllByTestId('prompt-card');
@@ -190,7 +173,7 @@ describe('MarketplacePage: listing', () => {
   it('shows an error with Retry for other failures, not samples', async () => {
     startSignedOut();
     let fail = true;
-    route('GET /api/v1/prompts/', () => (fail ? jsonResponse(500, { detail: 'Internal error.' }) : jsonResponse(200, [prompt({ id: 'p1' })])));
+    api.route('GET /api/v1/prompts/', () => (fail ? jsonResponse(500, { detail: 'Internal error.' }) : jsonResponse(200, [prompt({ id: 'p1' })])));
     renderApp('/marketplace');
     expect(await screen.findByText('Could not load prompts')).toBeInTheDocument();
     expect(screen.queryAllByTestId('prompt-card')).toHaveLength(0);
@@ -201,8 +184,8 @@ describe('MarketplacePage: listing', () => {
 
   it('sends search (debounced) and category to the server, sorts on the client', async () => {
     startSignedOut();
-    route('GET /api/v1/prompts/categories', () => jsonResponse(200, CATEGORIES));
-    route('GET /api/v1/prompts/', ({ url }) => {
+    api.route('GET /api/v1/prompts/categories', () => jsonResponse(200, CATEGORIES));
+    api.route('GET /api/v1/prompts/', ({ url }) => {
       const all = [
         prompt({ id: 'cheap', price: 1, created_at: '2026-01-01T00:00:00Z' }),
         prompt({ id: 'dear', price: 30, created_at: '2026-01-02T00:00:00Z' }),
@@ -261,13 +244,11 @@ describe('MarketplacePage: signed in', () => {
   it('Use Free shows the content on the card and in the dialog, and revalidates', async () => {
     startSignedIn();
     const CONTENT = 'Full text for [AUDIENCE] with <b>tags</b>';
-    const server = { claimed: false };
-    const listNow = () => [prompt({ id: 'p1', ...(server.claimed ? { content: CONTENT } : {}) }), prompt({ id: 'p2' })];
-    const status = () => (server.claimed ? { remaining: 4, total_allowed: 5, used: 1, prompt_ids: ['p1'] } : { remaining: 5, total_allowed: 5, used: 0, prompt_ids: [] });
-    serveCatalogue(listNow, { free: status, owned: () => [] });
-    route('POST /api/v1/prompts/use-free-prompt/p1', () => {
-      server.claimed = true;
-      return jsonResponse(200, { prompt: listNow()[0], status: status(), already_claimed: false });
+    serveFreeClaim({
+      content: CONTENT,
+      before: { remaining: 5, total_allowed: 5, used: 0, prompt_ids: [] },
+      after: { remaining: 4, total_allowed: 5, used: 1, prompt_ids: ['p1'] },
+      others: [prompt({ id: 'p2' })],
     });
     renderApp('/marketplace');
     const c = await findCard('p1');
@@ -283,7 +264,7 @@ describe('MarketplacePage: signed in', () => {
     expect(within(card('p2')).getByRole('button', { name: 'Use Free' })).toBeInTheDocument();
     expect(screen.getByTestId('free-panel')).toHaveTextContent('4 of 5 remaining');
     await waitFor(() => expect(listCalls().length).toBeGreaterThan(listsBefore));
-    expect(calls.find((c) => c.method === 'POST')?.body).toBeUndefined();
+    expect(api.calls.find((c) => c.method === 'POST')?.body).toBeUndefined();
 
     await userEvent.click(within(card('p1')).getByRole('button', { name: 'View Full' }));
     const dialog = await screen.findByRole('dialog', { name: 'Prompt p1' });
@@ -297,12 +278,10 @@ describe('MarketplacePage: signed in', () => {
 
   it('Use Free from the dialog turns the preview into the content', async () => {
     startSignedIn();
-    const server = { claimed: false };
-    const listNow = () => [prompt({ id: 'p1', ...(server.claimed ? { content: 'The whole thing' } : {}) })];
-    serveCatalogue(listNow, { free: () => ({ remaining: 1, total_allowed: 5, used: 4, prompt_ids: server.claimed ? ['p1'] : [] }), owned: () => [] });
-    route('POST /api/v1/prompts/use-free-prompt/p1', () => {
-      server.claimed = true;
-      return jsonResponse(200, { prompt: listNow()[0], status: { remaining: 0, total_allowed: 5, used: 5, prompt_ids: ['p1'] }, already_claimed: false });
+    serveFreeClaim({
+      content: 'The whole thing',
+      before: { remaining: 1, total_allowed: 5, used: 4, prompt_ids: [] },
+      after: { remaining: 0, total_allowed: 5, used: 5, prompt_ids: ['p1'] },
     });
     renderApp('/marketplace');
     await waitFor(() => expect(within(card('p1')).getByRole('button', { name: 'Use Free' })).toBeInTheDocument());
@@ -319,7 +298,7 @@ describe('MarketplacePage: signed in', () => {
   it('Use Free shows the server detail on 403', async () => {
     startSignedIn();
     serveCatalogue(() => [prompt({ id: 'p1' })], { free: () => ({ remaining: 1, total_allowed: 5, used: 4, prompt_ids: [] }), owned: () => [] });
-    route('POST /api/v1/prompts/use-free-prompt/p1', () =>
+    api.route('POST /api/v1/prompts/use-free-prompt/p1', () =>
       jsonResponse(403, { detail: 'You have used all 5 of your free prompts. Purchase this prompt to use it.', code: 'forbidden' }),
     );
     renderApp('/marketplace');
@@ -336,7 +315,7 @@ describe('MarketplacePage: signed in', () => {
     async function useFreeUnverified() {
       startSignedIn(UNVERIFIED_ADA);
       serveCatalogue(() => [prompt({ id: 'p1' })], { free: () => ({ remaining: 5, total_allowed: 5, used: 0, prompt_ids: [] }), owned: () => [] });
-      route('POST /api/v1/prompts/use-free-prompt/p1', () => jsonResponse(403, { detail: CONFIRM, code: 'email_unverified' }));
+      api.route('POST /api/v1/prompts/use-free-prompt/p1', () => jsonResponse(403, { detail: CONFIRM, code: 'email_unverified' }));
       renderApp('/marketplace');
       await waitFor(() => expect(within(card('p1')).getByRole('button', { name: 'Use Free' })).toBeInTheDocument());
       await userEvent.click(within(card('p1')).getByRole('button', { name: 'Use Free' }));
@@ -345,7 +324,7 @@ describe('MarketplacePage: signed in', () => {
     }
 
     it("shows the server's detail with a Resend email action that mails a new link", async () => {
-      route('POST /api/v1/auth/resend-verification', () =>
+      api.route('POST /api/v1/auth/resend-verification', () =>
         jsonResponse(200, { status: 'sent', detail: 'We sent a new confirmation link to ada@example.com. It works once, for 24 hours.' }),
       );
       const alert = await useFreeUnverified();
@@ -354,20 +333,20 @@ describe('MarketplacePage: signed in', () => {
       expect(within(toasts()).queryByText('Prompt accessed successfully for free!')).not.toBeInTheDocument();
       await userEvent.click(within(alert).getByRole('button', { name: 'Resend email' }));
       expect(await within(toasts()).findByText('We sent a new confirmation link to ada@example.com. It works once, for 24 hours.')).toBeInTheDocument();
-      const resend = calls.filter((c) => c.method === 'POST' && c.path === '/api/v1/auth/resend-verification');
+      const resend = api.callsTo('POST', '/api/v1/auth/resend-verification');
       expect(resend).toHaveLength(1);
       expect(resend[0].auth).toMatch(/^Bearer /);
       expect(within(toasts()).queryByText(CONFIRM)).not.toBeInTheDocument();
     });
 
     it("Resend shows the server's detail when the mail cannot go (429, 503)", async () => {
-      route('POST /api/v1/auth/resend-verification', () =>
+      api.route('POST /api/v1/auth/resend-verification', () =>
         jsonResponse(429, { detail: 'You asked for several confirmation emails. Please wait before asking again.', code: 'rate_limited' }),
       );
       const alert = await useFreeUnverified();
       await userEvent.click(within(alert).getByRole('button', { name: 'Resend email' }));
       expect(await within(toasts()).findByText('You asked for several confirmation emails. Please wait before asking again.')).toBeInTheDocument();
-      route('POST /api/v1/auth/resend-verification', () =>
+      api.route('POST /api/v1/auth/resend-verification', () =>
         jsonResponse(503, { detail: 'This site cannot send email right now. Please contact support.', code: 'unavailable' }),
       );
       await userEvent.click(within(card('p1')).getByRole('button', { name: 'Use Free' }));
@@ -380,7 +359,7 @@ describe('MarketplacePage: signed in', () => {
   it('Use Free falls back to the generic message without a detail', async () => {
     startSignedIn();
     serveCatalogue(() => [prompt({ id: 'p1' })], { free: () => ({ remaining: 1, total_allowed: 5, used: 4, prompt_ids: [] }), owned: () => [] });
-    route('POST /api/v1/prompts/use-free-prompt/p1', () => new Response('oops', { status: 500 }));
+    api.route('POST /api/v1/prompts/use-free-prompt/p1', () => new Response('oops', { status: 500 }));
     renderApp('/marketplace');
     await waitFor(() => expect(within(card('p1')).getByRole('button', { name: 'Use Free' })).toBeInTheDocument());
     await userEvent.click(within(card('p1')).getByRole('button', { name: 'Use Free' }));
@@ -390,7 +369,7 @@ describe('MarketplacePage: signed in', () => {
   it('Use Free on 401 says the session expired, then goes to /login after 2 s', async () => {
     startSignedIn();
     serveCatalogue(() => [prompt({ id: 'p1' })], { free: () => ({ remaining: 1, total_allowed: 5, used: 4, prompt_ids: [] }), owned: () => [] });
-    route('POST /api/v1/prompts/use-free-prompt/p1', () => jsonResponse(401, { detail: 'Token expired', code: 'unauthorized' }));
+    api.route('POST /api/v1/prompts/use-free-prompt/p1', () => jsonResponse(401, { detail: 'Token expired', code: 'unauthorized' }));
     renderApp('/marketplace');
     await waitFor(() => expect(within(card('p1')).getByRole('button', { name: 'Use Free' })).toBeInTheDocument());
     await userEvent.click(within(card('p1')).getByRole('button', { name: 'Use Free' }));
@@ -409,26 +388,22 @@ describe('MarketplacePage: signed in', () => {
     startSignedIn();
     const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
     serveCatalogue(() => [prompt({ id: 'p1' })], { free: () => ({ remaining: 0, total_allowed: 5, used: 5, prompt_ids: [] }), owned: () => [] });
-    route('POST /api/v1/payments/create-checkout-session', () => jsonResponse(200, { checkout_url: 'https://checkout.example/cs_1', session_id: 'cs_1' }));
+    api.route('POST /api/v1/payments/create-checkout-session', () => jsonResponse(200, { checkout_url: 'https://checkout.example/cs_1', session_id: 'cs_1' }));
     renderApp('/marketplace');
     await waitFor(() => expect(within(card('p1')).getByRole('button', { name: 'Purchase' })).toBeInTheDocument());
     await userEvent.click(within(card('p1')).getByRole('button', { name: 'Purchase' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('https://checkout.example/cs_1'));
-    expect(calls.find((c) => c.path === '/api/v1/payments/create-checkout-session')?.body).toEqual({ prompt_id: 'p1' });
+    expect(api.calls.find((c) => c.path === '/api/v1/payments/create-checkout-session')?.body).toEqual({ prompt_id: 'p1' });
   });
 
   it('Purchase Now says it uses a free prompt while some remain, and calls the free use itself', async () => {
     startSignedIn();
     const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
-    const server = { claimed: false };
-    const listNow = () => [prompt({ id: 'p1', price: 5.99, ...(server.claimed ? { content: 'Unlocked' } : {}) })];
-    serveCatalogue(listNow, {
-      free: () => ({ remaining: server.claimed ? 2 : 3, total_allowed: 5, used: server.claimed ? 3 : 2, prompt_ids: server.claimed ? ['p1'] : [] }),
-      owned: () => [],
-    });
-    route('POST /api/v1/prompts/use-free-prompt/p1', () => {
-      server.claimed = true;
-      return jsonResponse(200, { prompt: listNow()[0], status: { remaining: 2, total_allowed: 5, used: 3, prompt_ids: ['p1'] }, already_claimed: false });
+    serveFreeClaim({
+      content: 'Unlocked',
+      before: { remaining: 3, total_allowed: 5, used: 2, prompt_ids: [] },
+      after: { remaining: 2, total_allowed: 5, used: 3, prompt_ids: ['p1'] },
+      p1: { price: 5.99 },
     });
     renderApp('/marketplace');
     await userEvent.click(within(await findCard('p1')).getByRole('button', { name: 'View' }));
@@ -437,8 +412,8 @@ describe('MarketplacePage: signed in', () => {
     await userEvent.click(buy);
     expect(await within(toasts()).findByText('Prompt accessed successfully for free!')).toBeInTheDocument();
     // No checkout call that the server would refuse with a 400: straight to the free use.
-    expect(calls.filter((c) => c.path === '/api/v1/payments/create-checkout-session')).toHaveLength(0);
-    expect(calls.filter((c) => c.method === 'POST' && c.path === '/api/v1/prompts/use-free-prompt/p1')).toHaveLength(1);
+    expect(api.calls.filter((c) => c.path === '/api/v1/payments/create-checkout-session')).toHaveLength(0);
+    expect(api.callsTo('POST', '/api/v1/prompts/use-free-prompt/p1')).toHaveLength(1);
     expect(assign).not.toHaveBeenCalled();
   });
 
@@ -454,16 +429,14 @@ describe('MarketplacePage: signed in', () => {
   it('Purchase switches to the free use when the server answers free_use_available', async () => {
     startSignedIn();
     const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
-    const server = { claimed: false };
-    const listNow = () => [prompt({ id: 'p1', ...(server.claimed ? { content: 'Unlocked' } : {}) })];
-    serveCatalogue(listNow, { free: () => ({ remaining: 0, total_allowed: 5, used: 5, prompt_ids: server.claimed ? ['p1'] : [] }), owned: () => [] });
-    route('POST /api/v1/payments/create-checkout-session', () =>
+    serveFreeClaim({
+      content: 'Unlocked',
+      before: { remaining: 0, total_allowed: 5, used: 5, prompt_ids: [] },
+      after: { remaining: 0, total_allowed: 5, used: 5, prompt_ids: ['p1'] },
+    });
+    api.route('POST /api/v1/payments/create-checkout-session', () =>
       jsonResponse(400, { detail: 'You can still use this prompt for free (2 of 5 free prompts left).', code: 'free_use_available' }),
     );
-    route('POST /api/v1/prompts/use-free-prompt/p1', () => {
-      server.claimed = true;
-      return jsonResponse(200, { prompt: listNow()[0], status: { remaining: 0, total_allowed: 5, used: 5, prompt_ids: ['p1'] }, already_claimed: false });
-    });
     renderApp('/marketplace');
     await waitFor(() => expect(within(card('p1')).getByRole('button', { name: 'Purchase' })).toBeInTheDocument());
     await userEvent.click(within(card('p1')).getByRole('button', { name: 'Purchase' }));
@@ -484,20 +457,20 @@ describe('MarketplacePage: signed in', () => {
     startSignedIn();
     const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
     serveCatalogue(() => [prompt({ id: 'p1' })], { free: () => ({ remaining: 0, total_allowed: 5, used: 5, prompt_ids: [] }), owned: () => [] });
-    route('POST /api/v1/payments/create-checkout-session', () => jsonResponse(status, body));
+    api.route('POST /api/v1/payments/create-checkout-session', () => jsonResponse(status, body));
     renderApp('/marketplace');
     await waitFor(() => expect(within(card('p1')).getByRole('button', { name: 'Purchase' })).toBeInTheDocument());
     await userEvent.click(within(card('p1')).getByRole('button', { name: 'Purchase' }));
     expect(await within(toasts()).findByText(message)).toBeInTheDocument();
     expect(assign).not.toHaveBeenCalled();
-    expect(calls.some((c) => c.path.includes('use-free-prompt'))).toBe(false);
+    expect(api.calls.some((c) => c.path.includes('use-free-prompt'))).toBe(false);
   });
 
   it('Purchase refuses a checkout URL that is not http(s)', async () => {
     startSignedIn();
     const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
     serveCatalogue(() => [prompt({ id: 'p1' })], { free: () => ({ remaining: 0, total_allowed: 5, used: 5, prompt_ids: [] }), owned: () => [] });
-    route('POST /api/v1/payments/create-checkout-session', () => jsonResponse(200, { checkout_url: 'javascript:alert(1)' }));
+    api.route('POST /api/v1/payments/create-checkout-session', () => jsonResponse(200, { checkout_url: 'javascript:alert(1)' }));
     renderApp('/marketplace');
     await waitFor(() => expect(within(card('p1')).getByRole('button', { name: 'Purchase' })).toBeInTheDocument());
     await userEvent.click(within(card('p1')).getByRole('button', { name: 'Purchase' }));
@@ -536,7 +509,7 @@ describe('MarketplacePage: rating', () => {
     expect(star).toHaveAttribute('aria-disabled', 'true');
     await userEvent.click(star);
     expect(await within(toasts()).findByText('Please log in to rate prompts')).toBeInTheDocument();
-    expect(calls.some((x) => x.path.endsWith('/rate'))).toBe(false);
+    expect(api.calls.some((x) => x.path.endsWith('/rate'))).toBe(false);
   });
 
   it('tells a signed-in user who has not purchased it, also for a free claim', async () => {
@@ -552,17 +525,17 @@ describe('MarketplacePage: rating', () => {
     act(() => clearNotificationsForTests());
     await userEvent.click(within(card('p2')).getByRole('button', { name: 'Rate 5 stars' }));
     expect(await within(toasts()).findByText('You can only rate prompts you have purchased')).toBeInTheDocument();
-    expect(calls.some((x) => x.path.endsWith('/rate'))).toBe(false);
+    expect(api.calls.some((x) => x.path.endsWith('/rate'))).toBe(false);
   });
 
   it('recomputes at once, then takes the server answer', async () => {
     startSignedIn();
-    let answer!: (r: Response) => void;
+    const answer = deferred<Response>();
     serveCatalogue(() => [prompt({ id: 'p1', is_purchased: true, content: 'x', rating_avg: 4, rating_count: 3, user_rating: null })], {
       free: () => ({ remaining: 5, total_allowed: 5, used: 0, prompt_ids: [] }),
       owned: () => ['p1'],
     });
-    route('POST /api/v1/prompts/p1/rate', () => new Promise<Response>((r) => (answer = r)));
+    api.route('POST /api/v1/prompts/p1/rate', () => answer.promise);
     renderApp('/marketplace');
     const c = await findCard('p1');
     expect(within(c).getByText('4.0 (3)')).toBeInTheDocument();
@@ -572,8 +545,8 @@ describe('MarketplacePage: rating', () => {
     // Local: (4*3 + 5) / 4 = 4.25 → 4.3, count 4.
     expect(await within(card('p1')).findByText('4.3 (4)')).toBeInTheDocument();
     expect(within(card('p1')).getByRole('button', { name: 'Rate 5 stars' })).toHaveAttribute('aria-pressed', 'true');
-    expect(calls.find((x) => x.path.endsWith('/rate'))?.body).toEqual({ rating: 5 });
-    await act(async () => answer(jsonResponse(200, { rating_avg: 4.4, rating_count: 5, user_rating: 5 })));
+    expect(api.calls.find((x) => x.path.endsWith('/rate'))?.body).toEqual({ rating: 5 });
+    await act(async () => answer.resolve(jsonResponse(200, { rating_avg: 4.4, rating_count: 5, user_rating: 5 })));
     expect(await within(card('p1')).findByText('4.4 (5)')).toBeInTheDocument();
     expect(await within(toasts()).findByText('Rating submitted successfully!')).toBeInTheDocument();
   });
@@ -584,7 +557,7 @@ describe('MarketplacePage: rating', () => {
       free: () => ({ remaining: 5, total_allowed: 5, used: 0, prompt_ids: [] }),
       owned: () => ['p1'],
     });
-    route('POST /api/v1/prompts/p1/rate', () => jsonResponse(403, { detail: 'You can only rate prompts you have purchased', code: 'forbidden' }));
+    api.route('POST /api/v1/prompts/p1/rate', () => jsonResponse(403, { detail: 'You can only rate prompts you have purchased', code: 'forbidden' }));
     renderApp('/marketplace');
     const c = await findCard('p1');
     await userEvent.click(within(c).getByRole('button', { name: 'Rate 1 star' }));
@@ -599,7 +572,7 @@ describe('MarketplacePage: rating', () => {
       free: () => ({ remaining: 5, total_allowed: 5, used: 0, prompt_ids: [] }),
       owned: () => ['p1'],
     });
-    route('POST /api/v1/prompts/p1/rate', () => new Response('', { status: 502 }));
+    api.route('POST /api/v1/prompts/p1/rate', () => new Response('', { status: 502 }));
     renderApp('/marketplace');
     await userEvent.click(within(await findCard('p1')).getByRole('button', { name: 'Rate 3 stars' }));
     expect(await within(toasts()).findByText('Failed to submit rating')).toBeInTheDocument();
@@ -625,7 +598,7 @@ describe('MarketplacePage: detail dialog', () => {
     expect(within(dialog).queryByRole('button', { name: 'Copy' })).not.toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Purchase Now - $7.00' }));
     expect(await within(toasts()).findByText('Please log in to purchase prompts')).toBeInTheDocument();
-    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
 
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();

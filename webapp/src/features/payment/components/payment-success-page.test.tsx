@@ -1,28 +1,18 @@
-import { act, screen, within } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { renderApp } from '../../../test/render-app';
-import { resetAuthForTests } from '../../../lib/auth-session';
-import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
 import { jsonResponse } from '../../../test/jwt-fixtures';
-import { stubSystemTheme } from '../../../test/match-media';
 import { startSignedIn } from '../../../test/session';
-import { installFakeApi, type FakeApi } from '../../../test/fake-api';
+import { setUpPageTests } from '../../../test/page-tests';
 
-let api: FakeApi;
+const api = setUpPageTests();
 
 beforeAll(async () => {
   await import('./payment-success-page');
 }, 30_000);
 
 beforeEach(() => {
-  stubSystemTheme(false);
-  api = installFakeApi();
   startSignedIn();
-});
-afterEach(() => {
-  act(() => clearNotificationsForTests());
-  vi.unstubAllGlobals();
-  resetAuthForTests();
 });
 
 function answer(status: string) {

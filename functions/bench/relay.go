@@ -91,13 +91,28 @@ func (b *bench) startRelay(ctx context.Context) (rig *relayRig, err error) {
 	if conn.Demo {
 		return rig, fmt.Errorf("connection uses the demo model, not the upstream")
 	}
-	relayed := func() (time.Duration, []time.Duration, error) {
-		body, _ := json.Marshal(map[string]string{"connection_id": conn.ID, "message": "Say something."})
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ours.URL+routes.ChatPath, bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", "Bearer "+reg.AccessToken)
-		return timeStream(client, req, `data: {"content"`)
+	var conv struct {
+		ID string `json:"id"`
 	}
+	if err := postJSON(ctx, client, ours.URL+routes.ChatConversationsPath, reg.AccessToken, map[string]string{"provider": "openai", "model": "gpt-4o-mini"}, &conv); err != nil {
+		return rig, fmt.Errorf("conversation: %w", err)
+	}
+	// relayedIn streams one message; with a conversation id it is kept
+	// with that conversation (saved as it streams).
+	relayedIn := func(convID string) streamTimer {
+		return func() (time.Duration, []time.Duration, error) {
+			in := map[string]string{"connection_id": conn.ID, "message": "Say something."}
+			if convID != "" {
+				in["conversation_id"] = convID
+			}
+			body, _ := json.Marshal(in)
+			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ours.URL+routes.ChatPath, bytes.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer "+reg.AccessToken)
+			return timeStream(client, req, `data: {"content"`)
+		}
+	}
+	relayed, kept := relayedIn(""), relayedIn(conv.ID)
 	direct := func() (time.Duration, []time.Duration, error) {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, upstream.URL+"/v1/chat/completions",
 			strings.NewReader(`{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Say something."}],"stream":true}`))
@@ -105,7 +120,7 @@ func (b *bench) startRelay(ctx context.Context) (rig *relayRig, err error) {
 		req.Header.Set("Authorization", "Bearer sk-bench")
 		return timeStream(client, req, `data: {"id"`)
 	}
-	rig.client, rig.relayed, rig.direct = client, relayed, direct
+	rig.client, rig.relayed, rig.direct, rig.kept = client, relayed, direct, kept
 	return rig, nil
 }
 
@@ -115,7 +130,9 @@ type relayRig struct {
 	upstream        string
 	client          *http.Client
 	relayed, direct streamTimer
-	closers         []func()
+	// kept streams a message kept with a conversation.
+	kept    streamTimer
+	closers []func()
 }
 
 func (r *relayRig) close() {
@@ -149,6 +166,15 @@ func (b *bench) relay(ctx context.Context) error {
 		b.note("chat relay%s: %d rounds of %d chunks %s apart; TTFB p50 %.3f ms relayed, %.3f ms direct",
 			at, relayRounds, relayChunks, relayGap, ms(percentile(ttfbOurs, 50)), ms(percentile(ttfbRef, 50)))
 	}
+	// A message kept with its conversation (issue 24), against the same
+	// message not kept: what storing it adds before its first content.
+	ttfbKept, ttfbPlain, _, _, err := measureRelay(1, rig.kept, relayed)
+	if err != nil {
+		return err
+	}
+	b.rows = append(b.rows, addedRow("conversation save TTFB p99", ms(percentile(ttfbKept, 99)), ms(percentile(ttfbPlain, 99)), "ms", relayBudgetMS))
+	b.note("conversation save: %d rounds kept with a conversation against the same message not kept; TTFB p50 %.3f ms kept, %.3f ms not",
+		relayRounds, ms(percentile(ttfbKept, 50)), ms(percentile(ttfbPlain, 50)))
 	return nil
 }
 

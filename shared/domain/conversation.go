@@ -18,8 +18,8 @@ type Conversation struct {
 	// MessageCount counts the messages stored (a user message and its
 	// reply are two).
 	MessageCount int
-	// Search is what q= matches: the title and the start of each message,
-	// lower-cased and bounded.
+	// Search is what q= matches: the title and the start of the first
+	// messages, lower-cased and bounded (read only).
 	Search string
 }
 

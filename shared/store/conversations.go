@@ -42,14 +42,14 @@ type conversationItem struct {
 	CreatedAt    string `dynamodbav:"created_at"`
 	UpdatedAt    string `dynamodbav:"updated_at"`
 	Archived     bool   `dynamodbav:"archived"`
-	MessageCount int    `dynamodbav:"message_count"`
-	Search       string `dynamodbav:"search_text,omitempty"`
+	MessageCount int      `dynamodbav:"message_count"`
+	Snippets     []string `dynamodbav:"snippets,omitempty"`
 }
 
 func (it conversationItem) domain() domain.Conversation {
 	return domain.Conversation{ID: it.ID, Title: it.Title, Provider: it.Provider, Model: it.Model,
 		CreatedAt: parseTime(it.CreatedAt), UpdatedAt: parseTime(it.UpdatedAt), Archived: it.Archived,
-		MessageCount: it.MessageCount, Search: it.Search}
+		MessageCount: it.MessageCount, Search: strings.ToLower(it.Title) + " " + strings.Join(it.Snippets, " ")}
 }
 
 type messageBlockAtt struct {
@@ -102,7 +102,7 @@ func parseTime(s string) time.Time {
 // CreateConversation stores a new conversation of uid.
 func (s *Store) CreateConversation(ctx context.Context, uid string, c domain.Conversation) error {
 	it := conversationItem{PK: userPK(uid), SK: conversationSK(c.ID), ID: c.ID, Title: c.Title, Provider: c.Provider, Model: c.Model,
-		CreatedAt: formatTime(c.CreatedAt), UpdatedAt: formatTime(c.UpdatedAt), Archived: c.Archived, Search: boundSearch(c.Search)}
+		CreatedAt: formatTime(c.CreatedAt), UpdatedAt: formatTime(c.UpdatedAt), Archived: c.Archived}
 	if err := s.putNew(ctx, it); err != nil {
 		return fmt.Errorf("create conversation: %w", err)
 	}
@@ -222,15 +222,42 @@ func (s *Store) DeleteConversation(ctx context.Context, uid, cid string) error {
 }
 
 // AddMessages stores new messages of uid's conversation cid (a user message
-// and the reply about to stream) and counts them on the conversation, whose
-// search text gains snippet while it has room; ErrNotFound if the
-// conversation is gone. Messages of concurrent requests never overwrite
-// each other: each id is new and the count is an ADD.
+// and the reply about to stream): ClaimMessages, PutMessages, then
+// AddSearchSnippet. ErrNotFound if the conversation is not uid's.
 func (s *Store) AddMessages(ctx context.Context, uid, cid, snippet string, now time.Time, msgs ...domain.ConversationMessage) error {
-	conv, err := s.GetConversation(ctx, uid, cid)
-	if err != nil {
+	if err := s.ClaimMessages(ctx, uid, cid, len(msgs), now); err != nil {
 		return err
 	}
+	if err := s.PutMessages(ctx, uid, msgs...); err != nil {
+		return err
+	}
+	return s.AddSearchSnippet(ctx, uid, cid, snippet)
+}
+
+// ClaimMessages counts n new messages on uid's conversation cid and marks
+// it updated: one conditional write, which is also the proof that the
+// conversation is uid's (ErrNotFound otherwise). Concurrent messages never
+// lose a count: it is an ADD.
+func (s *Store) ClaimMessages(ctx context.Context, uid, cid string, n int, now time.Time) error {
+	if !keyFits(userPK(uid), conversationSK(cid)) {
+		return fmt.Errorf("add message: %w", ErrNotFound)
+	}
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String(s.table),
+		Key:                 key(userPK(uid), conversationSK(cid)),
+		UpdateExpression:    aws.String("SET updated_at = :now ADD message_count :n"),
+		ConditionExpression: aws.String("attribute_exists(PK)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":now": &types.AttributeValueMemberS{Value: formatTime(now)},
+			":n":   &types.AttributeValueMemberN{Value: fmt.Sprint(n)},
+		},
+	})
+	return conditional("add message", err, fmt.Errorf("add message: %w", ErrNotFound))
+}
+
+// PutMessages writes new messages (each id new: concurrent requests never
+// overwrite each other's).
+func (s *Store) PutMessages(ctx context.Context, uid string, msgs ...domain.ConversationMessage) error {
 	for _, m := range msgs {
 		head, chunks := messageItems(uid, m)
 		if err := s.putNew(ctx, head); err != nil {
@@ -242,23 +269,50 @@ func (s *Store) AddMessages(ctx context.Context, uid, cid, snippet string, now t
 			}
 		}
 	}
-	set := "SET updated_at = :now ADD message_count :n"
-	values := map[string]types.AttributeValue{
-		":now": &types.AttributeValueMemberS{Value: formatTime(now)},
-		":n":   &types.AttributeValueMemberN{Value: fmt.Sprint(len(msgs))},
+	return nil
+}
+
+// DeleteMessages removes messages of uid's conversation cid that were
+// written for a message that could not be kept (its claim failed).
+func (s *Store) DeleteMessages(ctx context.Context, uid, cid string, mids ...string) error {
+	for _, mid := range mids {
+		keys, err := s.partitionKeys(ctx, userPK(uid), convMessageSK(cid, mid))
+		if err != nil {
+			return fmt.Errorf("delete messages: %w", err)
+		}
+		for _, k := range keys {
+			if _, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.table), Key: k}); err != nil {
+				return fmt.Errorf("delete messages: %w", err)
+			}
+		}
 	}
-	if search := boundSearch(conv.Search + " " + strings.ToLower(snippet)); search != conv.Search {
-		set = "SET updated_at = :now, search_text = :search ADD message_count :n"
-		values[":search"] = &types.AttributeValueMemberS{Value: search}
+	return nil
+}
+
+// maxSnippets bounds how many messages' starts a conversation's search
+// keeps (with maxSearch bounding their size).
+const maxSnippets = 12
+
+// AddSearchSnippet adds the start of a message to what q= matches on, while
+// the conversation keeps fewer than maxSnippets (later messages are found
+// by the earlier ones' words and the title).
+func (s *Store) AddSearchSnippet(ctx context.Context, uid, cid, snippet string) error {
+	snippet = strings.TrimSpace(strings.ToLower(snippet))
+	if snippet == "" || !keyFits(userPK(uid), conversationSK(cid)) {
+		return nil
 	}
-	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(s.table),
-		Key:                       key(userPK(uid), conversationSK(cid)),
-		UpdateExpression:          aws.String(set),
-		ConditionExpression:       aws.String("attribute_exists(PK)"),
-		ExpressionAttributeValues: values,
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String(s.table),
+		Key:                 key(userPK(uid), conversationSK(cid)),
+		UpdateExpression:    aws.String("SET snippets = list_append(if_not_exists(snippets, :empty), :s)"),
+		ConditionExpression: aws.String("attribute_exists(PK) AND (attribute_not_exists(snippets) OR size(snippets) < :max)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":empty": &types.AttributeValueMemberL{Value: []types.AttributeValue{}},
+			":s":     &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberS{Value: cutUTF8(snippet, maxSearch/maxSnippets)}}},
+			":max":   &types.AttributeValueMemberN{Value: fmt.Sprint(maxSnippets)},
+		},
 	})
-	return conditional("add message", err, fmt.Errorf("add message: %w", ErrNotFound))
+	return conditional("add search snippet", err, nil)
 }
 
 // SaveReply writes a reply's progress over its item (text, blocks, usage,
@@ -441,9 +495,4 @@ func cutUTF8(s string, n int) string {
 		n--
 	}
 	return s[:n]
-}
-
-func boundSearch(s string) string {
-	s = strings.TrimSpace(s)
-	return cutUTF8(s, maxSearch)
 }

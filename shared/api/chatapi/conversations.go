@@ -1,16 +1,19 @@
 package chatapi
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -450,10 +453,22 @@ func clipRunes(s string, n int) string {
 }
 
 // kept is a reply kept with its conversation: the user message stored
-// beside it ("" when a paused reply resumes) and the reply's message.
+// beside it ("" when a paused reply resumes) and the reply's message. A new
+// message's storing runs beside the model call; stored closes once it is
+// over (err saying why it failed). The stream's first frame waits for it:
+// a conversation that is not the caller's is still a plain 404, and every
+// id the client is given names a stored message.
 type kept struct {
 	userID string
 	reply  domain.ConversationMessage
+	stored chan struct{}
+	err    error
+}
+
+// wait answers once the messages are stored: nil, or why they are not.
+func (k *kept) wait() error {
+	<-k.stored
+	return k.err
 }
 
 func (k *kept) conversationID() string {
@@ -485,7 +500,9 @@ func (s *Service) keepWith(ctx context.Context, uid string, in messageInput, res
 		if err != nil {
 			return nil, err
 		}
-		return &kept{reply: m}, nil
+		k := &kept{reply: m, stored: make(chan struct{})}
+		close(k.stored)
+		return k, nil
 	}
 	cid := strings.TrimSpace(in.ConversationID)
 	if cid == "" {
@@ -498,14 +515,39 @@ func (s *Service) keepWith(ctx context.Context, uid string, in messageInput, res
 		CreatedAt: now, UpdatedAt: now, Complete: true}
 	reply := domain.ConversationMessage{ID: newMessageID(now.Add(time.Microsecond)), ConversationID: cid, Role: domain.RoleAssistant,
 		CreatedAt: now, UpdatedAt: now}
-	err := s.st.AddMessages(ctx, uid, cid, clipRunes(in.Message, snippetRunes), now, user, reply)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, conversationNotFound()
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &kept{userID: user.ID, reply: reply}, nil
+	k := &kept{userID: user.ID, reply: reply, stored: make(chan struct{})}
+	ctx = context.WithoutCancel(ctx)
+	go func() {
+		defer close(k.stored)
+		// The claim (which proves the conversation is the caller's) and
+		// the two messages are written at once: one store call's time. The
+		// messages go in the caller's own partition; if the claim fails
+		// they are removed again.
+		var claimErr, putErr error
+		var wg sync.WaitGroup
+		wg.Go(func() { claimErr = s.st.ClaimMessages(ctx, uid, cid, 2, now) })
+		wg.Go(func() { putErr = s.st.PutMessages(ctx, uid, reply) })
+		userErr := s.st.PutMessages(ctx, uid, user)
+		wg.Wait()
+		switch {
+		case errors.Is(claimErr, store.ErrNotFound):
+			k.err = conversationNotFound()
+		default:
+			k.err = cmp.Or(claimErr, putErr, userErr)
+		}
+		if k.err != nil {
+			if err := s.st.DeleteMessages(ctx, uid, cid, user.ID, reply.ID); err != nil {
+				slog.WarnContext(ctx, "unkept messages not removed", "err", err)
+			}
+			return
+		}
+		go func() {
+			if err := s.st.AddSearchSnippet(ctx, uid, cid, clipRunes(in.Message, snippetRunes)); err != nil {
+				slog.WarnContext(ctx, "conversation search words not saved", "err", err)
+			}
+		}()
+	}()
+	return k, nil
 }
 
 // newMessageID is sortable by time and of fixed length: m, 16 hex digits of

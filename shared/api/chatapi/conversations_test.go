@@ -196,11 +196,14 @@ func TestMessageKeptWithConversation(t *testing.T) {
 		t.Errorf("message_count %d, want 2", l.Conversations[0].MessageCount)
 	}
 
-	calls := len(up.requests())
+	// Another user's conversation: 404, nothing stored in it (the model
+	// call, started beside the check as a sure message's is, is cut off
+	// before its first frame).
 	wantError(t, s.send(other, map[string]any{"connection_id": s.connect(other, "openai", "gpt-4o-mini"), "message": "hi", "context": []any{}, "conversation_id": conv.ID}), http.StatusNotFound)
-	if len(up.requests()) != calls {
-		t.Error("a message into another user's conversation reached the model")
+	if msgs := s.messages(token, conv.ID); len(msgs) != 2 {
+		t.Errorf("another user's message was stored: %d messages", len(msgs))
 	}
+	wantError(t, s.send(token, map[string]any{"connection_id": conn, "message": "hi", "context": []any{}, "conversation_id": strings.Repeat("c", 200)}), http.StatusNotFound)
 }
 
 // The client leaves after the first chunk: the reply goes on, is saved

@@ -6,6 +6,7 @@ package chatapi
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -210,7 +211,7 @@ func (s *Service) message(w http.ResponseWriter, r *http.Request) error {
 	tr := &turn{uid: uid}
 	var rt route
 	sure := false
-	if in.Approval == nil && len(ids) == 0 && in.ConversationID == "" {
+	if in.Approval == nil && len(ids) == 0 {
 		rt, sure = s.sureRoute(uid, sid, in, now)
 	}
 	var resumed *pausedReply
@@ -254,16 +255,14 @@ func (s *Service) message(w http.ResponseWriter, r *http.Request) error {
 		rep.decision = in.Approval.Decision
 	}
 	parent := ctx
-	if !sure {
-		keep, err := s.keepWith(ctx, uid, in, resumed, now)
-		if err != nil {
-			s.verdicts.ended(uid, 0)
-			return err
-		}
-		if keep != nil {
-			// Kept with its conversation, the reply outlives its client.
-			rep.keep, parent = keep, context.WithoutCancel(ctx)
-		}
+	keep, err := s.keepWith(ctx, uid, in, resumed, now)
+	if err != nil {
+		s.verdicts.ended(uid, 0)
+		return err
+	}
+	if keep != nil {
+		// Kept with its conversation, the reply outlives its client.
+		rep.keep, parent = keep, context.WithoutCancel(ctx)
 	}
 	return s.stream(parent, &sse{w: w}, rt, rep, adm, sure, verdict, func(tokens int) { s.verdicts.ended(uid, tokens) })
 }
@@ -398,11 +397,21 @@ func (s *Service) stream(parent context.Context, out *sse, rt route, rep *reply,
 	defer stall.Stop()
 	rep.s, rep.ctx, rep.out, rep.rt, rep.stall = s, ctx, out, rt, stall
 	if k := rep.keep; k != nil {
-		out.rec = newRecorder(s.st, rep.tr.uid, k.reply, s.opts.Now, func() { cancel(errStopped) })
+		out.rec = newRecorder(s.st, rep.tr.uid, k, s.opts.Now, func() { cancel(errStopped) })
 		defer func() { _ = out.rec.finish() }() // idempotent: the last frame finished it
 		var ids messageIDsFrame
 		ids.MessageIDs.User, ids.MessageIDs.Assistant = k.userID, k.reply.ID
-		_ = out.data(ids)
+		opening, _ := json.Marshal(ids)
+		// The first frame waits for the messages to be stored: a
+		// conversation that is not the caller's is a 404, and the model
+		// call it started is cancelled.
+		out.gate = func() ([]byte, error) {
+			if err := k.wait(); err != nil {
+				cancel(errNotKept)
+				return nil, err
+			}
+			return append(append([]byte("data: "), opening...), "\n\n"...), nil
+		}
 	}
 	if sure {
 		// The checks start once two frames went out, the call ended, or
@@ -442,6 +451,9 @@ func (s *Service) stream(parent context.Context, out *sse, rt route, rep *reply,
 		verdict(adm.err)
 	}
 	ended(spent)
+	if out.gateErr != nil && !out.started {
+		return out.gateErr // the conversation is not the caller's, or storing failed
+	}
 	if refusal := adm.err; refusal != nil {
 		if !out.started {
 			return refusal
@@ -511,6 +523,7 @@ var (
 	errTooLong = errors.New("stream ran too long")
 	errRefused = errors.New("message refused by its checks")
 	errStopped = errors.New("reply stopped by its user")
+	errNotKept = errors.New("message not kept with its conversation")
 )
 
 func upstreamDetail(err error) string {

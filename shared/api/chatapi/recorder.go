@@ -39,6 +39,7 @@ type recorder struct {
 	dirty      bool
 	stopped    bool // a save was refused: the user stopped the reply
 
+	kept   *kept      // saves wait for its messages to be stored
 	saving sync.Mutex // one save at a time, in order
 	ticker *time.Ticker
 	first  chan struct{} // the first text came: save it at once
@@ -50,9 +51,10 @@ type recorder struct {
 // newRecorder starts recording into msg (an assistant message already
 // stored, empty or, for a resumed reply, with what it had before the
 // pause).
-func newRecorder(st *store.Store, uid string, msg domain.ConversationMessage, now func() time.Time, stop func()) *recorder {
+func newRecorder(st *store.Store, uid string, k *kept, now func() time.Time, stop func()) *recorder {
+	msg := k.reply
 	rec := &recorder{st: st, uid: uid, stop: stop, msg: msg, now: now, quit: make(chan struct{}), first: make(chan struct{}, 1),
-		ticker: time.NewTicker(SaveEvery)}
+		ticker: time.NewTicker(SaveEvery), kept: k}
 	rec.msg.Complete, rec.msg.Error = false, ""
 	for _, b := range msg.Blocks {
 		rec.blockBytes += len(b.Frame)
@@ -151,6 +153,9 @@ func (r *recorder) fail(detail string) {
 // save writes the reply if it changed (final: it is over, whatever was
 // written). A refused save means the user stopped it: the generation ends.
 func (r *recorder) save(final bool) error {
+	if err := r.kept.wait(); err != nil {
+		return store.ErrStopRequested // never stored: nothing to save
+	}
 	r.saving.Lock()
 	defer r.saving.Unlock()
 	r.mu.Lock()

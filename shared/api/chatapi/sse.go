@@ -18,6 +18,11 @@ type sse struct {
 	// dropped, and the generation goes on (gone says it left).
 	rec  *recorder
 	gone bool
+	// gate, when set, runs before the first frame: it answers bytes to
+	// send first, or an error that stops the stream before anything is
+	// written (gateErr keeps it).
+	gate    func() ([]byte, error)
+	gateErr error
 }
 
 func (s *sse) start() {
@@ -100,6 +105,18 @@ func (s *sse) raw(frame string) error { return s.write([]byte(frame)) }
 func (s *sse) write(frame []byte) error {
 	if s.gone {
 		return nil
+	}
+	if s.gateErr != nil {
+		return s.gateErr
+	}
+	if !s.started && s.gate != nil {
+		first, err := s.gate()
+		if err != nil {
+			s.gateErr = err
+			return err
+		}
+		s.gate = nil
+		frame = append(first, frame...)
 	}
 	if !s.started {
 		s.start()

@@ -33,15 +33,15 @@ const (
 var ErrStopRequested = errors.New("conversation reply stopped")
 
 type conversationItem struct {
-	PK           string `dynamodbav:"PK"`
-	SK           string `dynamodbav:"SK"`
-	ID           string `dynamodbav:"id"`
-	Title        string `dynamodbav:"title"`
-	Provider     string `dynamodbav:"provider"`
-	Model        string `dynamodbav:"model"`
-	CreatedAt    string `dynamodbav:"created_at"`
-	UpdatedAt    string `dynamodbav:"updated_at"`
-	Archived     bool   `dynamodbav:"archived"`
+	PK           string   `dynamodbav:"PK"`
+	SK           string   `dynamodbav:"SK"`
+	ID           string   `dynamodbav:"id"`
+	Title        string   `dynamodbav:"title"`
+	Provider     string   `dynamodbav:"provider"`
+	Model        string   `dynamodbav:"model"`
+	CreatedAt    string   `dynamodbav:"created_at"`
+	UpdatedAt    string   `dynamodbav:"updated_at"`
+	Archived     bool     `dynamodbav:"archived"`
 	MessageCount int      `dynamodbav:"message_count"`
 	Snippets     []string `dynamodbav:"snippets,omitempty"`
 }

@@ -51,6 +51,20 @@ describe('DashboardPage', () => {
     }
   });
 
+  // Issue 24: Chat Sessions is the real number of the user's conversations.
+  it('counts the conversations kept with the account in Chat Sessions, linking to the chat', async () => {
+    startSignedIn();
+    serve({
+      'GET /api/v1/payments/owned-prompts': () => jsonResponse(200, { owned_prompt_ids: [] }),
+      'GET /api/v1/users/activities': () => jsonResponse(200, []),
+      'GET /api/v1/chat/conversations': () => jsonResponse(200, { conversations: [{ id: 'c1' }], next_cursor: 'x', total: 7 }),
+    });
+    renderApp('/dashboard');
+    const sessions = await screen.findByRole('link', { name: 'Chat Sessions: 7' });
+    expect(sessions).toHaveAttribute('href', '/llm-chat');
+    expect(api.callsTo('GET', '/api/v1/chat/conversations')[0].search).toBe('?limit=1');
+  });
+
   // Issue 13: "Purchased Prompts 1" linked to a list of 6 (purchases and free claims).
   it('the Purchased Prompts count and the list it links to agree: purchases, not free claims', async () => {
     startSignedIn();

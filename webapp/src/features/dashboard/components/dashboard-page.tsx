@@ -14,6 +14,7 @@ import { ConfirmEmailNotice } from './confirm-email-notice';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { useDocumentTitle } from '../../../components/page';
 import { readJwtIssuedAt } from '../../../lib/jwt';
+import { useChatSessions } from '../api/use-chat-sessions';
 import type { User } from '../../../lib/auth-session';
 
 export function greetingName(user: Pick<User, 'full_name' | 'username'> | null): string {
@@ -52,6 +53,8 @@ export default function DashboardPage() {
   const owned = useOwnedPrompts();
   const activities = useActivities();
   const mcpConnections = useMcpConnections();
+  // The real count of the user's conversations (kept with the account).
+  const chatSessions = useChatSessions();
   const activitiesFailed = Boolean(activities.error);
   // The prompt list only serves the fallback (titles and prices).
   const promptList = usePrompts(activitiesFailed ? {} : null);
@@ -91,7 +94,7 @@ export default function DashboardPage() {
       <section aria-label="Your statistics" className="stat-grid">
         <StatCard label="Purchased Prompts" value={purchasedCount} to="/marketplace?filter=purchased" loading={owned.isLoading} />
         <StatCard label="Active Connections" value={connectionCount} to="/registry" />
-        <StatCard label="Chat Sessions" value={0} />
+        <StatCard label="Chat Sessions" value={chatSessions.error ? 0 : (chatSessions.data ?? 0)} to="/llm-chat" loading={chatSessions.isLoading} />
       </section>
 
       <UsageCard />

@@ -364,22 +364,6 @@ func (s *Store) saveReply(ctx context.Context, uid string, m domain.Conversation
 	return conditional("save reply", err, ErrStopRequested)
 }
 
-// ReplyStopped reports whether uid's reply mid was stopped by its user or
-// is gone (its conversation deleted): its generation should end.
-func (s *Store) ReplyStopped(ctx context.Context, uid, cid, mid string) (bool, error) {
-	var it struct {
-		StopRequested bool `dynamodbav:"stop_requested"`
-	}
-	err := s.getItem(ctx, userPK(uid), convMessageSK(cid, mid), &it)
-	if errors.Is(err, ErrNotFound) {
-		return true, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("reply stopped: %w", err)
-	}
-	return it.StopRequested, nil
-}
-
 // RequestStop marks uid's reply mid in conversation cid as stopped (its
 // generating invocation ends at its next save); ErrNotFound if there is no
 // such message.

@@ -36,7 +36,6 @@ type recorder struct {
 	mu         sync.Mutex
 	msg        domain.ConversationMessage
 	blockBytes int
-	dirty      bool
 	stopped    bool // a save was refused: the user stopped the reply
 
 	kept   *kept      // saves wait for its messages to be stored
@@ -81,7 +80,6 @@ func (r *recorder) text(t string) {
 	if len(r.msg.Content) < store.MaxMessageText {
 		r.msg.Content += t
 	}
-	r.dirty = true
 	r.mu.Unlock()
 	if first { // a reload right after the reply began finds it
 		select {
@@ -97,7 +95,7 @@ func (r *recorder) frame(v any) {
 	case usageFrame:
 		u := domain.MessageUsage{InputTokens: f.Usage.InputTokens, OutputTokens: f.Usage.OutputTokens, CostUSD: f.Usage.CostUSD, Demo: f.Usage.Demo}
 		r.mu.Lock()
-		r.msg.Usage, r.dirty = &u, true
+		r.msg.Usage = &u
 		r.mu.Unlock()
 		return
 	case messageIDsFrame:
@@ -123,7 +121,6 @@ func (r *recorder) block(v any) {
 	}
 	r.blockBytes += len(b)
 	r.msg.Blocks = append(r.msg.Blocks, domain.MessageBlock{At: len(r.msg.Content), Frame: b})
-	r.dirty = true
 }
 
 // keptAsNote is what history keeps of a tool result too large for it.
@@ -146,39 +143,26 @@ func humanBytes(n int) string {
 // fail records the error the reply ended with.
 func (r *recorder) fail(detail string) {
 	r.mu.Lock()
-	r.msg.Error, r.dirty = detail, true
+	r.msg.Error = detail
 	r.mu.Unlock()
 }
 
-// save writes the reply if it changed (final: it is over, whatever was
-// written). A refused save means the user stopped it: the generation ends.
+// save writes the reply (final: it is over). A refused save means the user
+// stopped it, or deleted its conversation: the generation ends.
 func (r *recorder) save(final bool) error {
 	if err := r.kept.wait(); err != nil {
 		return store.ErrStopRequested // never stored: nothing to save
 	}
 	r.saving.Lock()
 	defer r.saving.Unlock()
+	// Written at every tick, changed or not: the item's time tells a
+	// re-attaching reader that the reply is still being generated (a tool
+	// may run for a minute), and the write is what learns of a Stop.
 	r.mu.Lock()
-	if !r.dirty && !final {
-		id, cid, stopped := r.msg.ID, r.msg.ConversationID, r.stopped
-		r.mu.Unlock()
-		// Nothing new to write (a model thinking, a tool running): still
-		// look whether the user stopped the reply or deleted it.
-		if !stopped {
-			if gone, err := r.st.ReplyStopped(context.Background(), r.uid, cid, id); err == nil && gone {
-				r.mu.Lock()
-				r.stopped = true
-				r.mu.Unlock()
-				r.stop()
-			}
-		}
-		return nil
-	}
 	m := r.msg
 	m.Blocks = append([]domain.MessageBlock(nil), r.msg.Blocks...)
 	m.Complete, m.UpdatedAt = final, r.now().UTC()
 	stopped := r.stopped
-	r.dirty = false
 	r.mu.Unlock()
 	var err error
 	if stopped {
@@ -197,9 +181,6 @@ func (r *recorder) save(final bool) error {
 		}
 		return nil
 	case err != nil && !errors.Is(err, store.ErrStopRequested):
-		r.mu.Lock()
-		r.dirty = true // try again at the next tick
-		r.mu.Unlock()
 		slog.Warn("chat reply not saved", "message", m.ID, "final", final, "err", err)
 	}
 	return err

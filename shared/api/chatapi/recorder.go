@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -34,7 +35,8 @@ type recorder struct {
 	stop func() // ends the generation (Stop pressed, conversation deleted)
 
 	mu         sync.Mutex
-	msg        domain.ConversationMessage
+	msg        domain.ConversationMessage // its Content is buf's, at each save
+	buf        strings.Builder            // appended per delta: no copy of what came before
 	blockBytes int
 	stopped    bool // a save was refused: the user stopped the reply
 
@@ -55,6 +57,7 @@ func newRecorder(st *store.Store, uid string, k *kept, now func() time.Time, sto
 	rec := &recorder{st: st, uid: uid, stop: stop, msg: msg, now: now, quit: make(chan struct{}), first: make(chan struct{}, 1),
 		ticker: time.NewTicker(SaveEvery), kept: k}
 	rec.msg.Complete, rec.msg.Error = false, ""
+	rec.buf.WriteString(msg.Content)
 	for _, b := range msg.Blocks {
 		rec.blockBytes += len(b.Frame)
 	}
@@ -76,9 +79,9 @@ func newRecorder(st *store.Store, uid string, k *kept, now func() time.Time, sto
 // text adds a content delta.
 func (r *recorder) text(t string) {
 	r.mu.Lock()
-	first := r.msg.Content == ""
-	if len(r.msg.Content) < store.MaxMessageText {
-		r.msg.Content += t
+	first := r.buf.Len() == 0
+	if r.buf.Len() < store.MaxMessageText {
+		r.buf.WriteString(t)
 	}
 	r.mu.Unlock()
 	if first { // a reload right after the reply began finds it
@@ -120,7 +123,7 @@ func (r *recorder) block(v any) {
 		return
 	}
 	r.blockBytes += len(b)
-	r.msg.Blocks = append(r.msg.Blocks, domain.MessageBlock{At: len(r.msg.Content), Frame: b})
+	r.msg.Blocks = append(r.msg.Blocks, domain.MessageBlock{At: r.buf.Len(), Frame: b})
 }
 
 // keptAsNote is what history keeps of a tool result too large for it.
@@ -160,6 +163,7 @@ func (r *recorder) save(final bool) error {
 	// may run for a minute), and the write is what learns of a Stop.
 	r.mu.Lock()
 	m := r.msg
+	m.Content = r.buf.String()
 	m.Blocks = append([]domain.MessageBlock(nil), r.msg.Blocks...)
 	m.Complete, m.UpdatedAt = final, r.now().UTC()
 	stopped := r.stopped

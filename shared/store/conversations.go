@@ -209,14 +209,8 @@ func (s *Store) DeleteConversation(ctx context.Context, uid, cid string) error {
 	if err := conditional("delete conversation", err, fmt.Errorf("delete conversation: %w", ErrNotFound)); err != nil {
 		return err
 	}
-	keys, err := s.partitionKeys(ctx, userPK(uid), convMessagesPrefix(cid))
-	if err != nil {
+	if _, err := s.deleteAll(ctx, userPK(uid), convMessagesPrefix(cid)); err != nil {
 		return fmt.Errorf("delete conversation: %w", err)
-	}
-	for _, k := range keys {
-		if _, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.table), Key: k}); err != nil {
-			return fmt.Errorf("delete conversation: %w", err)
-		}
 	}
 	return nil
 }
@@ -276,14 +270,8 @@ func (s *Store) PutMessages(ctx context.Context, uid string, msgs ...domain.Conv
 // written for a message that could not be kept (its claim failed).
 func (s *Store) DeleteMessages(ctx context.Context, uid, cid string, mids ...string) error {
 	for _, mid := range mids {
-		keys, err := s.partitionKeys(ctx, userPK(uid), convMessageSK(cid, mid))
-		if err != nil {
+		if _, err := s.deleteAll(ctx, userPK(uid), convMessageSK(cid, mid)); err != nil {
 			return fmt.Errorf("delete messages: %w", err)
-		}
-		for _, k := range keys {
-			if _, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.table), Key: k}); err != nil {
-				return fmt.Errorf("delete messages: %w", err)
-			}
 		}
 	}
 	return nil

@@ -73,13 +73,23 @@ func (s *Store) EndSession(ctx context.Context, uid, sid string) error {
 // before the call started is seen and ended; a sign-in racing with it
 // re-checks the password after opening its session (see authapi).
 func (s *Store) EndSessions(ctx context.Context, uid string) (int, error) {
-	keys, err := s.partitionKeys(ctx, userPK(uid), sessionPrefix)
+	n, err := s.deleteAll(ctx, userPK(uid), sessionPrefix)
 	if err != nil {
 		return 0, fmt.Errorf("end sessions: %w", err)
 	}
+	return n, nil
+}
+
+// deleteAll removes pk's items whose SK starts with prefix, one by one (no
+// function batches), and answers how many it removed.
+func (s *Store) deleteAll(ctx context.Context, pk, prefix string) (int, error) {
+	keys, err := s.partitionKeys(ctx, pk, prefix)
+	if err != nil {
+		return 0, err
+	}
 	for _, k := range keys {
 		if _, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.table), Key: k}); err != nil {
-			return 0, fmt.Errorf("end sessions: %w", err)
+			return 0, err
 		}
 	}
 	return len(keys), nil

@@ -252,16 +252,9 @@ func TestReplyOutlivesItsClient(t *testing.T) {
 	default:
 	}
 	close(release)
-	var rest strings.Builder
-	for {
-		f := readData(t, ar)
-		rest.WriteString(f)
-		if f == doneFrame || strings.HasPrefix(f, "event: error") {
-			break
-		}
-	}
-	if !strings.Contains(rest.String(), "jour") || !strings.Contains(rest.String(), "à vous") || !strings.Contains(rest.String(), `"usage"`) || !strings.HasSuffix(rest.String(), doneFrame) {
-		t.Errorf("re-attached rest %q", rest.String())
+	rest := readToEnd(t, ar)
+	if !strings.Contains(rest, "jour") || !strings.Contains(rest, "à vous") || !strings.Contains(rest, `"usage"`) || !strings.HasSuffix(rest, doneFrame) {
+		t.Errorf("re-attached rest %q", rest)
 	}
 	msgs := s.messages(token, conv.ID)
 	if len(msgs) != 2 || msgs[1].Content != "Bonjour à vous" || !msgs[1].Complete {
@@ -310,21 +303,14 @@ func TestStopAndDeleteEndGeneration(t *testing.T) {
 			case <-time.After(chatapi.SaveEvery + patience):
 				t.Fatal("the model call went on after " + how)
 			}
-			var tail strings.Builder
-			for {
-				f := readFrame(t, r, patience)
-				tail.WriteString(f)
-				if f == doneFrame || strings.HasPrefix(f, "event: error") {
-					break
-				}
-			}
+			tail := readToEnd(t, r)
 			if how == "stop" {
 				msgs := s.messages(token, conv.ID)
 				if len(msgs) != 2 || msgs[1].Content != "Once upon" || !msgs[1].Complete || !msgs[1].Stopped {
 					t.Errorf("stopped reply %+v", msgs)
 				}
-				if !strings.HasSuffix(tail.String(), doneFrame) {
-					t.Errorf("stopped stream ends %q", tail.String())
+				if !strings.HasSuffix(tail, doneFrame) {
+					t.Errorf("stopped stream ends %q", tail)
 				}
 			}
 		})
@@ -391,15 +377,22 @@ func TestReplyNotSavedStillReachesTheClient(t *testing.T) {
 	}
 	broken.Store(true)
 	close(release)
-	var rest strings.Builder
+	rest := readToEnd(t, r)
+	if !strings.Contains(rest, contentFrame("or not")) || !strings.Contains(rest, "not saved") || strings.Contains(rest, doneFrame) {
+		t.Errorf("stream after the table went away: %q", rest)
+	}
+}
+
+// readToEnd reads data frames up to the stream's end ([DONE] or an error
+// frame) and answers them.
+func readToEnd(t *testing.T, r *bufio.Reader) string {
+	t.Helper()
+	var all strings.Builder
 	for {
 		f := readData(t, r)
-		rest.WriteString(f)
+		all.WriteString(f)
 		if f == doneFrame || strings.HasPrefix(f, "event: error") {
-			break
+			return all.String()
 		}
-	}
-	if !strings.Contains(rest.String(), contentFrame("or not")) || !strings.Contains(rest.String(), "not saved") || strings.Contains(rest.String(), doneFrame) {
-		t.Errorf("stream after the table went away: %q", rest.String())
 	}
 }

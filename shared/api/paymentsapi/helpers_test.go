@@ -11,10 +11,8 @@ import (
 
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/auth"
-	"aiwork/shared/catalog"
 	"aiwork/shared/domain"
 	"aiwork/shared/local/devstack"
-	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 )
 
@@ -25,41 +23,24 @@ var jwtSecret = []byte(strings.Repeat("k", 32))
 const webhookSecret = "whsec_test_paymentsapi"
 
 // stack is the whole API (devstack.Handler, local test checkout) on a fresh table.
-type stack struct {
-	t      *testing.T
-	h      http.Handler
-	st     *store.Store
-	tokens *auth.Tokens
-}
+type stack struct{ *apitest.Stack }
 
 // newStack mounts everything with freeLimit free prompts per user and the
 // given prompts in the catalogue.
 func newStack(t *testing.T, freeLimit int, prompts ...domain.Prompt) *stack {
 	t.Helper()
 	st, storeCfg := storetest.NewWithConfig(t)
-	ctx := context.Background()
-	for _, c := range catalog.Categories {
-		storetest.Must(t, st.PutCategory(ctx, c), "category")
-	}
-	for _, p := range prompts {
-		storetest.Must(t, st.PutPrompt(ctx, p), "prompt")
-	}
+	apitest.PutCatalogue(t, st, prompts...)
 	cfg := devstack.ConfigFor(storeCfg, jwtSecret, freeLimit, webhookSecret)
 	h, err := devstack.Handler(st, cfg, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &stack{t: t, h: h, st: st, tokens: auth.NewTokens(jwtSecret, time.Hour)}
-}
-
-// user creates an account in the store and answers its id and a token.
-func (s *stack) user(name string) (uid, token string) {
-	s.t.Helper()
-	return apitest.User(s.t, s.st, s.tokens, name)
+	return &stack{&apitest.Stack{T: t, H: h, St: st, Tokens: auth.NewTokens(jwtSecret, time.Hour)}}
 }
 
 // do sends one request to the stack as the browser would from host.
-func (s *stack) do(method, path, token, body string) *httptest.ResponseRecorder {
+func (s *stack) Do(method, path, token, body string) *httptest.ResponseRecorder {
 	return s.doHost("app.test:3000", method, path, token, body)
 }
 
@@ -72,7 +53,7 @@ func (s *stack) doHostHeaders(host, method, path, token, body string, headers ma
 	for k, v := range headers {
 		all[k] = v
 	}
-	return apitest.Do(s.h, method, path, token, body, all)
+	return apitest.Do(s.H, method, path, token, body, all)
 }
 
 type checkoutJSON struct {
@@ -82,24 +63,24 @@ type checkoutJSON struct {
 
 // checkout opens a checkout for pid and answers it.
 func (s *stack) checkout(token, pid string) checkoutJSON {
-	s.t.Helper()
-	return decode[checkoutJSON](s.t, s.do("POST", "/api/v1/payments/create-checkout-session", token, `{"prompt_id":"`+pid+`"}`), http.StatusOK)
+	s.T.Helper()
+	return decode[checkoutJSON](s.T, s.Do("POST", "/api/v1/payments/create-checkout-session", token, `{"prompt_id":"`+pid+`"}`), http.StatusOK)
 }
 
 func (s *stack) owned(token string) []string {
-	s.t.Helper()
-	got := decode[map[string][]string](s.t, s.do("GET", "/api/v1/payments/owned-prompts", token, ""), http.StatusOK)
+	s.T.Helper()
+	got := decode[map[string][]string](s.T, s.Do("GET", "/api/v1/payments/owned-prompts", token, ""), http.StatusOK)
 	ids, ok := got["owned_prompt_ids"]
 	if !ok || ids == nil {
-		s.t.Fatalf("owned-prompts answer without owned_prompt_ids list: %v", got)
+		s.T.Fatalf("owned-prompts answer without owned_prompt_ids list: %v", got)
 	}
 	return ids
 }
 
 func (s *stack) activities(token, typ string) []activityJSON {
-	s.t.Helper()
+	s.T.Helper()
 	var out []activityJSON
-	for _, a := range decode[[]activityJSON](s.t, s.do("GET", "/api/v1/users/activities", token, ""), http.StatusOK) {
+	for _, a := range decode[[]activityJSON](s.T, s.Do("GET", "/api/v1/users/activities", token, ""), http.StatusOK) {
 		if a.Type == typ {
 			out = append(out, a)
 		}
@@ -108,9 +89,9 @@ func (s *stack) activities(token, typ string) []activityJSON {
 }
 
 func (s *stack) orderStatus(sid string) string {
-	s.t.Helper()
-	o, err := s.st.GetOrder(context.Background(), sid)
-	storetest.Must(s.t, err, "get order")
+	s.T.Helper()
+	o, err := s.St.GetOrder(context.Background(), sid)
+	storetest.Must(s.T, err, "get order")
 	return o.Status
 }
 

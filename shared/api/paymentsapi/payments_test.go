@@ -45,18 +45,18 @@ func TestCreateCheckoutRefusals(t *testing.T) {
 		{
 			name: "claimed free", s: withFree, body: `{"prompt_id":"a"}`, status: http.StatusConflict,
 			setup: func(s *stack, _, token string) {
-				if w := s.do("POST", "/api/v1/prompts/use-free-prompt/a", token, ""); w.Code != http.StatusOK {
-					s.t.Fatalf("free claim: %d %s", w.Code, w.Body.String())
+				if w := s.Do("POST", "/api/v1/prompts/use-free-prompt/a", token, ""); w.Code != http.StatusOK {
+					s.T.Fatalf("free claim: %d %s", w.Code, w.Body.String())
 				}
 			},
 		},
 		{
 			name: "already owned", s: noFree, body: `{"prompt_id":"b"}`, status: http.StatusConflict, detail: "already own", owns: []string{"b"},
 			setup: func(s *stack, uid, _ string) {
-				_, err := s.st.GrantOwnership(context.Background(), uid, domain.Ownership{
+				_, err := s.St.GrantOwnership(context.Background(), uid, domain.Ownership{
 					PromptID: "b", Source: domain.SourcePurchase, OrderID: "cs_earlier", Amount: 4.5, CreatedAt: time.Now(),
 				})
-				storetest.Must(s.t, err, "grant")
+				storetest.Must(s.T, err, "grant")
 			},
 		},
 	}
@@ -64,15 +64,15 @@ func TestCreateCheckoutRefusals(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s := *tc.s
-			s.t = t
-			uid, token := s.user("buyer")
+			s.T = t
+			uid, token := s.User("buyer")
 			if tc.setup != nil {
 				tc.setup(&s, uid, token)
 			}
 			if tc.noAuth {
 				token = ""
 			}
-			w := s.do("POST", createPath, token, tc.body)
+			w := s.Do("POST", createPath, token, tc.body)
 			wantError(t, w, tc.status, tc.detail)
 			if tc.name == "free uses left" && !strings.Contains(w.Body.String(), `"code":"free_use_available"`) {
 				t.Errorf("free uses left: %s, want code free_use_available (the client branches on it)", w.Body)
@@ -91,7 +91,7 @@ func TestCreateCheckoutRefusals(t *testing.T) {
 func TestCreateCheckout(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 0, fixture("a", 12.34))
-	uid, token := s.user("buyer")
+	uid, token := s.User("buyer")
 
 	w := s.doHost("shop.test:8443", "POST", createPath, token, `{"prompt_id":"a"}`)
 	got := decode[checkoutJSON](t, w, http.StatusOK)
@@ -102,7 +102,7 @@ func TestCreateCheckout(t *testing.T) {
 		t.Errorf("checkout_url = %q, session_id = %q: the URL is not the session's page", got.CheckoutURL, got.SessionID)
 	}
 
-	ls, err := s.st.GetLocalSession(context.Background(), got.SessionID)
+	ls, err := s.St.GetLocalSession(context.Background(), got.SessionID)
 	storetest.Must(t, err, "local session")
 	want := store.LocalSession{
 		ID: got.SessionID, Status: "open", PaymentStatus: "unpaid", AmountCents: 1234, Currency: "usd",
@@ -118,7 +118,7 @@ func TestCreateCheckout(t *testing.T) {
 		t.Errorf("local session = %+v\nwant %+v", ls, want)
 	}
 
-	o, err := s.st.GetOrder(context.Background(), got.SessionID)
+	o, err := s.St.GetOrder(context.Background(), got.SessionID)
 	storetest.Must(t, err, "order")
 	if o.UserID != uid || o.PromptID != "a" || o.PromptTitle != "Title a" || o.Amount != 12.34 ||
 		o.Status != domain.OrderPending || o.Provider != "local" {
@@ -136,11 +136,11 @@ func TestCreateCheckout(t *testing.T) {
 func TestCreateCheckoutIgnoresForwardedHost(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 0, fixture("a", 1))
-	_, token := s.user("buyer")
+	_, token := s.User("buyer")
 	w := s.doHostHeaders("10.0.0.5:8080", "POST", createPath, token, `{"prompt_id":"a"}`,
 		map[string]string{"X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example"})
 	got := decode[checkoutJSON](t, w, http.StatusOK)
-	ls, err := s.st.GetLocalSession(context.Background(), got.SessionID)
+	ls, err := s.St.GetLocalSession(context.Background(), got.SessionID)
 	storetest.Must(t, err, "local session")
 	if want := "http://10.0.0.5:8080/payment/success?session_id={CHECKOUT_SESSION_ID}"; ls.SuccessURL != want {
 		t.Errorf("success url = %q, want %q", ls.SuccessURL, want)
@@ -153,8 +153,8 @@ func TestCreateCheckoutIgnoresForwardedHost(t *testing.T) {
 func TestVerifySessionRefusals(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 0, fixture("a", 3))
-	_, token := s.user("buyer")
-	_, other := s.user("other")
+	_, token := s.User("buyer")
+	_, other := s.User("other")
 	sid := s.checkout(token, "a").SessionID
 
 	tests := []struct {
@@ -168,7 +168,7 @@ func TestVerifySessionRefusals(t *testing.T) {
 		{"no token", "", sid, http.StatusUnauthorized, ""},
 	}
 	for _, tc := range tests {
-		w := s.do("GET", verifyPath+tc.sid, tc.token, "")
+		w := s.Do("GET", verifyPath+tc.sid, tc.token, "")
 		e := decode[apitest.Error](t, w, tc.status)
 		if tc.detail != "" && e.Detail != tc.detail {
 			t.Errorf("%s: detail = %q, want %q", tc.name, e.Detail, tc.detail)
@@ -187,10 +187,10 @@ func TestVerifySessionRefusals(t *testing.T) {
 func TestLocalCheckoutPayFlow(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 0, fixture("a", 7.5), fixture("b", 2))
-	_, token := s.user("buyer")
+	_, token := s.User("buyer")
 	co := s.checkout(token, "a")
 
-	page := s.do("GET", co.CheckoutURL, "", "")
+	page := s.Do("GET", co.CheckoutURL, "", "")
 	if page.Code != http.StatusOK || !strings.HasPrefix(page.Header().Get("Content-Type"), "text/html") {
 		t.Fatalf("checkout page: %d %q", page.Code, page.Header().Get("Content-Type"))
 	}
@@ -206,7 +206,7 @@ func TestLocalCheckoutPayFlow(t *testing.T) {
 
 	pay := func() {
 		t.Helper()
-		w := s.do("POST", co.CheckoutURL+"/pay", "", "")
+		w := s.Do("POST", co.CheckoutURL+"/pay", "", "")
 		if w.Code != http.StatusSeeOther {
 			t.Fatalf("pay: %d %s", w.Code, w.Body.String())
 		}
@@ -220,11 +220,11 @@ func TestLocalCheckoutPayFlow(t *testing.T) {
 	if got := s.owned(token); !slices.Equal(got, []string{"a"}) {
 		t.Errorf("owned after paying = %v, want [a]", got)
 	}
-	p := decode[promptJSON](t, s.do("GET", "/api/v1/prompts/a", token, ""), http.StatusOK)
+	p := decode[promptJSON](t, s.Do("GET", "/api/v1/prompts/a", token, ""), http.StatusOK)
 	if !p.IsPurchased || p.Content == nil || !strings.Contains(*p.Content, "SECRET-a") {
 		t.Errorf("prompt a after paying: is_purchased=%v content=%v", p.IsPurchased, p.Content != nil)
 	}
-	if p := decode[promptJSON](t, s.do("GET", "/api/v1/prompts/b", token, ""), http.StatusOK); p.IsPurchased || p.Content != nil {
+	if p := decode[promptJSON](t, s.Do("GET", "/api/v1/prompts/b", token, ""), http.StatusOK); p.IsPurchased || p.Content != nil {
 		t.Errorf("prompt b (not bought): is_purchased=%v content=%v", p.IsPurchased, p.Content != nil)
 	}
 	checkPurchase := func() {
@@ -243,7 +243,7 @@ func TestLocalCheckoutPayFlow(t *testing.T) {
 	}
 
 	want := verifyJSON{PromptTitle: "Title a", Amount: 7.5, SessionID: co.SessionID, Status: "paid"}
-	if got := decode[verifyJSON](t, s.do("GET", verifyPath+co.SessionID, token, ""), http.StatusOK); got != want {
+	if got := decode[verifyJSON](t, s.Do("GET", verifyPath+co.SessionID, token, ""), http.StatusOK); got != want {
 		t.Errorf("verify = %+v, want %+v", got, want)
 	}
 
@@ -253,25 +253,25 @@ func TestLocalCheckoutPayFlow(t *testing.T) {
 		t.Errorf("owned after paying twice = %v, want [a]", got)
 	}
 	checkPurchase()
-	if got := decode[verifyJSON](t, s.do("GET", verifyPath+co.SessionID, token, ""), http.StatusOK); got != want {
+	if got := decode[verifyJSON](t, s.Do("GET", verifyPath+co.SessionID, token, ""), http.StatusOK); got != want {
 		t.Errorf("verify again = %+v, want %+v", got, want)
 	}
 
 	// The page of a paid session offers no Pay button.
-	if body := s.do("GET", co.CheckoutURL, "", "").Body.String(); strings.Contains(body, "/pay\"") {
+	if body := s.Do("GET", co.CheckoutURL, "", "").Body.String(); strings.Contains(body, "/pay\"") {
 		t.Error("a paid session's page still offers Pay")
 	}
 	// Buying it again is refused.
-	wantError(t, s.do("POST", createPath, token, `{"prompt_id":"a"}`), http.StatusConflict, "already own")
+	wantError(t, s.Do("POST", createPath, token, `{"prompt_id":"a"}`), http.StatusConflict, "already own")
 }
 
 func TestLocalCheckoutCancel(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 0, fixture("a", 7.5))
-	_, token := s.user("buyer")
+	_, token := s.User("buyer")
 	co := s.checkout(token, "a")
 
-	w := s.do("POST", co.CheckoutURL+"/cancel", "", "")
+	w := s.Do("POST", co.CheckoutURL+"/cancel", "", "")
 	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "http://app.test:3000/payment/cancel" {
 		t.Errorf("cancel: %d to %q, want 303 to http://app.test:3000/payment/cancel", w.Code, w.Header().Get("Location"))
 	}
@@ -281,14 +281,14 @@ func TestLocalCheckoutCancel(t *testing.T) {
 	if got := s.orderStatus(co.SessionID); got != domain.OrderPending {
 		t.Errorf("order after cancel = %s, want PENDING", got)
 	}
-	wantError(t, s.do("GET", verifyPath+co.SessionID, token, ""), http.StatusBadRequest, "not been completed")
+	wantError(t, s.Do("GET", verifyPath+co.SessionID, token, ""), http.StatusBadRequest, "not been completed")
 
 	for _, path := range []string{"/dev/checkout/cs_local_unknown", "/dev/checkout/cs_local_unknown/pay", "/dev/checkout/cs_local_unknown/cancel"} {
 		method := "POST"
 		if !strings.HasSuffix(path, "/pay") && !strings.HasSuffix(path, "/cancel") {
 			method = "GET"
 		}
-		if w := s.do(method, path, "", ""); w.Code != http.StatusNotFound {
+		if w := s.Do(method, path, "", ""); w.Code != http.StatusNotFound {
 			t.Errorf("%s %s = %d, want 404", method, path, w.Code)
 		}
 	}
@@ -298,22 +298,22 @@ func TestLocalCheckoutCancel(t *testing.T) {
 func TestVerifyFulfilsWithoutWebhook(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 0, fixture("a", 5.25))
-	uid, token := s.user("buyer")
+	uid, token := s.User("buyer")
 	co := s.checkout(token, "a")
-	_, err := s.st.CompleteLocalSession(context.Background(), co.SessionID, "pi_direct_1")
+	_, err := s.St.CompleteLocalSession(context.Background(), co.SessionID, "pi_direct_1")
 	storetest.Must(t, err, "complete local session")
 	if got := s.orderStatus(co.SessionID); got != domain.OrderPending {
 		t.Fatalf("order before verify = %s, want PENDING (no event was sent)", got)
 	}
 
 	want := verifyJSON{PromptTitle: "Title a", Amount: 5.25, SessionID: co.SessionID, Status: "paid"}
-	if got := decode[verifyJSON](t, s.do("GET", verifyPath+co.SessionID, token, ""), http.StatusOK); got != want {
+	if got := decode[verifyJSON](t, s.Do("GET", verifyPath+co.SessionID, token, ""), http.StatusOK); got != want {
 		t.Errorf("verify = %+v, want %+v", got, want)
 	}
 	if got := s.owned(token); !slices.Equal(got, []string{"a"}) {
 		t.Errorf("owned = %v, want [a]", got)
 	}
-	o, err := s.st.GetOrder(context.Background(), co.SessionID)
+	o, err := s.St.GetOrder(context.Background(), co.SessionID)
 	storetest.Must(t, err, "order")
 	if o.Status != domain.OrderPaid || o.PaymentIntent != "pi_direct_1" || o.UserID != uid {
 		t.Errorf("order = %+v, want PAID with payment intent pi_direct_1", o)
@@ -322,7 +322,7 @@ func TestVerifyFulfilsWithoutWebhook(t *testing.T) {
 		t.Errorf("%d purchase activities, want 1", n)
 	}
 	// Verifying again changes nothing.
-	decode[verifyJSON](t, s.do("GET", verifyPath+co.SessionID, token, ""), http.StatusOK)
+	decode[verifyJSON](t, s.Do("GET", verifyPath+co.SessionID, token, ""), http.StatusOK)
 	if n := len(s.activities(token, domain.ActivityPurchase)); n != 1 {
 		t.Errorf("%d purchase activities after a second verify, want 1", n)
 	}
@@ -331,9 +331,9 @@ func TestVerifyFulfilsWithoutWebhook(t *testing.T) {
 func TestOwnedPromptsNeedsToken(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 0)
-	wantError(t, s.do("GET", "/api/v1/payments/owned-prompts", "", ""), http.StatusUnauthorized, "")
-	wantError(t, s.do("GET", "/api/v1/payments/owned-prompts", "not-a-jwt", ""), http.StatusUnauthorized, "")
-	_, token := s.user("nobody")
+	wantError(t, s.Do("GET", "/api/v1/payments/owned-prompts", "", ""), http.StatusUnauthorized, "")
+	wantError(t, s.Do("GET", "/api/v1/payments/owned-prompts", "not-a-jwt", ""), http.StatusUnauthorized, "")
+	_, token := s.User("nobody")
 	if got := s.owned(token); len(got) != 0 {
 		t.Errorf("owned = %v, want []", got)
 	}

@@ -14,9 +14,9 @@ import (
 
 // sessionsOf lists the checkout sessions (orders) the user has for pid.
 func (s *stack) sessionsOf(uid, pid string) []domain.Order {
-	s.t.Helper()
-	orders, err := s.st.PendingOrders(context.Background(), uid, pid)
-	storetest.Must(s.t, err, "pending orders")
+	s.T.Helper()
+	orders, err := s.St.PendingOrders(context.Background(), uid, pid)
+	storetest.Must(s.T, err, "pending orders")
 	return orders
 }
 
@@ -25,14 +25,14 @@ func (s *stack) sessionsOf(uid, pid string) []domain.Order {
 func TestConcurrentCheckoutsShareOneSession(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 0, fixture("a", 5.99))
-	uid, token := s.user("buyer")
+	uid, token := s.User("buyer")
 	const n = 30
 	answers := make([]checkoutJSON, n)
 	codes := make([]int, n)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			w := s.do("POST", createPath, token, `{"prompt_id":"a"}`)
+			w := s.Do("POST", createPath, token, `{"prompt_id":"a"}`)
 			codes[i] = w.Code
 			if w.Code == http.StatusOK {
 				answers[i] = decode[checkoutJSON](t, w, http.StatusOK)
@@ -52,10 +52,10 @@ func TestConcurrentCheckoutsShareOneSession(t *testing.T) {
 		t.Errorf("%d open sessions (orders), want 1", len(got))
 	}
 	// Paying it once is the only charge; buying again is refused.
-	if w := s.do("POST", answers[0].CheckoutURL+"/pay", "", ""); w.Code != http.StatusSeeOther {
+	if w := s.Do("POST", answers[0].CheckoutURL+"/pay", "", ""); w.Code != http.StatusSeeOther {
 		t.Fatalf("pay: %d %s", w.Code, w.Body.String())
 	}
-	wantError(t, s.do("POST", createPath, token, `{"prompt_id":"a"}`), http.StatusConflict, "already own")
+	wantError(t, s.Do("POST", createPath, token, `{"prompt_id":"a"}`), http.StatusConflict, "already own")
 }
 
 // A later call answers the same session while it is open; once it expired
@@ -64,8 +64,8 @@ func TestConcurrentCheckoutsShareOneSession(t *testing.T) {
 func TestCheckoutReusedUntilItCloses(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 0, fixture("a", 5.99), fixture("b", 3))
-	uid, token := s.user("buyer")
-	_, otherToken := s.user("other")
+	uid, token := s.User("buyer")
+	_, otherToken := s.User("other")
 	first := s.checkout(token, "a")
 	if again := s.checkout(token, "a"); again != first {
 		t.Errorf("second call = %+v, want the open %+v", again, first)
@@ -76,7 +76,7 @@ func TestCheckoutReusedUntilItCloses(t *testing.T) {
 	if o := s.checkout(otherToken, "a"); o.SessionID == first.SessionID {
 		t.Error("another user got the same session")
 	}
-	if err := payments.NewFulfiller(s.st, payments.NewLocal(s.st)).Expire(context.Background(), first.SessionID); err != nil {
+	if err := payments.NewFulfiller(s.St, payments.NewLocal(s.St)).Expire(context.Background(), first.SessionID); err != nil {
 		t.Fatal(err)
 	}
 	next := s.checkout(token, "a")
@@ -95,10 +95,10 @@ func TestCheckoutReusedUntilItCloses(t *testing.T) {
 func TestPaidDuplicateIsRefundedEndToEnd(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 0, fixture("a", 5.99))
-	uid, token := s.user("buyer")
+	uid, token := s.User("buyer")
 	ctx := context.Background()
 	// The second session: opened at the provider beside ours.
-	local := payments.NewLocal(s.st)
+	local := payments.NewLocal(s.St)
 	dup, err := local.CreateCheckout(ctx, payments.CheckoutRequest{
 		UserID: uid, PromptID: "a", ProductName: "Title a", AmountCents: 599, IdempotencyKey: "other-tab",
 		SuccessURL: "http://app.test:3000/payment/success?session_id={CHECKOUT_SESSION_ID}", CancelURL: "http://app.test:3000/payment/cancel",
@@ -106,21 +106,21 @@ func TestPaidDuplicateIsRefundedEndToEnd(t *testing.T) {
 	storetest.Must(t, err, "second session")
 	first := s.checkout(token, "a")
 	for _, url := range []string{first.CheckoutURL, dup.URL} {
-		if w := s.do("POST", url+"/pay", "", ""); w.Code != http.StatusSeeOther {
+		if w := s.Do("POST", url+"/pay", "", ""); w.Code != http.StatusSeeOther {
 			t.Fatalf("pay %s: %d %s", url, w.Code, w.Body.String())
 		}
 	}
-	got := decode[verifyJSON](t, s.do("GET", verifyPath+dup.ID, token, ""), http.StatusOK)
+	got := decode[verifyJSON](t, s.Do("GET", verifyPath+dup.ID, token, ""), http.StatusOK)
 	if got.Status != "duplicate_refunded" || got.SessionID != dup.ID {
 		t.Errorf("verify of the duplicate = %+v, want status duplicate_refunded", got)
 	}
-	if got := decode[verifyJSON](t, s.do("GET", verifyPath+first.SessionID, token, ""), http.StatusOK); got.Status != "paid" {
+	if got := decode[verifyJSON](t, s.Do("GET", verifyPath+first.SessionID, token, ""), http.StatusOK); got.Status != "paid" {
 		t.Errorf("verify of the first = %+v, want paid", got)
 	}
 	if got := s.owned(token); !slices.Equal(got, []string{"a"}) {
 		t.Errorf("owned = %v, want [a]", got)
 	}
-	refunds, err := s.st.LocalRefunds(ctx, dup.ID)
+	refunds, err := s.St.LocalRefunds(ctx, dup.ID)
 	storetest.Must(t, err, "refunds")
 	if len(refunds) != 1 || refunds[0].AmountCents != 599 {
 		t.Errorf("refunds of the duplicate = %+v, want one of 599 cents", refunds)

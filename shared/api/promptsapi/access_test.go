@@ -16,18 +16,18 @@ import (
 func TestFreeUseClaim(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 5, fixture("a", "business", 9.99, 0), fixture("b", "writing", 2.99, 1))
-	uid, token := s.user("ann")
+	uid, token := s.User("ann")
 
-	wantError(t, s.do("POST", "/api/v1/prompts/use-free-prompt/a", "", ""), http.StatusUnauthorized, "")
-	wantError(t, s.do("GET", "/api/v1/prompts/free-usage-status", "", ""), http.StatusUnauthorized, "")
-	wantError(t, s.do("POST", "/api/v1/prompts/use-free-prompt/nope", token, ""), http.StatusNotFound, "Prompt not found")
+	wantError(t, s.Do("POST", "/api/v1/prompts/use-free-prompt/a", "", ""), http.StatusUnauthorized, "")
+	wantError(t, s.Do("GET", "/api/v1/prompts/free-usage-status", "", ""), http.StatusUnauthorized, "")
+	wantError(t, s.Do("POST", "/api/v1/prompts/use-free-prompt/nope", token, ""), http.StatusNotFound, "Prompt not found")
 
-	st := decode[freeStatus](t, s.do("GET", "/api/v1/prompts/free-usage-status", token, ""), http.StatusOK)
+	st := decode[freeStatus](t, s.Do("GET", "/api/v1/prompts/free-usage-status", token, ""), http.StatusOK)
 	if st.Remaining != 5 || st.TotalAllowed != 5 || st.Used != 0 || st.PromptIDs == nil || len(st.PromptIDs) != 0 {
 		t.Errorf("initial status = %+v", st)
 	}
 
-	got := decode[useFreeJSON](t, s.do("POST", "/api/v1/prompts/use-free-prompt/a", token, ""), http.StatusOK)
+	got := decode[useFreeJSON](t, s.Do("POST", "/api/v1/prompts/use-free-prompt/a", token, ""), http.StatusOK)
 	if got.AlreadyClaimed || got.Prompt.Content == nil || !strings.Contains(*got.Prompt.Content, "SECRET-TAIL-a") {
 		t.Errorf("claim answer = %+v", got)
 	}
@@ -39,13 +39,13 @@ func TestFreeUseClaim(t *testing.T) {
 	}
 
 	// Claiming again succeeds and spends nothing.
-	again := decode[useFreeJSON](t, s.do("POST", "/api/v1/prompts/use-free-prompt/a", token, ""), http.StatusOK)
+	again := decode[useFreeJSON](t, s.Do("POST", "/api/v1/prompts/use-free-prompt/a", token, ""), http.StatusOK)
 	if !again.AlreadyClaimed || again.Status.Remaining != 4 || again.Prompt.Content == nil {
 		t.Errorf("second claim = %+v", again)
 	}
 
 	// The list now shows content for a only.
-	list := decode[[]promptJSON](t, s.do("GET", "/api/v1/prompts/", token, ""), http.StatusOK)
+	list := decode[[]promptJSON](t, s.Do("GET", "/api/v1/prompts/", token, ""), http.StatusOK)
 	for _, p := range list {
 		if (p.Content != nil) != (p.ID == "a") {
 			t.Errorf("%s content present = %v", p.ID, p.Content != nil)
@@ -53,7 +53,7 @@ func TestFreeUseClaim(t *testing.T) {
 	}
 
 	// One activity for the claim, however often it is repeated.
-	acts, err := s.st.Activities(t.Context(), uid)
+	acts, err := s.St.Activities(t.Context(), uid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,13 +68,13 @@ func TestFreeUseClaim(t *testing.T) {
 	}
 
 	// Another user sees none of it.
-	_, other := s.user("bob")
-	for _, p := range decode[[]promptJSON](t, s.do("GET", "/api/v1/prompts/", other, ""), http.StatusOK) {
+	_, other := s.User("bob")
+	for _, p := range decode[[]promptJSON](t, s.Do("GET", "/api/v1/prompts/", other, ""), http.StatusOK) {
 		if p.Content != nil {
 			t.Errorf("another user sees content of %s", p.ID)
 		}
 	}
-	if st := decode[freeStatus](t, s.do("GET", "/api/v1/prompts/free-usage-status", other, ""), http.StatusOK); st.Used != 0 {
+	if st := decode[freeStatus](t, s.Do("GET", "/api/v1/prompts/free-usage-status", other, ""), http.StatusOK); st.Used != 0 {
 		t.Errorf("another user's status = %+v", st)
 	}
 }
@@ -87,12 +87,12 @@ func TestConcurrentClaimsNeverExceedQuota(t *testing.T) {
 		prompts = append(prompts, fixture(fmt.Sprintf("p%02d", i), "business", 4.99, i))
 	}
 	s := newStack(t, 5, prompts...)
-	_, token := s.user("greedy")
+	_, token := s.User("greedy")
 	var wg sync.WaitGroup
 	codes := make([]int, 50)
 	for i := range 50 {
 		wg.Go(func() {
-			codes[i] = s.do("POST", fmt.Sprintf("/api/v1/prompts/use-free-prompt/p%02d", i), token, "").Code
+			codes[i] = s.Do("POST", fmt.Sprintf("/api/v1/prompts/use-free-prompt/p%02d", i), token, "").Code
 		})
 	}
 	wg.Wait()
@@ -110,13 +110,13 @@ func TestConcurrentClaimsNeverExceedQuota(t *testing.T) {
 	if granted != 5 || refused != 45 {
 		t.Errorf("granted %d, refused %d; want 5 and 45", granted, refused)
 	}
-	st := decode[freeStatus](t, s.do("GET", "/api/v1/prompts/free-usage-status", token, ""), http.StatusOK)
+	st := decode[freeStatus](t, s.Do("GET", "/api/v1/prompts/free-usage-status", token, ""), http.StatusOK)
 	if st.Used != 5 || st.Remaining != 0 || len(st.PromptIDs) != 5 {
 		t.Errorf("status = %+v", st)
 	}
-	w := s.do("POST", "/api/v1/prompts/use-free-prompt/p49", token, "")
+	w := s.Do("POST", "/api/v1/prompts/use-free-prompt/p49", token, "")
 	if slices.Contains(st.PromptIDs, "p49") {
-		w = s.do("POST", "/api/v1/prompts/use-free-prompt/p00", token, "")
+		w = s.Do("POST", "/api/v1/prompts/use-free-prompt/p00", token, "")
 	}
 	if w.Code == http.StatusForbidden {
 		wantError(t, w, http.StatusForbidden, "You have used all 5 of your free prompts. Purchase this prompt to use it.")
@@ -126,17 +126,17 @@ func TestConcurrentClaimsNeverExceedQuota(t *testing.T) {
 func TestConcurrentClaimsOfOnePromptSpendOne(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 5, fixture("a", "business", 9.99, 0))
-	_, token := s.user("twice")
+	_, token := s.User("twice")
 	var wg sync.WaitGroup
 	for range 20 {
 		wg.Go(func() {
-			if c := s.do("POST", "/api/v1/prompts/use-free-prompt/a", token, "").Code; c != http.StatusOK {
+			if c := s.Do("POST", "/api/v1/prompts/use-free-prompt/a", token, "").Code; c != http.StatusOK {
 				t.Errorf("status %d", c)
 			}
 		})
 	}
 	wg.Wait()
-	if st := decode[freeStatus](t, s.do("GET", "/api/v1/prompts/free-usage-status", token, ""), http.StatusOK); st.Used != 1 || st.Remaining != 4 {
+	if st := decode[freeStatus](t, s.Do("GET", "/api/v1/prompts/free-usage-status", token, ""), http.StatusOK); st.Used != 1 || st.Remaining != 4 {
 		t.Errorf("status = %+v, want one use spent", st)
 	}
 }
@@ -144,12 +144,12 @@ func TestConcurrentClaimsOfOnePromptSpendOne(t *testing.T) {
 func TestConfiguredQuotaAndPurchasedClaim(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 2, fixture("a", "business", 9.99, 0))
-	uid, token := s.user("buyer")
-	if st := decode[freeStatus](t, s.do("GET", "/api/v1/prompts/free-usage-status", token, ""), http.StatusOK); st.TotalAllowed != 2 || st.Remaining != 2 {
+	uid, token := s.User("buyer")
+	if st := decode[freeStatus](t, s.Do("GET", "/api/v1/prompts/free-usage-status", token, ""), http.StatusOK); st.TotalAllowed != 2 || st.Remaining != 2 {
 		t.Errorf("status = %+v, want 2 allowed", st)
 	}
 	s.buy(uid, "a")
-	got := decode[useFreeJSON](t, s.do("POST", "/api/v1/prompts/use-free-prompt/a", token, ""), http.StatusOK)
+	got := decode[useFreeJSON](t, s.Do("POST", "/api/v1/prompts/use-free-prompt/a", token, ""), http.StatusOK)
 	if got.Status.Used != 0 || got.Prompt.Content == nil || !got.Prompt.IsPurchased {
 		t.Errorf("claiming a bought prompt = %+v, want content and nothing spent", got)
 	}
@@ -158,18 +158,18 @@ func TestConfiguredQuotaAndPurchasedClaim(t *testing.T) {
 func TestOwnedPrompts(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 5, fixture("a", "business", 9.99, 0), fixture("b", "writing", 2.99, 1))
-	uid, token := s.user("owner")
-	wantError(t, s.do("GET", "/api/v1/payments/owned-prompts", "", ""), http.StatusUnauthorized, "")
-	got := decode[map[string][]string](t, s.do("GET", "/api/v1/payments/owned-prompts", token, ""), http.StatusOK)
+	uid, token := s.User("owner")
+	wantError(t, s.Do("GET", "/api/v1/payments/owned-prompts", "", ""), http.StatusUnauthorized, "")
+	got := decode[map[string][]string](t, s.Do("GET", "/api/v1/payments/owned-prompts", token, ""), http.StatusOK)
 	if ids, ok := got["owned_prompt_ids"]; !ok || ids == nil || len(ids) != 0 {
 		t.Errorf("owned before buying = %v", got)
 	}
 	s.buy(uid, "b")
-	got = decode[map[string][]string](t, s.do("GET", "/api/v1/payments/owned-prompts", token, ""), http.StatusOK)
+	got = decode[map[string][]string](t, s.Do("GET", "/api/v1/payments/owned-prompts", token, ""), http.StatusOK)
 	if !slices.Equal(got["owned_prompt_ids"], []string{"b"}) {
 		t.Errorf("owned = %v, want [b]", got)
 	}
-	for _, p := range decode[[]promptJSON](t, s.do("GET", "/api/v1/prompts/", token, ""), http.StatusOK) {
+	for _, p := range decode[[]promptJSON](t, s.Do("GET", "/api/v1/prompts/", token, ""), http.StatusOK) {
 		if p.IsPurchased != (p.ID == "b") || (p.Content != nil) != (p.ID == "b") {
 			t.Errorf("%s: is_purchased=%v content=%v", p.ID, p.IsPurchased, p.Content != nil)
 		}
@@ -185,23 +185,23 @@ type rateJSON struct {
 func TestRating(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 5, fixture("a", "business", 9.99, 0), fixture("b", "writing", 2.99, 1))
-	u1, t1 := s.user("one")
-	u2, t2 := s.user("two")
-	u3, t3 := s.user("three")
-	_, freeOnly := s.user("free")
+	u1, t1 := s.User("one")
+	u2, t2 := s.User("two")
+	u3, t3 := s.User("three")
+	_, freeOnly := s.User("free")
 	s.buy(u1, "a")
 	s.buy(u2, "a")
 	s.buy(u3, "a")
-	decode[useFreeJSON](t, s.do("POST", "/api/v1/prompts/use-free-prompt/a", freeOnly, ""), http.StatusOK)
+	decode[useFreeJSON](t, s.Do("POST", "/api/v1/prompts/use-free-prompt/a", freeOnly, ""), http.StatusOK)
 
-	wantError(t, s.do("POST", "/api/v1/prompts/a/rate", "", `{"rating":5}`), http.StatusUnauthorized, "")
-	wantError(t, s.do("POST", "/api/v1/prompts/nope/rate", t1, `{"rating":5}`), http.StatusNotFound, "Prompt not found")
-	wantError(t, s.do("POST", "/api/v1/prompts/b/rate", t1, `{"rating":5}`), http.StatusForbidden, "You can only rate prompts you have purchased")
-	wantError(t, s.do("POST", "/api/v1/prompts/a/rate", freeOnly, `{"rating":5}`), http.StatusForbidden, "You can only rate prompts you have purchased")
+	wantError(t, s.Do("POST", "/api/v1/prompts/a/rate", "", `{"rating":5}`), http.StatusUnauthorized, "")
+	wantError(t, s.Do("POST", "/api/v1/prompts/nope/rate", t1, `{"rating":5}`), http.StatusNotFound, "Prompt not found")
+	wantError(t, s.Do("POST", "/api/v1/prompts/b/rate", t1, `{"rating":5}`), http.StatusForbidden, "You can only rate prompts you have purchased")
+	wantError(t, s.Do("POST", "/api/v1/prompts/a/rate", freeOnly, `{"rating":5}`), http.StatusForbidden, "You can only rate prompts you have purchased")
 	for _, bad := range []string{`{"rating":0}`, `{"rating":6}`, `{"rating":4.5}`, `{"rating":"5"}`, `{}`, `{"rating":null}`, `[5]`, `{"rating":`} {
-		wantError(t, s.do("POST", "/api/v1/prompts/a/rate", t1, bad), http.StatusBadRequest, "")
+		wantError(t, s.Do("POST", "/api/v1/prompts/a/rate", t1, bad), http.StatusBadRequest, "")
 	}
-	wantError(t, s.do("POST", "/api/v1/prompts/a/nonsense", t1, `{"rating":5}`), http.StatusNotFound, "")
+	wantError(t, s.Do("POST", "/api/v1/prompts/a/nonsense", t1, `{"rating":5}`), http.StatusNotFound, "")
 
 	steps := []struct {
 		token  string
@@ -215,19 +215,19 @@ func TestRating(t *testing.T) {
 		{t1, 4, rateJSON{4.7, 3, 4}}, // 14/3 = 4.666… → 4.7
 	}
 	for _, st := range steps {
-		got := decode[rateJSON](t, s.do("POST", "/api/v1/prompts/a/rate", st.token, fmt.Sprintf(`{"rating":%d}`, st.rating)), http.StatusOK)
+		got := decode[rateJSON](t, s.Do("POST", "/api/v1/prompts/a/rate", st.token, fmt.Sprintf(`{"rating":%d}`, st.rating)), http.StatusOK)
 		if got != st.want {
 			t.Errorf("rate %d: got %+v, want %+v", st.rating, got, st.want)
 		}
 	}
 	// Each caller reads their own rating back; visitors none.
 	for token, want := range map[string]int{t1: 4, t2: 5, t3: 5} {
-		p := decode[promptJSON](t, s.do("GET", "/api/v1/prompts/a", token, ""), http.StatusOK)
+		p := decode[promptJSON](t, s.Do("GET", "/api/v1/prompts/a", token, ""), http.StatusOK)
 		if p.UserRating == nil || *p.UserRating != want || p.RatingAvg != 4.7 || p.RatingCount != 3 {
 			t.Errorf("GET as rater: user_rating=%v avg=%v count=%d, want %d 4.7 3", p.UserRating, p.RatingAvg, p.RatingCount, want)
 		}
 	}
-	if p := decode[promptJSON](t, s.do("GET", "/api/v1/prompts/a", "", ""), http.StatusOK); p.UserRating != nil {
+	if p := decode[promptJSON](t, s.Do("GET", "/api/v1/prompts/a", "", ""), http.StatusOK); p.UserRating != nil {
 		t.Errorf("visitor user_rating = %v", *p.UserRating)
 	}
 }
@@ -240,7 +240,7 @@ func TestConcurrentRatingsAggregateExactly(t *testing.T) {
 	const raters = 40
 	tokens := make([]string, raters)
 	for i := range raters {
-		uid, token := s.user(fmt.Sprintf("r%d", i))
+		uid, token := s.User(fmt.Sprintf("r%d", i))
 		s.buy(uid, "a")
 		tokens[i] = token
 	}
@@ -251,7 +251,7 @@ func TestConcurrentRatingsAggregateExactly(t *testing.T) {
 			// Each rater sends 1–3 ratings in a row; the last one counts.
 			for range 1 + rand.IntN(3) {
 				r := 1 + rand.IntN(5)
-				if c := s.do("POST", "/api/v1/prompts/a/rate", tokens[i], fmt.Sprintf(`{"rating":%d}`, r)).Code; c != http.StatusOK {
+				if c := s.Do("POST", "/api/v1/prompts/a/rate", tokens[i], fmt.Sprintf(`{"rating":%d}`, r)).Code; c != http.StatusOK {
 					t.Errorf("rate status %d", c)
 				}
 				final[i] = r
@@ -260,10 +260,10 @@ func TestConcurrentRatingsAggregateExactly(t *testing.T) {
 	}
 	// Meanwhile one rater races against themself.
 	for range 10 {
-		wg.Go(func() { s.do("POST", "/api/v1/prompts/a/rate", tokens[0], `{"rating":3}`) })
+		wg.Go(func() { s.Do("POST", "/api/v1/prompts/a/rate", tokens[0], `{"rating":3}`) })
 	}
 	wg.Wait()
-	p := decode[promptJSON](t, s.do("GET", "/api/v1/prompts/a", tokens[0], ""), http.StatusOK)
+	p := decode[promptJSON](t, s.Do("GET", "/api/v1/prompts/a", tokens[0], ""), http.StatusOK)
 	final[0] = *p.UserRating // whichever of rater 0's writes landed last
 	sum := 0
 	for _, r := range final {

@@ -14,7 +14,7 @@ import (
 func TestVisitorListsPreviewsOnly(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 5, fixture("a", "business", 9.99, 0), fixture("b", "writing", 2.99, 1))
-	w := s.do("GET", "/api/v1/prompts/", "", "")
+	w := s.Do("GET", "/api/v1/prompts/", "", "")
 	got := decode[[]promptJSON](t, w, http.StatusOK)
 	if len(got) != 2 {
 		t.Fatalf("got %d prompts, want 2", len(got))
@@ -44,7 +44,7 @@ func TestPreviewCountsCharactersNotBytes(t *testing.T) {
 	p := fixture("u", "writing", 3.99, 0)
 	p.Content = strings.Repeat("é", 250)
 	s := newStack(t, 5, p)
-	got := decode[[]promptJSON](t, s.do("GET", "/api/v1/prompts/", "", ""), http.StatusOK)
+	got := decode[[]promptJSON](t, s.Do("GET", "/api/v1/prompts/", "", ""), http.StatusOK)
 	if got[0].Preview != strings.Repeat("é", 200) || !got[0].PreviewTruncated {
 		t.Errorf("preview of multi-byte text is %d characters", utf8.RuneCountInString(got[0].Preview))
 	}
@@ -75,7 +75,7 @@ func TestPreviewCutsAtAWordBoundary(t *testing.T) {
 		prompts[i].Content = c.content
 	}
 	s := newStack(t, 5, prompts...)
-	got := decode[[]promptJSON](t, s.do("GET", "/api/v1/prompts/", "", ""), http.StatusOK)
+	got := decode[[]promptJSON](t, s.Do("GET", "/api/v1/prompts/", "", ""), http.StatusOK)
 	if len(got) != len(cases) {
 		t.Fatalf("got %d prompts, want %d", len(got), len(cases))
 	}
@@ -119,13 +119,13 @@ func TestSearchFilterSortPage(t *testing.T) {
 		{"?offset=10", []string{}},
 	}
 	for _, tt := range tests {
-		got := ids(decode[[]promptJSON](t, s.do("GET", "/api/v1/prompts/"+tt.query, "", ""), http.StatusOK))
+		got := ids(decode[[]promptJSON](t, s.Do("GET", "/api/v1/prompts/"+tt.query, "", ""), http.StatusOK))
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("GET %s = %v, want %v", tt.query, got, tt.want)
 		}
 	}
 	for _, bad := range []string{"?sort=cheapest", "?limit=0", "?limit=101", "?limit=x", "?offset=-1"} {
-		wantError(t, s.do("GET", "/api/v1/prompts/"+bad, "", ""), http.StatusBadRequest, "")
+		wantError(t, s.Do("GET", "/api/v1/prompts/"+bad, "", ""), http.StatusBadRequest, "")
 	}
 }
 
@@ -134,7 +134,7 @@ func TestCategoriesAndFeatured(t *testing.T) {
 	a, b, c := fixture("a", "business", 9.99, 0), fixture("b", "writing", 2.99, 1), fixture("c", "writing", 4.99, 2)
 	b.Featured = true
 	s := newStack(t, 5, a, b, c)
-	cats := decode[[]struct{ ID, Name string }](t, s.do("GET", "/api/v1/prompts/categories", "", ""), http.StatusOK)
+	cats := decode[[]struct{ ID, Name string }](t, s.Do("GET", "/api/v1/prompts/categories", "", ""), http.StatusOK)
 	var names []string
 	for _, c := range cats {
 		names = append(names, c.ID+"="+c.Name)
@@ -143,12 +143,12 @@ func TestCategoriesAndFeatured(t *testing.T) {
 		t.Errorf("categories = %v, want %v", names, want)
 	}
 	// a is rated best, b is flagged: flagged first, then by rating, then newest.
-	uid, _ := s.user("rater")
+	uid, _ := s.User("rater")
 	s.buy(uid, "a")
-	if _, err := s.st.Rate(t.Context(), uid, "a", 5); err != nil {
+	if _, err := s.St.Rate(t.Context(), uid, "a", 5); err != nil {
 		t.Fatal(err)
 	}
-	w := s.do("GET", "/api/v1/prompts/featured", "", "")
+	w := s.Do("GET", "/api/v1/prompts/featured", "", "")
 	if got := ids(decode[[]promptJSON](t, w, http.StatusOK)); !slices.Equal(got, []string{"b", "a", "c"}) {
 		t.Errorf("featured = %v, want [b a c]", got)
 	}
@@ -160,10 +160,10 @@ func TestCategoriesAndFeatured(t *testing.T) {
 func TestGetOne(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 5, fixture("a", "business", 9.99, 0))
-	p := decode[promptJSON](t, s.do("GET", "/api/v1/prompts/a", "", ""), http.StatusOK)
+	p := decode[promptJSON](t, s.Do("GET", "/api/v1/prompts/a", "", ""), http.StatusOK)
 	if p.ID != "a" || p.Content != nil {
 		t.Errorf("visitor GET one = %+v", p)
 	}
-	wantError(t, s.do("GET", "/api/v1/prompts/nope", "", ""), http.StatusNotFound, "Prompt not found")
-	wantError(t, s.do("GET", "/api/v1/prompts/a", "not-a-token", ""), http.StatusUnauthorized, "")
+	wantError(t, s.Do("GET", "/api/v1/prompts/nope", "", ""), http.StatusNotFound, "Prompt not found")
+	wantError(t, s.Do("GET", "/api/v1/prompts/a", "not-a-token", ""), http.StatusUnauthorized, "")
 }

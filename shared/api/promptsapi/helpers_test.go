@@ -2,7 +2,6 @@ package promptsapi_test
 
 import (
 	"context"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
@@ -15,7 +14,6 @@ import (
 	"aiwork/shared/config"
 	"aiwork/shared/domain"
 	"aiwork/shared/local/devstack"
-	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 )
 
@@ -23,28 +21,17 @@ func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
 
 var secret = []byte(strings.Repeat("s", 32))
 
-type stack struct {
-	t      *testing.T
-	h      http.Handler
-	st     *store.Store
-	tokens *auth.Tokens
-}
+type stack struct{ *apitest.Stack }
 
 // newStack is the whole API on a fresh table with the categories and the
 // given prompts (none: the real seed catalogue).
 func newStack(t *testing.T, freeLimit int, prompts ...domain.Prompt) *stack {
 	t.Helper()
 	st, storeCfg := storetest.NewWithConfig(t)
-	ctx := context.Background()
 	if len(prompts) == 0 {
-		storetest.Must(t, catalog.Seed(ctx, st), "seed")
+		storetest.Must(t, catalog.Seed(context.Background(), st), "seed")
 	} else {
-		for _, c := range catalog.Categories {
-			storetest.Must(t, st.PutCategory(ctx, c), "category")
-		}
-		for _, p := range prompts {
-			storetest.Must(t, st.PutPrompt(ctx, p), "prompt")
-		}
+		apitest.PutCatalogue(t, st, prompts...)
 	}
 	cfg := devstack.Config{
 		Auth:    config.Auth{Base: config.Base{Store: storeCfg, JWTSecret: secret}, TokenTTL: time.Hour},
@@ -54,24 +41,14 @@ func newStack(t *testing.T, freeLimit int, prompts ...domain.Prompt) *stack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &stack{t: t, h: h, st: st, tokens: auth.NewTokens(secret, time.Hour)}
-}
-
-// user creates an account directly in the store and answers its id and token.
-func (s *stack) user(name string) (uid, token string) {
-	s.t.Helper()
-	return apitest.User(s.t, s.st, s.tokens, name)
+	return &stack{&apitest.Stack{T: t, H: h, St: st, Tokens: auth.NewTokens(secret, time.Hour)}}
 }
 
 // buy records a purchase the way fulfilment does.
 func (s *stack) buy(uid, pid string) {
-	s.t.Helper()
-	_, err := s.st.GrantOwnership(context.Background(), uid, domain.Ownership{PromptID: pid, Source: domain.SourcePurchase, OrderID: "order-" + pid, Amount: 9.99, CreatedAt: time.Now()})
-	storetest.Must(s.t, err, "grant")
-}
-
-func (s *stack) do(method, path, token, body string) *httptest.ResponseRecorder {
-	return apitest.Do(s.h, method, path, token, body, nil)
+	s.T.Helper()
+	_, err := s.St.GrantOwnership(context.Background(), uid, domain.Ownership{PromptID: pid, Source: domain.SourcePurchase, OrderID: "order-" + pid, Amount: 9.99, CreatedAt: time.Now()})
+	storetest.Must(s.T, err, "grant")
 }
 
 func decode[T any](t *testing.T, w *httptest.ResponseRecorder, wantStatus int) T {

@@ -17,12 +17,12 @@ func TestSeededContentNeverLeaks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	buyerID, buyer := s.user("buyer")
-	_, stranger := s.user("stranger")
-	_, claimer := s.user("claimer")
+	buyerID, buyer := s.User("buyer")
+	_, stranger := s.User("stranger")
+	_, claimer := s.User("claimer")
 	owned, claimed := prompts[0].ID, prompts[1].ID
 	s.buy(buyerID, owned)
-	decode[useFreeJSON](t, s.do("POST", "/api/v1/prompts/use-free-prompt/"+claimed, claimer, ""), http.StatusOK)
+	decode[useFreeJSON](t, s.Do("POST", "/api/v1/prompts/use-free-prompt/"+claimed, claimer, ""), http.StatusOK)
 
 	type view struct{ who, token string }
 	views := []view{{"visitor", ""}, {"stranger", stranger}, {"buyer", buyer}, {"claimer", claimer}}
@@ -30,14 +30,14 @@ func TestSeededContentNeverLeaks(t *testing.T) {
 	for _, v := range views {
 		var all strings.Builder
 		for _, path := range []string{"/api/v1/prompts/", "/api/v1/prompts/featured", "/api/v1/prompts/?sort=price-high&limit=100"} {
-			w := s.do("GET", path, v.token, "")
+			w := s.Do("GET", path, v.token, "")
 			if w.Code != http.StatusOK {
 				t.Fatalf("%s GET %s = %d", v.who, path, w.Code)
 			}
 			all.WriteString(w.Body.String())
 		}
 		for _, p := range prompts {
-			w := s.do("GET", "/api/v1/prompts/"+p.ID, v.token, "")
+			w := s.Do("GET", "/api/v1/prompts/"+p.ID, v.token, "")
 			if w.Code != http.StatusOK {
 				t.Fatalf("%s GET %s = %d", v.who, p.ID, w.Code)
 			}

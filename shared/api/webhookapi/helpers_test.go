@@ -15,10 +15,8 @@ import (
 
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/auth"
-	"aiwork/shared/catalog"
 	"aiwork/shared/domain"
 	"aiwork/shared/local/devstack"
-	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 )
 
@@ -33,38 +31,18 @@ const (
 )
 
 // stack is the whole API (devstack.Handler, local provider) on a fresh table.
-type stack struct {
-	t      *testing.T
-	h      http.Handler
-	st     *store.Store
-	tokens *auth.Tokens
-}
+type stack struct{ *apitest.Stack }
 
 func newStack(t *testing.T, prompts ...domain.Prompt) *stack {
 	t.Helper()
 	st, storeCfg := storetest.NewWithConfig(t)
-	ctx := context.Background()
-	for _, c := range catalog.Categories {
-		storetest.Must(t, st.PutCategory(ctx, c), "category")
-	}
-	for _, p := range prompts {
-		storetest.Must(t, st.PutPrompt(ctx, p), "prompt")
-	}
+	apitest.PutCatalogue(t, st, prompts...)
 	cfg := devstack.ConfigFor(storeCfg, jwtSecret, 0, webhookSecret)
 	h, err := devstack.Handler(st, cfg, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &stack{t: t, h: h, st: st, tokens: auth.NewTokens(jwtSecret, time.Hour)}
-}
-
-func (s *stack) user(name string) (uid, token string) {
-	s.t.Helper()
-	return apitest.User(s.t, s.st, s.tokens, name)
-}
-
-func (s *stack) do(method, path, token, body string) *httptest.ResponseRecorder {
-	return apitest.Do(s.h, method, path, token, body, nil)
+	return &stack{&apitest.Stack{T: t, H: h, St: st, Tokens: auth.NewTokens(jwtSecret, time.Hour)}}
 }
 
 // post delivers an event body with a Stripe-Signature header ("" for none).
@@ -75,52 +53,52 @@ func (s *stack) post(payload []byte, signature string) *httptest.ResponseRecorde
 		req.Header.Set("Stripe-Signature", signature)
 	}
 	w := httptest.NewRecorder()
-	s.h.ServeHTTP(w, req)
+	s.H.ServeHTTP(w, req)
 	return w
 }
 
 // deliver signs the event as Stripe does now and wants it accepted.
 func (s *stack) deliver(payload []byte) {
-	s.t.Helper()
+	s.T.Helper()
 	if w := s.post(payload, sign(payload, webhookSecret, time.Now())); w.Code != http.StatusOK {
-		s.t.Fatalf("webhook: %d %s", w.Code, w.Body.String())
+		s.T.Fatalf("webhook: %d %s", w.Code, w.Body.String())
 	}
 }
 
 // checkout opens a checkout through the API (a PENDING order and a local session).
 func (s *stack) checkout(token, pid string) string {
-	s.t.Helper()
-	w := s.do("POST", "/api/v1/payments/create-checkout-session", token, `{"prompt_id":"`+pid+`"}`)
+	s.T.Helper()
+	w := s.Do("POST", "/api/v1/payments/create-checkout-session", token, `{"prompt_id":"`+pid+`"}`)
 	if w.Code != http.StatusOK {
-		s.t.Fatalf("checkout: %d %s", w.Code, w.Body.String())
+		s.T.Fatalf("checkout: %d %s", w.Code, w.Body.String())
 	}
 	var got struct {
 		SessionID string `json:"session_id"`
 	}
 	if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil || got.SessionID == "" {
-		s.t.Fatalf("checkout answer %s: %v", w.Body.String(), err)
+		s.T.Fatalf("checkout answer %s: %v", w.Body.String(), err)
 	}
 	return got.SessionID
 }
 
 func (s *stack) owned(uid string) []string {
-	s.t.Helper()
-	ids, err := s.st.OwnedPromptIDs(context.Background(), uid)
-	storetest.Must(s.t, err, "owned")
+	s.T.Helper()
+	ids, err := s.St.OwnedPromptIDs(context.Background(), uid)
+	storetest.Must(s.T, err, "owned")
 	return ids
 }
 
 func (s *stack) order(sid string) domain.Order {
-	s.t.Helper()
-	o, err := s.st.GetOrder(context.Background(), sid)
-	storetest.Must(s.t, err, "get order "+sid)
+	s.T.Helper()
+	o, err := s.St.GetOrder(context.Background(), sid)
+	storetest.Must(s.T, err, "get order "+sid)
 	return o
 }
 
 func (s *stack) activities(uid, typ string) []domain.Activity {
-	s.t.Helper()
-	acts, err := s.st.Activities(context.Background(), uid)
-	storetest.Must(s.t, err, "activities")
+	s.T.Helper()
+	acts, err := s.St.Activities(context.Background(), uid)
+	storetest.Must(s.T, err, "activities")
 	var out []domain.Activity
 	for _, a := range acts {
 		if a.Type == typ {
@@ -132,8 +110,8 @@ func (s *stack) activities(uid, typ string) []domain.Activity {
 
 // verify calls verify-session and answers status and detail (or status).
 func (s *stack) verify(token, sid string) (int, string) {
-	s.t.Helper()
-	w := s.do("GET", verifyPath+sid, token, "")
+	s.T.Helper()
+	w := s.Do("GET", verifyPath+sid, token, "")
 	var body struct {
 		Detail string `json:"detail"`
 		Status string `json:"status"`

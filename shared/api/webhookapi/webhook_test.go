@@ -20,17 +20,17 @@ import (
 // paidSession opens a checkout through the API and marks its local session
 // paid with paymentIntent, as the provider would; no event is sent.
 func (s *stack) paidSession(uid, token, pid string, cents int64, paymentIntent string) checkoutSession {
-	s.t.Helper()
+	s.T.Helper()
 	sid := s.checkout(token, pid)
-	_, err := s.st.CompleteLocalSession(context.Background(), sid, paymentIntent)
-	storetest.Must(s.t, err, "complete local session")
+	_, err := s.St.CompleteLocalSession(context.Background(), sid, paymentIntent)
+	storetest.Must(s.T, err, "complete local session")
 	return checkoutSession{ID: sid, Status: "complete", PaymentStatus: "paid", PaymentIntent: paymentIntent, UserID: uid, PromptID: pid, AmountCents: cents}
 }
 
 func TestSignature(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, fixture("a", 9.99))
-	uid, token := s.user("buyer")
+	uid, token := s.User("buyer")
 	sid := s.checkout(token, "a")
 	sess := checkoutSession{ID: sid, Status: "complete", PaymentStatus: "paid", PaymentIntent: "pi_sig", UserID: uid, PromptID: "a", AmountCents: 999}
 	payload := event("evt_sig", "checkout.session.completed", sess.object())
@@ -95,7 +95,7 @@ func TestSignature(t *testing.T) {
 func TestUnknownEventTypeIsIgnored(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, fixture("a", 3))
-	uid, token := s.user("buyer")
+	uid, token := s.User("buyer")
 	sid := s.checkout(token, "a")
 	payload := event("evt_customer", "customer.created", map[string]any{
 		"id": "cus_1", "object": "customer", "email": "x@example.com", "metadata": map[string]string{"user_id": uid, "prompt_id": "a"},
@@ -117,7 +117,7 @@ func TestUnknownEventTypeIsIgnored(t *testing.T) {
 func TestConcurrentReplaysAndVerify(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, fixture("a", 4.2))
-	uid, token := s.user("buyer")
+	uid, token := s.User("buyer")
 	sess := s.paidSession(uid, token, "a", 420, "pi_race")
 	payload := event("evt_race", "checkout.session.completed", sess.object())
 
@@ -126,7 +126,7 @@ func TestConcurrentReplaysAndVerify(t *testing.T) {
 	for i := range 10 {
 		wg.Go(func() { codes[i] = s.post(payload, sign(payload, webhookSecret, time.Now())).Code })
 	}
-	wg.Go(func() { codes[10] = s.do("GET", verifyPath+sess.ID, token, "").Code })
+	wg.Go(func() { codes[10] = s.Do("GET", verifyPath+sess.ID, token, "").Code })
 	wg.Wait()
 	for i, c := range codes {
 		if c != http.StatusOK {
@@ -148,7 +148,7 @@ func TestConcurrentReplaysAndVerify(t *testing.T) {
 func TestAsyncPaymentSucceeded(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, fixture("a", 6))
-	uid, token := s.user("buyer")
+	uid, token := s.User("buyer")
 	sid := s.checkout(token, "a")
 	sess := checkoutSession{ID: sid, Status: "complete", PaymentStatus: "unpaid", UserID: uid, PromptID: "a", AmountCents: 600}
 
@@ -176,7 +176,7 @@ func TestAsyncPaymentSucceeded(t *testing.T) {
 func TestAsyncPaymentFailed(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, fixture("a", 6))
-	uid, token := s.user("buyer")
+	uid, token := s.User("buyer")
 	sid := s.checkout(token, "a")
 	sess := checkoutSession{ID: sid, Status: "complete", PaymentStatus: "unpaid", UserID: uid, PromptID: "a", AmountCents: 600}
 	s.deliver(event("evt_async_fail", "checkout.session.async_payment_failed", sess.object()))
@@ -194,7 +194,7 @@ func TestAsyncPaymentFailed(t *testing.T) {
 func TestExpired(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, fixture("a", 6))
-	uid, token := s.user("buyer")
+	uid, token := s.User("buyer")
 	sid := s.checkout(token, "a")
 	sess := checkoutSession{ID: sid, Status: "expired", PaymentStatus: "unpaid", UserID: uid, PromptID: "a", AmountCents: 600}
 	s.deliver(event("evt_expired", "checkout.session.expired", sess.object()))
@@ -214,7 +214,7 @@ func TestExpired(t *testing.T) {
 func TestExpiredAfterCompleted(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, fixture("a", 6))
-	uid, token := s.user("buyer")
+	uid, token := s.User("buyer")
 	sess := s.paidSession(uid, token, "a", 600, "pi_then_expired")
 	s.deliver(event("evt_paid", "checkout.session.completed", sess.object()))
 	expired := sess
@@ -236,9 +236,9 @@ func TestExpiredAfterCompleted(t *testing.T) {
 func TestCompletedBeforeOrder(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, fixture("a", 8.25))
-	uid, _ := s.user("buyer")
+	uid, _ := s.User("buyer")
 	sess := checkoutSession{ID: "cs_test_early", Status: "complete", PaymentStatus: "paid", PaymentIntent: "pi_early", UserID: uid, PromptID: "a", AmountCents: 825}
-	if _, err := s.st.GetOrder(context.Background(), sess.ID); err == nil {
+	if _, err := s.St.GetOrder(context.Background(), sess.ID); err == nil {
 		t.Fatal("order exists before the event")
 	}
 	s.deliver(event("evt_early", "checkout.session.completed", sess.object()))
@@ -260,7 +260,7 @@ func TestCompletedBeforeOrder(t *testing.T) {
 func TestFailedEventIsRetried(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
-	uid, _ := s.user("buyer")
+	uid, _ := s.User("buyer")
 	sess := checkoutSession{ID: "cs_test_retry", Status: "complete", PaymentStatus: "paid", PaymentIntent: "pi_retry", UserID: uid, PromptID: "late", AmountCents: 300}
 	payload := event("evt_retry", "checkout.session.completed", sess.object())
 	if w := s.post(payload, sign(payload, webhookSecret, time.Now())); w.Code != http.StatusInternalServerError {
@@ -269,7 +269,7 @@ func TestFailedEventIsRetried(t *testing.T) {
 	if got := s.owned(uid); len(got) != 0 {
 		t.Fatalf("owned = %v, want nothing", got)
 	}
-	storetest.Must(t, s.st.PutPrompt(context.Background(), fixture("late", 3)), "prompt")
+	storetest.Must(t, s.St.PutPrompt(context.Background(), fixture("late", 3)), "prompt")
 	s.deliver(payload)
 	if got := s.owned(uid); !slices.Equal(got, []string{"late"}) {
 		t.Errorf("owned after the retry = %v, want [late]", got)
@@ -279,7 +279,7 @@ func TestFailedEventIsRetried(t *testing.T) {
 func TestFullRefund(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, fixture("a", 11))
-	uid, token := s.user("buyer")
+	uid, token := s.User("buyer")
 	sess := s.paidSession(uid, token, "a", 1100, "pi_refunded")
 	completed := event("evt_paid_then_refunded", "checkout.session.completed", sess.object())
 	s.deliver(completed)
@@ -320,7 +320,7 @@ func TestFullRefund(t *testing.T) {
 	if n := len(s.activities(uid, domain.ActivityPurchase)); n != 1 {
 		t.Errorf("%d purchase activities, want 1", n)
 	}
-	w := s.do("GET", "/api/v1/prompts/a", token, "")
+	w := s.Do("GET", "/api/v1/prompts/a", token, "")
 	if w.Code != http.StatusOK || strings.Contains(w.Body.String(), "SECRET-a") {
 		t.Errorf("prompt after refund: %d, content visible = %v", w.Code, strings.Contains(w.Body.String(), "SECRET-a"))
 	}
@@ -329,7 +329,7 @@ func TestFullRefund(t *testing.T) {
 func TestPartialRefundKeepsAccess(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, fixture("a", 11))
-	uid, token := s.user("buyer")
+	uid, token := s.User("buyer")
 	sess := s.paidSession(uid, token, "a", 1100, "pi_partial")
 	s.deliver(event("evt_paid_partial", "checkout.session.completed", sess.object()))
 	s.deliver(event("evt_partial", "charge.refunded", charge("ch_2", "pi_partial", 1100, 500, false)))
@@ -371,7 +371,7 @@ func TestBodyTooLarge(t *testing.T) {
 func TestWebhookOnlyTakesPost(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
-	if w := s.do("GET", webhookPath, "", ""); w.Code != http.StatusMethodNotAllowed && w.Code != http.StatusNotFound {
+	if w := s.Do("GET", webhookPath, "", ""); w.Code != http.StatusMethodNotAllowed && w.Code != http.StatusNotFound {
 		t.Errorf("GET webhook: %d, want 405 or 404", w.Code)
 	}
 }

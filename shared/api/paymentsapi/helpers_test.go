@@ -39,7 +39,7 @@ func newStack(t *testing.T, freeLimit int, prompts ...domain.Prompt) *stack {
 	return &stack{&apitest.Stack{T: t, H: h, St: st, Tokens: auth.NewTokens(jwtSecret, time.Hour)}}
 }
 
-// do sends one request to the stack as the browser would from host.
+// Do sends one request to the stack as the browser would from app.test:3000.
 func (s *stack) Do(method, path, token, body string) *httptest.ResponseRecorder {
 	return s.doHost("app.test:3000", method, path, token, body)
 }

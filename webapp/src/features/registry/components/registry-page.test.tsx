@@ -1,11 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
-import { resetAuthForTests } from '../../../lib/auth-session';
-import { deferred, installFakeApi, type FakeApi } from '../../../test/fake-api';
+import { deferred } from '../../../test/fake-api';
+import { setUpPageTests } from '../../../test/page-tests';
 import { jsonResponse } from '../../../test/jwt-fixtures';
-import { stubSystemTheme } from '../../../test/match-media';
 import { renderApp } from '../../../test/render-app';
 import { ADA, startSignedIn, startSignedOut } from '../../../test/session';
 import type { McpServer, McpServerDetail } from '../api/types';
@@ -14,23 +13,12 @@ import { browserLocation } from '../../../lib/browser-location';
 import { localConnectionsKey } from '../local-connections';
 import { connection, connectResponse, detail, server, TOOLS } from '../test-fixtures';
 
-let api: FakeApi;
+const api = setUpPageTests();
 
 // The route is lazy: load its module once so the first test does not pay for the transform.
 beforeAll(async () => {
   await import('./registry-page');
 }, 30_000);
-
-beforeEach(() => {
-  stubSystemTheme(false);
-  api = installFakeApi();
-});
-
-afterEach(() => {
-  act(() => clearNotificationsForTests());
-  vi.unstubAllGlobals();
-  resetAuthForTests();
-});
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
 

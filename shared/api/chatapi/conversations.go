@@ -303,7 +303,8 @@ func (s *Service) listMessages(w http.ResponseWriter, r *http.Request) error {
 // stopReply asks the invocation generating a reply to end it.
 func (s *Service) stopReply(w http.ResponseWriter, r *http.Request) error {
 	uid, _ := auth.UserID(r.Context())
-	err := s.st.RequestStop(r.Context(), uid, r.PathValue("id"), r.PathValue("mid"))
+	cid, mid := r.PathValue("id"), r.PathValue("mid")
+	err := s.whileWritten(r.Context(), mid, func() error { return s.st.RequestStop(r.Context(), uid, cid, mid) })
 	if errors.Is(err, store.ErrNotFound) {
 		return httpx.NotFound("Message not found.")
 	}
@@ -321,7 +322,11 @@ func (s *Service) stopReply(w http.ResponseWriter, r *http.Request) error {
 func (s *Service) reattach(w http.ResponseWriter, r *http.Request) error {
 	uid, _ := auth.UserID(r.Context())
 	cid, mid := r.PathValue("id"), r.PathValue("mid")
-	m, err := s.st.GetMessage(r.Context(), uid, cid, mid)
+	var m domain.ConversationMessage
+	err := s.whileWritten(r.Context(), mid, func() (err error) {
+		m, err = s.st.GetMessage(r.Context(), uid, cid, mid)
+		return err
+	})
 	if errors.Is(err, store.ErrNotFound) || (err == nil && m.Role != domain.RoleAssistant) {
 		return httpx.NotFound("Message not found.")
 	}
@@ -359,6 +364,40 @@ func (s *Service) reattach(w http.ResponseWriter, r *http.Request) error {
 			m = next
 		}
 	}
+}
+
+// writeGrace bounds how long after its id was made a message may still be
+// being written (its stream opened before its writes were over).
+const writeGrace = 2 * time.Second
+
+// whileWritten runs op, and again every 50 ms while it finds no message and
+// the message's id is young enough that it may still be being written.
+func (s *Service) whileWritten(ctx context.Context, mid string, op func() error) error {
+	at, known := messageIDTime(mid)
+	for {
+		err := op()
+		age := s.opts.Now().Sub(at)
+		if !errors.Is(err, store.ErrNotFound) || !known || age > writeGrace || age < -time.Second {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// messageIDTime reads the time newMessageID put in an id.
+func messageIDTime(mid string) (time.Time, bool) {
+	if len(mid) != 25 || mid[0] != 'm' {
+		return time.Time{}, false
+	}
+	us, err := strconv.ParseInt(mid[1:17], 16, 64)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return time.UnixMicro(us), true
 }
 
 // replay writes what m has past sent bytes of text and blocks frames, in
@@ -463,6 +502,11 @@ type kept struct {
 	reply  domain.ConversationMessage
 	stored chan struct{}
 	err    error
+	// known: this process recently stored a message of the caller's in
+	// this conversation, so the first frame does not wait for stored (a
+	// reader of the ids just handed out may find a message still being
+	// written: re-attach and Stop wait for it briefly).
+	known bool
 }
 
 // wait answers once the messages are stored: nil, or why they are not.
@@ -515,7 +559,7 @@ func (s *Service) keepWith(ctx context.Context, uid string, in messageInput, res
 		CreatedAt: now, UpdatedAt: now, Complete: true}
 	reply := domain.ConversationMessage{ID: newMessageID(now.Add(time.Microsecond)), ConversationID: cid, Role: domain.RoleAssistant,
 		CreatedAt: now, UpdatedAt: now}
-	k := &kept{userID: user.ID, reply: reply, stored: make(chan struct{})}
+	k := &kept{userID: user.ID, reply: reply, stored: make(chan struct{}), known: s.known.has(uid, cid, now)}
 	ctx = context.WithoutCancel(ctx)
 	go func() {
 		defer close(k.stored)
@@ -536,11 +580,13 @@ func (s *Service) keepWith(ctx context.Context, uid string, in messageInput, res
 			k.err = cmp.Or(claimErr, putErr, userErr)
 		}
 		if k.err != nil {
+			s.known.forget(uid, cid)
 			if err := s.st.DeleteMessages(ctx, uid, cid, user.ID, reply.ID); err != nil {
 				slog.WarnContext(ctx, "unkept messages not removed", "err", err)
 			}
 			return
 		}
+		s.known.claimed(uid, cid, now)
 		go func() {
 			if err := s.st.AddSearchSnippet(ctx, uid, cid, clipRunes(in.Message, snippetRunes)); err != nil {
 				slog.WarnContext(ctx, "conversation search words not saved", "err", err)

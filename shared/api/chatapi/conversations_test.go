@@ -2,13 +2,16 @@ package chatapi_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -394,5 +397,124 @@ func readToEnd(t *testing.T, r *bufio.Reader) string {
 		if f == doneFrame || strings.HasPrefix(f, "event: error") {
 			return all.String()
 		}
+	}
+}
+
+// flakyStack is a stack whose chat group reaches the table through a
+// proxy the test controls: hold keeps the writes of messages waiting until
+// release is closed.
+type flakyStack struct {
+	*stack
+	hold    atomic.Bool
+	release chan struct{}
+	once    sync.Once
+	up      *upstream
+}
+
+// let releases the held writes (once; also when the test ends).
+func (fs *flakyStack) let() { fs.once.Do(func() { close(fs.release) }) }
+
+func newFlakyStack(t *testing.T, up *upstream) *flakyStack {
+	t.Helper()
+	st, cfg := storetest.NewWithConfig(t)
+	target, err := url.Parse(cfg.Endpoint)
+	storetest.Must(t, err, "endpoint")
+	fs := &flakyStack{release: make(chan struct{}), up: up}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if fs.hold.Load() && strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".PutItem") {
+			body, _ := io.ReadAll(r.Body)
+			if strings.Contains(string(body), `"CMSG#`) {
+				<-fs.release
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	t.Cleanup(fs.let) // before front.Close (cleanups run last first): no request stays held
+	flakyCfg := cfg
+	flakyCfg.Endpoint = front.URL
+	flaky, err := store.New(context.Background(), flakyCfg)
+	storetest.Must(t, err, "flaky store")
+	tokens := auth.NewTokens(secret, time.Hour)
+	reg := llm.NewRegistry(0)
+	reg.Use("openai", up)
+	h, err := routes.Mount(map[string]http.Handler{
+		"mcp":  mcpapi.New(st, tokens, map[string]bool{"openai": true}, mcpapi.Options{}).Handler(),
+		"chat": chatapi.New(flaky, tokens, reg, chatapi.Options{StallTimeout: patience}).Handler(),
+	}, nil)
+	storetest.Must(t, err, "mount")
+	fs.stack = &stack{t: t, h: h, st: st, tokens: tokens}
+	return fs
+}
+
+// A next message in a conversation this process already stored one in
+// opens its stream without waiting for its writes; Stop with the ids just
+// handed out waits for the message to be written, then stops it.
+func TestKnownConversationStreamsBeforeItsWrites(t *testing.T) {
+	t.Parallel()
+	gate := make(chan struct{})
+	calls := 0
+	var mu sync.Mutex
+	up := newUpstream(func(ctx context.Context, _ llm.Request, emit func(string) error) (llm.Usage, error) {
+		mu.Lock()
+		calls++
+		n := calls
+		mu.Unlock()
+		if err := emit("Hello"); err != nil {
+			return llm.Usage{}, err
+		}
+		if n == 1 {
+			return llm.Usage{InputTokens: 1, OutputTokens: 1}, nil
+		}
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return llm.Usage{}, ctx.Err()
+		}
+		return llm.Usage{InputTokens: 1, OutputTokens: 1}, emit(" again")
+	})
+	fs := newFlakyStack(t, up)
+	_, token := fs.user()
+	conv := fs.newConversation(token, "")
+	conn := fs.connect(token, "openai", "gpt-4o-mini")
+	srv := httptest.NewServer(fs.h)
+	defer srv.Close()
+	defer close(gate) // the upstream's hold ends with the test
+	defer fs.let()    // and no write stays held (defers run last first)
+	first := fs.sendWithin(token, map[string]any{"connection_id": conn, "message": "one", "context": []any{}, "conversation_id": conv.ID}, patience)
+	if !strings.HasSuffix(first.Body.String(), doneFrame) {
+		t.Fatalf("first message %q", first.Body)
+	}
+
+	fs.hold.Store(true) // the second message's writes wait
+	ctx, cancel := context.WithTimeout(context.Background(), patience) // headers come with the first frame
+	defer cancel()
+	res := post(t, ctx, srv.URL, token, map[string]any{"connection_id": conn, "message": "two", "context": []any{}, "conversation_id": conv.ID})
+	defer res.Body.Close()
+	r := bufio.NewReader(res.Body)
+	var opened struct {
+		MessageIDs struct{ Assistant string } `json:"message_ids"`
+	}
+	_ = json.Unmarshal([]byte(strings.TrimSuffix(strings.TrimPrefix(readData(t, r), "data: "), "\n\n")), &opened)
+	if got := readData(t, r); got != contentFrame("Hello") {
+		t.Fatalf("first content while the writes wait: %q", got)
+	}
+	stopped := make(chan int, 1)
+	go func() {
+		stopped <- fs.do("POST", convPath+"/"+conv.ID+"/messages/"+opened.MessageIDs.Assistant+"/stop", token, "").Code
+	}()
+	fs.hold.Store(false)
+	fs.let()
+	if code := <-stopped; code != http.StatusNoContent {
+		t.Fatalf("stop of a message still being written = %d", code)
+	}
+	if tail := readToEnd(t, r); !strings.HasSuffix(tail, doneFrame) {
+		t.Errorf("stopped stream ends %q", tail)
+	}
+	msgs := fs.messages(token, conv.ID)
+	if len(msgs) != 4 || msgs[3].Content != "Hello" || !msgs[3].Stopped {
+		t.Errorf("messages after the stop: %+v", msgs)
 	}
 }

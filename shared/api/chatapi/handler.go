@@ -77,6 +77,7 @@ type Service struct {
 	opts     Options
 	tools    ToolOptions
 	verdicts *verdicts
+	known    *knownConversations
 }
 
 // New builds the chat handler.
@@ -97,7 +98,7 @@ func New(st *store.Store, tokens *auth.Tokens, registry *llm.Registry, opts Opti
 	t.MaxRounds = cmp.Or(t.MaxRounds, config.DefaultMaxToolRounds)
 	t.CallTimeout = cmp.Or(t.CallTimeout, config.DefaultToolCallTimeout)
 	t.ConnectTimeout = cmp.Or(t.ConnectTimeout, config.DefaultConnectTimeout)
-	return &Service{st: st, tokens: tokens, registry: registry, opts: opts, tools: opts.Tools, verdicts: newVerdicts()}
+	return &Service{st: st, tokens: tokens, registry: registry, opts: opts, tools: opts.Tools, verdicts: newVerdicts(), known: newKnownConversations()}
 }
 
 // FromConfig builds the chat group from its configuration, the one wiring
@@ -406,11 +407,23 @@ func (s *Service) stream(parent context.Context, out *sse, rt route, rep *reply,
 		// conversation that is not the caller's is a 404, and the model
 		// call it started is cancelled.
 		out.gate = func() ([]byte, error) {
-			if err := k.wait(); err != nil {
-				cancel(errNotKept)
-				return nil, err
+			if !k.known {
+				if err := k.wait(); err != nil {
+					cancel(errNotKept)
+					return nil, err
+				}
 			}
 			return append(append([]byte("data: "), opening...), "\n\n"...), nil
+		}
+		if k.known {
+			// The conversation is known to be the caller's: the stream did
+			// not wait for the writes; should they fail after all (the
+			// conversation deleted meanwhile), the reply stops.
+			go func() {
+				if k.wait() != nil {
+					cancel(errNotKept)
+				}
+			}()
 		}
 	}
 	if sure {

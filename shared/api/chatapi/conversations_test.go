@@ -488,7 +488,7 @@ func TestKnownConversationStreamsBeforeItsWrites(t *testing.T) {
 		t.Fatalf("first message %q", first.Body)
 	}
 
-	fs.hold.Store(true) // the second message's writes wait
+	fs.hold.Store(true)                                                // the second message's writes wait
 	ctx, cancel := context.WithTimeout(context.Background(), patience) // headers come with the first frame
 	defer cancel()
 	res := post(t, ctx, srv.URL, token, map[string]any{"connection_id": conn, "message": "two", "context": []any{}, "conversation_id": conv.ID})

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -517,4 +518,59 @@ func TestKnownConversationStreamsBeforeItsWrites(t *testing.T) {
 	if len(msgs) != 4 || msgs[3].Content != "Hello" || !msgs[3].Stopped {
 		t.Errorf("messages after the stop: %+v", msgs)
 	}
+}
+
+// 50 messages sent at once into one conversation: every one is stored with
+// its reply, in order of arrival, and counted; re-attaching to a reply of a
+// conversation deleted afterwards is a 404.
+func TestConcurrentMessagesIntoOneConversation(t *testing.T) {
+	t.Parallel()
+	up := newUpstream(func(_ context.Context, req llm.Request, emit func(string) error) (llm.Usage, error) {
+		return llm.Usage{InputTokens: 1, OutputTokens: 1}, emit("re: " + req.Messages[len(req.Messages)-1].Content)
+	})
+	s := newStack(t, patience, map[string]llm.Provider{"openai": up})
+	_, token := s.user()
+	conv := s.newConversation(token, "")
+	conn := s.connect(token, "openai", "gpt-4o-mini")
+	var wg sync.WaitGroup
+	for i := range 50 {
+		wg.Go(func() {
+			w := s.sendWithin(token, map[string]any{"connection_id": conn, "message": fmt.Sprintf("q%02d", i), "context": []any{}, "conversation_id": conv.ID}, patience)
+			if !strings.HasSuffix(w.Body.String(), doneFrame) {
+				t.Errorf("message %d: %d %q", i, w.Code, w.Body)
+			}
+		})
+	}
+	wg.Wait()
+	msgs := s.messages(token, conv.ID)
+	if len(msgs) != 100 {
+		t.Fatalf("%d messages stored, want 100", len(msgs))
+	}
+	// Each question is kept once, and its complete reply after it (two
+	// messages sent in the same microsecond may interleave their pairs).
+	asked := map[string]int{}
+	for i, m := range msgs {
+		if m.Role == "user" {
+			asked[m.Content] = i
+		}
+	}
+	if len(asked) != 50 {
+		t.Errorf("%d distinct questions kept, want 50", len(asked))
+	}
+	for i, m := range msgs {
+		if m.Role != "assistant" {
+			continue
+		}
+		q, ok := asked[strings.TrimPrefix(m.Content, "re: ")]
+		if !ok || q >= i || !m.Complete {
+			t.Errorf("reply %d %q: its question at %d (found %v), complete %v", i, m.Content, q, ok, m.Complete)
+		}
+	}
+	if l := decodeAs[convListJSON](t, s.do("GET", convPath, token, ""), http.StatusOK); l.Conversations[0].MessageCount != 100 {
+		t.Errorf("message_count %d, want 100", l.Conversations[0].MessageCount)
+	}
+	if w := s.do("DELETE", convPath+"/"+conv.ID, token, ""); w.Code != http.StatusNoContent {
+		t.Fatalf("delete = %d", w.Code)
+	}
+	wantError(t, s.do("GET", convPath+"/"+conv.ID+"/messages/"+msgs[1].ID+"/stream", token, ""), http.StatusNotFound)
 }

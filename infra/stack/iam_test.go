@@ -264,6 +264,7 @@ var wantTable = map[string]map[string]string{
 		"GetItem":    "MCP#* THROTTLE#* USER#*",
 		"PutItem":    "THROTTLE#* USER#*",
 		"UpdateItem": "THROTTLE#* USER#*",
+		"DeleteItem": "USER#*", // a conversation and its messages
 		"Query":      "USER#*",
 	},
 	"mcp-jobs": {

@@ -3,23 +3,27 @@
 // conversations, drafts, connections, and the streams and summaries in
 // flight. The work is done in store/, one job per module:
 //
-//   account.ts      which account's session is current; subscribe and snapshot
-//   session.ts      one account's running state and the primitives on it
-//   save.ts         writing it to storage (streamed text batched)
-//   tabs.ts         new, select, close (gives up its replies), change model
-//   drafts.ts       the unsent text of each tab
-//   connections.ts  connect, reuse, share concurrent connects
-//   sending.ts      sending a message and streaming its reply
-//   reply.ts        streaming a reply into its message (new or resumed)
-//   approvals.ts    the tool call a reply paused for
-//   summaries.ts    summarising long messages
-//   toasts.ts       the chat's toasts and their texts
+//   account.ts        which account's session is current; subscribe and snapshot
+//   session.ts        one account's running state and the primitives on it
+//   save.ts           writing it to storage (streamed text batched)
+//   conversations.ts  the server's conversations: sync, make, archive, reopen, delete, messages
+//   tabs.ts           new, select, close (gives up its replies), change model
+//   drafts.ts         the unsent text of each tab
+//   connections.ts    connect, reuse, share concurrent connects
+//   sending.ts        sending a message and streaming its reply; Retry
+//   reply.ts          streaming a reply into its message (new or resumed)
+//   reattach.ts       a reply still being generated after a reload, streamed again
+//   stop.ts           Stop: the server ends a reply
+//   approvals.ts      the tool call a reply paused for
+//   summaries.ts      summarising long messages
+//   toasts.ts         the chat's toasts and their texts
 //
 // Why a module-level store: a reply must keep streaming while its page is
 // not on screen (another chat tab, or /dashboard and back). Unmounting the
 // page therefore aborts nothing. A stream ends when it ends, when its chat
 // tab is closed, or when the session ends (logout, a 401, another account
 // signing in). React reads it with useSyncExternalStore (use-chat.ts).
+// The server keeps each reply too (issue 24): a reload re-attaches to it.
 
 import type { ChatConnection } from './api/connect';
 import type { ProviderId } from './providers';
@@ -27,9 +31,11 @@ import { activeTab, type ApprovalDecision } from './state/chat-state';
 import { currentSession, runningStreams } from './store/account';
 import { answerApproval } from './store/approvals';
 import { connectTo } from './store/connections';
+import { keepTab, removeConversation, reopenConversation } from './store/conversations';
 import { setDraft } from './store/drafts';
-import { send, type SendOptions } from './store/sending';
+import { retry, send, type SendOptions } from './store/sending';
 import { dispatch } from './store/session';
+import { stop } from './store/stop';
 import { changeModel, closeTab, newTab, selectTab } from './store/tabs';
 
 export { getChatSnapshot, resetChatStoreForTests, subscribeChat } from './store/account';
@@ -37,6 +43,7 @@ export { SAVE_DELAY_MS } from './store/save';
 export type { ChatSnapshot } from './store/session';
 export type { SendOptions } from './store/sending';
 export { APPROVAL_FIRST, CHAT_TOAST_ID, STREAM_FAILED } from './store/toasts';
+export { streamingReply } from './store/stop';
 
 /** Actions on the signed-in account's chat; each is a no-op when nobody is signed in. */
 export const chatStore = {
@@ -80,14 +87,38 @@ export const chatStore = {
     const s = currentSession();
     return s ? answerApproval(s, s.snap.state.activeTabId, messageId, decision) : Promise.resolve(false);
   },
-  /** Offers (or stops offering) one MCP server's tools in the active tab. */
+  /** Offers (or stops offering) one MCP server's tools in the active tab (kept with it: see keepTab). */
   setToolServer(connectionId: string, on: boolean): void {
     const s = currentSession();
-    if (s) dispatch(s, { type: 'setToolServer', tabId: s.snap.state.activeTabId, connectionId, on });
+    if (!s) return;
+    dispatch(s, { type: 'setToolServer', tabId: s.snap.state.activeTabId, connectionId, on });
+    keepTab(s, s.snap.state.activeTabId);
   },
   setConfirmReadOnly(on: boolean): void {
     const s = currentSession();
-    if (s) dispatch(s, { type: 'setConfirmReadOnly', tabId: s.snap.state.activeTabId, on });
+    if (!s) return;
+    dispatch(s, { type: 'setConfirmReadOnly', tabId: s.snap.state.activeTabId, on });
+    keepTab(s, s.snap.state.activeTabId);
+  },
+  /** Stop: the server ends the active tab's streaming reply. */
+  stop(): Promise<boolean> {
+    const s = currentSession();
+    return s ? stop(s, s.snap.state.activeTabId) : Promise.resolve(false);
+  },
+  /** Sends the message of a failed reply (the active tab's last) again, in its place. */
+  retry(messageId: string, options: Omit<SendOptions, 'tabId' | 'replaces'> = {}): Promise<boolean> {
+    const s = currentSession();
+    return s ? retry(s, s.snap.state.activeTabId, messageId, options) : Promise.resolve(false);
+  },
+  /** History's Reopen: the archived conversation becomes the active tab. Rejects with the server's refusal. */
+  reopenConversation(conversationId: string): Promise<void> {
+    const s = currentSession();
+    return s ? reopenConversation(s, conversationId) : Promise.resolve();
+  },
+  /** History's Delete: the conversation is gone for good. Rejects with the server's refusal. */
+  deleteConversation(conversationId: string): Promise<void> {
+    const s = currentSession();
+    return s ? removeConversation(s, conversationId) : Promise.resolve();
   },
   /** Streams (replies and summaries) running in a tab: for tests and diagnostics. */
   runningStreams,

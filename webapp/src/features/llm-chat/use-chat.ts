@@ -5,7 +5,7 @@
 
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { ChatConnection } from './api/connect';
-import { chatStore, getChatSnapshot, subscribeChat, type SendOptions } from './chat-store';
+import { chatStore, getChatSnapshot, streamingReply, subscribeChat, type SendOptions } from './chat-store';
 import { connectionKey, connectionStatus, type ConnectionStatus } from './connection';
 import type { ProviderId } from './providers';
 import { activeTab, type ApprovalDecision } from './state/chat-state';
@@ -29,6 +29,8 @@ export interface ChatController {
   usageTotal: MessageUsage | null;
   /** A reply in the active tab waits for the user's decision on a tool call (until it expires). */
   awaitingApproval: boolean;
+  /** The active tab's reply that is streaming (Stop ends it); null when none is. */
+  streaming: ChatMessage | null;
   setDraft: (text: string, tabId?: string) => void;
   newTab: () => string | null;
   closeTab: (tabId: string) => void;
@@ -40,6 +42,10 @@ export interface ChatController {
   answerApproval: (messageId: string, decision: ApprovalDecision) => Promise<boolean>;
   setToolServer: (connectionId: string, on: boolean) => void;
   setConfirmReadOnly: (on: boolean) => void;
+  stop: () => Promise<boolean>;
+  retry: (messageId: string, options?: Omit<SendOptions, 'tabId' | 'replaces'>) => Promise<boolean>;
+  reopenConversation: (conversationId: string) => Promise<void>;
+  deleteConversation: (conversationId: string) => Promise<void>;
 }
 
 const NO_MESSAGES: ChatMessage[] = [];
@@ -74,6 +80,7 @@ export function useChat(): ChatController {
     summarizing: snap.summarizing,
     usageTotal,
     awaitingApproval: waiting !== undefined,
+    streaming: streamingReply(messages) ?? null,
     setDraft: chatStore.setDraft,
     newTab: chatStore.newTab,
     closeTab: chatStore.closeTab,
@@ -85,5 +92,9 @@ export function useChat(): ChatController {
     answerApproval: chatStore.answerApproval,
     setToolServer: chatStore.setToolServer,
     setConfirmReadOnly: chatStore.setConfirmReadOnly,
+    stop: chatStore.stop,
+    retry: chatStore.retry,
+    reopenConversation: chatStore.reopenConversation,
+    deleteConversation: chatStore.deleteConversation,
   };
 }

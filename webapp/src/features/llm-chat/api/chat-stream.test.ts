@@ -8,6 +8,7 @@ import {
   httpErrorMessage,
   interpretEvent,
   isAbortError,
+  reattachReply,
   streamChatMessage,
   StreamError,
   type SseEvent,
@@ -490,5 +491,46 @@ describe('streamChatMessage: tools', () => {
     close();
     await vi.advanceTimersByTimeAsync(0);
     expect(await promise).toMatchObject({ content: '', approval: null });
+  });
+});
+
+describe('conversations kept with the account (issue 24)', () => {
+  it('sends conversation_id and reports the message_ids frame before the reply', async () => {
+    answer(sseResponse([`data: ${JSON.stringify({ message_ids: { user: 'mU', assistant: 'mA' } })}\n\n`, 'data: {"content":"Hi"}\n\n', 'data: [DONE]\n\n']));
+    const order: string[] = [];
+    const result = await streamChatMessage(
+      { ...REQUEST, conversation_id: 'c9' },
+      { onMessageIds: (ids) => order.push(`ids ${ids.user} ${ids.assistant}`), onContent: (c) => order.push(`content ${c}`) },
+    );
+    expect(api.callsTo('POST', '/api/v1/mcp-connections/message')[0].body).toEqual({ ...REQUEST, conversation_id: 'c9' });
+    expect(order).toEqual(['ids mU mA', 'content Hi']);
+    expect(result.content).toBe('Hi');
+  });
+
+  it('a resumed reply names only its assistant message', () => {
+    expect(interpretEvent({ event: 'message', data: '{"message_ids":{"assistant":"mA"}}' })).toEqual({ messageIds: { user: '', assistant: 'mA' } });
+  });
+
+  it('reattachReply GETs the reply again with the bearer token and reads it as a stream (comments first)', async () => {
+    startSignedIn();
+    api.route('GET /api/v1/chat/conversations/c%201/messages/m1/stream', () =>
+      sseResponse([': generating\n\n', 'data: {"content":"Once"}\n\n', 'data: {"usage":{"input_tokens":1,"output_tokens":2,"cost_usd":0}}\n\n', 'data: [DONE]\n\n']),
+    );
+    const chunks: string[] = [];
+    const result = await reattachReply('c 1', 'm1', { onContent: (c) => chunks.push(c) });
+    expect(chunks).toEqual(['Once']);
+    expect(result).toEqual({ content: 'Once', usage: { input_tokens: 1, output_tokens: 2, cost_usd: 0 }, approval: null });
+    const [call] = api.calls;
+    expect(call.method).toBe('GET');
+    expect(call.auth).toMatch(/^Bearer /);
+    expect(call.headers.Accept).toBe('text/event-stream');
+    resetAuthForTests();
+  });
+
+  it('reattachReply rejects as the stream does: a 404 with its detail, an error event', async () => {
+    api.route('GET /api/v1/chat/conversations/c1/messages/m1/stream', () => new Response(JSON.stringify({ detail: 'Message not found.' }), { status: 404 }));
+    await expect(reattachReply('c1', 'm1')).rejects.toMatchObject({ status: 404, detail: 'Message not found.' });
+    api.route('GET /api/v1/chat/conversations/c1/messages/m1/stream', () => sseResponse(['event: error\ndata: {"detail":"This conversation was deleted."}\n\n']));
+    await expect(reattachReply('c1', 'm1')).rejects.toThrow('This conversation was deleted.');
   });
 });

@@ -13,9 +13,16 @@
 // an error: the result carries the approval, and a POST with `approval`
 // resumes the same reply. Lines starting with ':' (kept alive while a tool
 // runs) are comments and only restart the stall clock.
+//
+// Conversations kept with the account (issue 24): a message sent with
+// `conversation_id` opens with `{"message_ids":{"user":"…","assistant":"…"}}`
+// (the ids the server keeps them under); GET …/messages/{id}/stream
+// (reattachReply) sends a reply being generated again, from its start, with
+// the same frames, after `: generating` comments while nothing is new.
 
 import { authorizedFetch } from '../../../lib/api-client';
 import { STREAM_STALL_MS } from '../constants';
+import { reattachPath } from './conversations';
 
 export const STREAM_PATH = '/mcp-connections/message';
 export const STREAM_TIMEOUT = 'Stream timeout';
@@ -41,6 +48,14 @@ export interface StreamRequest {
   confirm_read_only?: boolean;
   /** Resumes a reply paused for a tool call (then `message` may be ''). */
   approval?: { token: string; decision: ApprovalDecision };
+  /** Keeps the message and its reply with this conversation of the user's (omitted: not kept, e.g. summaries). */
+  conversation_id?: string;
+}
+
+/** `{"message_ids":{…}}`: the ids a kept message and its reply have on the server ('' for none). */
+export interface StreamMessageIds {
+  user: string;
+  assistant: string;
 }
 
 export interface StreamUsage {
@@ -108,6 +123,8 @@ export interface StreamOptions {
   onToolResult?: (result: StreamToolResult) => void;
   /** Called with a note for the reader (e.g. the tool-round limit was reached). */
   onNotice?: (notice: string) => void;
+  /** Called with the server's ids of a kept message and its reply (the first frame). */
+  onMessageIds?: (ids: StreamMessageIds) => void;
   stallMs?: number;
   /** After [DONE], how long to wait for the body to end before cancelling it. */
   drainMs?: number;
@@ -293,6 +310,7 @@ export interface EventMeaning {
   toolResult?: StreamToolResult;
   notice?: string;
   approval?: StreamApproval;
+  messageIds?: StreamMessageIds;
 }
 
 /**
@@ -324,6 +342,7 @@ export function interpretEvent(event: SseEvent): EventMeaning {
   const toolResult = readToolResult(parsed.tool_result);
   if (toolResult) out.toolResult = toolResult;
   if (typeof parsed.notice === 'string' && parsed.notice.trim()) out.notice = parsed.notice.trim();
+  if (isRecord(parsed.message_ids)) out.messageIds = { user: asText(parsed.message_ids.user), assistant: asText(parsed.message_ids.assistant) };
   return out;
 }
 
@@ -335,8 +354,31 @@ export function interpretEvent(event: SseEvent): EventMeaning {
  * for a tool approval, with `approval` set; rejects with a StreamError
  * carrying a SPEC §8 text, or an AbortError when `signal` aborts.
  */
-export async function streamChatMessage(request: StreamRequest, options: StreamOptions = {}): Promise<StreamResult> {
-  const { signal, onContent, onToolCall, onToolResult, onNotice, stallMs = STREAM_STALL_MS, drainMs = DRAIN_MS } = options;
+export function streamChatMessage(request: StreamRequest, options: StreamOptions = {}): Promise<StreamResult> {
+  return readReply(
+    (signal) =>
+      authorizedFetch(STREAM_PATH, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+        body: JSON.stringify(request),
+        signal,
+      }),
+    options,
+  );
+}
+
+/**
+ * Re-attaches to a reply kept with conversation `conversationId`: the
+ * server sends it again from its start, then what is generated, ending as
+ * the reply ends (the same result and errors as streamChatMessage).
+ */
+export function reattachReply(conversationId: string, messageId: string, options: StreamOptions = {}): Promise<StreamResult> {
+  return readReply((signal) => authorizedFetch(reattachPath(conversationId, messageId), { headers: { Accept: 'text/event-stream' }, signal }), options);
+}
+
+/** Opens the stream with `open` and reads the reply (stall clock, abort, [DONE], pause). */
+async function readReply(open: (signal: AbortSignal) => Promise<Response>, options: StreamOptions): Promise<StreamResult> {
+  const { signal, onContent, onToolCall, onToolResult, onNotice, onMessageIds, stallMs = STREAM_STALL_MS, drainMs = DRAIN_MS } = options;
   if (signal?.aborted) throw abortError();
 
   const controller = new AbortController();
@@ -364,15 +406,7 @@ export async function streamChatMessage(request: StreamRequest, options: StreamO
   let ended = false;
   try {
     arm();
-    const response = await Promise.race([
-      authorizedFetch(STREAM_PATH, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-        body: JSON.stringify(request),
-        signal: controller.signal,
-      }),
-      interrupt,
-    ]);
+    const response = await Promise.race([open(controller.signal), interrupt]);
     if (!response.ok) {
       const body = await Promise.race([response.text().catch(() => ''), interrupt]);
       throw new StreamError(httpErrorMessage(response.status, body), response.status, bodyDetail(body) ?? undefined);
@@ -389,6 +423,7 @@ export async function streamChatMessage(request: StreamRequest, options: StreamO
       if (done) return;
       const meaning = interpretEvent(event);
       if (meaning.done) done = true;
+      if (meaning.messageIds) onMessageIds?.(meaning.messageIds);
       if (meaning.usage) usage = meaning.usage;
       if (meaning.content) {
         content += meaning.content;

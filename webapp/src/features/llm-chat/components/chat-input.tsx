@@ -14,10 +14,14 @@ interface ChatInputProps {
   blocked?: string;
   onChange: (text: string) => void;
   onSend: () => void;
+  /** A reply is streaming: Stop (in Send's place) ends it. */
+  onStop?: () => void;
+  /** Stop was pressed: the reply is ending. */
+  stopping?: boolean;
 }
 
 /** The message box: grows with its text up to 320 px, then scrolls inside; Enter sends, Shift+Enter is a newline. */
-export function ChatInput({ value, placeholder, sending, blocked, onChange, onSend }: ChatInputProps) {
+export function ChatInput({ value, placeholder, sending, blocked, onChange, onSend, onStop, stopping = false }: ChatInputProps) {
   const id = useId();
   const hintId = useId();
   const ref = useRef<HTMLTextAreaElement>(null);
@@ -57,9 +61,16 @@ export function ChatInput({ value, placeholder, sending, blocked, onChange, onSe
           onChange={(e) => onChange(e.target.value)}
           onKeyDown={onKeyDown}
         />
-        <button type="button" className="chat-button chat-button--primary chat-input__send" disabled={!canSend} onClick={onSend}>
-          {sending ? 'Sending...' : 'Send'}
-        </button>
+        {onStop ? (
+          <button type="button" className="chat-button chat-input__send chat-input__stop" disabled={stopping} onClick={onStop}>
+            <span className="chat-input__stop-mark" aria-hidden="true" />
+            {stopping ? 'Stopping...' : 'Stop'}
+          </button>
+        ) : (
+          <button type="button" className="chat-button chat-button--primary chat-input__send" disabled={!canSend} onClick={onSend}>
+            {sending ? 'Sending...' : 'Send'}
+          </button>
+        )}
       </div>
       {blocked ? (
         <p id={hintId} className="chat-input__hint chat-input__hint--blocked" role="status" data-testid="input-blocked">

@@ -7,7 +7,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
-import { installFakeApi, type FakeApi } from '../../../test/fake-api';
+import { fakeConversations, installFakeApi, type FakeApi } from '../../../test/fake-api';
 import { jsonResponse } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
 import { renderApp } from '../../../test/render-app';
@@ -61,6 +61,11 @@ beforeEach(() => {
   stubSystemTheme(false);
   startSignedIn();
   api = installFakeApi();
+  // Conversations kept with the account (issue 24): every message stream is kept as the server does.
+  const convs = fakeConversations(api);
+  const route = api.route;
+  api.route = (key, handler) =>
+    route(key, key === 'POST /api/v1/mcp-connections/message' ? (req) => convs.keepStream(req.body, handler(req)) : handler);
   tools = { servers: [SERVER], always_allowed: [] };
   api.route('GET /api/v1/mcp-connections/tools', () => jsonResponse(200, tools));
   api.route('POST /api/v1/mcp-connections/openai', (req) =>
@@ -105,9 +110,11 @@ describe('the Tools control', () => {
     expect(toggle).not.toBeChecked();
     expect(toolsButton()).toHaveAttribute('data-count', '0');
     expect(screen.queryByTestId('chat-empty-tools')).toBeNull();
-    // Remembered with the tab.
-    const tabs = JSON.parse(localStorage.getItem(`chat-tabs:${ADA.id}`) ?? '[]') as { toolsOff?: string[] }[];
-    expect(tabs[0].toolsOff).toEqual(['mcp-conn-1']);
+    // Remembered with the tab (made a server conversation by the change, so stored).
+    await waitFor(() => {
+      const tabs = JSON.parse(localStorage.getItem(`chat-tabs:${ADA.id}`) ?? '[]') as { toolsOff?: string[] }[];
+      expect(tabs[0]?.toolsOff).toEqual(['mcp-conn-1']);
+    });
 
     // Keyboard: Escape closes it and focus goes back to the button.
     await user.keyboard('{Escape}');
@@ -165,6 +172,7 @@ describe('the Tools control', () => {
       context: [],
       mcp_connection_ids: ['mcp-conn-1'],
       confirm_read_only: true,
+      conversation_id: expect.any(String),
     });
 
     await user.click(toolsButton());

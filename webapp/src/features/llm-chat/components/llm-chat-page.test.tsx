@@ -4,12 +4,12 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
 import { clearSession, resetAuthForTests, setSession, type User } from '../../../lib/auth-session';
 import { writeChatHandoff } from '../../../lib/chat-handoff';
-import { installFakeApi, type FakeApi } from '../../../test/fake-api';
+import { fakeConversations, installFakeApi, type FakeApi, type FakeConversations } from '../../../test/fake-api';
 import { jsonResponse } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
 import { renderApp } from '../../../test/render-app';
 import { tokenExpiringIn } from '../../../test/jwt-fixtures';
-import { startSignedIn } from '../../../test/session';
+import { ADA, startSignedIn } from '../../../test/session';
 import { assertNoLeakedTimers } from '../../../test/timer-guard';
 import { chatStore, resetChatStoreForTests } from '../chat-store';
 import { buildMenuMessage, TEMPLATE_NOTE } from '../menu';
@@ -37,10 +37,15 @@ const usageFrame = (input_tokens: number, output_tokens: number, cost_usd: numbe
 type Handler = (body: Record<string, unknown>) => Response | Promise<Response>;
 let routes: Record<string, Handler>;
 let api: FakeApi;
+let convs: FakeConversations;
 const TOOLS_PATH = '/api/v1/mcp-connections/tools';
-/** The chat's calls (the Tools control's list left out), in order. */
+const CONVERSATIONS = '/api/v1/chat/conversations';
+/** The chat's calls to connect and stream (the Tools control's list and the conversations left out: see 'kept with the account'), in order. */
 const chatCalls = () =>
-  api.calls.filter((c) => c.path !== TOOLS_PATH).map((c) => ({ path: c.path, body: (c.body ?? {}) as Record<string, unknown>, signal: c.signal }));
+  api.calls
+    .filter((c) => c.path !== TOOLS_PATH && !c.path.startsWith(CONVERSATIONS))
+    .map((c) => ({ path: c.path, body: (c.body ?? {}) as Record<string, unknown>, signal: c.signal }));
+
 
 beforeAll(async () => {
   await import('./llm-chat-page');
@@ -58,8 +63,13 @@ beforeEach(() => {
     'GET /api/v1/mcp-connections/tools': () => jsonResponse(200, { servers: [], always_allowed: [] }),
   };
   api = installFakeApi();
+  convs = fakeConversations(api);
   // Each route answers with what `routes` holds when the call comes (tests replace entries).
   for (const key of Object.keys(routes)) api.route(key, (req) => routes[key]((req.body ?? {}) as Record<string, unknown>));
+  // The message stream, kept with its conversation as the server does (message_ids first, the reply saved).
+  api.route('POST /api/v1/mcp-connections/message', (req) =>
+    convs.keepStream(req.body, routes['POST /api/v1/mcp-connections/message']((req.body ?? {}) as Record<string, unknown>)),
+  );
 });
 
 afterEach(() => {
@@ -109,7 +119,15 @@ describe('LLM chat page', () => {
 
     expect(chatCalls().map((c) => c.path)).toEqual(['/api/v1/mcp-connections/openai', '/api/v1/mcp-connections/message']);
     expect(chatCalls()[0].body).toEqual({ model: 'gpt-4o-mini' });
-    expect(chatCalls()[1].body).toEqual({ connection_id: 'conn-gpt-4o-mini', message: 'Tell me about tides\nplease', model: 'gpt-4o-mini', context: [] });
+    // Kept with the tab's conversation, made for it (issue 24).
+    expect(convs.all).toHaveLength(1);
+    expect(chatCalls()[1].body).toEqual({
+      connection_id: 'conn-gpt-4o-mini',
+      message: 'Tell me about tides\nplease',
+      model: 'gpt-4o-mini',
+      context: [],
+      conversation_id: convs.all[0].id,
+    });
     expect(screen.getByTestId('connection-status')).toHaveTextContent('Connected');
     expect(screen.getByRole('button', { name: 'Reconnect' })).toBeInTheDocument();
     expect(toastTexts()).toContain('Connected to OpenAI GPT (local demo)');
@@ -177,24 +195,27 @@ describe('LLM chat page', () => {
     expect(within(answer).getByRole('link', { name: 'ok' })).toHaveAttribute('rel', 'noopener noreferrer');
   });
 
-  it('a failed stream removes the empty assistant message and shows the detail of the error', async () => {
+  it('a failed stream leaves the reply saying why, with Retry, and the toast shows the detail of the error', async () => {
     const user = userEvent.setup();
     routes['POST /api/v1/mcp-connections/message'] = () => jsonResponse(413, { detail: 'too long', code: 'too_large' });
     renderApp('/llm-chat');
     await user.type(await input(), 'hello{Enter}');
     // SPEC §8's prefix, with the JSON body's detail rather than the raw JSON.
     await waitFor(() => expect(toastTexts()).toContain('HTTP error! status: 413, message: too long'));
-    expect(messages()).toHaveLength(1);
-    expect(messages()[0]).toHaveAttribute('data-role', 'user');
+    expect(messages().map((m) => m.getAttribute('data-role'))).toEqual(['user', 'assistant']);
+    expect(within(messages()[1]).getByTestId('message-error')).toHaveTextContent('No reply: HTTP error! status: 413, message: too long');
+    expect(within(messages()[1]).getByRole('button', { name: 'Retry' })).toBeInTheDocument();
   });
 
-  it('an error event with detail is the toast', async () => {
+  it('an error event with detail is the toast, and the failed reply says it', async () => {
     const user = userEvent.setup();
-    routes['POST /api/v1/mcp-connections/message'] = () => sse(['event: error\ndata: {"detail":"Stream timeout"}\n\n']);
+    routes['POST /api/v1/mcp-connections/message'] = () => sse([content('Half'), 'event: error\ndata: {"detail":"Stream timeout"}\n\n']);
     renderApp('/llm-chat');
     await user.type(await input(), 'hello{Enter}');
     await waitFor(() => expect(toastTexts()).toContain('Stream timeout'));
-    expect(messages().map((m) => m.getAttribute('data-role'))).toEqual(['user']);
+    expect(messages().map((m) => m.getAttribute('data-role'))).toEqual(['user', 'assistant']);
+    expect(messages()[1]).toHaveTextContent('Half');
+    expect(within(messages()[1]).getByTestId('message-error')).toHaveTextContent('The reply broke off: Stream timeout');
   });
 
   it('a failed connect shows the detail and sends nothing', async () => {
@@ -245,6 +266,8 @@ describe('LLM chat page', () => {
     expect(screen.getByRole('tab', { name: 'Chat 3' })).toHaveAttribute('aria-selected', 'true');
     await user.click(screen.getByRole('button', { name: 'Close Chat 1' }));
     expect(screen.queryByRole('button', { name: /^Close / })).toBeNull();
+    // Each new tab is a conversation on the server; an empty one closed is deleted.
+    await waitFor(() => expect(convs.all.map((c) => [c.title, c.model, c.archived])).toEqual([['Chat 3', 'gpt-4o', false]]));
     unmount();
     expect(JSON.parse(localStorage.getItem('chat-tabs:u1')!).map((t: { title: string }) => t.title)).toEqual(['Chat 3']);
     expect(localStorage.getItem('chat-tabs')).toBeNull();
@@ -478,7 +501,7 @@ describe('chats belong to one account', () => {
   const BOB: User = { id: 'u2', email: 'bob@example.com', username: 'bob', full_name: 'Bob', is_admin: false, is_verified: true };
   const chatKeys = () => Object.keys(localStorage).filter((k) => k.startsWith('chat-')).sort();
 
-  it('stores under the user id; logout removes them and stops the reply; the next account starts with a fresh Chat 1', async () => {
+  it('stores under the user id; logout removes them and stops the reply; the next account starts with a fresh Chat 1; the first comes back from the server', async () => {
     const user = userEvent.setup();
     const { release } = holdReplies([content('Noted.')]);
     const { unmount } = renderApp('/llm-chat');
@@ -495,12 +518,28 @@ describe('chats belong to one account', () => {
     expect(chatKeys()).toEqual([]); // nothing of A's is written back
 
     unmount();
+    const alice = convs;
+    convs = fakeConversations(api); // Bob's account: none of Alice's conversations
     act(() => setSession(BOB, tokenExpiringIn(3600)));
-    renderApp('/llm-chat');
+    const bob = renderApp('/llm-chat');
     await input();
     expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Chat 1']);
     expect(messages()).toHaveLength(0);
     expect(document.body).not.toHaveTextContent('salary');
+    await waitFor(() => expect(api.callsTo('GET', CONVERSATIONS).at(-1)?.search).toBe('?archived=false&limit=100'));
+
+    // Alice signs in again: her conversation comes back from the server (issue 24).
+    bob.unmount();
+    act(() => clearSession());
+    alice.use();
+    convs = alice;
+    act(() => setSession(ADA, tokenExpiringIn(3600)));
+    renderApp('/llm-chat');
+    expect(await screen.findByRole('tab', { name: 'My private note: salary negoti' })).toHaveAttribute('aria-selected', 'true');
+    await waitFor(() => expect(messages()).toHaveLength(2));
+    expect(messages()[0]).toHaveTextContent('My private note: salary negotiation');
+    await waitFor(() => expect(messages()[1]).toHaveAttribute('data-complete', 'true'));
+    expect(messages()[1]).toHaveTextContent('Noted.');
   });
 
   it("another account signing in (from another browser tab) reloads the chat for it and aborts the first account's reply", async () => {
@@ -510,6 +549,7 @@ describe('chats belong to one account', () => {
     await user.type(await input(), 'Alice only{Enter}');
     await waitFor(() => expect(messages()[1]).toHaveTextContent('Part one.'));
 
+    convs = fakeConversations(api); // Bob's account: none of Alice's conversations
     act(() => setSession(BOB, tokenExpiringIn(3600)));
     await waitFor(() => expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Chat 1']));
     expect(messages()).toHaveLength(0);
@@ -617,7 +657,8 @@ describe('toasts and errors', () => {
     renderApp('/llm-chat');
     await user.type(await input(), 'hello{Enter}');
     await waitFor(() => expect(toastTexts()).toContain(detail));
-    expect(messages().map((m) => m.getAttribute('data-role'))).toEqual(['user']);
+    expect(messages().map((m) => m.getAttribute('data-role'))).toEqual(['user', 'assistant']);
+    expect(within(messages()[1]).getByTestId('message-error')).toHaveTextContent(detail);
   });
 });
 

@@ -1,5 +1,8 @@
 // SPEC §2 'llm-chat': tabs, provider/model picker with connection status,
 // the conversation, the message box, and the editor / menu / viewer dialogs.
+// Issue 24: the tabs are the conversations kept with the account; History
+// (closed ones: Reopen, Delete), Stop for a streaming reply, Retry for a
+// failed one.
 
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Page } from '../../../components/page';
@@ -13,6 +16,7 @@ import { enabledServers, toolsForSend, toolsLine } from '../tools/tool-settings'
 import { APPROVAL_FIRST, useChat, type SendOptions } from '../use-chat';
 import { ChatInput } from './chat-input';
 import { FillMenuModal } from './fill-menu-modal';
+import { HistoryControl } from './history-control';
 import { LargeEditorModal } from './large-editor-modal';
 import { MessageList } from './message-list';
 import { FullMessageModal, RawMessageModal } from './message-viewers';
@@ -69,6 +73,21 @@ export default function LlmChatPage() {
 
   const sendDraft = () => void send(chat.draft, { clearDraft: true });
 
+  // Retry sends the failed reply's message again, offering the tab's tools as a send does.
+  const { retry } = chat;
+  const onRetry = useCallback((message: ChatMessage) => void retry(message.id, { tools: toolsForSend(servers, tab) }), [retry, servers, tab]);
+
+  // Stop: the button says so until the reply has ended.
+  const [stoppingId, setStoppingId] = useState<string | null>(null);
+  const streamingId = chat.streaming?.id ?? null;
+  const onStop = () => {
+    if (!streamingId) return;
+    setStoppingId(streamingId);
+    void chat.stop().then((asked) => {
+      if (!asked) setStoppingId(null);
+    });
+  };
+
   const onViewFull = useCallback(
     (message: ChatMessage) => {
       setShowFull(message.id, true);
@@ -103,7 +122,9 @@ export default function LlmChatPage() {
           onSelect={chat.selectTab}
           onClose={chat.closeTab}
           onNew={() => void newTab()}
-        />
+        >
+          <HistoryControl onReopen={chat.reopenConversation} onDelete={chat.deleteConversation} />
+        </TabStrip>
         <section id={panelId} role="tabpanel" aria-labelledby={tabDomId(tab.id)} className="chat-panel">
           <ModelPicker
             provider={tab.provider}
@@ -140,6 +161,7 @@ export default function LlmChatPage() {
             onShowLess={onShowLess}
             onOpenMenu={onOpenMenu}
             onDecision={onDecision}
+            onRetry={onRetry}
           />
           <div className="chat-tools">
             <button type="button" className="chat-button chat-button--small" onClick={() => setLargeEditor(true)}>
@@ -162,6 +184,8 @@ export default function LlmChatPage() {
             blocked={chat.awaitingApproval ? APPROVAL_FIRST : undefined}
             onChange={(text) => setDraft(text)}
             onSend={sendDraft}
+            onStop={streamingId ? onStop : undefined}
+            stopping={streamingId !== null && streamingId === stoppingId}
           />
         </section>
       </div>

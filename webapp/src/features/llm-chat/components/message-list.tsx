@@ -22,6 +22,8 @@ interface MessageItemProps {
   onShowLess: (message: ChatMessage) => void;
   onOpenMenu: (message: ChatMessage) => void;
   onDecision: (message: ChatMessage, decision: ApprovalDecision) => void;
+  /** Retry for this failed reply (only the last message, while nothing is sent); absent: none offered. */
+  onRetry?: (message: ChatMessage) => void;
 }
 
 interface PartProps {
@@ -46,7 +48,7 @@ function excerptOf(message: ChatMessage): string {
   return displayText(message.content, message.role).slice(0, 400);
 }
 
-export const MessageItem = memo(function MessageItem({ message, assistantName, summarizing, busy, onViewFull, onShowLess, onOpenMenu, onDecision }: MessageItemProps) {
+export const MessageItem = memo(function MessageItem({ message, assistantName, summarizing, busy, onViewFull, onShowLess, onOpenMenu, onDecision, onRetry }: MessageItemProps) {
   const { role, complete } = message;
   const long = isLongMessage(message);
   const collapsed = long && !message.showFull;
@@ -135,6 +137,14 @@ export const MessageItem = memo(function MessageItem({ message, assistantName, s
         </time>
       </header>
       <div className="chat-message__body">{body}</div>
+      {message.error ? (
+        <p className="chat-message__error" data-testid="message-error">
+          <span aria-hidden="true">⚠ </span>
+          {message.content || message.blocks?.length ? 'The reply broke off: ' : 'No reply: '}
+          {message.error}
+        </p>
+      ) : null}
+      {message.cut ? <p className="chat-message__note">The rest of this reply was too long to keep.</p> : null}
       {!streaming ? (
         <div className="chat-message__actions">
           <button type="button" className="chat-link-button" onClick={() => void copyWithToast(message.content)}>
@@ -154,6 +164,16 @@ export const MessageItem = memo(function MessageItem({ message, assistantName, s
             <button type="button" className="chat-link-button" onClick={() => onOpenMenu(message)}>
               Open in Menu
             </button>
+          ) : null}
+          {onRetry ? (
+            <button type="button" className="chat-link-button" onClick={() => onRetry(message)}>
+              Retry
+            </button>
+          ) : null}
+          {message.stopped ? (
+            <span className="chat-message__stopped" data-testid="message-stopped">
+              Stopped
+            </span>
           ) : null}
           {role === 'assistant' && message.usage ? (
             <span className="chat-message__usage" data-testid="message-usage" title="Tokens in → out and cost of this reply">
@@ -179,6 +199,8 @@ interface MessageListProps {
   onShowLess: (message: ChatMessage) => void;
   onOpenMenu: (message: ChatMessage) => void;
   onDecision: (message: ChatMessage, decision: ApprovalDecision) => void;
+  /** Retry of a failed last reply; absent while a message is on its way. */
+  onRetry?: (message: ChatMessage) => void;
 }
 
 const lastUserId = (messages: readonly ChatMessage[]): string | undefined => messages.findLast((m) => m.role === 'user')?.id;
@@ -189,7 +211,7 @@ const lastUserId = (messages: readonly ChatMessage[]): string | undefined => mes
  * and gets a 'New messages ↓' button instead. Mount one per chat tab (key)
  * so each tab opens at its newest message.
  */
-export function MessageList({ messages, providerLabel, model, connecting, summarizing, toolsLine, busy, ...handlers }: MessageListProps) {
+export function MessageList({ messages, providerLabel, model, connecting, summarizing, toolsLine, busy, onRetry, ...handlers }: MessageListProps) {
   const ref = useRef<HTMLDivElement>(null);
   const itemsRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
@@ -272,8 +294,22 @@ export function MessageList({ messages, providerLabel, model, connecting, summar
           </div>
         ) : (
           <div ref={itemsRef} className="chat-messages__items">
-            {messages.map((m) => (
-              <MessageItem key={m.id} message={m} assistantName={providerLabel} summarizing={summarizing.has(m.id)} busy={busy} {...handlers} />
+            {messages.some((m) => m.legacy) ? (
+              <p className="chat-legacy-note" role="note" data-testid="legacy-note">
+                These messages are from before chats were kept with your account. They could not be uploaded: they show in this browser until
+                you reload. Copy what you want to keep.
+              </p>
+            ) : null}
+            {messages.map((m, i) => (
+              <MessageItem
+                key={m.id}
+                message={m}
+                assistantName={providerLabel}
+                summarizing={summarizing.has(m.id)}
+                busy={busy}
+                onRetry={onRetry && m.error && i === messages.length - 1 && !busy ? onRetry : undefined}
+                {...handlers}
+              />
             ))}
             {connecting ? (
               <p className="chat-connecting" role="status">

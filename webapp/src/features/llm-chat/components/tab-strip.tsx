@@ -1,4 +1,4 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import type { ChatTab } from '../state/types';
 import { useTimeouts } from '../../../lib/use-timeouts';
 
@@ -9,16 +9,19 @@ interface TabStripProps {
   onSelect: (tabId: string) => void;
   onClose: (tabId: string) => void;
   onNew: () => void;
+  /** After '+': the History control. */
+  children?: ReactNode;
 }
 
 export const tabDomId = (tabId: string) => `chat-tab-${tabId}`;
 
 /**
  * Tabs as buttons in a tablist (arrow keys, Home and End move between them),
- * × on each only when there is more than one, and '+' for a new chat. The
- * strip scrolls sideways inside itself on narrow screens.
+ * newest first, × on each only when there is more than one, '+' for a new
+ * chat, then what the page adds (History). The strip scrolls sideways
+ * inside itself on narrow screens.
  */
-export function TabStrip({ tabs, activeTabId, panelId, onSelect, onClose, onNew }: TabStripProps) {
+export function TabStrip({ tabs, activeTabId, panelId, onSelect, onClose, onNew, children }: TabStripProps) {
   const listRef = useRef<HTMLDivElement>(null);
   const timeouts = useTimeouts();
 
@@ -73,6 +76,7 @@ export function TabStrip({ tabs, activeTabId, panelId, onSelect, onClose, onNew 
       <button type="button" className="chat-tabs__new" aria-label="New chat" title="New chat" onClick={onNew}>
         <span aria-hidden="true">+</span>
       </button>
+      {children}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildMenuMessage } from '../menu';
-import { chatReducer, contextFor, createMessage, freshChatState, nextTabTitle, titleFromMessage, type ChatAction } from './chat-state';
+import type { ConversationInfo } from '../api/conversations';
+import { chatReducer, contextFor, createMessage, freshChatState, isDefaultTitle, nextTabTitle, tabFromConversation, titleFromMessage, type ChatAction } from './chat-state';
 import { loadChatState, restoreChatState, saveChatState } from './persistence';
 import type { ChatState, ChatTab } from './types';
 
@@ -149,24 +150,29 @@ describe('messages', () => {
   });
 });
 
+/** The state with a server conversation for every tab (only those are stored). */
+const kept = (state: ChatState): ChatState => ({ ...state, tabs: state.tabs.map((t) => ({ ...t, conversationId: `c-${t.id}`, messageCount: 0 })) });
+
 describe('persistence', () => {
   it('round-trips tabs, the active tab and conversations through localStorage', () => {
-    const s = run(
-      freshChatState('t1', NOW),
-      { type: 'addMessage', tabId: 't1', message: user('u1', 'Hello') },
-      newTab('t2'),
-      { type: 'setTabModel', tabId: 't2', provider: 'google', model: 'gemini-1.5-pro' },
-      { type: 'selectTab', tabId: 't1' },
+    const s = kept(
+      run(
+        freshChatState('t1', NOW),
+        { type: 'addMessage', tabId: 't1', message: user('u1', 'Hello') },
+        newTab('t2'),
+        { type: 'setTabModel', tabId: 't2', provider: 'google', model: 'gemini-1.5-pro' },
+        { type: 'selectTab', tabId: 't1' },
+      ),
     );
     saveChatState('u1', s);
     expect(JSON.parse(localStorage.getItem('chat-tabs:u1')!)).toHaveLength(2);
     expect(localStorage.getItem('chat-active-tab:u1')).toBe('t1');
-    expect(Object.keys(JSON.parse(localStorage.getItem('chat-conversations:u1')!))).toEqual(['t1', 't2']);
+    expect(Object.keys(JSON.parse(localStorage.getItem('chat-conversations:u1')!)).sort()).toEqual(['t1', 't2']);
     expect(loadChatState('u1', 'unused', NOW)).toEqual(s);
   });
 
   it('keeps each account to itself: per-user keys, never the bare ones', () => {
-    const mine = run(freshChatState('t1', NOW), { type: 'addMessage', tabId: 't1', message: user('u1', 'My private note') });
+    const mine = kept(run(freshChatState('t1', NOW), { type: 'addMessage', tabId: 't1', message: user('u1', 'My private note') }));
     saveChatState('alice', mine);
     expect(localStorage.getItem('chat-tabs')).toBeNull();
     expect(localStorage.getItem('chat-conversations')).toBeNull();
@@ -180,12 +186,14 @@ describe('persistence', () => {
 
   it('keeps the usage of a reply and restores it defensively', () => {
     const usage = { input_tokens: 412, output_tokens: 1093, cost_usd: 0.0021 };
-    const s = run(
-      freshChatState('t1', NOW),
-      { type: 'addMessage', tabId: 't1', message: user('u1', 'Hello') },
-      { type: 'addMessage', tabId: 't1', message: createMessage('a1', 'assistant', '', NOW, false) },
-      { type: 'appendContent', tabId: 't1', messageId: 'a1', chunk: 'Hi' },
-      { type: 'completeMessage', tabId: 't1', messageId: 'a1', usage },
+    const s = kept(
+      run(
+        freshChatState('t1', NOW),
+        { type: 'addMessage', tabId: 't1', message: user('u1', 'Hello') },
+        { type: 'addMessage', tabId: 't1', message: createMessage('a1', 'assistant', '', NOW, false) },
+        { type: 'appendContent', tabId: 't1', messageId: 'a1', chunk: 'Hi' },
+        { type: 'completeMessage', tabId: 't1', messageId: 'a1', usage },
+      ),
     );
     expect(s.conversations.t1[1].usage).toEqual(usage);
     saveChatState('u1', s);
@@ -241,9 +249,10 @@ describe('persistence', () => {
       'f',
       NOW,
     );
+    // Stored without a server conversation: written before conversations were kept with the account (legacy).
     expect(s.tabs).toEqual([
-      { id: 'a', title: 'Mine', provider: 'anthropic', model: 'claude-3-5-sonnet', createdAt: NOW },
-      { id: 'b', title: 'Chat 3', provider: 'openai', model: 'gpt-4o-mini', createdAt: NOW },
+      { id: 'a', title: 'Mine', provider: 'anthropic', model: 'claude-3-5-sonnet', createdAt: NOW, legacy: true },
+      { id: 'b', title: 'Chat 3', provider: 'openai', model: 'gpt-4o-mini', createdAt: NOW, legacy: true },
     ]);
     expect(s.activeTabId).toBe('a');
     expect(s.conversations.a.map((m) => [m.id, m.complete])).toEqual([
@@ -252,5 +261,176 @@ describe('persistence', () => {
     ]);
     expect(s.conversations.b).toEqual([]);
     expect(s.conversations.ghost).toBeUndefined();
+  });
+});
+
+const conversation = (id: string, over: Partial<ConversationInfo> = {}): ConversationInfo => ({
+  id,
+  title: `Title ${id}`,
+  provider: 'openai',
+  model: 'gpt-4o',
+  created_at: NOW,
+  updated_at: NOW,
+  archived: false,
+  message_count: 2,
+  ...over,
+});
+
+describe('server conversations (issue 24)', () => {
+  it("'New chat' (the server's default) is a default title too: the first message names the tab", () => {
+    expect(isDefaultTitle('New chat')).toBe(true);
+    expect(isDefaultTitle('Chat 12')).toBe(true);
+    expect(isDefaultTitle('Chat about tides')).toBe(false);
+  });
+
+  it('setConversation gives the tab its conversation (an uploaded old tab is no longer legacy); forgetConversation takes it away', () => {
+    const start: ChatState = { ...freshChatState('t1', NOW), tabs: [{ ...freshChatState('t1', NOW).tabs[0], legacy: true }] };
+    const s = run(start, { type: 'setConversation', tabId: 't1', conversation: conversation('c1', { message_count: 4 }) });
+    expect(s.tabs[0]).toEqual({ id: 't1', title: 'Chat 1', provider: 'openai', model: 'gpt-4o-mini', createdAt: NOW, conversationId: 'c1', messageCount: 4 });
+    const forgotten = run(s, { type: 'forgetConversation', tabId: 't1' });
+    expect(forgotten.tabs[0]).toEqual({ id: 't1', title: 'Chat 1', provider: 'openai', model: 'gpt-4o-mini', createdAt: NOW });
+    expect(run(forgotten, { type: 'forgetConversation', tabId: 't1' })).toBe(forgotten);
+  });
+
+  it('tabFromConversation: the server has the say, a provider it does not know is openai, a local name beats a default one', () => {
+    expect(tabFromConversation(conversation('c1', { provider: 'acme', model: 'x', title: '' }), NOW)).toEqual({
+      id: 'c1',
+      title: 'New chat',
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      createdAt: NOW,
+      conversationId: 'c1',
+      messageCount: 2,
+    });
+    const local: ChatTab = { id: 't1', title: 'Tides', provider: 'google', model: 'gemini-1.5-pro', createdAt: 'then', toolsOff: ['m1'] };
+    expect(tabFromConversation(conversation('c1', { title: 'Chat 1' }), NOW, local)).toMatchObject({ id: 't1', title: 'Tides', provider: 'openai', model: 'gpt-4o', toolsOff: ['m1'] });
+    expect(tabFromConversation(conversation('c1', { title: 'Renamed' }), NOW, local).title).toBe('Renamed');
+  });
+
+  it('syncTabs: the listed conversations become the tabs in their order, then those of this session; the active tab stays when it can', () => {
+    let s = run(freshChatState('t1', NOW), newTab('t2'), newTab('t3'));
+    s = run(s, { type: 'setConversation', tabId: 't2', conversation: conversation('c2') }, { type: 'setConversation', tabId: 't3', conversation: conversation('c3') });
+    s = run(s, { type: 'addMessage', tabId: 't2', message: user('u1', 'Hello') }, { type: 'selectTab', tabId: 't2' });
+    const synced = run(s, { type: 'syncTabs', conversations: [conversation('c9'), conversation('c2', { title: 'Renamed' })], keep: ['t1'], id: 'fresh', now: NOW });
+    expect(synced.tabs.map((t) => [t.id, t.conversationId, t.title])).toEqual([
+      ['c9', 'c9', 'Title c9'],
+      ['t2', 'c2', 'Renamed'],
+      ['t1', undefined, 'Chat 1'],
+    ]);
+    expect(synced.activeTabId).toBe('t2');
+    expect(synced.conversations).toEqual({ c9: [], t2: s.conversations.t2, t1: [] });
+
+    // Kept tabs of this session stay in their order, a listed one brought up to date.
+    const mine = run(s, { type: 'syncTabs', conversations: [conversation('c9'), conversation('c3', { title: 'Made here' })], keep: ['t1', 't3'], id: 'fresh', now: NOW });
+    expect(mine.tabs.map((t) => [t.id, t.title])).toEqual([
+      ['c9', 'Title c9'],
+      ['t1', 'Chat 1'],
+      ['t3', 'Made here'],
+    ]);
+
+    // The active tab went (archived elsewhere): the first is active.
+    const gone = run(s, { type: 'selectTab', tabId: 't3' }, { type: 'syncTabs', conversations: [conversation('c2')], keep: [], id: 'fresh', now: NOW });
+    expect(gone.tabs.map((t) => t.id)).toEqual(['t2']);
+    expect(gone.activeTabId).toBe('t2');
+    // None at all: a fresh Chat 1.
+    expect(run(s, { type: 'syncTabs', conversations: [], keep: [], id: 'fresh', now: NOW })).toEqual(freshChatState('fresh', NOW));
+  });
+
+  it('openConversation opens a reopened conversation as a new tab, active; one already open is only selected', () => {
+    const s = run(freshChatState('t1', NOW), { type: 'openConversation', conversation: conversation('c5'), now: NOW });
+    expect(s.tabs.map((t) => t.id)).toEqual(['t1', 'c5']);
+    expect(s.activeTabId).toBe('c5');
+    expect(s.conversations.c5).toEqual([]);
+    const again = run(s, { type: 'selectTab', tabId: 't1' }, { type: 'openConversation', conversation: conversation('c5'), now: NOW });
+    expect(again.tabs).toBe(s.tabs);
+    expect(again.activeTabId).toBe('c5');
+  });
+
+  it('setMessages replaces a tab’s messages; failMessage ends a reply with its error; resetReply empties it; setServerId names it', () => {
+    const base = run(freshChatState('t1', NOW), { type: 'addMessage', tabId: 't1', message: user('u1', 'Hi') });
+    const list = [user('x1', 'One'), createMessage('x2', 'assistant', 'Two', NOW, false)];
+    let s = run(base, { type: 'setMessages', tabId: 't1', messages: list });
+    expect(s.conversations.t1).toBe(list);
+    expect(run(s, { type: 'setMessages', tabId: 'nope', messages: [] })).toBe(s);
+    s = run(s, { type: 'setServerId', tabId: 't1', messageId: 'x2', serverId: 'm9' }, { type: 'failMessage', tabId: 't1', messageId: 'x2', error: 'Upstream gone' });
+    expect(s.conversations.t1[1]).toMatchObject({ content: 'Two', complete: true, error: 'Upstream gone', serverId: 'm9' });
+    s = run(s, { type: 'resetReply', tabId: 't1', messageId: 'x2' });
+    expect(s.conversations.t1[1]).toMatchObject({ content: '', complete: false, serverId: 'm9' });
+    expect(s.conversations.t1[1].error).toBeUndefined();
+  });
+
+  it('a stopped reply completes marked stopped', () => {
+    const s = run(
+      freshChatState('t1', NOW),
+      { type: 'addMessage', tabId: 't1', message: createMessage('a1', 'assistant', 'Part', NOW, false) },
+      { type: 'completeMessage', tabId: 't1', messageId: 'a1', stopped: true },
+    );
+    expect(s.conversations.t1[0]).toMatchObject({ complete: true, stopped: true });
+  });
+
+  it('the context leaves out a failed reply and the message it answered', () => {
+    const failed = { ...createMessage('a1', 'assistant', 'half', NOW, true), error: 'Stream timeout' };
+    const messages = [user('u0', 'First'), createMessage('a0', 'assistant', 'Answer', NOW, true), user('u1', 'Second'), failed, user('u2', 'Third')];
+    expect(contextFor(messages)).toEqual([
+      { role: 'user', content: 'First' },
+      { role: 'assistant', content: 'Answer' },
+      { role: 'user', content: 'Third' },
+    ]);
+  });
+});
+
+describe('persistence as a cache of the server (issue 24)', () => {
+  it('writes only tabs with a server conversation; a legacy tab not uploaded yet is written back as it was', () => {
+    const s = run(freshChatState('t1', NOW), newTab('t2'), newTab('t3'), { type: 'setConversation', tabId: 't2', conversation: conversation('c2') });
+    const legacyTab: ChatTab = { ...s.tabs.find((t) => t.id === 't3')!, legacy: true };
+    const state: ChatState = {
+      ...s,
+      tabs: s.tabs.map((t) => (t.id === 't3' ? legacyTab : t)),
+      conversations: { ...s.conversations, t3: [{ ...user('old', 'From before'), legacy: true }] },
+    };
+    saveChatState('u1', state);
+    const stored = JSON.parse(localStorage.getItem('chat-tabs:u1')!) as ChatTab[];
+    expect(stored.map((t) => [t.id, t.conversationId, t.legacy])).toEqual([
+      ['t2', 'c2', undefined],
+      ['t3', undefined, undefined],
+    ]);
+    const loaded = loadChatState('u1', 'unused', NOW);
+    expect(loaded.tabs.map((t) => [t.id, t.legacy])).toEqual([
+      ['t2', undefined],
+      ['t3', true],
+    ]);
+    expect(loaded.conversations.t3).toEqual([{ ...user('old', 'From before'), legacy: true }]);
+  });
+
+  it("an uploaded tab's old messages are shown this session only: never written again", () => {
+    const s = run(freshChatState('t1', NOW), { type: 'setConversation', tabId: 't1', conversation: conversation('c1') });
+    saveChatState('u1', { ...s, conversations: { t1: [{ ...user('old', 'From before'), legacy: true }, user('new', 'Kept')] } });
+    expect(loadChatState('u1', 'unused', NOW).conversations.t1.map((m) => m.id)).toEqual(['new']);
+  });
+
+  it('keeps the server ids, errors and Stop of messages; a reply the server keeps stays open to be re-attached', () => {
+    const s = restoreChatState(
+      [{ id: 't', title: 'T', conversationId: 'c1', messageCount: 3 }],
+      't',
+      {
+        t: [
+          { id: 'u', role: 'user', content: 'Hi', serverId: 'm1' },
+          { id: 'a', role: 'assistant', content: 'Part', complete: false, serverId: 'm2' },
+          { id: 'b', role: 'assistant', content: 'Half', complete: true, serverId: 'm3', error: 'Stream timeout', stopped: true, cut: true },
+          { id: 'c', role: 'assistant', content: 'Cut off', complete: false },
+        ],
+      },
+      'f',
+      NOW,
+    );
+    expect(s.tabs[0]).toMatchObject({ conversationId: 'c1', messageCount: 3 });
+    expect(s.tabs[0].legacy).toBeUndefined();
+    expect(s.conversations.t.map((m) => [m.id, m.serverId, m.complete])).toEqual([
+      ['u', 'm1', true],
+      ['a', 'm2', false],
+      ['b', 'm3', true],
+      ['c', undefined, true],
+    ]);
+    expect(s.conversations.t[2]).toMatchObject({ error: 'Stream timeout', stopped: true, cut: true });
   });
 });

@@ -1,9 +1,10 @@
 // The tab and conversation rules of SPEC §4 as a pure reducer. Ids and
 // times come in with the actions, so every rule is testable as is.
 
+import type { ConversationInfo } from '../api/conversations';
 import { TAB_TITLE_CHARS } from '../constants';
 import { displayText } from '../menu/display';
-import { DEFAULT_PROVIDER, firstModel, modelFor, type ProviderId } from '../providers';
+import { DEFAULT_PROVIDER, firstModel, isProviderId, modelFor, type ProviderId } from '../providers';
 import { isLongMessage } from '../summary';
 import { approvalExpired, isPaused, mapBlock, resultState } from './message-parts';
 import type { ChatMessage, ChatState, ChatTab, MessageRole, MessageUsage, PendingApproval, ToolBlock, ToolContent } from './types';
@@ -24,9 +25,12 @@ export interface ToolResultInput {
 export type ApprovalDecision = 'approve' | 'always' | 'deny';
 
 const DEFAULT_TITLE = /^Chat \d+$/;
+/** The title the server gives a conversation made without one. */
+export const SERVER_DEFAULT_TITLE = 'New chat';
 
+/** 'Chat {n}' (or the server's 'New chat'): the first user message names the tab instead. */
 export function isDefaultTitle(title: string): boolean {
-  return DEFAULT_TITLE.test(title);
+  return DEFAULT_TITLE.test(title) || title === SERVER_DEFAULT_TITLE;
 }
 
 /** 'Chat {n}': n is one more than the number of tabs, moved on past titles in use. */
@@ -80,8 +84,33 @@ export function activeTab(state: ChatState): ChatTab {
   return state.tabs.find((t) => t.id === state.activeTabId) ?? state.tabs[0];
 }
 
+/**
+ * A server conversation as a tab: `local`, the tab already showing it, keeps
+ * its id and its browser-only settings (tools). A 'Chat {n}' the server
+ * still has while the tab was named by its first message keeps the name
+ * (the rename is on its way).
+ */
+export function tabFromConversation(c: ConversationInfo, now: string, local?: ChatTab): ChatTab {
+  const provider = isProviderId(c.provider) ? c.provider : DEFAULT_PROVIDER;
+  const keepLocalTitle = local !== undefined && !isDefaultTitle(local.title) && isDefaultTitle(c.title);
+  const tab: ChatTab = {
+    ...(local ?? { id: c.id, createdAt: c.created_at || now }),
+    title: keepLocalTitle ? local.title : c.title.trim() || local?.title || SERVER_DEFAULT_TITLE,
+    provider,
+    model: modelFor(provider, c.model),
+    conversationId: c.id,
+    messageCount: c.message_count,
+  };
+  delete tab.legacy;
+  return tab;
+}
+
 export type ChatAction =
-  /** A new tab with the active tab's provider and model, made active. */
+  /**
+   * A new tab with the active tab's provider and model, made active, after the
+   * others (next to '+'). The server lists conversations newest first: a
+   * reload shows them in that order.
+   */
   | { type: 'newTab'; id: string; now: string }
   /** `id`/`now` make the fresh 'Chat 1' when the last tab closes. */
   | { type: 'closeTab'; tabId: string; id: string; now: string }
@@ -90,7 +119,7 @@ export type ChatAction =
   | { type: 'addMessage'; tabId: string; message: ChatMessage }
   | { type: 'appendContent'; tabId: string; messageId: string; chunk: string }
   /** The reply finished; `usage` is what the stream's usage frame said, when it sent one. */
-  | { type: 'completeMessage'; tabId: string; messageId: string; usage?: MessageUsage }
+  | { type: 'completeMessage'; tabId: string; messageId: string; usage?: MessageUsage; stopped?: boolean }
   | { type: 'removeMessage'; tabId: string; messageId: string }
   | { type: 'patchMessage'; tabId: string; messageId: string; patch: Partial<Pick<ChatMessage, 'summary' | 'showFull' | 'summaryRequested' | 'summaryUsage'>> }
   /** Turns one MCP server's tools on or off for the tab. */
@@ -109,7 +138,28 @@ export type ChatAction =
   /** The server refused the token (unknown, used or expired): the reply is over, `detail` says why. */
   | { type: 'approvalRefused'; tabId: string; messageId: string; detail: string }
   /** Paused replies whose approval expired by `nowMs` are over. */
-  | { type: 'expireApprovals'; tabId: string; nowMs: number };
+  | { type: 'expireApprovals'; tabId: string; nowMs: number }
+  /** The tab's conversation was made on the server (an uploaded old tab is one from now on). */
+  | { type: 'setConversation'; tabId: string; conversation: ConversationInfo }
+  /** The tab's conversation is gone from the server (deleted elsewhere): the next message makes a new one. */
+  | { type: 'forgetConversation'; tabId: string }
+  /**
+   * The open conversations the server listed (newest first) become the tabs,
+   * in its order, followed by the tabs in `keep` (those of this session, in
+   * their order; a listed one brought up to date); with no tab left, a fresh
+   * 'Chat 1' (`id`, `now`).
+   */
+  | { type: 'syncTabs'; conversations: ConversationInfo[]; keep: readonly string[]; id: string; now: string }
+  /** A conversation reopened from History: its tab, after the others as a new one, made active. */
+  | { type: 'openConversation'; conversation: ConversationInfo; now: string }
+  /** The tab's messages as the server has them (merged with what only this browser knows). */
+  | { type: 'setMessages'; tabId: string; messages: ChatMessage[] }
+  /** The reply failed: it is over, `error` says why (what arrived stays). */
+  | { type: 'failMessage'; tabId: string; messageId: string; error: string }
+  /** A re-attached reply is sent again from its start: it starts empty. */
+  | { type: 'resetReply'; tabId: string; messageId: string }
+  /** The server's ids of a message (from the stream's message_ids). */
+  | { type: 'setServerId'; tabId: string; messageId: string; serverId: string };
 
 function mapMessage(state: ChatState, tabId: string, messageId: string, fn: (m: ChatMessage) => ChatMessage): ChatState {
   const list = state.conversations[tabId];
@@ -221,7 +271,10 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     case 'appendContent':
       return mapMessage(state, action.tabId, action.messageId, (m) => (action.chunk ? { ...m, content: m.content + action.chunk } : m));
     case 'completeMessage':
-      return mapMessage(state, action.tabId, action.messageId, (m) => finish(m, action.usage));
+      return mapMessage(state, action.tabId, action.messageId, (m) => {
+        const done = finish(m, action.usage);
+        return action.stopped ? { ...done, stopped: true } : done;
+      });
     case 'removeMessage': {
       const list = state.conversations[action.tabId];
       if (!list || !list.some((m) => m.id === action.messageId)) return state;
@@ -275,10 +328,74 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       });
       return changed ? { ...state, conversations: { ...state.conversations, [action.tabId]: next } } : state;
     }
+    case 'setConversation':
+      return mapTab(state, action.tabId, (t) => {
+        const next: ChatTab = { ...t, conversationId: action.conversation.id, messageCount: action.conversation.message_count };
+        delete next.legacy;
+        return next;
+      });
+    case 'forgetConversation':
+      return mapTab(state, action.tabId, (t) => {
+        if (t.conversationId === undefined) return t;
+        const next = { ...t };
+        delete next.conversationId;
+        delete next.messageCount;
+        return next;
+      });
+    case 'syncTabs':
+      return syncTabs(state, action);
+    case 'openConversation': {
+      const { conversation } = action;
+      const open = state.tabs.find((t) => t.conversationId === conversation.id);
+      if (open) return state.activeTabId === open.id ? state : { ...state, activeTabId: open.id };
+      const tab = tabFromConversation(conversation, action.now);
+      return { tabs: [...state.tabs, tab], activeTabId: tab.id, conversations: { ...state.conversations, [tab.id]: [] } };
+    }
+    case 'setMessages':
+      if (!state.tabs.some((t) => t.id === action.tabId)) return state;
+      return { ...state, conversations: { ...state.conversations, [action.tabId]: action.messages } };
+    case 'failMessage':
+      return mapMessage(state, action.tabId, action.messageId, (m) => ({ ...finish(m), error: action.error || 'Failed' }));
+    case 'resetReply':
+      return mapMessage(state, action.tabId, action.messageId, (m) => {
+        const fresh: ChatMessage = { ...m, content: '', complete: false, truncated: false };
+        delete fresh.blocks;
+        delete fresh.error;
+        delete fresh.approval;
+        delete fresh.usage;
+        return fresh;
+      });
+    case 'setServerId':
+      return mapMessage(state, action.tabId, action.messageId, (m) => (m.serverId === action.serverId ? m : { ...m, serverId: action.serverId }));
   }
 }
 
-/** SPEC §4: the context sent with a message is the tab's complete messages so far. */
+function syncTabs(state: ChatState, action: Extract<ChatAction, { type: 'syncTabs' }>): ChatState {
+  const keep = new Set(action.keep);
+  const listed = new Map(action.conversations.map((c) => [c.id, c]));
+  const local = new Map(state.tabs.filter((t) => t.conversationId).map((t) => [t.conversationId, t]));
+  const session = state.tabs
+    .filter((t) => keep.has(t.id))
+    .map((t) => {
+      const c = t.conversationId ? listed.get(t.conversationId) : undefined;
+      return c ? tabFromConversation(c, action.now, t) : t;
+    });
+  const inSession = new Set(session.map((t) => t.conversationId));
+  const listedTabs = action.conversations.filter((c) => !inSession.has(c.id)).map((c) => tabFromConversation(c, action.now, local.get(c.id)));
+  const tabs = [...listedTabs, ...session];
+  if (tabs.length === 0) return freshChatState(action.id, action.now);
+  const conversations: Record<string, ChatMessage[]> = {};
+  for (const t of tabs) conversations[t.id] = state.conversations[t.id] ?? [];
+  const activeTabId = tabs.some((t) => t.id === state.activeTabId) ? state.activeTabId : tabs[0].id;
+  return { tabs, activeTabId, conversations };
+}
+
+/**
+ * SPEC §4: the context sent with a message is the tab's complete messages
+ * so far; a failed reply is left out, and the message it answered with it.
+ */
 export function contextFor(messages: readonly ChatMessage[]): { role: MessageRole; content: string }[] {
-  return messages.filter((m) => m.complete).map((m) => ({ role: m.role, content: m.content }));
+  return messages
+    .filter((m, i) => m.complete && !m.error && !(m.role === 'user' && messages[i + 1]?.role === 'assistant' && messages[i + 1].error))
+    .map((m) => ({ role: m.role, content: m.content }));
 }

@@ -3,6 +3,7 @@
 // summary and the context use it); tool calls and notes are kept beside it
 // in `blocks`, each placed by the length of the text that came before it.
 
+import type { StreamApproval } from '../api/chat-stream';
 import type { ChatMessage, MessageBlock, MessagePart, PendingApproval, ToolBlock, ToolCallState } from './types';
 
 /** The reply's text, tool calls and notes, in the order they streamed. */
@@ -53,6 +54,27 @@ export function resultState(result: { is_error: boolean; denied?: boolean }): To
 export function isDestructive(annotations: { readOnlyHint?: boolean; destructiveHint?: boolean }): boolean {
   if (annotations.destructiveHint !== undefined) return annotations.destructiveHint;
   return annotations.readOnlyHint !== true;
+}
+
+/** The approval a stream paused for, as kept with its message; `target` is what the resume must name again. */
+export function approvalFrom(a: StreamApproval, target: Pick<PendingApproval, 'connectionId' | 'model' | 'demo'>): PendingApproval {
+  const { call } = a;
+  return {
+    token: a.token,
+    expiresAt: a.expires_at,
+    callId: call.id,
+    serverId: call.server_id,
+    serverName: call.server_name,
+    tool: call.tool,
+    arguments: call.arguments,
+    description: call.description,
+    readOnly: call.annotations.readOnlyHint,
+    destructive: isDestructive(call.annotations),
+    connectionId: target.connectionId,
+    model: target.model,
+    demo: target.demo,
+    status: 'pending',
+  };
 }
 
 /** The approval's time is up (an unreadable time never expires here: the server decides). */

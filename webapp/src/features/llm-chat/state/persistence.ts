@@ -5,6 +5,12 @@
 // when the session ends). What is read back is checked field by field:
 // anything unusable is dropped, and with no usable tab the chat starts with
 // a fresh 'Chat 1'.
+//
+// Since conversations are kept with the account (issue 24) this is a cache
+// of the server's: only tabs with a server conversation are written, so a
+// tab read back without one was written by the app before that change
+// (legacy): it is uploaded once, then no longer written. A tab not made on
+// the server yet is not written either (it is empty: a message makes it).
 
 import { readJson, readString, STORAGE_KEYS, userKey, writeJson, writeString } from '../../../lib/storage';
 import { isProviderId, modelFor } from '../providers';
@@ -39,6 +45,12 @@ function restoreTab(raw: unknown, index: number, now: string): ChatTab | null {
   };
   if (Array.isArray(raw.toolsOff)) tab.toolsOff = [...new Set(raw.toolsOff.filter((id): id is string => str(id) && id !== ''))];
   if (raw.confirmReadOnly === true) tab.confirmReadOnly = true;
+  if (str(raw.conversationId) && raw.conversationId) {
+    tab.conversationId = raw.conversationId;
+    if (typeof raw.messageCount === 'number' && Number.isFinite(raw.messageCount) && raw.messageCount >= 0) tab.messageCount = Math.floor(raw.messageCount);
+  } else {
+    tab.legacy = true;
+  }
   return tab;
 }
 
@@ -93,13 +105,15 @@ function restoreApproval(raw: unknown): PendingApproval | undefined {
   return approval;
 }
 
-function restoreMessage(raw: unknown, now: string): ChatMessage | null {
+function restoreMessage(raw: unknown, now: string, legacy: boolean): ChatMessage | null {
   if (!isRecord(raw) || !str(raw.id) || !str(raw.content)) return null;
   if (raw.role !== 'user' && raw.role !== 'assistant') return null;
   const blocks = raw.role === 'assistant' && Array.isArray(raw.blocks) ? raw.blocks.map(restoreBlock).filter((b): b is MessageBlock => b !== null) : [];
   let approval = raw.role === 'assistant' ? restoreApproval(raw.approval) : undefined;
   let complete = raw.complete !== false;
-  if (!complete && raw.role === 'assistant' && approval?.status !== 'pending') {
+  const serverId = !legacy && str(raw.serverId) && raw.serverId ? raw.serverId : undefined;
+  // A reply the server keeps stays open: the server says how it went on (re-attach).
+  if (!complete && raw.role === 'assistant' && approval?.status !== 'pending' && !serverId) {
     // A reply cut off by a reload: drop it when empty, keep what arrived otherwise
     // (a tool call still running then was cut off with it).
     if (!raw.content && blocks.length === 0) return null;
@@ -129,6 +143,11 @@ function restoreMessage(raw: unknown, now: string): ChatMessage | null {
   if (summaryUsage) message.summaryUsage = summaryUsage;
   if (blocks.length > 0) message.blocks = blocks;
   if (approval) message.approval = approval;
+  if (serverId) message.serverId = serverId;
+  if (str(raw.error) && raw.error) message.error = raw.error;
+  if (raw.stopped === true) message.stopped = true;
+  if (raw.cut === true) message.cut = true;
+  if (legacy) message.legacy = true;
   return message;
 }
 
@@ -190,7 +209,8 @@ export function restoreChatState(rawTabs: unknown, rawActive: unknown, rawConver
   const conversations: Record<string, ChatMessage[]> = {};
   for (const tab of tabs) {
     const list = isRecord(rawConversations) ? rawConversations[tab.id] : undefined;
-    conversations[tab.id] = Array.isArray(list) ? list.map((m) => restoreMessage(m, now)).filter((m): m is ChatMessage => m !== null) : [];
+    const legacy = tab.legacy === true;
+    conversations[tab.id] = Array.isArray(list) ? list.map((m) => restoreMessage(m, now, legacy)).filter((m): m is ChatMessage => m !== null) : [];
   }
   const activeTabId = str(rawActive) && ids.has(rawActive) ? rawActive : tabs[0].id;
   return { tabs, activeTabId, conversations };
@@ -211,11 +231,41 @@ export function loadChatState(userId: string, freshId: string, now: string): Cha
   return restoreChatState(readJson<unknown>(keys.tabs), readString(keys.activeTab), readJson<unknown>(keys.conversations), freshId, now);
 }
 
+/** A tab as written: without the flags that reading derives. */
+function storableTab(tab: ChatTab): ChatTab {
+  if (!tab.legacy) return tab;
+  const out = { ...tab };
+  delete out.legacy;
+  return out;
+}
+
+/**
+ * The tabs with a server conversation and their messages (not those only
+ * shown this session: legacy ones of an uploaded tab); a legacy tab not
+ * uploaded yet is written back as it was read.
+ */
+export function storableState(state: ChatState): { tabs: ChatTab[]; conversations: Record<string, ChatMessage[]> } {
+  const tabs = state.tabs.filter((t) => t.conversationId || t.legacy);
+  const conversations: Record<string, ChatMessage[]> = {};
+  for (const tab of tabs) {
+    const list = state.conversations[tab.id] ?? [];
+    conversations[tab.id] = list
+      .filter((m) => !(m.legacy && tab.conversationId))
+      .map((m) => {
+        const stored = storableMessage(m);
+        if (!stored.legacy) return stored;
+        const out = { ...stored };
+        delete out.legacy;
+        return out;
+      });
+  }
+  return { tabs: tabs.map(storableTab), conversations };
+}
+
 export function saveChatState(userId: string, state: ChatState): void {
   const keys = chatStorageKeys(userId);
-  writeJson(keys.tabs, state.tabs);
+  const { tabs, conversations } = storableState(state);
+  writeJson(keys.tabs, tabs);
   writeString(keys.activeTab, state.activeTabId);
-  const conversations: Record<string, ChatMessage[]> = {};
-  for (const [tabId, list] of Object.entries(state.conversations)) conversations[tabId] = list.map(storableMessage);
   writeJson(keys.conversations, conversations);
 }

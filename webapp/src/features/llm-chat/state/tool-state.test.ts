@@ -183,18 +183,20 @@ describe('approval', () => {
 describe('tab tool settings', () => {
   it('turns servers off and on per tab, and the read-only setting', () => {
     let s = run(freshChatState(T, NOW), { type: 'newTab', id: 't2', now: NOW });
+    const tab = (id: string) => s.tabs.find((t) => t.id === id)!;
     s = run(s, { type: 'setToolServer', tabId: T, connectionId: 'c-a', on: false }, { type: 'setToolServer', tabId: T, connectionId: 'c-b', on: false });
-    expect(s.tabs[0].toolsOff).toEqual(['c-a', 'c-b']);
-    expect(s.tabs[1].toolsOff).toBeUndefined();
+    expect(tab(T).toolsOff).toEqual(['c-a', 'c-b']);
+    expect(tab('t2').toolsOff).toBeUndefined();
     s = run(s, { type: 'setToolServer', tabId: T, connectionId: 'c-a', on: true }, { type: 'setConfirmReadOnly', tabId: T, on: true });
-    expect(s.tabs[0]).toMatchObject({ toolsOff: ['c-b'], confirmReadOnly: true });
+    expect(tab(T)).toMatchObject({ toolsOff: ['c-b'], confirmReadOnly: true });
     expect(run(s, { type: 'setToolServer', tabId: T, connectionId: 'c-b', on: false })).toBe(s);
   });
 });
 
 describe('persistence of tool calls and approvals', () => {
+  // Tabs are stored once they have a server conversation.
   const roundTrip = (s: ChatState) => {
-    saveChatState('u1', s);
+    saveChatState('u1', { ...s, tabs: s.tabs.map((t) => ({ ...t, conversationId: `c-${t.id}` })) });
     return loadChatState('u1', 'fresh', NOW);
   };
 

@@ -14,6 +14,18 @@ export interface ChatTab {
   toolsOff?: string[];
   /** Ask before read-only tools too (sent as confirm_read_only). */
   confirmReadOnly?: boolean;
+  /**
+   * The server conversation this tab is (issue 24). Absent until it is made:
+   * a fresh 'Chat 1' is made with its first message, a new tab at once.
+   */
+  conversationId?: string;
+  /** Messages the server holds for it, as its last listing said (closing an empty one deletes it). */
+  messageCount?: number;
+  /**
+   * The tab came from the browser's storage of before conversations were
+   * kept with the account, and is not uploaded yet (memory only).
+   */
+  legacy?: boolean;
 }
 
 export type MessageRole = 'user' | 'assistant';
@@ -124,6 +136,19 @@ export interface ChatMessage {
   blocks?: MessageBlock[];
   /** The reply is paused until the user decides on a tool call (or was, when not pending). */
   approval?: PendingApproval;
+  /** The id the server keeps the message under (from the stream's message_ids, or history). */
+  serverId?: string;
+  /** The reply failed: why (shown with Retry). */
+  error?: string;
+  /** The user stopped the reply. */
+  stopped?: boolean;
+  /** The server cut the stored text at its limit. */
+  cut?: boolean;
+  /**
+   * A message of a tab uploaded from the browser's old storage: the server
+   * does not have it, so it is shown in this session only and never stored.
+   */
+  legacy?: boolean;
 }
 
 export interface ChatState {

@@ -1,12 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearSession, setSession } from '../../../lib/auth-session';
-import { tokenExpiringIn } from '../../../test/jwt-fixtures';
+import { fakeConversations, installFakeApi, sseData, sseStream } from '../../../test/fake-api';
+import { jsonResponse, tokenExpiringIn } from '../../../test/jwt-fixtures';
 import { ADA, startSignedIn, startSignedOut } from '../../../test/session';
 import { createMessage, freshChatState } from '../state/chat-state';
 import { chatStorageKeys, saveChatState } from '../state/persistence';
 import { currentSession, getChatSnapshot, resetChatStoreForTests, runningStreams, subscribeChat } from './account';
 import { setDraft } from './drafts';
 import { SAVE_DELAY_MS } from './save';
+import { send } from './sending';
 import { dispatch, track } from './session';
 
 const NOW = '2026-03-07T10:00:00.000Z';
@@ -15,12 +17,14 @@ const GRACE = { ...ADA, id: 'u2', email: 'grace@example.com', username: 'grace',
 function storeChat(userId: string, title: string): void {
   const state = freshChatState(`tab-${userId}`, NOW);
   state.tabs[0].title = title;
+  state.tabs[0].conversationId = `c-${userId}`;
   saveChatState(userId, state);
 }
 
 afterEach(() => {
   resetChatStoreForTests();
   vi.useRealTimers();
+  vi.unstubAllGlobals();
 });
 
 describe('signed out', () => {
@@ -125,5 +129,36 @@ describe('signed in', () => {
     expect(next).not.toBe(s);
     setDraft(next, 'x', next.snap.state.activeTabId);
     expect(listener).not.toHaveBeenCalled();
+  });
+});
+
+describe('a page going away and coming back (issue 24)', () => {
+  it("lets its streams go, so a reload's broken connection is no failed reply; back from the back/forward cache, the reply is re-attached", async () => {
+    startSignedIn();
+    const api = installFakeApi();
+    const convs = fakeConversations(api);
+    api.route('POST /api/v1/mcp-connections/openai', () => jsonResponse(200, { id: 'conn-1', server_name: 'OpenAI GPT (local demo)', model: 'gpt-4o-mini', demo: true }));
+    const body = sseStream();
+    api.route('POST /api/v1/mcp-connections/message', (req) => convs.keepStream(req.body, body.response));
+    const s = currentSession()!;
+    const tabId = s.snap.state.activeTabId;
+    const sent = send(s, 'Tell me', {});
+    body.push(sseData({ content: 'Once' }));
+    await vi.waitFor(() => expect(s.snap.state.conversations[tabId][1]?.content).toBe('Once'));
+
+    window.dispatchEvent(new Event('pagehide'));
+    await expect(sent).resolves.toBe(false);
+    const reply = s.snap.state.conversations[tabId][1];
+    expect(reply).toMatchObject({ complete: false, content: 'Once' });
+    expect(reply.error).toBeUndefined();
+    expect(JSON.parse(localStorage.getItem(chatStorageKeys(ADA.id).conversations)!)[tabId][1]).toMatchObject({ complete: false, serverId: reply.serverId });
+
+    const cid = s.snap.state.tabs[0].conversationId!;
+    convs.messages[cid][1].content = 'Once upon a time.';
+    convs.messages[cid][1].complete = true;
+    const event = new Event('pageshow') as PageTransitionEvent;
+    Object.defineProperty(event, 'persisted', { value: true });
+    window.dispatchEvent(event);
+    await vi.waitFor(() => expect(s.snap.state.conversations[tabId][1]).toMatchObject({ content: 'Once upon a time.', complete: true }));
   });
 });

@@ -1,12 +1,18 @@
 // Which account the chat belongs to: the signed-in one. Its session is made
-// (its stored chat loaded) when first asked for, and ended when that account
+// (its stored chat loaded, then brought in line with the conversations the
+// server keeps for it) when first asked for, and ended when that account
 // is no longer the signed-in one (logout, a 401, another account signing
 // in), even while no chat page is on screen. Its listeners are React's
-// (useSyncExternalStore); a page hiding writes what is waiting to be saved.
+// (useSyncExternalStore). A page going away (reload, navigation) lets its
+// streams go first (the server keeps generating the replies: the next load
+// re-attaches to them), so their broken connections are not taken for
+// failed replies, then writes what is waiting to be saved; a page coming
+// back from the browser's back/forward cache re-attaches to them.
 
 import { signedInUserId, subscribeAuth } from '../../../lib/auth-session';
+import { resumeReplies, syncConversations } from './conversations';
 import { saveNow } from './save';
-import { createSession, endSession, SIGNED_OUT, type ChatSnapshot, type Session } from './session';
+import { abortTab, createSession, endSession, SIGNED_OUT, type ChatSnapshot, type Session } from './session';
 import { scheduleSummaries } from './summaries';
 
 let session: Session | null = null;
@@ -26,12 +32,22 @@ function startSession(userId: string): Session {
       emit();
     }
   });
-  const flush = () => saveNow(s);
+  const flush = () => {
+    for (const tabId of [...s.streams.keys()]) abortTab(s, tabId);
+    saveNow(s);
+  };
+  const back = (event: PageTransitionEvent) => {
+    if (event.persisted) void resumeReplies(s);
+  };
   window.addEventListener('pagehide', flush);
+  window.addEventListener('pageshow', back);
   s.detach = () => {
     unsubscribe();
     window.removeEventListener('pagehide', flush);
+    window.removeEventListener('pageshow', back);
   };
+  // Asynchronous: nothing is emitted while React reads a snapshot.
+  void syncConversations(s);
   return s;
 }
 

@@ -7,7 +7,8 @@ import type { ApprovalDecision } from '../state/chat-state';
 import { approvalExpired, awaitingApproval } from '../state/message-parts';
 import type { ChatMessage } from '../state/types';
 import { setSending, settleReply, streamReply, type ReplyTarget } from './reply';
-import { dispatch, findMessage, track, type Session } from './session';
+import { connectTo } from './connections';
+import { dispatch, findMessage, findTab, track, type Session } from './session';
 import { chatError, streamFailure } from './toasts';
 
 /** The reply in the tab still waiting for an answer; expired ones are closed on the way. */
@@ -31,13 +32,21 @@ export async function answerApproval(s: Session, tabId: string, messageId: strin
     dispatch(s, { type: 'expireApprovals', tabId, nowMs: Date.now() });
     return false;
   }
+  let { connectionId, model, demo } = approval;
+  if (!connectionId) {
+    // Paused on another device (history does not say on which connection): the tab's own.
+    const tab = findTab(s, tabId);
+    const connection = tab ? await connectTo(s, tab.provider, tab.model) : null;
+    if (!connection || s.ended || findMessage(s, tabId, messageId)?.approval?.status !== 'pending' || s.snap.sending[tabId]) return false;
+    ({ id: connectionId, model, demo } = connection);
+  }
   setSending(s, tabId, true);
   dispatch(s, { type: 'answerApproval', tabId, messageId, decision });
-  const target: ReplyTarget = { tabId, messageId, connectionId: approval.connectionId, model: approval.model, demo: approval.demo };
+  const target: ReplyTarget = { tabId, messageId, connectionId, model, demo };
   const request: StreamRequest = {
-    connection_id: approval.connectionId,
+    connection_id: connectionId,
     message: '',
-    model: approval.model,
+    model,
     context: [],
     approval: { token: approval.token, decision },
   };

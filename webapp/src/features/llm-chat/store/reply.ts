@@ -4,9 +4,8 @@
 // pause (the approval is kept with the message) or completion with the
 // reply's usage. Also the tab's "sending" flag both of them hold meanwhile.
 
-import { streamChatMessage, type StreamApproval, type StreamRequest, type StreamResult } from '../api/chat-stream';
-import { isDestructive } from '../state/message-parts';
-import type { PendingApproval } from '../state/types';
+import { streamChatMessage, type StreamOptions, type StreamRequest, type StreamResult } from '../api/chat-stream';
+import { approvalFrom } from '../state/message-parts';
 import { messageUsage } from '../usage';
 import { dispatch, setSnap, type Session } from './session';
 
@@ -28,32 +27,24 @@ export function setSending(s: Session, tabId: string, on: boolean): void {
   setSnap(s, { sending });
 }
 
-/** The approval a stream paused for, as kept with its message. */
-export function approvalFrom(a: StreamApproval, target: ReplyTarget): PendingApproval {
-  const { call } = a;
-  return {
-    token: a.token,
-    expiresAt: a.expires_at,
-    callId: call.id,
-    serverId: call.server_id,
-    serverName: call.server_name,
-    tool: call.tool,
-    arguments: call.arguments,
-    description: call.description,
-    readOnly: call.annotations.readOnlyHint,
-    destructive: isDestructive(call.annotations),
-    connectionId: target.connectionId,
-    model: target.model,
-    demo: target.demo,
-    status: 'pending',
-  };
-}
+export { approvalFrom };
 
 /** Streams into the target message; `started` is told whenever a frame arrives. */
-export function streamReply(s: Session, target: ReplyTarget, request: StreamRequest, signal: AbortSignal, started: () => void): Promise<StreamResult> {
+export function streamReply(
+  s: Session,
+  target: ReplyTarget,
+  request: StreamRequest,
+  signal: AbortSignal,
+  started: () => void,
+  extra: Pick<StreamOptions, 'onMessageIds'> = {},
+): Promise<StreamResult> {
+  return streamChatMessage(request, { signal, ...extra, ...replyHandlers(s, target, started) });
+}
+
+/** The stream callbacks that apply a reply's frames to its message; `started` is told whenever one arrives. */
+export function replyHandlers(s: Session, target: ReplyTarget, started: () => void): Pick<StreamOptions, 'onContent' | 'onToolCall' | 'onToolResult' | 'onNotice'> {
   const { tabId, messageId } = target;
-  return streamChatMessage(request, {
-    signal,
+  return {
     onContent: (chunk) => {
       started();
       dispatch(s, { type: 'appendContent', tabId, messageId, chunk });
@@ -75,16 +66,20 @@ export function streamReply(s: Session, target: ReplyTarget, request: StreamRequ
       started();
       dispatch(s, { type: 'notice', tabId, messageId, text });
     },
-  });
+  };
 }
 
-/** The stream ended: paused for an approval (the message stays open), or complete with its usage. */
+/**
+ * The stream ended: paused for an approval (the message stays open), or
+ * complete with its usage (stopped, when the user pressed Stop).
+ */
 export function settleReply(s: Session, target: ReplyTarget, result: StreamResult): void {
   const { tabId, messageId } = target;
+  const stopped = s.stopping.delete(messageId);
   if (result.approval) {
     dispatch(s, { type: 'pauseForApproval', tabId, messageId, approval: approvalFrom(result.approval, target) });
     return;
   }
   const usage = result.usage ? messageUsage(result.usage, target.demo || result.usage.demo === true) : undefined;
-  dispatch(s, { type: 'completeMessage', tabId, messageId, usage });
+  dispatch(s, { type: 'completeMessage', tabId, messageId, usage, ...(stopped ? { stopped } : {}) });
 }

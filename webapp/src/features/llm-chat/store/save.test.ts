@@ -9,9 +9,10 @@ import { SAVE_DELAY_MS, saveNow, saveSoon, type Saveable } from './save';
 const NOW = '2026-03-07T10:00:00.000Z';
 const keys = chatStorageKeys(ADA.id);
 const stored = () => localStorage.getItem(keys.tabs);
+/** A state with one tab, a server conversation (what is stored). */
 const titled = (title: string): ChatState => {
   const state = freshChatState('t1', NOW);
-  return { ...state, tabs: [{ ...state.tabs[0], title }] };
+  return { ...state, tabs: [{ ...state.tabs[0], title, conversationId: 'c1' }] };
 };
 
 let s: Saveable;

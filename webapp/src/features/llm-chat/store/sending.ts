@@ -1,19 +1,25 @@
 // Sending a message (SPEC §4): connect when needed, add the user's message
 // and an empty reply, then stream the reply into it with the conversation
 // so far as context and the MCP servers whose tools the model may call.
-// A failed reply goes (unless it called tools: that record stays) and the
-// chat's toast says why; a reply given up (its tab closed, the session
-// over) ends quietly.
+// The message goes to the tab's server conversation (issue 24; made first
+// when the tab has none): the stream's first frame gives the ids the server
+// keeps both under, and the server keeps generating if the page goes.
+// A failed reply stays, saying why, with Retry (which sends the same
+// message again in its place), and the chat's toast says why too; a reply
+// given up (the session over) ends quietly.
 
+import { errorMessage } from '../../../lib/api-client';
 import { isAbortError, StreamError, type StreamRequest } from '../api/chat-stream';
 import { connectionKey } from '../connection';
 import { newId } from '../ids';
 import { contextFor, createMessage } from '../state/chat-state';
 import { openApproval } from './approvals';
 import { connectTo, storeConnection } from './connections';
+import { CONVERSATION_FAILED, ensureConversation, updateConversation } from './conversations';
 import { setDraft } from './drafts';
 import { setSending, settleReply, streamReply, type ReplyTarget } from './reply';
-import { dispatch, findMessage, findTab, nowIso, track, type Session } from './session';
+import { dispatch, findTab, nowIso, track, type Session } from './session';
+import { requestStop } from './stop';
 import { APPROVAL_FIRST, chatError, streamFailure } from './toasts';
 
 export interface SendOptions {
@@ -23,6 +29,8 @@ export interface SendOptions {
   clearDraft?: boolean;
   /** The MCP tools the model may call: the enabled servers' connection ids (none: no tools offered). */
   tools?: { connectionIds: readonly string[]; confirmReadOnly: boolean };
+  /** Retry: the failed message and reply this one takes the place of (removed once it goes). */
+  replaces?: readonly string[];
 }
 
 /**
@@ -41,18 +49,27 @@ export async function send(s: Session, text: string, options: SendOptions): Prom
   try {
     const tabAtStart = findTab(s, tabId);
     if (!tabAtStart) return false;
-    const connection = await connectTo(s, tabAtStart.provider, tabAtStart.model);
+    const conversation = ensureConversation(s, tabId).catch((error: unknown) => {
+      if (!s.ended) chatError(errorMessage(error, CONVERSATION_FAILED));
+      return null;
+    });
+    const [connection, conversationId] = await Promise.all([connectTo(s, tabAtStart.provider, tabAtStart.model), conversation]);
     const tab = findTab(s, tabId);
-    if (!connection || !tab || s.ended) return false;
+    if (!connection || !conversationId || !tab || s.ended) return false;
 
     const context = contextFor(s.snap.state.conversations[tabId] ?? []);
+    for (const id of options.replaces ?? []) dispatch(s, { type: 'removeMessage', tabId, messageId: id });
     const now = nowIso();
+    const userId = newId('msg');
     const assistantId = newId('msg');
-    dispatch(s, { type: 'addMessage', tabId, message: createMessage(newId('msg'), 'user', message, now, true) });
+    dispatch(s, { type: 'addMessage', tabId, message: createMessage(userId, 'user', message, now, true) });
     if (options.clearDraft) setDraft(s, '', tabId);
     dispatch(s, { type: 'addMessage', tabId, message: createMessage(assistantId, 'assistant', '', now, false) });
+    // The first message names the tab: the conversation too.
+    const title = findTab(s, tabId)?.title;
+    if (title !== undefined && title !== tab.title) void updateConversation(s, tabId, { title });
 
-    const request: StreamRequest = { connection_id: connection.id, message, model: connection.model, context };
+    const request: StreamRequest = { connection_id: connection.id, message, model: connection.model, context, conversation_id: conversationId };
     const ids = options.tools?.connectionIds ?? [];
     if (ids.length > 0) {
       request.mcp_connection_ids = [...ids];
@@ -61,17 +78,31 @@ export async function send(s: Session, text: string, options: SendOptions): Prom
     const target: ReplyTarget = { tabId, messageId: assistantId, connectionId: connection.id, model: connection.model, demo: connection.demo };
     const controller = new AbortController();
     const untrack = track(s, tabId, controller);
+    const onMessageIds = (ids: { user: string; assistant: string }) => {
+      if (ids.user) dispatch(s, { type: 'setServerId', tabId, messageId: userId, serverId: ids.user });
+      if (!ids.assistant) return;
+      dispatch(s, { type: 'setServerId', tabId, messageId: assistantId, serverId: ids.assistant });
+      // Stop was pressed before the server had named the reply.
+      if (s.stopping.has(assistantId)) void requestStop(s, tabId, assistantId);
+    };
     try {
-      const result = await streamReply(s, target, request, controller.signal, () => undefined);
+      const result = await streamReply(s, target, request, controller.signal, () => undefined, { onMessageIds });
       settleReply(s, target, result);
       return true;
     } catch (error) {
       if (isAbortError(error) || s.ended) return false;
-      // A reply that called tools keeps its record (the calls ran); an empty one goes.
-      if (findMessage(s, tabId, assistantId)?.blocks?.length) dispatch(s, { type: 'completeMessage', tabId, messageId: assistantId });
-      else dispatch(s, { type: 'removeMessage', tabId, messageId: assistantId });
-      // The server forgot the connection (404): connect afresh next time.
-      if (error instanceof StreamError && error.status === 404) storeConnection(s, connectionKey(tab.provider, tab.model), null);
+      s.stopping.delete(assistantId);
+      // The reply stays, saying why (with what arrived: tool calls that ran, text), with Retry.
+      dispatch(s, { type: 'failMessage', tabId, messageId: assistantId, error: streamFailure(error) });
+      if (error instanceof StreamError && error.status === 404) {
+        if (/conversation/i.test(error.detail ?? '')) {
+          // Deleted elsewhere: Retry makes a new conversation for the tab.
+          dispatch(s, { type: 'forgetConversation', tabId });
+        } else {
+          // The server forgot the connection: connect afresh next time.
+          storeConnection(s, connectionKey(tab.provider, tab.model), null);
+        }
+      }
       chatError(streamFailure(error));
       return false;
     } finally {
@@ -80,4 +111,17 @@ export async function send(s: Session, text: string, options: SendOptions): Prom
   } finally {
     setSending(s, tabId, false);
   }
+}
+
+/**
+ * Retry of a failed reply (the tab's last message): the message it answered
+ * is sent again, the pair taking the old one's place.
+ */
+export function retry(s: Session, tabId: string, messageId: string, options: Omit<SendOptions, 'tabId' | 'replaces'>): Promise<boolean> {
+  const list = s.snap.state.conversations[tabId] ?? [];
+  const at = list.findIndex((m) => m.id === messageId);
+  const reply = list[at];
+  const question = list[at - 1];
+  if (!reply?.error || at !== list.length - 1 || question?.role !== 'user' || s.snap.sending[tabId]) return Promise.resolve(false);
+  return send(s, question.content, { ...options, tabId, replaces: [question.id, reply.id] });
 }

@@ -2,12 +2,16 @@ import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vite
 import { ADA, startSignedIn } from '../../../test/session';
 import { createMessage, freshChatState } from '../state/chat-state';
 import { chatStorageKeys, loadChatState, saveChatState } from '../state/persistence';
+import type { ChatState } from '../state/types';
 import { SAVE_DELAY_MS } from './save';
 import { abortTab, createSession, dispatch, endSession, findMessage, findTab, setSnap, SIGNED_OUT, track, type Session } from './session';
 
 const NOW = '2026-03-07T10:00:00.000Z';
 const keys = chatStorageKeys(ADA.id);
 const storedTitles = () => (JSON.parse(localStorage.getItem(keys.tabs) ?? '[]') as { title: string }[]).map((t) => t.title);
+
+/** Tabs are stored once they are server conversations. */
+const kept = (state: ChatState): ChatState => ({ ...state, tabs: state.tabs.map((t) => ({ ...t, conversationId: `c-${t.id}` })) });
 
 let s: Session;
 let emit: Mock<() => void>;
@@ -22,6 +26,8 @@ function open(userId = ADA.id): Session {
 beforeEach(() => {
   startSignedIn();
   s = open();
+  // The fresh Chat 1 as a server conversation, so that what is saved shows.
+  s.snap = { ...s.snap, state: kept(s.snap.state) };
 });
 afterEach(() => {
   endSession(s);
@@ -41,7 +47,7 @@ describe('createSession', () => {
   });
 
   it("loads the account's stored tabs and conversations", () => {
-    const state = freshChatState('t1', NOW);
+    const state = kept(freshChatState('t1', NOW));
     state.conversations.t1 = [createMessage('m1', 'user', 'Hi', NOW, true)];
     saveChatState(ADA.id, state);
     const loaded = open();
@@ -67,7 +73,8 @@ describe('dispatch', () => {
     expect(s.snap.state.tabs.map((t) => t.id)).toContain('t2');
     expect(s.snap.state.activeTabId).toBe('t2');
     expect(emit).toHaveBeenCalledTimes(1);
-    expect(storedTitles()).toEqual(['Chat 1', 'Chat 2']);
+    expect(storedTitles()).toEqual(['Chat 1']); // Chat 2 is stored once it is a server conversation
+    expect(localStorage.getItem(keys.activeTab)).toBe('t2');
     expect(afterChange).toHaveBeenCalledWith(s);
   });
 

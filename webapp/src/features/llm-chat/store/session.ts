@@ -53,6 +53,16 @@ export interface Session {
   readonly summaryTimers: Map<string, { tabId: string; timer: ReturnType<typeof setTimeout> }>;
   autoConnectTimer: ReturnType<typeof setTimeout> | undefined;
   saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Tab id → its conversation being made on the server. */
+  readonly creating: Map<string, Promise<string | null>>;
+  /** Conversation ids made or reopened in this session: kept as tabs even when a listing missed them. */
+  readonly madeHere: Set<string>;
+  /** Tab ids whose messages were asked of the server in this session. */
+  readonly loadedTabs: Set<string>;
+  /** Message ids of replies the user stopped (marked stopped when they end). */
+  readonly stopping: Set<string>;
+  /** Tab ids whose new provider and model the server hears of when the auto-connect timer fires. */
+  readonly modelChanges: Set<string>;
   readonly hooks: SessionHooks;
   /** Removes what the owner attached to the session (listeners); called once, when it ends. */
   detach: () => void;
@@ -83,6 +93,11 @@ export function createSession(userId: string, hooks: SessionHooks): Session {
     summaryTimers: new Map(),
     autoConnectTimer: undefined,
     saveTimer: undefined,
+    creating: new Map(),
+    madeHere: new Set(),
+    loadedTabs: new Set(),
+    stopping: new Set(),
+    modelChanges: new Set(),
     hooks,
     detach: () => undefined,
   };

@@ -1,0 +1,210 @@
+// Conversations kept with the account (issue 24), under /api/v1/chat/conversations:
+//   GET    ?archived=false|true&q=&limit=&cursor=  → {conversations, next_cursor, total}, newest first
+//   POST   {title?, provider, model}               → 201 conversation
+//   PATCH  /{id} {title?, provider?, model?, archived?} → 200 conversation
+//   DELETE /{id}                                   → 204
+//   GET    /{id}/messages                          → {messages: [...]}, in order
+//   GET    /{id}/messages/{mid}/stream             → the reply's event stream again (chat-stream.ts)
+//   POST   /{id}/messages/{mid}/stop               → 204
+// Answers are read field by field (the Go side omits empty fields).
+//
+// The writes go out with `keepalive`: a tab opened, renamed or closed just
+// before the page reloads still reaches the server (the browser finishes
+// the request after the page is gone).
+
+import { ApiError, apiRequest, authorizedFetch } from '../../../lib/api-client';
+import { bool, isRecord, list, num, str } from '../../../lib/api/wire';
+import type { StreamUsage } from './chat-stream';
+
+export const CONVERSATIONS_PATH = '/chat/conversations';
+/** The most open conversations the chat asks for (the API's page limit). */
+export const MAX_OPEN_CONVERSATIONS = 100;
+/** One page of History. */
+export const HISTORY_PAGE_SIZE = 20;
+
+export interface ConversationInfo {
+  id: string;
+  title: string;
+  /** As the server has it; the chat checks it against its providers. */
+  provider: string;
+  model: string;
+  /** RFC 3339. */
+  created_at: string;
+  updated_at: string;
+  archived: boolean;
+  message_count: number;
+}
+
+export interface ConversationPage {
+  conversations: ConversationInfo[];
+  /** '' on the last page. */
+  next_cursor: string;
+  /** Every conversation of the user, open and archived. */
+  total: number;
+}
+
+/** A frame of a reply as history keeps it, placed after `at` bytes (UTF-8) of its text. */
+export interface ServerBlock {
+  at: number;
+  frame: Record<string, unknown>;
+}
+
+export interface ServerMessage {
+  id: string;
+  role: 'user' | 'assistant';
+  content: string;
+  created_at: string;
+  /** False while the reply is still being generated (or its generation died). */
+  complete: boolean;
+  /** Why the reply failed. */
+  error: string;
+  usage: StreamUsage | null;
+  blocks: ServerBlock[];
+  /** The text was cut at the stored limit. */
+  truncated: boolean;
+  /** The user pressed Stop. */
+  stopped: boolean;
+}
+
+export function readConversation(raw: unknown): ConversationInfo | null {
+  if (!isRecord(raw) || !str(raw.id)) return null;
+  return {
+    id: str(raw.id),
+    title: str(raw.title),
+    provider: str(raw.provider),
+    model: str(raw.model),
+    created_at: str(raw.created_at),
+    updated_at: str(raw.updated_at),
+    archived: bool(raw.archived),
+    message_count: Math.max(0, Math.floor(num(raw.message_count))),
+  };
+}
+
+export function readConversationPage(raw: unknown): ConversationPage {
+  const body = isRecord(raw) ? raw : {};
+  return {
+    conversations: list(body.conversations)
+      .map(readConversation)
+      .filter((c): c is ConversationInfo => c !== null),
+    next_cursor: str(body.next_cursor),
+    total: Math.max(0, Math.floor(num(body.total))),
+  };
+}
+
+function readUsage(raw: unknown): StreamUsage | null {
+  if (!isRecord(raw)) return null;
+  const usage: StreamUsage = { input_tokens: num(raw.input_tokens), output_tokens: num(raw.output_tokens), cost_usd: num(raw.cost_usd) };
+  if (raw.demo === true) usage.demo = true;
+  return usage;
+}
+
+export function readMessage(raw: unknown): ServerMessage | null {
+  if (!isRecord(raw) || !str(raw.id) || (raw.role !== 'user' && raw.role !== 'assistant')) return null;
+  return {
+    id: str(raw.id),
+    role: raw.role,
+    content: str(raw.content),
+    created_at: str(raw.created_at),
+    complete: raw.complete !== false,
+    error: str(raw.error),
+    usage: readUsage(raw.usage),
+    blocks: list(raw.blocks)
+      .filter(isRecord)
+      .filter((b) => isRecord(b.frame))
+      .map((b) => ({ at: Math.max(0, Math.floor(num(b.at))), frame: b.frame as Record<string, unknown> })),
+    truncated: bool(raw.truncated),
+    stopped: bool(raw.stopped),
+  };
+}
+
+export const conversationPath = (id: string): string => `${CONVERSATIONS_PATH}/${encodeURIComponent(id)}`;
+export const messagePath = (id: string, messageId: string): string => `${conversationPath(id)}/messages/${encodeURIComponent(messageId)}`;
+export const reattachPath = (id: string, messageId: string): string => `${messagePath(id, messageId)}/stream`;
+
+export interface ListQuery {
+  archived: boolean;
+  q?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+export function listQueryPath({ archived, q, limit, cursor }: ListQuery): string {
+  const params = new URLSearchParams({ archived: String(archived) });
+  if (q?.trim()) params.set('q', q.trim());
+  if (limit !== undefined) params.set('limit', String(limit));
+  if (cursor) params.set('cursor', cursor);
+  return `${CONVERSATIONS_PATH}?${params.toString()}`;
+}
+
+export async function listConversations(query: ListQuery, signal?: AbortSignal): Promise<ConversationPage> {
+  return readConversationPage(await apiRequest(listQueryPath(query), { signal }));
+}
+
+export async function listMessages(id: string, signal?: AbortSignal): Promise<ServerMessage[]> {
+  const body = await apiRequest(`${conversationPath(id)}/messages`, { signal });
+  return list(isRecord(body) ? body.messages : undefined)
+    .map(readMessage)
+    .filter((m): m is ServerMessage => m !== null);
+}
+
+/** A write that outlives the page (keepalive); its failure is an ApiError as apiRequest's. */
+async function write(path: string, method: 'POST' | 'PATCH' | 'DELETE', body: unknown, signal?: AbortSignal): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await authorizedFetch(path, {
+      method,
+      keepalive: true,
+      signal,
+      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    if (signal?.aborted) throw new ApiError(0, 'Request aborted', { code: 'aborted' });
+    throw new ApiError(0, err instanceof Error && err.message ? `Network error: ${err.message}` : 'Network error', { code: 'network_error' });
+  }
+  const text = await response.text().catch(() => '');
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (!response.ok) {
+    const detail = isRecord(parsed) && str(parsed.detail).trim() ? str(parsed.detail).trim() : null;
+    throw new ApiError(response.status, detail ?? `Request failed with status ${response.status}`, {
+      code: isRecord(parsed) && str(parsed.code) ? str(parsed.code) : undefined,
+      fromServer: detail !== null,
+    });
+  }
+  return parsed;
+}
+
+function conversationOrThrow(raw: unknown): ConversationInfo {
+  const c = readConversation(raw);
+  if (!c) throw new ApiError(200, 'Unexpected response from server', { code: 'bad_response' });
+  return c;
+}
+
+export async function createConversation(input: { title: string; provider: string; model: string }, signal?: AbortSignal): Promise<ConversationInfo> {
+  return conversationOrThrow(await write(CONVERSATIONS_PATH, 'POST', input, signal));
+}
+
+export interface ConversationPatch {
+  title?: string;
+  provider?: string;
+  model?: string;
+  archived?: boolean;
+}
+
+export async function patchConversation(id: string, patch: ConversationPatch, signal?: AbortSignal): Promise<ConversationInfo> {
+  return conversationOrThrow(await write(conversationPath(id), 'PATCH', patch, signal));
+}
+
+export async function deleteConversation(id: string, signal?: AbortSignal): Promise<void> {
+  await write(conversationPath(id), 'DELETE', undefined, signal);
+}
+
+/** Asks the server to end a reply; the stream then ends as a finished one. */
+export async function stopReply(id: string, messageId: string, signal?: AbortSignal): Promise<void> {
+  await write(`${messagePath(id, messageId)}/stop`, 'POST', undefined, signal);
+}

@@ -27,12 +27,12 @@ function Section({ id, title, children }: { id: string; title: string; children:
 export default function PrivacyPolicyPage() {
   const mail = <a href={`mailto:${PRIVACY_EMAIL}`}>{PRIVACY_EMAIL}</a>;
   return (
-    <Page title="Privacy Policy" subtitle="How AIWork handles your data. Last updated 22 November 2026." className="privacy-policy">
+    <Page title="Privacy Policy" subtitle="How AIWork handles your data. Last updated 25 November 2026." className="privacy-policy">
       <Section id="privacy-summary" title="In short">
         <p>
           We keep what we need to run your account, your purchases and your connections, and nothing more. We never see
-          your card number. Your chat conversations stay in your browser. You can ask us at any time for a copy of your
-          data or to delete it: write to {mail}.
+          your card number. Your chat conversations are kept with your account until you delete them. You can ask us at
+          any time for a copy of your data or to delete it: write to {mail}.
         </p>
       </Section>
 
@@ -64,10 +64,12 @@ export default function PrivacyPolicyPage() {
             characters are ever shown, to you alone.
           </li>
           <li>
-            <strong>Chat:</strong> your conversations and chat tabs are kept only in your browser's storage, separately
-            for each account, and are removed from it when you log out. Our servers pass each message on to the model
-            provider you picked and stream the reply back; they do not keep the messages or replies, only usage counts
-            (the number of requests and tokens per model and day).
+            <strong>Chat:</strong> your conversations are stored with your account (see{' '}
+            <a href="#privacy-chat">Chat conversations</a> below). A copy of them is kept in your browser's storage,
+            separately for each account, and is removed from it when you log out; which tools each chat tab offers is
+            kept only in your browser's storage. Our servers pass each message on to the model provider you picked and
+            stream the reply back. Of the short summaries the chat makes of long messages they keep no text, only usage
+            counts (the number of requests and tokens per model and day), as for every message.
           </li>
           <li>
             <strong>Analytics:</strong> when analytics is switched on, page views, sign-ins, purchases, prompts opened and
@@ -89,10 +91,23 @@ export default function PrivacyPolicyPage() {
         </ul>
       </Section>
 
+      <Section id="privacy-chat" title="Chat conversations">
+        <p>
+          Your chat conversations are stored with your account on our servers: your messages, the model's replies (with
+          the tool calls they made) and what each reply used (tokens and cost). That is how your chats are the same on
+          every device you sign in on, and how a reply goes on while you reload or leave the page.
+        </p>
+        <p>
+          They are kept until you delete them or your account is deleted. Closing a chat tab archives its conversation:
+          archived conversations stay, listed in the chat's History, until you delete them there (Delete removes a
+          conversation and its messages for good). A chat tab closed without any message is deleted at once.
+        </p>
+      </Section>
+
       <Section id="privacy-browser" title="Your browser's storage and cookies">
         <p>
-          The site keeps your sign-in, your theme choice and, per account, your chats and copies of your MCP connections
-          in your browser's storage. It sets no cookie of its own, except a short-lived one while you sign in with Google.
+          The site keeps your sign-in, your theme choice and, per account, a copy of your chats and copies of your MCP
+          connections in your browser's storage. It sets no cookie of its own, except a short-lived one while you sign in with Google.
           When analytics is switched on, Google Analytics sets its own cookies.
         </p>
       </Section>
@@ -111,7 +126,11 @@ export default function PrivacyPolicyPage() {
           <li>Chat usage counts: about 13 months.</li>
           <li>Server logs: one month.</li>
           <li>Analytics events: at most 14 months.</li>
-          <li>Chats in your browser: until you log out, or clear your browser's storage for this site.</li>
+          <li>
+            Chat conversations, open or archived: until you delete them (Delete in the chat's History) or your account is
+            deleted.
+          </li>
+          <li>The copy of your chats in your browser: until you log out, or clear your browser's storage for this site.</li>
         </ul>
       </Section>
 
@@ -147,7 +166,8 @@ export default function PrivacyPolicyPage() {
         </p>
         <p>
           Some of it you can remove yourself at any time: disconnect an MCP server in the{' '}
-          <Link to="/registry">MCP Registry</Link>, and log out to remove your chats from the browser.
+          <Link to="/registry">MCP Registry</Link>, delete a chat conversation for good with Delete in the chat's
+          History, and log out to remove the copy of your chats from the browser.
         </p>
         <p>
           For anything else, see the <Link to="/user-guide">User Guide</Link>.

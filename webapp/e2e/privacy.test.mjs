@@ -3,9 +3,10 @@
 //
 // Decision: chat tabs, conversations, the chat hand-off and the MCP
 // connection copies are stored per user id (`<base>:<uid>`) AND removed when
-// the session ends (logout, or a 401 that clears it). So when A signs in
-// again, A too gets a fresh 'Chat 1': on a shared browser privacy beats
-// continuity, and the server keeps no chat history to restore from.
+// the session ends (logout, or a 401 that clears it): nothing of A's stays
+// in the browser for the next person. Conversations are kept with the
+// account on the server (issue 24), so when A signs in again, A's own
+// conversation comes back from there.
 //
 // Every sign-in goes through the login form in the same browser context
 // (stack.mjs signInAs is not used: its init script would restore A's session
@@ -97,7 +98,7 @@ async function assertFreshChat(page, when) {
 const perUserKeys = (local) => Object.keys(local).filter((k) => /^(chat-tabs|chat-active-tab|chat-conversations|mcp-connections)(:|$)/.test(k));
 
 describe('privacy between accounts on one browser', () => {
-  test('A chats and logs out; B signs in on the same browser and sees none of it; A comes back to a fresh chat', async () => {
+  test('A chats and logs out; B signs in on the same browser and sees none of it; A signs in again and gets her conversation back from the server', async () => {
     const page = await stack.newPage();
     const A = newUser('alice');
     const B = newUser('bob');
@@ -151,12 +152,15 @@ describe('privacy between accounts on one browser', () => {
     await assertFreshChat(page, 'B after a reload');
     await assertNoTrace(page, 'B after a reload');
 
-    // --- B logs out; A signs in again: a fresh 'Chat 1' (see the decision above).
+    // --- B logs out, leaving nothing either; A signs in again: her
+    // conversation comes back from the server (see the decision above).
     await logoutThroughMenu(page);
+    assert.deepEqual(perUserKeys((await storage(page)).local), [], 'per-user keys left after B logged out');
     await loginThroughForm(page, A);
     await openChatByLink(page);
-    await assertFreshChat(page, 'A again');
-    await assertNoTrace(page, 'A again');
+    await page.getByRole('tab', { name: SECRET.slice(0, 30) }).waitFor();
+    await page.getByTestId('messages').getByText(SECRET).first().waitFor();
+    for (const k of perUserKeys((await storage(page)).local)) assert.ok(k.endsWith(`:${userA.id}`), `A's browser holds ${k}`);
     await page.context().close();
   });
 });

@@ -9,6 +9,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newUser, signInAs, startStack } from './stack.mjs';
+import { lastReply, replyState, waitComplete, waitGrowth, waitStreaming } from './chat-page.mjs';
 
 let stack;
 before(async () => {
@@ -20,31 +21,7 @@ after(async () => {
 });
 
 const messages = (page) => page.getByTestId('messages').locator('[data-testid="message"]');
-const lastReply = (page) => page.getByTestId('messages').locator('[data-testid="message"][data-role="assistant"]').last();
 const tabTitles = async (page) => (await page.getByRole('tab').allInnerTexts()).map((t) => t.trim());
-/** The last reply's state: complete flag and text length. */
-const replyState = (page) =>
-  page.evaluate(() => {
-    const m = [...document.querySelectorAll('[data-testid="message"][data-role="assistant"]')].pop();
-    return m ? { complete: m.getAttribute('data-complete') === 'true', length: m.textContent.length } : null;
-  });
-const waitStreaming = (page) =>
-  page.waitForFunction(() => {
-    const m = [...document.querySelectorAll('[data-testid="message"][data-role="assistant"]')].pop();
-    return m && m.getAttribute('data-complete') === 'false' && m.textContent.includes('Local demo model');
-  });
-const waitComplete = (page) =>
-  page.waitForFunction(
-    () => [...document.querySelectorAll('[data-testid="message"][data-role="assistant"]')].pop()?.getAttribute('data-complete') === 'true',
-    null,
-    { timeout: 60_000 },
-  );
-/** Waits until the last reply has more than `than` characters or is complete: the stream moved on. */
-const waitGrowth = (page, than) =>
-  page.waitForFunction((n) => {
-    const m = [...document.querySelectorAll('[data-testid="message"][data-role="assistant"]')].pop();
-    return m && (m.getAttribute('data-complete') === 'true' || m.textContent.length > n);
-  }, than);
 
 async function send(page, text) {
   const input = page.getByLabel('Message', { exact: true });

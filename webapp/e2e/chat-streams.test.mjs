@@ -6,6 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newUser, signInAs, startStack } from './stack.mjs';
+import { lastReply, replyState, waitComplete, waitGrowth, waitStreaming } from './chat-page.mjs';
 
 let stack;
 before(async () => {
@@ -26,30 +27,6 @@ async function openChat(viewport = { width: 1280, height: 800 }) {
   return { page, failed };
 }
 
-const lastReply = (page) => page.getByTestId('messages').locator('[data-testid="message"][data-role="assistant"]').last();
-/** The last reply's state: complete flag and text length. */
-const replyState = (page) =>
-  page.evaluate(() => {
-    const m = [...document.querySelectorAll('[data-testid="message"][data-role="assistant"]')].pop();
-    return m ? { complete: m.getAttribute('data-complete') === 'true', length: m.textContent.length } : null;
-  });
-const waitStreaming = (page) =>
-  page.waitForFunction(() => {
-    const m = [...document.querySelectorAll('[data-testid="message"][data-role="assistant"]')].pop();
-    return m && m.getAttribute('data-complete') === 'false' && m.textContent.includes('Local demo model');
-  });
-const waitComplete = (page) =>
-  page.waitForFunction(
-    () => [...document.querySelectorAll('[data-testid="message"][data-role="assistant"]')].pop()?.getAttribute('data-complete') === 'true',
-    null,
-    { timeout: 60_000 },
-  );
-/** Waits until the last reply has more than `than` characters or is complete: the stream moved on. */
-const waitGrowth = (page, than) =>
-  page.waitForFunction((n) => {
-    const m = [...document.querySelectorAll('[data-testid="message"][data-role="assistant"]')].pop();
-    return m && (m.getAttribute('data-complete') === 'true' || m.textContent.length > n);
-  }, than);
 /** Distance from the bottom of the conversation, in px. */
 const gapBelow = (page) => page.getByTestId('messages').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
 

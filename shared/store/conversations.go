@@ -215,19 +215,6 @@ func (s *Store) DeleteConversation(ctx context.Context, uid, cid string) error {
 	return nil
 }
 
-// AddMessages stores new messages of uid's conversation cid (a user message
-// and the reply about to stream): ClaimMessages, PutMessages, then
-// AddSearchSnippet. ErrNotFound if the conversation is not uid's.
-func (s *Store) AddMessages(ctx context.Context, uid, cid, snippet string, now time.Time, msgs ...domain.ConversationMessage) error {
-	if err := s.ClaimMessages(ctx, uid, cid, len(msgs), now); err != nil {
-		return err
-	}
-	if err := s.PutMessages(ctx, uid, msgs...); err != nil {
-		return err
-	}
-	return s.AddSearchSnippet(ctx, uid, cid, snippet)
-}
-
 // ClaimMessages counts n new messages on uid's conversation cid and marks
 // it updated: one conditional write, which is also the proof that the
 // conversation is uid's (ErrNotFound otherwise). Concurrent messages never

@@ -36,7 +36,7 @@ func TestConversationLifecycle(t *testing.T) {
 	if err := st.CreateConversation(ctx, "ann", domain.Conversation{ID: "c1"}); err == nil {
 		t.Error("a second conversation with the same id was created")
 	}
-	storetest.Must(t, st.AddMessages(ctx, "ann", "c1", "Tides please", convAt.Add(time.Second),
+	storetest.Must(t, addMessages(st, "ann", "c1", "Tides please", convAt.Add(time.Second),
 		message("c1", "m1", domain.RoleUser, "Tides please"), message("c1", "m2", domain.RoleAssistant, "")), "add")
 
 	reply := message("c1", "m2", domain.RoleAssistant, "Tides are")
@@ -71,7 +71,7 @@ func TestConversationLifecycle(t *testing.T) {
 	if _, err := st.UpdateConversation(ctx, "bob", "c1", store.ConversationPatch{Title: &title}, convAt); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("bob patches ann's conversation: %v", err)
 	}
-	if err := st.AddMessages(ctx, "bob", "c1", "", convAt, message("c1", "m9", domain.RoleUser, "hi")); !errors.Is(err, store.ErrNotFound) {
+	if err := addMessages(st, "bob", "c1", "", convAt, message("c1", "m9", domain.RoleUser, "hi")); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("bob adds to ann's conversation: %v", err)
 	}
 	if _, err := st.GetMessage(ctx, "bob", "c1", "m2"); !errors.Is(err, store.ErrNotFound) {
@@ -103,7 +103,7 @@ func TestConversationLongReply(t *testing.T) {
 	t.Parallel()
 	st := storetest.New(t)
 	newConversation(t, st, "ann", "c1")
-	storetest.Must(t, st.AddMessages(ctx, "ann", "c1", "", convAt, message("c1", "m1", domain.RoleAssistant, "")), "add")
+	storetest.Must(t, addMessages(st, "ann", "c1", "", convAt, message("c1", "m1", domain.RoleAssistant, "")), "add")
 	long := strings.Repeat("é", 300_000) // 600 KB: head and chunks
 	m := message("c1", "m1", domain.RoleAssistant, long)
 	storetest.Must(t, st.SaveReply(ctx, "ann", m), "save long")
@@ -130,7 +130,7 @@ func TestConversationStop(t *testing.T) {
 	t.Parallel()
 	st := storetest.New(t)
 	newConversation(t, st, "ann", "c1")
-	storetest.Must(t, st.AddMessages(ctx, "ann", "c1", "", convAt, message("c1", "m1", domain.RoleAssistant, "")), "add")
+	storetest.Must(t, addMessages(st, "ann", "c1", "", convAt, message("c1", "m1", domain.RoleAssistant, "")), "add")
 	storetest.Must(t, st.SaveReply(ctx, "ann", message("c1", "m1", domain.RoleAssistant, "so far")), "save")
 	storetest.Must(t, st.RequestStop(ctx, "ann", "c1", "m1"), "stop")
 	if err := st.SaveReply(ctx, "ann", message("c1", "m1", domain.RoleAssistant, "so far and more")); !errors.Is(err, store.ErrStopRequested) {
@@ -155,7 +155,7 @@ func TestConversationConcurrentMessages(t *testing.T) {
 	for i := range 50 {
 		wg.Go(func() {
 			mid := fmt.Sprintf("m%03d", i)
-			storetest.Must(t, st.AddMessages(ctx, "ann", "c1", mid, convAt, message("c1", mid, domain.RoleUser, mid)), "add "+mid)
+			storetest.Must(t, addMessages(st, "ann", "c1", mid, convAt, message("c1", mid, domain.RoleUser, mid)), "add "+mid)
 		})
 	}
 	wg.Wait()
@@ -172,4 +172,16 @@ func TestConversationConcurrentMessages(t *testing.T) {
 	if c, _ := st.GetConversation(ctx, "ann", "c1"); c.MessageCount != 50 {
 		t.Errorf("count %d, want 50", c.MessageCount)
 	}
+}
+
+// addMessages stores messages as the chat does: the claim, the messages,
+// the search words.
+func addMessages(st *store.Store, uid, cid, snippet string, now time.Time, msgs ...domain.ConversationMessage) error {
+	if err := st.ClaimMessages(ctx, uid, cid, len(msgs), now); err != nil {
+		return err
+	}
+	if err := st.PutMessages(ctx, uid, msgs...); err != nil {
+		return err
+	}
+	return st.AddSearchSnippet(ctx, uid, cid, snippet)
 }

@@ -336,41 +336,14 @@ func readData(t *testing.T, r *bufio.Reader) string {
 // it was not saved (not [DONE]).
 func TestReplyNotSavedStillReachesTheClient(t *testing.T) {
 	t.Parallel()
-	st, cfg := storetest.NewWithConfig(t)
-	target, err := url.Parse(cfg.Endpoint)
-	storetest.Must(t, err, "endpoint")
-	var broken atomic.Bool
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if broken.Load() {
-			w.Header().Set("Content-Type", "application/x-amz-json-1.0")
-			w.WriteHeader(http.StatusBadRequest)
-			_, _ = w.Write([]byte(`{"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException","message":"table unavailable"}`))
-			return
-		}
-		proxy.ServeHTTP(w, r)
-	}))
-	defer front.Close()
-	flakyCfg := cfg
-	flakyCfg.Endpoint = front.URL
-	flaky, err := store.New(context.Background(), flakyCfg)
-	storetest.Must(t, err, "flaky store")
-
 	release := make(chan struct{})
 	up := holds(release, "Saved ", "or not")
-	tokens := auth.NewTokens(secret, time.Hour)
-	reg := llm.NewRegistry(0)
-	reg.Use("openai", up)
-	h, err := routes.Mount(map[string]http.Handler{
-		"mcp":  mcpapi.New(st, tokens, map[string]bool{"openai": true}, mcpapi.Options{}).Handler(),
-		"chat": chatapi.New(flaky, tokens, reg, chatapi.Options{StallTimeout: patience}).Handler(),
-	}, nil)
-	storetest.Must(t, err, "mount")
-	s := &stack{t: t, h: h, st: st, tokens: tokens}
+	fs := newFlakyStack(t, up)
+	s := fs.stack
 	_, token := s.user()
 	conv := s.newConversation(token, "")
 	conn := s.connect(token, "openai", "gpt-4o-mini")
-	srv := httptest.NewServer(h)
+	srv := httptest.NewServer(s.h)
 	defer srv.Close()
 	res := post(t, context.Background(), srv.URL, token, map[string]any{"connection_id": conn, "message": "hi", "context": []any{}, "conversation_id": conv.ID})
 	defer res.Body.Close()
@@ -379,7 +352,7 @@ func TestReplyNotSavedStillReachesTheClient(t *testing.T) {
 	if got := readData(t, r); got != contentFrame("Saved ") {
 		t.Fatalf("first content %q", got)
 	}
-	broken.Store(true)
+	fs.broken.Store(true)
 	close(release)
 	rest := readToEnd(t, r)
 	if !strings.Contains(rest, contentFrame("or not")) || !strings.Contains(rest, "not saved") || strings.Contains(rest, doneFrame) {
@@ -403,9 +376,10 @@ func readToEnd(t *testing.T, r *bufio.Reader) string {
 
 // flakyStack is a stack whose chat group reaches the table through a
 // proxy the test controls: hold keeps the writes of messages waiting until
-// release is closed.
+// release is closed; broken answers every call as if the table were gone.
 type flakyStack struct {
 	*stack
+	broken  atomic.Bool
 	hold    atomic.Bool
 	release chan struct{}
 	once    sync.Once
@@ -423,6 +397,12 @@ func newFlakyStack(t *testing.T, up *upstream) *flakyStack {
 	fs := &flakyStack{release: make(chan struct{}), up: up}
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if fs.broken.Load() {
+			w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte(`{"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException","message":"table unavailable"}`))
+			return
+		}
 		if fs.hold.Load() && strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".PutItem") {
 			body, _ := io.ReadAll(r.Body)
 			if strings.Contains(string(body), `"CMSG#`) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -138,10 +139,7 @@ func keptAsNote(v any, size int) []byte {
 	return b
 }
 
-func humanBytes(n int) string {
-	b, _ := json.Marshal(n / 1024)
-	return string(b) + " KB"
-}
+func humanBytes(n int) string { return strconv.Itoa(n/1024) + " KB" }
 
 // fail records the error the reply ended with.
 func (r *recorder) fail(detail string) {

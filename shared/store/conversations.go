@@ -12,6 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"golang.org/x/sync/errgroup"
+
 	"aiwork/shared/domain"
 )
 
@@ -31,6 +33,9 @@ const (
 // ErrStopRequested: the reply being saved was stopped by its user (Stop)
 // or its conversation deleted; its generation should end.
 var ErrStopRequested = errors.New("conversation reply stopped")
+
+// ErrConversationExists: a conversation of the user already has the id.
+var ErrConversationExists = errors.New("conversation exists")
 
 type conversationItem struct {
 	PK           string   `dynamodbav:"PK"`
@@ -99,14 +104,43 @@ func parseTime(s string) time.Time {
 	return t
 }
 
-// CreateConversation stores a new conversation of uid.
-func (s *Store) CreateConversation(ctx context.Context, uid string, c domain.Conversation) error {
+// CreateConversation stores a new conversation of uid, with msgs (its
+// past messages, when one is uploaded) in it; ErrConversationExists when
+// the user has one of its id.
+func (s *Store) CreateConversation(ctx context.Context, uid string, c domain.Conversation, msgs ...domain.ConversationMessage) error {
 	it := conversationItem{PK: userPK(uid), SK: conversationSK(c.ID), ID: c.ID, Title: c.Title, Provider: c.Provider, Model: c.Model,
-		CreatedAt: formatTime(c.CreatedAt), UpdatedAt: formatTime(c.UpdatedAt), Archived: c.Archived}
-	if err := s.putNew(ctx, it); err != nil {
-		return fmt.Errorf("create conversation: %w", err)
+		CreatedAt: formatTime(c.CreatedAt), UpdatedAt: formatTime(c.UpdatedAt), Archived: c.Archived, MessageCount: len(msgs)}
+	// The messages go first and the conversation last, so that it is never
+	// seen with part of them; if it cannot be made, they are removed again
+	// (only these: a conversation made meanwhile under its id keeps its own).
+	mids := make([]string, 0, len(msgs))
+	for _, m := range msgs {
+		if m.ConversationID != c.ID {
+			return fmt.Errorf("create conversation: message %s is of conversation %q", m.ID, m.ConversationID)
+		}
+		if m.Role == domain.RoleUser && len(it.Snippets) < maxSnippets {
+			if sn := searchSnippet(m.Content); sn != "" {
+				it.Snippets = append(it.Snippets, sn)
+			}
+		}
+		mids = append(mids, m.ID)
 	}
-	return nil
+	err := s.PutMessages(ctx, uid, msgs...)
+	if err == nil {
+		err = s.putNew(ctx, it)
+	}
+	if err == nil {
+		return nil
+	}
+	if len(mids) > 0 {
+		if derr := s.DeleteMessages(context.WithoutCancel(ctx), uid, c.ID, mids...); derr != nil {
+			err = errors.Join(err, derr)
+		}
+	}
+	if errors.Is(err, errExists) {
+		return fmt.Errorf("create conversation: %w", ErrConversationExists)
+	}
+	return fmt.Errorf("create conversation: %w", err)
 }
 
 // GetConversation answers uid's conversation cid; ErrNotFound if uid has none
@@ -239,19 +273,27 @@ func (s *Store) ClaimMessages(ctx context.Context, uid, cid string, n int, now t
 // PutMessages writes new messages (each id new: concurrent requests never
 // overwrite each other's).
 func (s *Store) PutMessages(ctx context.Context, uid string, msgs ...domain.ConversationMessage) error {
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(putMessagesAtOnce)
 	for _, m := range msgs {
 		head, chunks := messageItems(uid, m)
-		if err := s.putNew(ctx, head); err != nil {
-			return fmt.Errorf("add message: %w", err)
-		}
-		for _, c := range chunks {
-			if err := s.put(ctx, c); err != nil {
+		g.Go(func() error {
+			if err := s.putNew(ctx, head); err != nil {
 				return fmt.Errorf("add message: %w", err)
 			}
-		}
+			for _, c := range chunks {
+				if err := s.put(ctx, c); err != nil {
+					return fmt.Errorf("add message: %w", err)
+				}
+			}
+			return nil
+		})
 	}
-	return nil
+	return g.Wait()
 }
+
+// putMessagesAtOnce bounds the writes of an upload of many messages.
+const putMessagesAtOnce = 8
 
 // DeleteMessages removes messages of uid's conversation cid that were
 // written for a message that could not be kept (its claim failed).
@@ -272,7 +314,7 @@ const maxSnippets = 12
 // the conversation keeps fewer than maxSnippets (later messages are found
 // by the earlier ones' words and the title).
 func (s *Store) AddSearchSnippet(ctx context.Context, uid, cid, snippet string) error {
-	snippet = strings.TrimSpace(strings.ToLower(snippet))
+	snippet = searchSnippet(snippet)
 	if snippet == "" || !keyFits(userPK(uid), conversationSK(cid)) {
 		return nil
 	}
@@ -283,7 +325,7 @@ func (s *Store) AddSearchSnippet(ctx context.Context, uid, cid, snippet string) 
 		ConditionExpression: aws.String("attribute_exists(PK) AND (attribute_not_exists(snippets) OR size(snippets) < :max)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":empty": &types.AttributeValueMemberL{Value: []types.AttributeValue{}},
-			":s":     &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberS{Value: cutUTF8(snippet, maxSearch/maxSnippets)}}},
+			":s":     &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberS{Value: snippet}}},
 			":max":   &types.AttributeValueMemberN{Value: fmt.Sprint(maxSnippets)},
 		},
 	})
@@ -442,6 +484,12 @@ func messageItems(uid string, m domain.ConversationMessage) (messageItem, []chun
 		it.Blocks = append(it.Blocks, messageBlockAtt{At: b.At, Frame: string(b.Frame)})
 	}
 	return it, chunks
+}
+
+// searchSnippet is what q= matches on of a message's text: its start,
+// lower-cased.
+func searchSnippet(text string) string {
+	return strings.TrimSpace(cutUTF8(strings.ToLower(strings.TrimSpace(text)), maxSearch/maxSnippets))
 }
 
 // cutUTF8 is the longest prefix of s of at most n bytes that ends on a

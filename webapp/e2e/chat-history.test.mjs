@@ -3,7 +3,8 @@
 // re-attaches to the reply, which completes on screen; a second browser of
 // the same user sees the same tabs and messages; Stop ends a reply; a
 // closed tab is in History, found by search, reopened, and deleted for
-// good; History works by keyboard and fits a 390 px phone; logout leaves
+// good; History works by keyboard and fits a 390 px phone; chats an
+// earlier version kept in the browser are uploaded once; logout leaves
 // nothing of the conversation in the browser's storage, and signing in
 // again brings it back from the server.
 import { after, before, describe, test } from 'node:test';
@@ -217,6 +218,57 @@ describe('conversations kept with the account', () => {
     await page.keyboard.press('Enter');
     await dialog.getByTestId('history-empty').waitFor();
     assert.equal((await listed(page, auth, true)).length, 0);
+    await page.context().close();
+  });
+
+  test('chats an earlier version kept only in the browser are uploaded once, with their messages; another browser of the user has them', async () => {
+    const page = await stack.newPage();
+    const session = await signInAs(page, newUser('legacy'));
+    const uid = session.user.id;
+    const at = '2026-01-02T03:04:05.000Z';
+    const tabs = [
+      { id: 'old-a', title: 'Garden plans', provider: 'openai', model: 'gpt-4o-mini', createdAt: at },
+      { id: 'old-b', title: 'Trip notes', provider: 'openai', model: 'gpt-4o-mini', createdAt: at },
+    ];
+    const conversations = {
+      'old-a': [
+        { id: 'a1', role: 'user', content: 'Which roses climb?', timestamp: at, complete: true },
+        { id: 'a2', role: 'assistant', content: 'Rambling roses do.', timestamp: at, complete: true, usage: { input_tokens: 4, output_tokens: 4, cost_usd: 0 } },
+      ],
+      'old-b': [{ id: 'b1', role: 'user', content: 'Trains to Turin', timestamp: at, complete: true }],
+    };
+    // What the version before conversations were kept with the account left in storage (once, before the app starts).
+    await page.context().addInitScript(
+      ([uid, tabs, conversations]) => {
+        if (sessionStorage.getItem('legacy-seeded')) return;
+        sessionStorage.setItem('legacy-seeded', '1');
+        localStorage.setItem(`chat-tabs:${uid}`, JSON.stringify(tabs));
+        localStorage.setItem(`chat-active-tab:${uid}`, 'old-a');
+        localStorage.setItem(`chat-conversations:${uid}`, JSON.stringify(conversations));
+      },
+      [uid, tabs, conversations],
+    );
+    await page.goto('/llm-chat');
+    await page.getByRole('tab', { name: 'Garden plans' }).waitFor();
+    await page.getByRole('tab', { name: 'Trip notes' }).waitFor();
+    assert.match(await page.getByTestId('messages').innerText(), /Rambling roses do\./);
+    const auth = { Authorization: `Bearer ${session.access_token}` };
+    let stored = [];
+    await stack.until('both old tabs uploaded', async () => (stored = await listed(page, auth)).length === 2);
+    assert.deepEqual(stored.map((c) => [c.title, c.message_count]), [['Garden plans', 2], ['Trip notes', 1]], 'the first tab ends newest');
+
+    // A reload uploads nothing again; the messages come from the server.
+    await page.reload();
+    await page.getByRole('tab', { name: 'Garden plans' }).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="message"]').length === 2);
+    assert.equal((await listed(page, auth)).length, 2, 'uploaded once');
+    assert.equal(await page.getByTestId('legacy-note').count(), 0);
+
+    // Another browser of the same user: the same tabs and messages.
+    const other = await openChat({ session });
+    await other.page.getByRole('tab', { name: 'Trip notes' }).click();
+    await other.page.getByText('Trains to Turin').waitFor();
+    await other.page.context().close();
     await page.context().close();
   });
 

@@ -194,12 +194,16 @@ type conversationInput struct {
 	Provider *string `json:"provider"`
 	Model    *string `json:"model"`
 	Archived *bool   `json:"archived"`
+	// Messages and UploadKey: an upload of past messages (conversation_upload.go).
+	Messages  []uploadedMessage `json:"messages"`
+	UploadKey string            `json:"upload_key"`
 }
 
-// createConversation starts a conversation for the caller.
+// createConversation starts a conversation for the caller, with past
+// messages when it is an upload.
 func (s *Service) createConversation(w http.ResponseWriter, r *http.Request) error {
 	var in conversationInput
-	if err := httpx.DecodeJSONLimit(w, r, &in, conversationBody); err != nil {
+	if err := httpx.DecodeJSONLimit(w, r, &in, uploadBody); err != nil {
 		return err
 	}
 	if in.Provider == nil || in.Model == nil {
@@ -207,6 +211,9 @@ func (s *Service) createConversation(w http.ResponseWriter, r *http.Request) err
 	}
 	if err := checkModel(*in.Provider, *in.Model); err != nil {
 		return err
+	}
+	if len(in.UploadKey) > maxIDLen {
+		return httpx.Invalid(fmt.Sprintf("upload_key must be at most %d characters", maxIDLen))
 	}
 	title := defaultTitle
 	if in.Title != nil {
@@ -216,7 +223,24 @@ func (s *Service) createConversation(w http.ResponseWriter, r *http.Request) err
 	now := s.opts.Now().UTC()
 	c := domain.Conversation{ID: newConversationID(), Title: title, Provider: *in.Provider, Model: *in.Model, CreatedAt: now, UpdatedAt: now,
 		Search: strings.ToLower(title)}
-	if err := s.st.CreateConversation(r.Context(), uid, c); err != nil {
+	if in.UploadKey != "" {
+		c.ID = uploadConversationID(uid, in.UploadKey)
+	}
+	msgs, err := uploadedMessages(in.Messages, c.ID, now)
+	if err != nil {
+		return err
+	}
+	c.MessageCount = len(msgs)
+	err = s.st.CreateConversation(r.Context(), uid, c, msgs...)
+	if errors.Is(err, store.ErrConversationExists) && in.UploadKey != "" {
+		// The same upload again: answer what the first made.
+		if c, err = s.conversationOr404(r.Context(), uid, c.ID); err != nil {
+			return err
+		}
+		httpx.WriteJSON(w, http.StatusOK, presentConversation(c))
+		return nil
+	}
+	if err != nil {
 		return err
 	}
 	httpx.WriteJSON(w, http.StatusCreated, presentConversation(c))

@@ -35,6 +35,8 @@ export interface FakeCall {
 export interface FakeApi {
   /** Set (or replace) the handler for "METHOD path". */
   route(key: string, handler: FakeHandler): void;
+  /** The handler set for "METHOD path" (to wrap it). */
+  handlerFor(key: string): FakeHandler | undefined;
   calls: FakeCall[];
   /** Calls matching a method and path. */
   callsTo(method: string, path: string): FakeCall[];
@@ -69,6 +71,7 @@ export function installFakeApi(): FakeApi {
     route: (key, handler) => {
       routes[key] = handler;
     },
+    handlerFor: (key) => routes[key],
     calls,
     callsTo: (method, path) => calls.filter((c) => c.method === method && c.path === path),
   };
@@ -197,6 +200,7 @@ export function fakeConversations(api: FakeApi, providers: Record<string, readon
   const all: FakeConversation[] = [];
   const messages: Record<string, FakeStoredMessage[]> = {};
   const stops: [string, string][] = [];
+  const uploads = new Map<string, string>();
   let n = 0;
   let clock = Date.parse('2026-03-07T10:00:00.000Z');
   const tick = () => new Date((clock += 1000)).toISOString();
@@ -302,7 +306,16 @@ export function fakeConversations(api: FakeApi, providers: Record<string, readon
       const body = (req.body ?? {}) as Record<string, unknown>;
       if (!valid(body.provider, body.model)) return jsonResponse(400, { detail: 'provider and model are required', code: 'invalid' });
       const title = typeof body.title === 'string' ? body.title.trim().slice(0, 200) || 'New chat' : 'New chat';
-      return jsonResponse(201, create({ title, provider: String(body.provider), model: String(body.model) }));
+      // An upload: made once per key (the same key again answers it), with its messages.
+      const key = typeof body.upload_key === 'string' ? body.upload_key : '';
+      const made = key ? uploads.get(key) : undefined;
+      if (made && find(made)) return jsonResponse(200, find(made));
+      const c = create({ title, provider: String(body.provider), model: String(body.model) });
+      if (key) uploads.set(key, c.id);
+      for (const m of Array.isArray(body.messages) ? (body.messages as Partial<FakeStoredMessage>[]) : []) {
+        store(c.id, { role: m.role, content: m.content, created_at: m.created_at, error: m.error, usage: m.usage, complete: true });
+      }
+      return jsonResponse(201, c);
     });
   };
   routeBase();

@@ -32,6 +32,7 @@ export function setUpPageTests(): FakeApi {
   });
   return {
     route: (key, handler) => api().route(key, handler),
+    handlerFor: (key) => api().handlerFor(key),
     get calls() {
       return api().calls;
     },

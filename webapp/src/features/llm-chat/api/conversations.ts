@@ -1,6 +1,7 @@
 // Conversations kept with the account (issue 24), under /api/v1/chat/conversations:
 //   GET    ?archived=false|true&q=&limit=&cursor=  → {conversations, next_cursor, total}, newest first
 //   POST   {title?, provider, model}               → 201 conversation
+//          … with messages and upload_key: an upload of past messages (201; the same key again: 200, the same one)
 //   PATCH  /{id} {title?, provider?, model?, archived?} → 200 conversation
 //   DELETE /{id}                                   → 204
 //   GET    /{id}/messages                          → {messages: [...]}, in order
@@ -147,13 +148,17 @@ export async function listMessages(id: string, signal?: AbortSignal): Promise<Se
     .filter((m): m is ServerMessage => m !== null);
 }
 
-/** A write that outlives the page (keepalive); its failure is an ApiError as apiRequest's. */
-async function write(path: string, method: 'POST' | 'PATCH' | 'DELETE', body: unknown, signal?: AbortSignal): Promise<unknown> {
+/**
+ * A write that outlives the page (keepalive, unless told otherwise: a
+ * keepalive body may hold at most 64 KiB); its failure is an ApiError as
+ * apiRequest's.
+ */
+async function write(path: string, method: 'POST' | 'PATCH' | 'DELETE', body: unknown, signal?: AbortSignal, keepalive = true): Promise<unknown> {
   let response: Response;
   try {
     response = await authorizedFetch(path, {
       method,
-      keepalive: true,
+      keepalive,
       signal,
       headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -187,6 +192,38 @@ function conversationOrThrow(raw: unknown): ConversationInfo {
 
 export async function createConversation(input: { title: string; provider: string; model: string }, signal?: AbortSignal): Promise<ConversationInfo> {
   return conversationOrThrow(await write(CONVERSATIONS_PATH, 'POST', input, signal));
+}
+
+/** A past message of an upload. */
+export interface UploadedMessage {
+  role: 'user' | 'assistant';
+  content: string;
+  /** RFC 3339. */
+  created_at: string;
+  /** Why the reply failed. */
+  error?: string;
+  usage?: StreamUsage;
+}
+
+/** The most messages one upload may hold (the API's limit). */
+export const MAX_UPLOADED_MESSAGES = 500;
+/** What an upload's messages may take, as JSON (the API takes a 4 MiB body; the rest is room). */
+export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024 - 64 * 1024;
+/** The most text the server keeps of one message (1 MiB, UTF-8). */
+export const MAX_MESSAGE_BYTES = 1024 * 1024;
+
+export interface ConversationUpload {
+  title: string;
+  provider: string;
+  model: string;
+  /** Makes the upload once: the same key again answers the conversation it made. */
+  upload_key: string;
+  messages: UploadedMessage[];
+}
+
+/** Makes a conversation with its past messages (not keepalive: it can be large). */
+export async function uploadConversation(input: ConversationUpload, signal?: AbortSignal): Promise<ConversationInfo> {
+  return conversationOrThrow(await write(CONVERSATIONS_PATH, 'POST', input, signal, false));
 }
 
 export interface ConversationPatch {

@@ -296,8 +296,8 @@ export function MessageList({ messages, providerLabel, model, connecting, summar
           <div ref={itemsRef} className="chat-messages__items">
             {messages.some((m) => m.legacy) ? (
               <p className="chat-legacy-note" role="note" data-testid="legacy-note">
-                These messages are from before chats were kept with your account. They could not be uploaded: they show in this browser until
-                you reload. Copy what you want to keep.
+                These messages are from before chats were kept with your account and could not be uploaded yet. They stay in this browser and
+                are uploaded the next time the chat opens.
               </p>
             ) : null}
             {messages.map((m, i) => (

@@ -5,7 +5,8 @@ import { ADA, startSignedIn } from '../../../test/session';
 import { createMessage } from '../state/chat-state';
 import { chatStorageKeys, saveChatState } from '../state/persistence';
 import type { ChatState, ChatTab } from '../state/types';
-import { ensureConversation, loadMessages, migrateLegacyTabs, removeConversation, reopenConversation, syncConversations } from './conversations';
+import { ensureConversation, loadMessages, removeConversation, reopenConversation, syncConversations } from './conversations';
+import { migrateLegacyTabs } from './migration';
 import { setDraft } from './drafts';
 import { setSending } from './reply';
 import { createSession, dispatch, endSession, findTab, type Session } from './session';
@@ -154,7 +155,7 @@ describe('syncConversations', () => {
     expect(messages().map((m) => m.content)).toEqual(['Cached']);
   });
 
-  it("migration: old tabs are uploaded once (the last first, so the first ends newest), their messages shown this session only, then gone from storage", async () => {
+  it('migration: old tabs are uploaded once with their messages (the last first, so the first ends newest), then are the server\'s', async () => {
     storeLegacy(['First', 'Second']);
     open();
     expect(s.snap.state.tabs.map((t) => [t.title, t.legacy])).toEqual([
@@ -163,25 +164,54 @@ describe('syncConversations', () => {
     ]);
     await syncConversations(s);
     expect(api.callsTo('POST', CONVS).map((c) => c.body)).toEqual([
-      { title: 'Second', provider: 'anthropic', model: 'claude-3-opus' },
-      { title: 'First', provider: 'anthropic', model: 'claude-3-opus' },
+      {
+        title: 'Second',
+        provider: 'anthropic',
+        model: 'claude-3-opus',
+        upload_key: 'old-1',
+        messages: [{ role: 'user', content: 'Said in Second', created_at: NOW }],
+      },
+      { title: 'First', provider: 'anthropic', model: 'claude-3-opus', upload_key: 'old-0', messages: [{ role: 'user', content: 'Said in First', created_at: NOW }] },
     ]);
     expect(tabs().map(([t]) => t)).toEqual(['First', 'Second']);
     expect(s.snap.state.tabs.every((t) => t.conversationId && !t.legacy)).toBe(true);
-    // The old messages: shown now (the server's are empty), not stored again.
-    expect(messages().map((m) => [m.content, m.legacy])).toEqual([['Said in First', true]]);
-    expect(storedTabs().map((t) => [t.title, Boolean(t.conversationId)])).toEqual([
-      ['First', true],
-      ['Second', true],
+    // The active tab shows the server's copy now (its id kept there); nothing is marked as not uploaded.
+    const first = convs.all.find((c) => c.title === 'First')!;
+    expect(messages().map((m) => [m.content, m.serverId, m.legacy])).toEqual([['Said in First', convs.messages[first.id][0].id, undefined]]);
+    expect(storedTabs().map((t) => [t.title, Boolean(t.conversationId), t.legacy])).toEqual([
+      ['First', true, undefined],
+      ['Second', true, undefined],
     ]);
-    expect(localStorage.getItem(chatStorageKeys(ADA.id).conversations)).not.toContain('Said in');
 
-    // The next load: nothing to upload, no old message.
+    // The next load: nothing to upload; the other tab's messages come from the server when it is shown.
     endSession(s);
     open();
     await syncConversations(s);
     expect(api.callsTo('POST', CONVS)).toHaveLength(2);
-    expect(messages()).toEqual([]);
+    const second = s.snap.state.tabs.find((t) => t.title === 'Second')!;
+    await loadMessages(s, second.id);
+    expect(messages(second.id).map((m) => m.content)).toEqual(['Said in Second']);
+  });
+
+  it('migration: a retry after a lost answer makes no second conversation; a message sent before the upload carries the old ones', async () => {
+    storeLegacy(['Only']);
+    let lose = true;
+    const real = api.handlerFor(`POST ${CONVS}`)!;
+    api.route(`POST ${CONVS}`, async (req) => {
+      const res = await real(req);
+      if (!lose) return res;
+      lose = false;
+      throw new TypeError('Failed to fetch'); // made on the server, the answer lost
+    });
+    open();
+    await expect(migrateLegacyTabs(s)).resolves.toBe(false);
+    expect(convs.all).toHaveLength(1);
+    const tabId = s.snap.state.tabs[0].id;
+    await expect(ensureConversation(s, tabId)).resolves.toBe(convs.all[0].id);
+    expect(convs.all).toHaveLength(1);
+    expect(convs.messages[convs.all[0].id].map((m) => m.content)).toEqual(['Said in Only']);
+    await expect(migrateLegacyTabs(s)).resolves.toBe(true);
+    expect(api.callsTo('POST', CONVS)).toHaveLength(2);
   });
 
   it('migration offline: nothing is lost; it is tried again next time', async () => {

@@ -7,13 +7,7 @@
 // are asked for when it is first shown, and a reply still being generated
 // is re-attached (reattach.ts).
 //
-// Migration: tabs the app stored before this change (persistence.ts reads
-// them as legacy) are uploaded once when the session starts: a conversation
-// each, with the tab's title, provider and model, the last tab first so the
-// first ends newest. Their messages cannot be uploaded through the API:
-// they stay visible in the tab for this session only (marked legacy, never
-// stored again) and are gone after the next load. A tab whose upload fails
-// (offline) is kept in storage as it was and tried again next time.
+// Tabs stored before this change are uploaded first (migration.ts).
 
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import {
@@ -31,6 +25,7 @@ import { isPaused } from '../state/message-parts';
 import { mergeServerMessages } from '../state/server-messages';
 import type { ChatTab } from '../state/types';
 import { reusableConnection } from './connections';
+import { migrateLegacyTabs, uploadTab } from './migration';
 import { reattach } from './reattach';
 import { dispatch, findTab, nowIso, type Session } from './session';
 import { chatError } from './toasts';
@@ -49,6 +44,7 @@ export function ensureConversation(s: Session, tabId: string): Promise<string | 
   if (tab.conversationId) return Promise.resolve(tab.conversationId);
   const pending = s.creating.get(tabId);
   if (pending) return pending;
+  if (tab.legacy) return uploadTab(s, tab); // with its old messages
   const sent = { title: tab.title, provider: tab.provider, model: tab.model };
   const run = (async () => {
     try {
@@ -140,20 +136,6 @@ function sessionTabs(s: Session, listed: ReadonlySet<string>): string[] {
       return !had || !isPlaceholder(s, tab);
     })
     .map((tab) => tab.id);
-}
-
-/** Uploads the tabs stored before conversations were kept with the account (see above); false when one failed. */
-export async function migrateLegacyTabs(s: Session): Promise<boolean> {
-  const legacy = s.snap.state.tabs.filter((t) => t.legacy);
-  for (const tab of [...legacy].reverse()) {
-    try {
-      await ensureConversation(s, tab.id);
-    } catch {
-      return false; // offline or refused: stored as it was, tried again next time
-    }
-    if (s.ended) return false;
-  }
-  return true;
 }
 
 /**

@@ -11,6 +11,7 @@ describe('privacy policy: chat conversations (issue 24)', () => {
     renderApp('/privacy-policy');
     const section = (await screen.findByRole('heading', { name: 'Chat conversations', level: 2 })).closest('section')!;
     expect(section).toHaveTextContent('Your chat conversations are stored with your account on our servers');
+    expect(section).toHaveTextContent('Chats an earlier version of the site kept only in your browser are uploaded to your account once');
     expect(section).toHaveTextContent('what each reply used (tokens and cost)');
     expect(section).toHaveTextContent('They are kept until you delete them or your account is deleted');
     expect(section).toHaveTextContent("archived conversations stay, listed in the chat's History, until you delete them there");

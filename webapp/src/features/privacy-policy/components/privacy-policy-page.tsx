@@ -95,7 +95,8 @@ export default function PrivacyPolicyPage() {
         <p>
           Your chat conversations are stored with your account on our servers: your messages, the model's replies (with
           the tool calls they made) and what each reply used (tokens and cost). That is how your chats are the same on
-          every device you sign in on, and how a reply goes on while you reload or leave the page.
+          every device you sign in on, and how a reply goes on while you reload or leave the page. Chats an earlier version
+          of the site kept only in your browser are uploaded to your account once, the first time you open the chat.
         </p>
         <p>
           They are kept until you delete them or your account is deleted. Closing a chat tab archives its conversation:

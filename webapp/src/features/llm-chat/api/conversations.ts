@@ -18,8 +18,10 @@ import { bool, isRecord, list, num, str } from '../../../lib/api/wire';
 import type { StreamUsage } from './chat-stream';
 
 export const CONVERSATIONS_PATH = '/chat/conversations';
-/** The most open conversations the chat asks for (the API's page limit). */
-export const MAX_OPEN_CONVERSATIONS = 100;
+/** One page of the open conversations the chat asks for (the API's page limit). */
+export const OPEN_PAGE_SIZE = 100;
+/** The most pages of open conversations the chat reads (its tabs: 2,000 are more than anyone keeps open). */
+export const MAX_OPEN_PAGES = 20;
 /** One page of History. */
 export const HISTORY_PAGE_SIZE = 20;
 

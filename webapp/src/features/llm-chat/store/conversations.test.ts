@@ -96,6 +96,16 @@ describe('syncConversations', () => {
     expect(storedTabs().map((t) => t.title)).toEqual(['Newer', 'Older']);
   });
 
+  it('more open conversations than one page: every page is read, so none is left out of the tabs', async () => {
+    for (let i = 0; i < 230; i++) convs.seed({ title: `Chat ${i}` });
+    open();
+    await syncConversations(s);
+    expect(s.snap.state.tabs).toHaveLength(230);
+    expect(tabs()[0][0]).toBe('Chat 229');
+    expect(tabs().at(-1)![0]).toBe('Chat 0');
+    expect(api.callsTo('GET', CONVS).map((c) => c.search)).toEqual(['?archived=false&limit=100', '?archived=false&limit=100&cursor=100', '?archived=false&limit=100&cursor=200']);
+  });
+
   it('the same tabs on another device: the stored active tab stays active, and its messages come from the server', async () => {
     const a = convs.seed({ title: 'A', messages: [{ role: 'user', content: 'Question' }, { role: 'assistant', content: 'Answer' }] });
     convs.seed({ title: 'B' });

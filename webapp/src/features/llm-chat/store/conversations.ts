@@ -15,7 +15,8 @@ import {
   deleteConversation,
   listConversations,
   listMessages,
-  MAX_OPEN_CONVERSATIONS,
+  MAX_OPEN_PAGES,
+  OPEN_PAGE_SIZE,
   patchConversation,
   type ConversationInfo,
   type ConversationPatch,
@@ -138,6 +139,19 @@ function sessionTabs(s: Session, listed: ReadonlySet<string>): string[] {
     .map((tab) => tab.id);
 }
 
+/** Every open conversation of the user, newest first, page after page. */
+async function listOpen(s: Session): Promise<ConversationInfo[]> {
+  const open: ConversationInfo[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_OPEN_PAGES && !s.ended; page++) {
+    const { conversations, next_cursor } = await listConversations({ archived: false, limit: OPEN_PAGE_SIZE, cursor }, s.lifetime.signal);
+    open.push(...conversations);
+    if (!next_cursor) break;
+    cursor = next_cursor;
+  }
+  return open;
+}
+
 /**
  * Brings the session in line with the server: uploads old tabs, then makes
  * the open conversations the tabs and loads the active tab's messages. The
@@ -148,7 +162,7 @@ export async function syncConversations(s: Session): Promise<void> {
   if (s.ended) return;
   let open: ConversationInfo[];
   try {
-    open = (await listConversations({ archived: false, limit: MAX_OPEN_CONVERSATIONS }, s.lifetime.signal)).conversations;
+    open = await listOpen(s);
   } catch {
     return; // offline: the stored tabs stay
   }

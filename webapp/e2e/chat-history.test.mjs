@@ -4,7 +4,8 @@
 // the same user sees the same tabs and messages; Stop ends a reply; a
 // closed tab is in History, found by search, reopened, and deleted for
 // good; History works by keyboard and fits a 390 px phone; chats an
-// earlier version kept in the browser are uploaded once; logout leaves
+// earlier version kept in the browser are uploaded once (Chat Sessions
+// on the dashboard counts them); logout leaves
 // nothing of the conversation in the browser's storage, and signing in
 // again brings it back from the server.
 import { after, before, describe, test } from 'node:test';
@@ -221,7 +222,7 @@ describe('conversations kept with the account', () => {
     await page.context().close();
   });
 
-  test('chats an earlier version kept only in the browser are uploaded once, with their messages; another browser of the user has them', async () => {
+  test('chats an earlier version kept only in the browser are uploaded once, with their messages; another browser of the user has them; Chat Sessions counts them', async () => {
     const page = await stack.newPage();
     const session = await signInAs(page, newUser('legacy'));
     const uid = session.user.id;
@@ -264,10 +265,12 @@ describe('conversations kept with the account', () => {
     assert.equal((await listed(page, auth)).length, 2, 'uploaded once');
     assert.equal(await page.getByTestId('legacy-note').count(), 0);
 
-    // Another browser of the same user: the same tabs and messages.
+    // Another browser of the same user: the same tabs and messages, and the dashboard counts them.
     const other = await openChat({ session });
     await other.page.getByRole('tab', { name: 'Trip notes' }).click();
     await other.page.getByText('Trains to Turin').waitFor();
+    await other.page.goto('/dashboard');
+    await other.page.getByRole('link', { name: 'Chat Sessions: 2' }).waitFor();
     await other.page.context().close();
     await page.context().close();
   });

@@ -16,7 +16,7 @@ NPM       ?= npm
 BIN       := .bin
 WEBAPP    := webapp
 CHROMIUM  ?= /usr/bin/chromium
-LAMBDAS   := auth users prompts payments stripe-webhook mcp chat mcp-jobs jwt-rotation
+LAMBDAS   := auth users prompts payments stripe-webhook mcp chat mcp-jobs admin jwt-rotation
 INFRA     := infra
 CDK_OUTDIR ?= cdk.out
 # The pinned CDK CLI runs the Go app of cdk.json; without notices and

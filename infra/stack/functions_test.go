@@ -152,6 +152,8 @@ func TestFunctionSettingsFollowTheProps(t *testing.T) {
 		"mcp":   {"META_BEDROCK": "1"},
 		// Without it mcp-jobs imports nothing and keeps the seed.
 		"mcp-jobs": {"MCP_REGISTRY_URL": testRegistry},
+		// Sync from registry now, and a confirmation resent by an admin.
+		"admin": {"MCP_REGISTRY_URL": testRegistry, "MAIL_FROM": testMailFrom, "PUBLIC_URL": "https://" + testDomain},
 	}
 	main, plain := synth(t, mainStack), synth(t, plainStack)
 	for fn, vars := range want {
@@ -200,6 +202,7 @@ var wantSecrets = map[string][]string{
 	"mcp":            {stack.SecretJWT, stack.SecretMCPKeyEncryptionKey, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey, stack.SecretOrigin},
 	"chat":           {stack.SecretJWT, stack.SecretMCPKeyEncryptionKey, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey, stack.SecretOrigin},
 	"mcp-jobs":       nil,
+	"admin":          {stack.SecretJWT, stack.SecretStripeKey, stack.SecretOrigin}, // the key refunds orders
 }
 
 // Only chat (which enforces them) and users (which reports them) get the

@@ -15,6 +15,22 @@ type Prompt struct {
 	CreatedAt   time.Time
 	RatingSum   int
 	RatingCount int
+	// Unpublished: an admin took it off the catalogue; its owners still
+	// read it. (Zero value: published, as every prompt before admins.)
+	Unpublished bool
+	// Version counts admin edits (conditional writes); UpdatedAt is the last.
+	Version   int
+	UpdatedAt time.Time
+	// Stats are kept beside the prompt as its uses happen.
+	Stats PromptStats
+}
+
+// PromptStats count a prompt's uses: free uses claimed, purchases made
+// (refunds take theirs back) and the revenue that stays.
+type PromptStats struct {
+	FreeUses  int     `json:"free_uses"`
+	Purchases int     `json:"purchases"`
+	Revenue   float64 `json:"revenue"`
 }
 
 // RatingAvg is the mean rating rounded to one decimal (0 when unrated).

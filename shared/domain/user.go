@@ -13,7 +13,10 @@ type User struct {
 	IsSuperuser bool   `json:"is_superuser"`
 	// IsVerified: the owner confirmed the email address (mailed link, or
 	// Google sign-in). Free uses and admin rights need it.
-	IsVerified   bool      `json:"is_verified"`
+	IsVerified bool `json:"is_verified"`
+	// Disabled: an admin disabled the account (sign-in refused, sessions
+	// ended).
+	Disabled     bool      `json:"disabled,omitempty"`
 	PasswordHash string    `json:"-"`
 	GoogleSub    string    `json:"-"`
 	CreatedAt    time.Time `json:"created_at"`

@@ -43,6 +43,7 @@ const (
 	catalog      = store.PKCatalog
 	mcpSync      = store.PKMCPSync
 	oauthClients = store.PKOAuthClient + "*"
+	audit        = store.PKAudit
 )
 
 // Each function's Access, derived from the store methods its handler (or
@@ -85,7 +86,7 @@ var (
 	accessPayments = Access{Table: map[string][]string{
 		GetItem:    {users, prompts, orders},
 		PutItem:    {users, orders, intents},
-		UpdateItem: {users, orders},
+		UpdateItem: {users, orders, prompts}, // a prompt's purchase counts
 		DeleteItem: {users},
 		Query:      {users},
 	}, Index: []string{users}}
@@ -95,7 +96,7 @@ var (
 	accessWebhook = Access{Table: map[string][]string{
 		GetItem:    {events, orders, intents, prompts, users},
 		PutItem:    {events, orders, intents, users},
-		UpdateItem: {orders},
+		UpdateItem: {orders, prompts}, // a prompt's purchase counts, given and taken back
 		DeleteItem: {users},
 	}, Index: []string{users}}
 	// The registry (read), connections and sign-ins under way (USER#),
@@ -126,4 +127,16 @@ var (
 		PutItem:    {mcpSync},
 		UpdateItem: {mcpServers},
 	}, Index: []string{store.GSI1MCPServers}}
+	// The admin area: the caller's stored user read on every request
+	// (USER#); the catalogue (prompts with their ratings, categories and
+	// their name guards under CATALOG), each change after its audit line
+	// (AUDIT: written, marked done or removed, listed). GSI1: the prompt
+	// listing (CATALOG).
+	accessAdmin = Access{Table: map[string][]string{
+		GetItem:    {users, prompts, catalog},
+		PutItem:    {prompts, catalog, audit},
+		UpdateItem: {prompts, catalog, audit},
+		DeleteItem: {prompts, catalog, audit},
+		Query:      {catalog, prompts, audit},
+	}, Index: []string{catalog}}
 )

@@ -148,6 +148,12 @@ var All = []Function{
 			// Handshakes with every active MCP server and records its health and tools.
 			{Name: "mcp-probe", Schedule: "rate(15 minutes)", LocalEvery: 15 * time.Minute},
 		}},
+	// The admin area: catalogue, registry (Probe now and Sync run the
+	// jobs' code: the same outbound rule), orders (refunds through the
+	// Stripe key) and users (confirmation mail resent).
+	{Name: "admin", Routes: []string{AdminPrefix}, Access: accessAdmin, MemoryMB: 512, Timeout: BufferedTimeout,
+		Secrets: []string{SecretJWT, SecretStripeKey}, Env: mcpOutbound,
+		Settings: []string{SettingPublicURL, SettingMailFrom, SettingMCPRegistryURL}},
 	// Rotates the JWT signing key every 30 days (infra/stack/rotation.go):
 	// no table, no environment; its grants are on that secret alone.
 	{Name: "jwt-rotation", Trigger: "secretsmanager", MemoryMB: 256, Timeout: BufferedTimeout},
@@ -167,6 +173,8 @@ const (
 	MCPOAuthStartPath     = MCPOAuthPrefix + "start"
 	MCPOAuthCallbackPath  = MCPOAuthPrefix + "callback"
 	MCPOAuthMetadataPath  = MCPOAuthPrefix + "client-metadata.json"
+	// The admin area (the admin function).
+	AdminPrefix = "/api/v1/admin/"
 )
 
 // Get answers the function named name.

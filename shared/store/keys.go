@@ -30,6 +30,7 @@ const (
 	PKCatalog       = "CATALOG"        // categories; GSI1 key of the prompt listing
 	PKMCPSync       = "MCPSYNC"        // registry sync state
 	PKOAuthClient   = "OAUTHCLIENT#"   // the site's client registered at an MCP server's authorization server
+	PKAudit         = "AUDIT"          // the admins' audit log (AUDIT#<time>#<id>, time order)
 	// GSI1 partition keys: the prompt listing (PKCatalog), the MCP server
 	// listing (GSI1MCPServers) and a user's ratings and orders (PKUser+uid).
 	GSI1MCPServers = "MCPSERVERS"
@@ -236,3 +237,8 @@ const (
 
 func mcpOAuthFlowSK(stateHash string) string { return mcpOAuthFlowPrefix + stateHash }
 func oauthClientPK(keyHash string) string    { return PKOAuthClient + keyHash }
+
+// The admins' audit log: one partition, a line per action in time order.
+const auditPrefix = "AUDIT#"
+
+func auditSK(at time.Time, id string) string { return auditPrefix + sortableTime(at) + "#" + id }

@@ -32,6 +32,9 @@ func (s *Store) GrantOwnership(ctx context.Context, uid string, o domain.Ownersh
 	case err != nil:
 		return false, fmt.Errorf("grant ownership: %w", err)
 	}
+	if o.Source == domain.SourcePurchase {
+		s.countPromptUse(ctx, o.PromptID, 0, 1, o.Amount)
+	}
 	return true, nil
 }
 

@@ -28,6 +28,12 @@ type promptItem struct {
 	CreatedAt   string  `dynamodbav:"created_at"`
 	RatingSum   int     `dynamodbav:"rating_sum"`
 	RatingCount int     `dynamodbav:"rating_count"`
+	Unpublished bool    `dynamodbav:"unpublished,omitempty"`
+	Version     int     `dynamodbav:"version,omitempty"`
+	UpdatedAt   string  `dynamodbav:"updated_at,omitempty"`
+	FreeUses    int     `dynamodbav:"free_uses,omitempty"`
+	Purchases   int     `dynamodbav:"purchases,omitempty"`
+	Revenue     float64 `dynamodbav:"revenue,omitempty"`
 }
 
 func (it promptItem) domain() domain.Prompt {
@@ -35,12 +41,14 @@ func (it promptItem) domain() domain.Prompt {
 	return domain.Prompt{
 		ID: it.ID, Title: it.Title, Description: it.Description, Content: it.Content,
 		Price: it.Price, CategoryID: it.CategoryID, Featured: it.Featured, CreatedAt: created,
-		RatingSum: it.RatingSum, RatingCount: it.RatingCount,
+		RatingSum: it.RatingSum, RatingCount: it.RatingCount, Unpublished: it.Unpublished, Version: it.Version,
+		UpdatedAt: parseTime(it.UpdatedAt), Stats: domain.PromptStats{FreeUses: it.FreeUses, Purchases: it.Purchases, Revenue: it.Revenue},
 	}
 }
 
-// PutPrompt writes a prompt's catalogue fields and leaves its rating
-// aggregate alone, so re-seeding never resets ratings.
+// PutPrompt writes a prompt's catalogue fields (seeding) and leaves its
+// rating aggregate and use counts alone, so re-seeding never resets them;
+// a prompt an admin edited (version > 0) is left as the admin made it.
 func (s *Store) PutPrompt(ctx context.Context, p domain.Prompt) error {
 	created := p.CreatedAt.UTC().Format(time.RFC3339Nano)
 	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
@@ -49,6 +57,7 @@ func (s *Store) PutPrompt(ctx context.Context, p domain.Prompt) error {
 		UpdateExpression: aws.String("SET GSI1PK = :gpk, GSI1SK = :gsk, id = :id, title = :title, description = :desc, content = :content, " +
 			"price = :price, category_id = :cat, featured = :featured, created_at = :created, " +
 			"rating_sum = if_not_exists(rating_sum, :zero), rating_count = if_not_exists(rating_count, :zero)"),
+		ConditionExpression: aws.String("attribute_not_exists(version) OR version = :zero"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":gpk":      &types.AttributeValueMemberS{Value: gsiCatalogKey},
 			":gsk":      &types.AttributeValueMemberS{Value: promptGSI1SK(p.CreatedAt, p.ID)},
@@ -63,7 +72,7 @@ func (s *Store) PutPrompt(ctx context.Context, p domain.Prompt) error {
 			":zero":     &types.AttributeValueMemberN{Value: "0"},
 		},
 	})
-	if err != nil {
+	if err != nil && !isConditionFailed(err) {
 		return fmt.Errorf("put prompt %s: %w", p.ID, err)
 	}
 	return nil

@@ -57,6 +57,7 @@ func (s *Store) ClaimFree(ctx context.Context, uid, pid string, limit int) (stat
 		if err := attributevalue.UnmarshalMap(out.Attributes, &q); err != nil {
 			return domain.FreeStatus{}, false, fmt.Errorf("claim free: %w", err)
 		}
+		s.countPromptUse(ctx, pid, 1, 0, 0)
 		return q.status(limit), false, nil
 	}
 	if !isConditionFailed(err) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -42,15 +43,23 @@ func (s *Store) MarkOrderRefunded(ctx context.Context, sid, reason string, now t
 // refund of that order). An ownership another order granted stays: a
 // refunded second payment must not take away what the first one bought.
 func (s *Store) RevokeOwnership(ctx context.Context, uid, pid, sid string) error {
-	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+	out, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
 		TableName: aws.String(s.table),
 		Key:       key(userPK(uid), ownSK(pid)),
 		// Only the ownership this order granted; any other is no failure.
 		ConditionExpression:       aws.String("order_id = :sid"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":sid": &types.AttributeValueMemberS{Value: sid}},
+		ReturnValues:              types.ReturnValueAllOld,
 	})
 	if err != nil && !isConditionFailed(err) {
 		return fmt.Errorf("revoke ownership: %w", err)
+	}
+	if err == nil && len(out.Attributes) > 0 {
+		// This call removed it (a re-run finds nothing): the purchase is taken back from the prompt's counts.
+		var it ownItem
+		if err := attributevalue.UnmarshalMap(out.Attributes, &it); err == nil && it.Source == domain.SourcePurchase {
+			s.countPromptUse(ctx, pid, 0, -1, -it.Amount)
+		}
 	}
 	return nil
 }

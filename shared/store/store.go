@@ -1,6 +1,7 @@
 // Package store is the single-table DynamoDB data layer. Key builders and item
 // shapes live only here; callers see domain types. Every state change is one
-// conditional single-item write (DESIGN §5: no multi-item transactions).
+// conditional single-item write (DESIGN §5: no multi-item transactions; an
+// admin's change is written after its audit line, audit.go).
 //
 // In AWS each function may make only the calls its IAM grant lists: the
 // actions and partition key prefixes (keys.go) in lambdas (access.go). A
@@ -31,6 +32,9 @@ type Store struct {
 
 // ErrNotFound is returned when an item does not exist.
 var ErrNotFound = errors.New("not found")
+
+// ErrBadCursor: a page cursor this store did not give.
+var ErrBadCursor = errors.New("bad page cursor")
 
 // New connects to the table. With an endpoint override (dynalite) and no AWS
 // credentials in the environment, static local credentials are used so a

@@ -39,6 +39,7 @@ type userItem struct {
 	// before the attribute existed read as unverified.
 	IsVerified bool   `dynamodbav:"is_verified"`
 	CreatedAt  string `dynamodbav:"created_at"`
+	Disabled   bool   `dynamodbav:"disabled,omitempty"`
 }
 
 type guardItem struct {
@@ -53,7 +54,7 @@ func (it userItem) domain() domain.User {
 	return domain.User{
 		ID: it.ID, Email: it.Email, Username: it.Username, FullName: it.FullName,
 		IsSuperuser: it.IsSuperuser, IsVerified: it.IsVerified, PasswordHash: it.PasswordHash, GoogleSub: it.GoogleSub,
-		CreatedAt: created,
+		CreatedAt: created, Disabled: it.Disabled,
 	}
 }
 

@@ -37,8 +37,8 @@ func (s *Service) createCheckout(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	uid, _ := auth.UserID(ctx)
 	p, err := s.st.GetPrompt(ctx, in.PromptID)
-	if errors.Is(err, store.ErrNotFound) {
-		return httpx.NotFound("Prompt not found")
+	if errors.Is(err, store.ErrNotFound) || (err == nil && p.Unpublished) {
+		return httpx.NotFound("Prompt not found") // an unpublished prompt is not sold
 	}
 	if err != nil {
 		return err

@@ -46,6 +46,16 @@ func (s *Service) useFree(w http.ResponseWriter, r *http.Request, pid string) er
 	}
 	already := owned
 	if !owned {
+		if p.Unpublished {
+			// Off the catalogue: no new free use (one claimed before answers below).
+			status, err := s.st.FreeStatus(ctx, uid, s.freeLimit)
+			if err != nil {
+				return err
+			}
+			if !slices.Contains(status.PromptIDs, pid) {
+				return httpx.NotFound("Prompt not found")
+			}
+		}
 		if err := s.checkVerified(ctx, uid, pid); err != nil {
 			return err
 		}

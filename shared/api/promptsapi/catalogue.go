@@ -86,7 +86,8 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) error {
 	if err := errors.Join(promptsErr, namesErr, vErr); err != nil {
 		return err
 	}
-	prompts = slices.DeleteFunc(prompts, func(p domain.Prompt) bool { return !lq.matches(p, names) })
+	// An unpublished prompt is listed only to those who own it (My prompts).
+	prompts = slices.DeleteFunc(prompts, func(p domain.Prompt) bool { return !lq.matches(p, names) || (p.Unpublished && !v.hasAccess(p.ID)) })
 	sortPrompts(prompts, lq.sort)
 	page := window(prompts, lq.offset, lq.limit)
 	out := make([]promptJSON, 0, len(page))
@@ -156,6 +157,7 @@ func (s *Service) featured(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	prompts = slices.DeleteFunc(prompts, func(p domain.Prompt) bool { return p.Unpublished })
 	slices.SortStableFunc(prompts, func(a, b domain.Prompt) int {
 		if a.Featured != b.Featured {
 			if a.Featured {
@@ -207,6 +209,9 @@ func (s *Service) get(w http.ResponseWriter, r *http.Request) error {
 	v, err := s.loadViewer(r.Context())
 	if err != nil {
 		return err
+	}
+	if p.Unpublished && !v.hasAccess(p.ID) {
+		return httpx.NotFound("Prompt not found") // taken off the catalogue; its owners still read it
 	}
 	httpx.WriteJSON(w, http.StatusOK, s.present(p, v, names))
 	return nil

@@ -18,5 +18,6 @@ func ConfigFor(st config.Store, jwtSecret []byte, freePrompts int, webhookSecret
 		Webhook:  config.Webhook{Base: config.Base{Store: st}, WebhookSecret: webhookSecret},
 		Chat:     config.Chat{Base: base, StallTimeout: 30 * time.Second},
 		MCP:      config.MCP{Base: base},
+		Admin:    config.Admin{Base: base},
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"aiwork/shared/api/adminapi"
 	"aiwork/shared/api/authapi"
 	"aiwork/shared/api/chatapi"
 	"aiwork/shared/api/mcpapi"
@@ -63,6 +64,7 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 		"stripe-webhook": webhook,
 		"mcp":            mcpGroup.Handler(),
 		"chat":           chat.Handler(),
+		"admin":          adminapi.FromConfig(st, cfg.Admin).Handler(),
 	}
 	if cfg.WrapGroup != nil {
 		for name, h := range handlers {
@@ -116,6 +118,7 @@ type Config struct {
 	Chat     config.Chat
 	MCP      config.MCP
 	MCPJobs  config.MCPJobs
+	Admin    config.Admin
 	// MailDir is the local outbox (DATA_DIR/mail): every mail the stack
 	// sends is written there and listed at /dev/mail. Empty: dropped.
 	MailDir string
@@ -147,7 +150,7 @@ func (c *Config) DefaultPublicURL(url string) {
 // key, the mcp group serves the chat's providers, and a throw-away key
 // seals users' MCP keys, shared with the chat, which opens them.
 func (c Config) completed() Config {
-	for _, b := range []*config.Base{&c.Prompts.Base, &c.Payments.Base, &c.Chat.Base, &c.MCP.Base} {
+	for _, b := range []*config.Base{&c.Prompts.Base, &c.Payments.Base, &c.Chat.Base, &c.MCP.Base, &c.Admin.Base} {
 		if b.JWTSecret == nil {
 			b.JWTSecret, b.JWTKeys = c.Auth.JWTSecret, c.Auth.JWTKeys
 		}
@@ -191,7 +194,11 @@ func LoadConfig(ctx context.Context) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	return Config{Auth: a, Prompts: p, Payments: pay, Webhook: hook, Chat: chat, MCP: m, MCPJobs: config.LoadMCPJobs()}, nil
+	admin, err := config.LoadAdmin(ctx, nil)
+	if err != nil {
+		return Config{}, err
+	}
+	return Config{Auth: a, Prompts: p, Payments: pay, Webhook: hook, Chat: chat, MCP: m, MCPJobs: config.LoadMCPJobs(), Admin: admin}, nil
 }
 
 // Prepare creates the table when missing and seeds the catalogues.

@@ -189,7 +189,7 @@ func TestTableAccess(t *testing.T) {
 	// Small per-minute limits, so that refusals (which read the window) run too.
 	limits := config.ChatLimits{MaxConcurrentStreams: 3, RequestsPerMinute: 3, DailyTokenBudget: 200_000}
 	cfg := devstack.Config{
-		Auth: config.Auth{Base: config.Base{Store: storeCfg, JWTSecret: jwtSecret}, TokenTTL: time.Hour,
+		Auth: config.Auth{Base: config.Base{Store: storeCfg, JWTSecret: jwtSecret}, TokenTTL: time.Hour, AdminEmails: []string{"access@example.com"},
 			Google: config.Google{ClientID: "client-id", ClientSecret: "client-secret", IssuerURL: issuer.URL}},
 		Prompts:  config.Prompts{Base: config.Base{Store: storeCfg, JWTSecret: jwtSecret}, FreePromptsPerUser: 1},
 		Payments: config.Payments{Base: config.Base{Store: storeCfg, JWTSecret: jwtSecret}, FreePromptsPerUser: 1},
@@ -420,6 +420,20 @@ func TestTableAccess(t *testing.T) {
 	for _, c := range signedIn {
 		do("DELETE", "/api/v1/mcp-connections/"+c.ConnectionID, token, "", http.StatusNoContent)
 	}
+
+	// admin (the access user is one, through ADMIN_EMAILS): the catalogue
+	// listed, a prompt made, edited, deleted; a category made, renamed,
+	// deleted; the audit log read.
+	do("GET", "/api/v1/admin/prompts", token, "", http.StatusOK)
+	made := field(do("POST", "/api/v1/admin/prompts", token, `{"title":"T","content":"C","price":1,"category_id":"writing"}`, http.StatusCreated), "id")
+	do("PATCH", "/api/v1/admin/prompts/"+made, token, `{"version":1,"title":"T2"}`, http.StatusOK)
+	do("PATCH", "/api/v1/admin/prompts/"+made, token, `{"version":1,"title":"T3"}`, http.StatusConflict)
+	do("DELETE", "/api/v1/admin/prompts/"+made, token, "", http.StatusNoContent)
+	cat := field(do("POST", "/api/v1/admin/categories", token, `{"name":"Access"}`, http.StatusCreated), "id")
+	do("PATCH", "/api/v1/admin/categories/"+cat, token, `{"name":"Access 2"}`, http.StatusOK)
+	do("DELETE", "/api/v1/admin/categories/"+cat, token, "", http.StatusNoContent)
+	do("GET", "/api/v1/admin/categories", token, "", http.StatusOK)
+	do("GET", "/api/v1/admin/audit", token, "", http.StatusOK)
 
 	// mcp-jobs: a probe of the registry, then a sync (the seed and an
 	// empty registry page).

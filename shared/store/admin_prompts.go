@@ -1,0 +1,135 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"aiwork/shared/domain"
+)
+
+// Admins' writes to the catalogue: each a conditional single-item write
+// made after its audit line (WithAudit); an edit or removal only at the
+// version the admin read.
+
+// ErrVersionConflict: the item changed since the version the writer read
+// (or is gone: the caller reads it again to tell).
+var ErrVersionConflict = errors.New("changed since it was read")
+
+// ErrPromptInUse: a prompt someone bought or used for free is not deleted
+// (unpublishing takes it off the catalogue and keeps it for its owners).
+var ErrPromptInUse = errors.New("prompt is owned or used")
+
+// CreatePrompt adds a prompt at version 1.
+func (s *Store) CreatePrompt(ctx context.Context, p domain.Prompt, audit AuditEntry) error {
+	it := promptItem{PK: promptPK(p.ID), SK: skPromptMeta, GSI1PK: gsiCatalogKey, GSI1SK: promptGSI1SK(p.CreatedAt, p.ID), ID: p.ID,
+		Title: p.Title, Description: p.Description, Content: p.Content, Price: roundCents(p.Price), CategoryID: p.CategoryID,
+		Featured: p.Featured, CreatedAt: formatTime(p.CreatedAt), Unpublished: p.Unpublished, Version: 1, UpdatedAt: formatTime(p.CreatedAt)}
+	return s.WithAudit(ctx, audit, func() error {
+		if err := s.putNew(ctx, it); err != nil {
+			return fmt.Errorf("create prompt: %w", err)
+		}
+		return nil
+	})
+}
+
+// UpdatePrompt writes p's editable fields (title, description, content,
+// price, category, featured, unpublished) if the prompt is still at
+// version read; ErrVersionConflict otherwise.
+func (s *Store) UpdatePrompt(ctx context.Context, p domain.Prompt, read int, now time.Time, audit AuditEntry) error {
+	cond, values := atVersion(read)
+	values[":title"] = &types.AttributeValueMemberS{Value: p.Title}
+	values[":desc"] = &types.AttributeValueMemberS{Value: p.Description}
+	values[":content"] = &types.AttributeValueMemberS{Value: p.Content}
+	values[":price"] = &types.AttributeValueMemberN{Value: strconv.FormatFloat(roundCents(p.Price), 'f', 2, 64)}
+	values[":cat"] = &types.AttributeValueMemberS{Value: p.CategoryID}
+	values[":featured"] = &types.AttributeValueMemberBOOL{Value: p.Featured}
+	values[":unpub"] = &types.AttributeValueMemberBOOL{Value: p.Unpublished}
+	values[":next"] = &types.AttributeValueMemberN{Value: strconv.Itoa(read + 1)}
+	values[":now"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	if read > 0 {
+		delete(values, ":zero")
+	}
+	return s.WithAudit(ctx, audit, func() error {
+		_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName: aws.String(s.table),
+			Key:       key(promptPK(p.ID), skPromptMeta),
+			UpdateExpression: aws.String("SET title = :title, description = :desc, content = :content, price = :price, category_id = :cat, " +
+				"featured = :featured, unpublished = :unpub, version = :next, updated_at = :now"),
+			ConditionExpression:       aws.String(cond),
+			ExpressionAttributeValues: values,
+		})
+		return conditional("update prompt", err, fmt.Errorf("update prompt: %w", ErrVersionConflict))
+	})
+}
+
+// DeletePrompt removes a prompt nobody owns or used, at version read, and
+// then its ratings.
+func (s *Store) DeletePrompt(ctx context.Context, pid string, read int, audit AuditEntry) error {
+	cond, values := atVersion(read)
+	err := s.WithAudit(ctx, audit, func() error {
+		_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+			TableName: aws.String(s.table),
+			Key:       key(promptPK(pid), skPromptMeta),
+			ConditionExpression: aws.String(cond + " AND (attribute_not_exists(purchases) OR purchases = :zero)" +
+				" AND (attribute_not_exists(free_uses) OR free_uses = :zero)"),
+			ExpressionAttributeValues: values,
+		})
+		return conditional("delete prompt", err, fmt.Errorf("delete prompt: %w", ErrVersionConflict))
+	})
+	if errors.Is(err, ErrVersionConflict) {
+		if p, gerr := s.GetPrompt(ctx, pid); gerr == nil && p.Version == read && (p.Stats.Purchases > 0 || p.Stats.FreeUses > 0) {
+			return fmt.Errorf("delete prompt: %w", ErrPromptInUse)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := s.deleteAll(ctx, promptPK(pid), ratingPrefix); err != nil {
+		return fmt.Errorf("delete prompt ratings: %w", err)
+	}
+	return nil
+}
+
+// atVersion is the condition that an existing item is at version read (a
+// seeded prompt, never edited, has no version: 0).
+func atVersion(read int) (string, map[string]types.AttributeValue) {
+	values := map[string]types.AttributeValue{":zero": &types.AttributeValueMemberN{Value: "0"}}
+	if read == 0 {
+		return "attribute_exists(PK) AND (attribute_not_exists(version) OR version = :zero)", values
+	}
+	values[":read"] = &types.AttributeValueMemberN{Value: strconv.Itoa(read)}
+	return "attribute_exists(PK) AND version = :read", values
+}
+
+func roundCents(x float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 2, 64), 64)
+	return v
+}
+
+// countPromptUse adds to a prompt's use counts (free uses, purchases,
+// revenue) as they happen; a prompt gone meanwhile is left alone. The use
+// itself is done: a failed count is logged, never the use's failure.
+func (s *Store) countPromptUse(ctx context.Context, pid string, freeUses, purchases int, revenue float64) {
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String(s.table),
+		Key:                 key(promptPK(pid), skPromptMeta),
+		UpdateExpression:    aws.String("ADD free_uses :f, purchases :p, revenue :r"),
+		ConditionExpression: aws.String("attribute_exists(PK)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":f": &types.AttributeValueMemberN{Value: strconv.Itoa(freeUses)},
+			":p": &types.AttributeValueMemberN{Value: strconv.Itoa(purchases)},
+			":r": &types.AttributeValueMemberN{Value: strconv.FormatFloat(roundCents(revenue), 'f', 2, 64)},
+		},
+	})
+	if err := conditional("count prompt use", err, nil); err != nil {
+		slog.WarnContext(ctx, "prompt use not counted", "prompt", pid, "err", err)
+	}
+}

@@ -76,6 +76,14 @@ describe('apiRequest', () => {
     expect((err as ApiError).message).toBe('Email already registered');
   });
 
+  it('keeps the JSON body of an error, so a 409 can carry the current state', async () => {
+    api.route('PATCH /api/v1/admin/prompts/p1', () => jsonResponse(409, { detail: 'Changed since you opened it.', code: 'conflict', current: { id: 'p1', version: 3 } }));
+    const err = await apiRequest('/admin/prompts/p1', { method: 'PATCH', body: {} }).catch((e: unknown) => e);
+    expect((err as ApiError).body).toEqual({ detail: 'Changed since you opened it.', code: 'conflict', current: { id: 'p1', version: 3 } });
+    api.route('GET /api/v1/x', () => new Response('oops', { status: 500 }));
+    expect(((await apiRequest('/x').catch((e: unknown) => e)) as ApiError).body).toBeUndefined();
+  });
+
   it('uses the status text as detail when the body is not JSON', async () => {
     api.route('GET /api/v1/prompts/', () => new Response('<html>Bad Gateway</html>', { status: 502, statusText: 'Bad Gateway' }));
     const err = await apiRequest('/prompts/').catch((e: unknown) => e);

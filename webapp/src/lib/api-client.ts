@@ -15,14 +15,17 @@ export class ApiError extends Error {
   readonly code: string | undefined;
   /** True when `detail` came from the server's JSON body. */
   readonly fromServer: boolean;
+  /** The error's parsed JSON body (e.g. a 409's `current`), or undefined. */
+  readonly body: unknown;
 
-  constructor(status: number, detail: string, options: { code?: string; fromServer?: boolean } = {}) {
+  constructor(status: number, detail: string, options: { code?: string; fromServer?: boolean; body?: unknown } = {}) {
     super(detail);
     this.name = 'ApiError';
     this.status = status;
     this.detail = detail;
     this.code = options.code;
     this.fromServer = options.fromServer ?? false;
+    this.body = options.body;
   }
 
   get isNetworkError(): boolean {
@@ -168,7 +171,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     throw new ApiError(
       response.status,
       detail ?? (response.statusText || `Request failed with status ${response.status}`),
-      { code: isJson ? extractCode(parsed) : undefined, fromServer: detail !== null },
+      { code: isJson ? extractCode(parsed) : undefined, fromServer: detail !== null, body: isJson ? parsed : undefined },
     );
   }
 

@@ -46,7 +46,6 @@ describe('route guard in the app', () => {
   it.each([
     ['/agents', 'Coming Soon'],
     ['/chat', 'Chat interface coming soon...'],
-    ['/admin', 'Admin dashboard coming soon...'],
   ])('shows the %s placeholder to visitors', async (path, text) => {
     startSignedOut();
     renderApp(path);
@@ -55,6 +54,24 @@ describe('route guard in the app', () => {
       const main = screen.getByRole('main');
       expect(within(main).getByRole('link', { name: /Prompt Marketplace/ })).toHaveAttribute('href', '/marketplace');
     }
+  });
+
+  // README "## Admin": the admin area is no placeholder any more and is guarded.
+  it.each([
+    ['/admin', '%2Fadmin'],
+    ['/admin/orders?state=paid', '%2Fadmin%2Forders%3Fstate%3Dpaid'],
+  ])('sends a visitor on %s to log in, coming back there', async (path, encoded) => {
+    startSignedOut();
+    renderApp(path);
+    await waitFor(() => expect(location()).toHaveTextContent(`/login?redirect=${encoded}`));
+    expect(await screen.findByRole('form', { name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  it('shows a signed-in user who is not an admin the 403 page on /admin', async () => {
+    startSignedIn();
+    renderApp('/admin');
+    expect(await screen.findByRole('heading', { name: '403', level: 1 })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to the dashboard' })).toHaveAttribute('href', '/dashboard');
   });
 });
 

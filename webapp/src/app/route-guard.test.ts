@@ -8,14 +8,14 @@ describe('decideRoute', () => {
     }
   });
 
-  it.each(['/', '/login', '/register', '/auth/callback', '/verify-email', '/forgot-password', '/reset-password', '/payment/cancel', '/user-guide', '/privacy-policy', '/marketplace', '/prompts', '/agents', '/registry', '/chat', '/admin'])(
+  it.each(['/', '/login', '/register', '/auth/callback', '/verify-email', '/forgot-password', '/reset-password', '/payment/cancel', '/user-guide', '/privacy-policy', '/marketplace', '/prompts', '/agents', '/registry', '/chat'])(
     'lets a visitor open the public path %s',
     (pathname) => {
       expect(decideRoute({ pathname, status: 'unauthenticated' })).toEqual({ kind: 'allow' });
     },
   );
 
-  it.each(['/llm-chat', '/dashboard', '/payment/success'])('sends a visitor on %s to /login with a redirect', (pathname) => {
+  it.each(['/llm-chat', '/dashboard', '/payment/success', '/admin', '/admin/prompts'])('sends a visitor on %s to /login with a redirect', (pathname) => {
     expect(decideRoute({ pathname, status: 'unauthenticated' })).toEqual({
       kind: 'redirect',
       to: `/login?redirect=${encodeURIComponent(pathname)}`,
@@ -47,7 +47,7 @@ describe('decideRoute', () => {
   });
 
   it('lets a signed-in user open protected and public paths', () => {
-    for (const pathname of ['/', '/dashboard', '/llm-chat', '/payment/success', '/marketplace', '/admin', '/unknown', '/verify-email', '/reset-password', '/forgot-password', '/privacy-policy', '/prompts']) {
+    for (const pathname of ['/', '/dashboard', '/llm-chat', '/payment/success', '/marketplace', '/admin', '/admin/users', '/unknown', '/verify-email', '/reset-password', '/forgot-password', '/privacy-policy', '/prompts']) {
       expect(decideRoute({ pathname, status: 'authenticated' })).toEqual({ kind: 'allow' });
     }
   });
@@ -85,7 +85,6 @@ describe('helpers', () => {
     expect([...PUBLIC_PATHS].sort()).toEqual(
       [
         '/',
-        '/admin',
         '/agents',
         '/auth/callback',
         '/chat',

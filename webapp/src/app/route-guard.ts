@@ -3,17 +3,19 @@
 // Public paths (decision for the lead):
 //   /, /login, /register, /auth/callback, /verify-email, /forgot-password,
 //   /reset-password, /payment/cancel, /user-guide, /privacy-policy,
-//   /marketplace, /prompts, /agents, /registry, /chat, /admin
+//   /marketplace, /prompts, /agents, /registry, /chat
 // - /verify-email, /reset-password: the mailed links, opened in any browser,
 //   signed in or not; /forgot-password is reached from the sign-in page.
 // - /marketplace and /registry: visitors browse them (demo mode, listing);
 //   /prompts is a redirect to /marketplace.
 // - /privacy-policy: linked from the user guide; anyone must be able to read
 //   it before creating an account (issue 13).
-// - /agents, /chat, /admin: placeholders; SPEC §6 says admin has no guard.
+// - /agents, /chat: placeholders.
 // - /payment/cancel: shows only "nothing was charged"; no data to protect.
 // Protected (signed out → /login?redirect=<path+search>):
-//   /llm-chat, /dashboard, /payment/success (SPEC §6 "Visitor") and every
+//   /llm-chat, /dashboard, /payment/success (SPEC §6 "Visitor"), /admin and
+//   its sections (README "## Admin": a visitor is sent to log in; a signed-in
+//   user who is not an admin gets the page's own 403) and every
 //   path not listed (SPEC §2: "any path outside the public list is
 //   redirected to /login"), e.g. /marketplace/extra.
 // Signed in on /login or /register → '/' (or, right after signing in on
@@ -39,7 +41,6 @@ export const PUBLIC_PATHS: readonly string[] = [
   '/agents',
   '/registry',
   '/chat',
-  '/admin',
 ];
 
 export const AUTH_PAGES: readonly string[] = ['/login', '/register'];

@@ -85,10 +85,18 @@ export const ROUTES: readonly AppRoute[] = [
   route('/llm-chat', () => import('../features/llm-chat/components/llm-chat-page')),
   route('/chat', () => import('../features/chat/components/chat-page')),
   route('/dashboard', () => import('../features/dashboard/components/dashboard-page')),
-  route('/admin', () => import('../features/admin/components/admin-page')),
+  // '/*': the admin sections are its own sub-routes (/admin/prompts, …).
+  route('/admin/*', () => import('./admin-route')),
 ];
 
 export const NOT_FOUND: AppRoute = route('*', () => import('../components/not-found-page'));
+
+/** '/admin/*' matches '/admin' and everything under it; other paths match exactly. */
+function matches(routePath: string, path: string): boolean {
+  if (!routePath.endsWith('/*')) return routePath === path;
+  const base = routePath.slice(0, -2);
+  return path === base || path.startsWith(base + '/');
+}
 
 /**
  * Start downloading the current page's chunk in parallel with start-up;
@@ -96,7 +104,7 @@ export const NOT_FOUND: AppRoute = route('*', () => import('../components/not-fo
  */
 export function preloadRoute(pathname: string): Promise<void> {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  const match = ROUTES.find((r) => r.path === path) ?? NOT_FOUND;
+  const match = ROUTES.find((r) => matches(r.path, path)) ?? NOT_FOUND;
   return match.load().then(
     () => undefined,
     () => undefined,

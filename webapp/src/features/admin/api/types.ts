@@ -1,0 +1,184 @@
+// Wire types of the admin API (README "## Admin"), as the readers in this
+// folder hand them to the pages: every field present, optional ones empty.
+
+/** A write to a prompt or an MCP server carries the version it was read at. */
+export type Version = number | string;
+
+/** One page of a list: `next_cursor` is '' on the last page. */
+export interface Page<T> {
+  items: T[];
+  next_cursor: string;
+  /** Everything matching, across pages; null when the list does not say (the audit log). */
+  total: number | null;
+}
+
+export interface PromptStats {
+  free_uses: number;
+  purchases: number;
+  revenue: number;
+  rating_avg: number;
+  rating_count: number;
+}
+
+export interface AdminPrompt {
+  id: string;
+  title: string;
+  description: string;
+  content: string;
+  price: number;
+  category_id: string;
+  category_name: string;
+  featured: boolean;
+  published: boolean;
+  created_at: string;
+  updated_at: string;
+  version: Version;
+  stats: PromptStats;
+}
+
+export type PromptState = 'published' | 'unpublished' | 'all';
+
+/** What POST /admin/prompts takes (PATCH takes any of it plus `version`). */
+export interface PromptDraft {
+  title: string;
+  description: string;
+  content: string;
+  price: number;
+  category_id: string;
+  featured: boolean;
+  published: boolean;
+}
+
+export interface AdminCategory {
+  id: string;
+  name: string;
+  prompt_count: number;
+}
+
+export type McpAuth = 'none' | 'api_key' | 'oauth';
+export type McpServerState = 'enabled' | 'disabled' | 'all';
+
+export interface McpHealth {
+  /** As the probe job wrote it ('up', 'down', 'auth_required', …); '' when never probed. */
+  status: string;
+  checked_at: string;
+  latency_ms: number;
+  tools_count: number;
+  error: string;
+}
+
+export interface AdminMcpServer {
+  id: string;
+  name: string;
+  description: string;
+  endpoint_url: string;
+  model_type: string;
+  auth: McpAuth;
+  features: string[];
+  enabled: boolean;
+  source: 'registry' | 'admin';
+  health: McpHealth;
+  created_at: string;
+  updated_at: string;
+  version: Version;
+}
+
+/** What POST /admin/mcp-servers takes. */
+export interface McpServerDraft {
+  name: string;
+  description: string;
+  endpoint_url: string;
+  model_type: string;
+  auth: McpAuth;
+  features: string[];
+}
+
+/** A save's answer: the server, and why it was saved disabled when the outbound rules refuse its endpoint. */
+export interface McpServerSaved {
+  server: AdminMcpServer;
+  warning: string;
+}
+
+export interface ProbeRecord {
+  at: string;
+  status: string;
+  latency_ms: number;
+  tools_count: number;
+  error: string;
+}
+
+export interface SyncResult {
+  added: number;
+  updated: number;
+  skipped: number;
+  error: string;
+}
+
+export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'expired' | 'failed';
+
+export interface AdminOrder {
+  id: string;
+  user_id: string;
+  user_email: string;
+  prompt_id: string;
+  prompt_title: string;
+  amount: number;
+  /** One of OrderStatus, or whatever newer state the API sends. */
+  status: string;
+  created_at: string;
+  paid_at: string;
+  refunded_at: string;
+  payment_intent: string;
+  refund_reason: string;
+}
+
+export interface OrderEvent {
+  id: string;
+  type: string;
+  received_at: string;
+}
+
+export interface AdminOrderDetail extends AdminOrder {
+  events: OrderEvent[];
+}
+
+export interface OrderFilters {
+  state: OrderStatus | '';
+  /** An id or an email. */
+  user: string;
+  prompt: string;
+  /** YYYY-MM-DD, UTC. */
+  from: string;
+  to: string;
+}
+
+export interface AdminUser {
+  id: string;
+  email: string;
+  username: string;
+  full_name: string;
+  is_verified: boolean;
+  is_superuser: boolean;
+  disabled: boolean;
+  /** RFC 3339; '' when not locked. */
+  locked_until: string;
+  created_at: string;
+  purchases: number;
+  connections: number;
+  chat_tokens_today: number;
+}
+
+export type UserAction = 'resend-confirmation' | 'unlock' | 'end-sessions' | 'grant-admin' | 'revoke-admin' | 'disable' | 'enable';
+
+export interface AuditEntry {
+  id: string;
+  at: string;
+  actor_id: string;
+  actor_email: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  /** The target before and after the change, as JSON (null when it did not exist). */
+  before: unknown;
+  after: unknown;
+}

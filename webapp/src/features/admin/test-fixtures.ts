@@ -1,0 +1,422 @@
+// A fake of the admin API (README "## Admin") for the admin page tests, on
+// the route table of src/test/fake-api.ts (passed in: a non-test module may
+// not import src/test). State lives in memory and the tests may change it
+// ("another admin edits the prompt"). Lists page with `limit` and an
+// opaque cursor and answer total, except the audit log, which has none.
+
+export interface RouteTable {
+  route(key: string, handler: (req: { url: URL; body: unknown }) => Response | Promise<Response>): void;
+}
+
+const BASE = '/api/v1/admin';
+
+export const json = (status: number, body: unknown): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const noContent = () => new Response(null, { status: 204 });
+const refuse = (status: number, detail: string, code: string) => json(status, { detail, code });
+
+export const ADMIN_FORBIDDEN = { detail: 'Admin access required.', code: 'forbidden' };
+
+type Json = Record<string, unknown>;
+
+export interface WirePrompt extends Json {
+  id: string;
+  title: string;
+  description: string;
+  content: string;
+  price: number;
+  category_id: string;
+  category_name: string;
+  featured: boolean;
+  published: boolean;
+  created_at: string;
+  updated_at: string;
+  version: number;
+  stats: { free_uses: number; purchases: number; revenue: number; rating_avg: number; rating_count: number };
+}
+
+export interface WireCategory extends Json {
+  id: string;
+  name: string;
+}
+
+export interface WireHealth extends Json {
+  status: string;
+  checked_at: string;
+  latency_ms: number;
+  tools_count: number;
+  error: string;
+}
+
+export interface WireServer extends Json {
+  id: string;
+  name: string;
+  description: string;
+  endpoint_url: string;
+  model_type: string;
+  auth: string;
+  features: string[];
+  enabled: boolean;
+  source: string;
+  health: WireHealth;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+export interface WireOrder extends Json {
+  id: string;
+  user_id: string;
+  user_email: string;
+  prompt_id: string;
+  prompt_title: string;
+  amount: number;
+  status: string;
+  created_at: string;
+  paid_at?: string;
+  refunded_at?: string;
+  payment_intent?: string;
+  refund_reason?: string;
+  events: { id: string; type: string; received_at: string }[];
+}
+
+export interface WireUser extends Json {
+  id: string;
+  email: string;
+  username: string;
+  full_name: string;
+  is_verified: boolean;
+  is_superuser: boolean;
+  disabled: boolean;
+  locked_until?: string;
+  created_at: string;
+  purchases: number;
+  connections: number;
+  chat_tokens_today: number;
+}
+
+export interface WireAudit extends Json {
+  id: string;
+  at: string;
+  actor_id: string;
+  actor_email: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  before: unknown;
+  after: unknown;
+}
+
+const T0 = '2026-03-07T10:00:00Z';
+
+export const CATEGORIES: WireCategory[] = [
+  { id: 'marketing', name: 'Marketing' },
+  { id: 'sales', name: 'Sales' },
+  { id: 'empty', name: 'Empty shelf' },
+];
+
+export function prompt(over: Partial<WirePrompt> & { id: string }): WirePrompt {
+  return {
+    title: `Prompt ${over.id}`,
+    description: `About ${over.id}`,
+    content: `Write about [TOPIC] for ${over.id}.`,
+    price: 9.99,
+    category_id: 'marketing',
+    category_name: 'Marketing',
+    featured: false,
+    published: true,
+    created_at: T0,
+    updated_at: T0,
+    version: 1,
+    stats: { free_uses: 0, purchases: 0, revenue: 0, rating_avg: 0, rating_count: 0 },
+    ...over,
+  };
+}
+
+export function server(over: Partial<WireServer> & { id: string }): WireServer {
+  return {
+    name: `Server ${over.id}`,
+    description: `About ${over.id}`,
+    endpoint_url: `https://${over.id}.example.com/mcp`,
+    model_type: 'code',
+    auth: 'none',
+    features: ['tools'],
+    enabled: true,
+    source: 'registry',
+    health: { status: 'up', checked_at: T0, latency_ms: 12, tools_count: 3, error: '' },
+    created_at: T0,
+    updated_at: T0,
+    version: 1,
+    ...over,
+  };
+}
+
+export function order(over: Partial<WireOrder> & { id: string }): WireOrder {
+  return {
+    user_id: 'u2',
+    user_email: 'bob@example.com',
+    prompt_id: 'p1',
+    prompt_title: 'Cold email',
+    amount: 9.99,
+    status: 'paid',
+    created_at: T0,
+    paid_at: '2026-03-07T10:01:00Z',
+    payment_intent: 'pi_123',
+    events: [{ id: 'evt_1', type: 'checkout.session.completed', received_at: '2026-03-07T10:01:02Z' }],
+    ...over,
+  };
+}
+
+export function user(over: Partial<WireUser> & { id: string; email: string }): WireUser {
+  return {
+    username: over.email.split('@')[0],
+    full_name: '',
+    is_verified: true,
+    is_superuser: false,
+    disabled: false,
+    created_at: T0,
+    purchases: 0,
+    connections: 0,
+    chat_tokens_today: 0,
+    ...over,
+  };
+}
+
+export interface AdminSeed {
+  prompts?: WirePrompt[];
+  categories?: WireCategory[];
+  servers?: WireServer[];
+  probes?: Record<string, WireHealth[]>;
+  orders?: WireOrder[];
+  users?: WireUser[];
+  audit?: WireAudit[];
+}
+
+function pageOf<T>(all: T[], url: URL, withTotal = true) {
+  const limit = Number(url.searchParams.get('limit') ?? '25');
+  const from = Number(url.searchParams.get('cursor') || '0');
+  const items = all.slice(from, from + limit);
+  const next = from + limit < all.length ? String(from + limit) : '';
+  return withTotal ? { items, next_cursor: next, total: all.length } : { items, next_cursor: next };
+}
+
+const has = (text: string, q: string) => text.toLowerCase().includes(q.toLowerCase());
+
+/** The admin API over `api`, backed by `seed`; returns the live state. */
+export function fakeAdminApi(api: RouteTable, seed: AdminSeed = {}) {
+  const state = {
+    prompts: [...(seed.prompts ?? [])],
+    categories: [...(seed.categories ?? CATEGORIES)],
+    servers: [...(seed.servers ?? [])],
+    probes: { ...(seed.probes ?? {}) } as Record<string, WireHealth[]>,
+    orders: [...(seed.orders ?? [])],
+    users: [...(seed.users ?? [])],
+    audit: [...(seed.audit ?? [])],
+    /** What the next probe finds. */
+    probeResult: { status: 'up', checked_at: '2026-03-08T09:00:00Z', latency_ms: 42, tools_count: 7, error: '' } as WireHealth,
+    sync: { added: 2, updated: 5, skipped: 1 } as Json,
+  };
+  let n = 0;
+  const body = (b: unknown): Json => (b && typeof b === 'object' ? (b as Json) : {});
+  const categoryName = (id: string) => state.categories.find((c) => c.id === id)?.name ?? '';
+  const promptCount = (id: string) => state.prompts.filter((p) => p.category_id === id).length;
+  const categoryView = (c: WireCategory) => ({ ...c, prompt_count: promptCount(c.id) });
+
+  // ---- prompts
+  const checkPrompt = (p: WirePrompt): string | null => {
+    if (!p.title.trim()) return 'title is required';
+    if ([...p.title].length > 200) return 'title must be at most 200 characters';
+    if (!p.content.trim()) return 'content is required';
+    if ([...p.content].length > 50_000) return `content must be at most 50000 characters (it has ${[...p.content].length})`;
+    if (!(p.price > 0) || p.price > 999.99) return 'price must be more than 0 and at most 999.99';
+    if (!state.categories.some((c) => c.id === p.category_id)) return `category "${p.category_id}" does not exist`;
+    return null;
+  };
+  const routePrompt = (id: string) => {
+    api.route(`PATCH ${BASE}/prompts/${id}`, ({ body: b }) => {
+      const p = state.prompts.find((x) => x.id === id);
+      if (!p) return refuse(404, 'Prompt not found.', 'not_found');
+      const input = body(b);
+      if (input.version !== p.version) return json(409, { detail: 'This prompt changed since you opened it; here it is as it is now.', code: 'conflict', current: p });
+      const next: WirePrompt = { ...p };
+      for (const k of ['title', 'description', 'content', 'price', 'category_id', 'featured', 'published'] as const) {
+        if (k in input) Object.assign(next, { [k]: input[k] });
+      }
+      const problem = checkPrompt(next);
+      if (problem) return refuse(400, problem, 'invalid');
+      Object.assign(p, next, { version: p.version + 1, category_name: categoryName(next.category_id), updated_at: '2026-03-08T09:00:00Z' });
+      return json(200, p);
+    });
+    api.route(`DELETE ${BASE}/prompts/${id}`, ({ url }) => {
+      const at = state.prompts.findIndex((x) => x.id === id);
+      if (at === -1) return refuse(404, 'Prompt not found.', 'not_found');
+      const p = state.prompts[at];
+      const v = url.searchParams.get('version');
+      if (v && v !== String(p.version)) return json(409, { detail: 'This prompt changed since you opened it.', code: 'conflict', current: p });
+      if (p.stats.purchases > 0 || p.stats.free_uses > 0)
+        return refuse(409, 'Users bought or used this prompt, so it cannot be deleted: unpublish it instead (its owners keep it).', 'conflict');
+      state.prompts.splice(at, 1);
+      return noContent();
+    });
+  };
+  state.prompts.forEach((p) => routePrompt(p.id));
+  api.route(`GET ${BASE}/prompts`, ({ url }) => {
+    const q = url.searchParams.get('q') ?? '';
+    const category = url.searchParams.get('category') ?? '';
+    const st = url.searchParams.get('state') ?? 'all';
+    const matching = state.prompts.filter(
+      (p) => (!q || has(`${p.title} ${p.description}`, q)) && (!category || p.category_id === category) && (st === 'all' || p.published === (st === 'published')),
+    );
+    return json(200, pageOf(matching, url));
+  });
+  api.route(`POST ${BASE}/prompts`, ({ body: b }) => {
+    const input = body(b);
+    const p = prompt({ id: `p-new-${++n}`, ...(input as Partial<WirePrompt>), version: 1 });
+    p.category_name = categoryName(p.category_id);
+    const problem = checkPrompt(p);
+    if (problem) return refuse(400, problem, 'invalid');
+    state.prompts.unshift(p);
+    routePrompt(p.id);
+    return json(201, p);
+  });
+
+  // ---- categories
+  const routeCategory = (id: string) => {
+    api.route(`PATCH ${BASE}/categories/${id}`, ({ body: b }) => {
+      const c = state.categories.find((x) => x.id === id);
+      if (!c) return refuse(404, 'Category not found.', 'not_found');
+      const name = String(body(b).name ?? '').trim();
+      if (state.categories.some((x) => x.id !== id && x.name.toLowerCase() === name.toLowerCase())) return refuse(409, `A category named "${name}" exists already.`, 'conflict');
+      c.name = name;
+      return json(200, categoryView(c));
+    });
+    api.route(`DELETE ${BASE}/categories/${id}`, () => {
+      const at = state.categories.findIndex((x) => x.id === id);
+      if (at === -1) return refuse(404, 'Category not found.', 'not_found');
+      const count = promptCount(id);
+      if (count > 0) return refuse(409, `"${state.categories[at].name}" has ${count} prompts; move them to another category first.`, 'conflict');
+      state.categories.splice(at, 1);
+      return noContent();
+    });
+  };
+  state.categories.forEach((c) => routeCategory(c.id));
+  api.route(`GET ${BASE}/categories`, () => json(200, { items: state.categories.map(categoryView) }));
+  api.route(`POST ${BASE}/categories`, ({ body: b }) => {
+    const name = String(body(b).name ?? '').trim();
+    if (state.categories.some((x) => x.name.toLowerCase() === name.toLowerCase())) return refuse(409, `A category named "${name}" exists already.`, 'conflict');
+    const c = { id: `cat-${++n}`, name };
+    state.categories.push(c);
+    routeCategory(c.id);
+    return json(201, categoryView(c));
+  });
+
+  // ---- MCP servers
+  const refusedEndpoint = (url: string) => /\/\/(localhost|127\.|10\.)/.test(url);
+  const routeServer = (id: string) => {
+    api.route(`PATCH ${BASE}/mcp-servers/${id}`, ({ body: b }) => {
+      const s = state.servers.find((x) => x.id === id);
+      if (!s) return refuse(404, 'Server not found.', 'not_found');
+      const input = body(b);
+      if (input.version !== s.version) return json(409, { detail: 'This server changed since you opened it; here it is as it is now.', code: 'conflict', current: s });
+      for (const k of ['name', 'description', 'endpoint_url', 'model_type', 'auth', 'features', 'enabled'] as const) {
+        if (k in input) Object.assign(s, { [k]: input[k] });
+      }
+      s.version += 1;
+      const warning = refusedEndpoint(s.endpoint_url) ? 'The endpoint is on a private network, which the outbound rules refuse: the server stays disabled.' : undefined;
+      if (warning) s.enabled = false;
+      return json(200, { server: s, ...(warning ? { warning } : {}) });
+    });
+    api.route(`POST ${BASE}/mcp-servers/${id}/probe`, () => {
+      const s = state.servers.find((x) => x.id === id);
+      if (!s) return refuse(404, 'Server not found.', 'not_found');
+      s.health = { ...state.probeResult };
+      (state.probes[id] ??= []).unshift({ ...state.probeResult });
+      return json(200, { health: s.health });
+    });
+    api.route(`GET ${BASE}/mcp-servers/${id}/probes`, () =>
+      json(200, { items: (state.probes[id] ?? []).map((h) => ({ at: h.checked_at, status: h.status, latency_ms: h.latency_ms, tools_count: h.tools_count, error: h.error })) }),
+    );
+  };
+  state.servers.forEach((s) => routeServer(s.id));
+  api.route(`GET ${BASE}/mcp-servers`, ({ url }) => {
+    const q = url.searchParams.get('q') ?? '';
+    const st = url.searchParams.get('state') ?? 'all';
+    const matching = state.servers.filter((s) => (!q || has(`${s.name} ${s.description}`, q)) && (st === 'all' || s.enabled === (st === 'enabled')));
+    return json(200, pageOf(matching, url));
+  });
+  api.route(`POST ${BASE}/mcp-servers`, ({ body: b }) => {
+    const input = body(b) as Partial<WireServer>;
+    const warning = refusedEndpoint(String(input.endpoint_url)) ? 'The endpoint is on a private network, which the outbound rules refuse: saved disabled.' : undefined;
+    const s = server({ id: `srv-${++n}`, ...input, source: 'admin', enabled: !warning, health: { status: '', checked_at: '', latency_ms: 0, tools_count: 0, error: '' } });
+    state.servers.unshift(s);
+    routeServer(s.id);
+    return json(201, { server: s, ...(warning ? { warning } : {}) });
+  });
+  api.route(`POST ${BASE}/mcp-sync`, () => json(200, state.sync));
+
+  // ---- orders
+  const routeOrder = (id: string) => {
+    api.route(`GET ${BASE}/orders/${id}`, () => {
+      const o = state.orders.find((x) => x.id === id);
+      return o ? json(200, o) : refuse(404, 'Order not found.', 'not_found');
+    });
+    api.route(`POST ${BASE}/orders/${id}/refund`, ({ body: b }) => {
+      const o = state.orders.find((x) => x.id === id);
+      if (!o) return refuse(404, 'Order not found.', 'not_found');
+      if (o.status === 'refunded') return json(200, o);
+      if (o.status !== 'paid') return refuse(409, `Only a paid order can be refunded; this one is ${o.status}.`, 'conflict');
+      const reason = body(b).reason;
+      Object.assign(o, { status: 'refunded', refunded_at: '2026-03-08T09:00:00Z', ...(typeof reason === 'string' ? { refund_reason: reason } : {}) });
+      o.events = [...o.events, { id: `evt_r${++n}`, type: 'charge.refunded', received_at: '2026-03-08T09:00:01Z' }];
+      return json(200, o);
+    });
+  };
+  state.orders.forEach((o) => routeOrder(o.id));
+  api.route(`GET ${BASE}/orders`, ({ url }) => {
+    const p = url.searchParams;
+    const day = (iso: string) => iso.slice(0, 10);
+    const matching = state.orders.filter(
+      (o) =>
+        (!p.get('state') || o.status === p.get('state')) &&
+        (!p.get('user') || o.user_id === p.get('user') || o.user_email === p.get('user')) &&
+        (!p.get('prompt') || o.prompt_id === p.get('prompt')) &&
+        (!p.get('from') || day(o.created_at) >= p.get('from')!) &&
+        (!p.get('to') || day(o.created_at) <= p.get('to')!),
+    );
+    return json(200, pageOf(matching, url));
+  });
+
+  // ---- users
+  const routeUser = (id: string) => {
+    for (const action of ['resend-confirmation', 'unlock', 'end-sessions', 'grant-admin', 'revoke-admin', 'disable', 'enable']) {
+      api.route(`POST ${BASE}/users/${id}/${action}`, () => {
+        const u = state.users.find((x) => x.id === id);
+        if (!u) return refuse(404, 'User not found.', 'not_found');
+        if (action === 'revoke-admin' && state.users.filter((x) => x.is_superuser).length === 1 && u.is_superuser)
+          return refuse(409, 'This is the last admin: grant admin to someone else first.', 'conflict');
+        if (action === 'unlock') delete u.locked_until;
+        if (action === 'grant-admin') u.is_superuser = true;
+        if (action === 'revoke-admin') u.is_superuser = false;
+        if (action === 'disable') u.disabled = true;
+        if (action === 'enable') u.disabled = false;
+        return json(200, u);
+      });
+    }
+  };
+  state.users.forEach((u) => routeUser(u.id));
+  api.route(`GET ${BASE}/users`, ({ url }) => {
+    const q = url.searchParams.get('q') ?? '';
+    const matching = state.users.filter((u) => !q || u.email.toLowerCase().startsWith(q.toLowerCase()) || u.username.toLowerCase().startsWith(q.toLowerCase()));
+    return json(200, pageOf(matching, url));
+  });
+
+  // ---- audit log (no total, as the API sends it)
+  api.route(`GET ${BASE}/audit`, ({ url }) => {
+    const actor = url.searchParams.get('actor') ?? '';
+    const target = url.searchParams.get('target') ?? '';
+    const matching = state.audit.filter((e) => (!actor || e.actor_id === actor || e.actor_email === actor) && (!target || e.target_id === target));
+    return json(200, pageOf(matching, url, false));
+  });
+
+  return state;
+}

@@ -219,12 +219,12 @@ var wantTable = map[string]map[string]string{
 	// The caller's stored user (every request), the catalogue and the
 	// audit log (each change after its line).
 	"admin": {
-		"GetItem":     "CATALOG PROMPT#* USER#*",
-		"PutItem":     "AUDIT CATALOG PROMPT#*",
-		"UpdateItem":  "AUDIT CATALOG PROMPT#*",
-		"DeleteItem":  "AUDIT CATALOG PROMPT#*",
-		"Query":       "AUDIT CATALOG PROMPT#*",
-		"index:Query": "CATALOG",
+		"GetItem":     "CATALOG MCP#* MCPSYNC PROMPT#* USER#*",
+		"PutItem":     "AUDIT CATALOG MCP#* MCPSYNC PROMPT#*",
+		"UpdateItem":  "AUDIT CATALOG MCP#* PROMPT#*",
+		"DeleteItem":  "AUDIT CATALOG MCP#* PROMPT#*",
+		"Query":       "AUDIT CATALOG MCP#* PROMPT#*",
+		"index:Query": "CATALOG MCPSERVERS",
 	},
 	"auth": {
 		"GetItem":    "EMAIL#* GOOGLE#* LINK#* THROTTLE#* USER#* USERNAME#*",
@@ -279,8 +279,10 @@ var wantTable = map[string]map[string]string{
 	},
 	"mcp-jobs": {
 		"GetItem":     "MCPSYNC",
-		"PutItem":     "MCPSYNC",
+		"PutItem":     "MCP#* MCPSYNC", // a probe kept in the server's history
 		"UpdateItem":  "MCP#*",
+		"DeleteItem":  "MCP#*",
+		"Query":       "MCP#*",
 		"index:Query": "MCPSERVERS",
 	},
 }

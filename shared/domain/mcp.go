@@ -40,6 +40,13 @@ type MCPServer struct {
 	Source            string // "seed", "local" or "registry"
 	UpdatedAt         string // RFC 3339, from the registry entry
 	Health            MCPHealth
+	// AdminDisabled: an admin took it out of the listing (IsActive is then
+	// false whatever the registry says); AdminVersion counts admins' edits.
+	AdminDisabled bool
+	AdminVersion  int
+	// ListedActive is the listing's own is_active (the registry's say,
+	// read only): IsActive without the admin's switch.
+	ListedActive bool
 }
 
 // MCPHealth is the prober's last record of a server.

@@ -122,21 +122,27 @@ var (
 		Query:      {users},
 	}}
 	// Registry sync and health probes: the servers and the sync state.
+	// Each probe is also kept in the server's history (put, the oldest
+	// past 50 listed and deleted).
 	accessMCPJobs = Access{Table: map[string][]string{
 		GetItem:    {mcpSync},
-		PutItem:    {mcpSync},
+		PutItem:    {mcpSync, mcpServers},
 		UpdateItem: {mcpServers},
+		DeleteItem: {mcpServers},
+		Query:      {mcpServers},
 	}, Index: []string{store.GSI1MCPServers}}
 	// The admin area: the caller's stored user read on every request
 	// (USER#); the catalogue (prompts with their ratings, categories and
 	// their name guards under CATALOG), each change after its audit line
-	// (AUDIT: written, marked done or removed, listed). GSI1: the prompt
-	// listing (CATALOG).
+	// (AUDIT: written, marked done or removed, listed). The registry
+	// (MCP#: entries added and edited, and what Probe now and Sync write,
+	// as mcp-jobs does, with the sync state). GSI1: the prompt listing
+	// (CATALOG) and the registry's (MCPSERVERS).
 	accessAdmin = Access{Table: map[string][]string{
-		GetItem:    {users, prompts, catalog},
-		PutItem:    {prompts, catalog, audit},
-		UpdateItem: {prompts, catalog, audit},
-		DeleteItem: {prompts, catalog, audit},
-		Query:      {catalog, prompts, audit},
-	}, Index: []string{catalog}}
+		GetItem:    {users, prompts, catalog, mcpServers, mcpSync},
+		PutItem:    {prompts, catalog, audit, mcpServers, mcpSync},
+		UpdateItem: {prompts, catalog, audit, mcpServers},
+		DeleteItem: {prompts, catalog, audit, mcpServers},
+		Query:      {catalog, prompts, audit, mcpServers},
+	}, Index: []string{catalog, store.GSI1MCPServers}}
 )

@@ -1,7 +1,9 @@
 package mcp
 
 import (
+	"context"
 	"fmt"
+	"net"
 	"net/netip"
 	"net/url"
 	"strings"
@@ -109,6 +111,29 @@ func (p Policy) CheckURL(raw string) error {
 	}
 	if ip, err := netip.ParseAddr(host); err == nil && !p.AddrAllowed(ip) {
 		return refusedAddress(fmt.Errorf("literal address %s", ip))
+	}
+	return nil
+}
+
+// CheckEndpoint is CheckURL, then the host's addresses as a dial would
+// judge them: what an admin is told when saving an endpoint (a name that
+// does not resolve now is not refused: it may resolve later).
+func (p Policy) CheckEndpoint(ctx context.Context, raw string) error {
+	if err := p.CheckURL(raw); err != nil {
+		return err
+	}
+	u, _ := url.Parse(strings.TrimSpace(raw))
+	if _, err := netip.ParseAddr(u.Hostname()); err == nil {
+		return nil // judged above
+	}
+	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", u.Hostname())
+	if err != nil {
+		return nil
+	}
+	for _, a := range addrs {
+		if !p.AddrAllowed(a) {
+			return refusedAddress(fmt.Errorf("%s resolves to %s", u.Hostname(), a))
+		}
 	}
 	return nil
 }

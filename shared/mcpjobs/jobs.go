@@ -11,6 +11,7 @@ import (
 
 	"aiwork/shared/catalog"
 	"aiwork/shared/config"
+	"aiwork/shared/domain"
 	"aiwork/shared/mcp"
 	"aiwork/shared/mcp/registry"
 	"aiwork/shared/store"
@@ -25,6 +26,7 @@ const (
 // Runner runs the registry jobs.
 type Runner struct {
 	st          *store.Store
+	policy      mcp.Policy
 	client      *http.Client
 	registryURL string
 	log         *slog.Logger
@@ -37,7 +39,7 @@ func FromConfig(st *store.Store, cfg config.MCPJobs, log *slog.Logger) (*Runner,
 	if err != nil {
 		return nil, err
 	}
-	return &Runner{st: st, client: policy.Client(), registryURL: cfg.RegistryURL, log: log}, nil
+	return &Runner{st: st, policy: policy, client: policy.Client(), registryURL: cfg.RegistryURL, log: log}, nil
 }
 
 // Run runs the named job.
@@ -57,14 +59,37 @@ func (r *Runner) Run(ctx context.Context, job string) error {
 // sync writes the committed seed (idempotent), then imports from the
 // registry when one is configured.
 func (r *Runner) sync(ctx context.Context) error {
+	_, err := r.Sync(ctx)
+	return err
+}
+
+// Sync is the sync job, answering what it did (zero stats without a
+// registry): Sync from registry now in the admin area runs it.
+func (r *Runner) Sync(ctx context.Context) (registry.Stats, error) {
 	if err := catalog.SeedMCPServers(ctx, r.st); err != nil {
-		return err
+		return registry.Stats{}, err
 	}
 	if r.registryURL == "" {
-		return nil
+		return registry.Stats{}, nil
 	}
 	stats, err := (&registry.Syncer{BaseURL: r.registryURL, HTTP: r.client, Store: r.st, Log: r.log}).Run(ctx)
 	r.log.Info("mcp registry sync", "registry", r.registryURL, "pages", stats.Pages, "upserted", stats.Upserted,
 		"deactivated", stats.Deactivated, "skipped", stats.Skipped, "err", err)
-	return err
+	return stats, err
+}
+
+// HasRegistry reports whether a registry is configured (MCP_REGISTRY_URL).
+func (r *Runner) HasRegistry() bool { return r.registryURL != "" }
+
+// ProbeOne is the probe job on one server, its health saved: Probe now in
+// the admin area runs it.
+func (r *Runner) ProbeOne(ctx context.Context, srv domain.MCPServer) (domain.MCPHealth, error) {
+	h := (&mcp.Prober{Store: r.st, Client: r.client, Log: r.log}).Probe(ctx, srv)
+	return h, r.st.SaveMCPHealth(ctx, srv.ID, h)
+}
+
+// CheckEndpoint says why the outbound rules refuse an endpoint (nil:
+// allowed).
+func (r *Runner) CheckEndpoint(ctx context.Context, raw string) error {
+	return r.policy.CheckEndpoint(ctx, raw)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,6 +83,7 @@ type mcpServerItem struct {
 	SK string `dynamodbav:"SK"`
 	mcpListing
 	mcpHealthAttrs
+	mcpAdminAttrs
 }
 
 func (it mcpServerItem) domain() domain.MCPServer {
@@ -93,7 +95,9 @@ func (it mcpServerItem) domain() domain.MCPServer {
 	return domain.MCPServer{
 		ID: l.ID, Name: l.Name, Title: l.Title, Description: l.Description, EndpointURL: l.EndpointURL,
 		Transport: l.Transport, ModelType: l.ModelType, APIKeyRequired: l.APIKeyRequired,
-		APIKeyHeader: l.APIKeyHeader, OAuthRequired: l.OAuthRequired, OAuthClientID: l.OAuthClientID, IsActive: l.IsActive,
+		APIKeyHeader: l.APIKeyHeader, OAuthRequired: l.OAuthRequired, OAuthClientID: l.OAuthClientID,
+		// An admin's switch wins over the registry's (which a sync rewrites).
+		IsActive: l.IsActive && !it.AdminDisabled, AdminDisabled: it.AdminDisabled, AdminVersion: it.AdminVersion, ListedActive: l.IsActive,
 		SupportedFeatures: slices.Clone(l.SupportedFeatures), WebsiteURL: l.WebsiteURL,
 		Repository: l.Repository, Version: l.Version, Source: l.Source, UpdatedAt: l.UpdatedAt,
 		Health: domain.MCPHealth{
@@ -169,14 +173,7 @@ func (s *Store) UpsertMCPServer(ctx context.Context, srv domain.MCPServer) error
 	if srv.ID == "" {
 		return errors.New("upsert mcp server: empty id")
 	}
-	l := mcpListing{
-		GSI1PK: gsiMCPServersKey, GSI1SK: mcpServersGSI1SK(displayName(srv), srv.ID),
-		ID: srv.ID, Name: srv.Name, Title: srv.Title, Description: srv.Description,
-		EndpointURL: srv.EndpointURL, Transport: srv.Transport, ModelType: srv.ModelType,
-		APIKeyRequired: srv.APIKeyRequired, APIKeyHeader: srv.APIKeyHeader, OAuthRequired: srv.OAuthRequired, OAuthClientID: srv.OAuthClientID,
-		IsActive: srv.IsActive, SupportedFeatures: srv.SupportedFeatures, WebsiteURL: srv.WebsiteURL,
-		Repository: srv.Repository, Version: srv.Version, Source: srv.Source, UpdatedAt: srv.UpdatedAt,
-	}
+	l := listingOf(srv)
 	// No condition: creating and updating are the same write.
 	if err := s.updateAttrs(ctx, mcpServerPK(srv.ID), skMCPServer, l, ""); err != nil {
 		return fmt.Errorf("upsert mcp server %s: %w", srv.ID, err)
@@ -236,7 +233,13 @@ func (s *Store) SaveMCPHealth(ctx context.Context, sid string, h domain.MCPHealt
 	}
 	// Only an existing server: health alone must not create an item.
 	err := s.updateAttrs(ctx, mcpServerPK(sid), skMCPServer, a, "attribute_exists(PK)")
-	return conditional("save mcp health", err, fmt.Errorf("save mcp health: %w", ErrNotFound))
+	if err := conditional("save mcp health", err, fmt.Errorf("save mcp health: %w", ErrNotFound)); err != nil {
+		return err
+	}
+	if err := s.recordProbe(ctx, sid, h); err != nil {
+		slog.WarnContext(ctx, "probe not added to the history", "server", sid, "err", err)
+	}
+	return nil
 }
 
 type mcpSyncItem struct {
@@ -273,6 +276,11 @@ func (s *Store) SetMCPSyncState(ctx context.Context, lastRun string) error {
 // string, nil list or map) REMOVEd, and every other attribute of the item is
 // left as it is. cond, when not empty, is the write's condition expression.
 func (s *Store) updateAttrs(ctx context.Context, pk, sk string, v any, cond string) error {
+	return s.updateAttrsIf(ctx, pk, sk, v, cond, nil)
+}
+
+// updateAttrsIf is updateAttrs whose condition uses condValues.
+func (s *Store) updateAttrsIf(ctx context.Context, pk, sk string, v any, cond string, condValues map[string]types.AttributeValue) error {
 	av, err := attributevalue.MarshalMap(v)
 	if err != nil {
 		return err
@@ -311,6 +319,9 @@ func (s *Store) updateAttrs(ctx context.Context, pk, sk string, v any, cond stri
 		Key:                      key(pk, sk),
 		UpdateExpression:         aws.String(expr.String()),
 		ExpressionAttributeNames: exprNames,
+	}
+	for k, v := range condValues {
+		exprValues[k] = v
 	}
 	if len(exprValues) > 0 {
 		in.ExpressionAttributeValues = exprValues

@@ -47,6 +47,7 @@ func TestUpsertMCPServerRoundTripAndKeepsHealth(t *testing.T) {
 	got, err := st.GetMCPServer(ctx, "docs")
 	storetest.Must(t, err, "get")
 	want.Health = domain.MCPHealth{Status: domain.HealthUnknown}
+	want.ListedActive = want.IsActive // read back: the listing's own is_active
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("new server:\n got %+v\nwant %+v", got, want)
 	}

@@ -8,6 +8,7 @@ package adminapi
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
 	"aiwork/shared/lambdas"
+	"aiwork/shared/mcpjobs"
 	"aiwork/shared/store"
 )
 
@@ -29,6 +31,9 @@ const MsgForbidden = "Admin access required."
 type Options struct {
 	// Now is the clock.
 	Now func() time.Time
+	// Jobs are the registry jobs Probe now and Sync from registry now run
+	// (nil: those routes answer 503).
+	Jobs *mcpjobs.Runner
 }
 
 // Service serves the admin group.
@@ -36,6 +41,7 @@ type Service struct {
 	st     *store.Store
 	tokens *auth.Tokens
 	opts   Options
+	jobs   *mcpjobs.Runner
 }
 
 // New builds the admin group.
@@ -43,12 +49,16 @@ func New(st *store.Store, tokens *auth.Tokens, opts Options) *Service {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Service{st: st, tokens: tokens, opts: opts}
+	return &Service{st: st, tokens: tokens, opts: opts, jobs: opts.Jobs}
 }
 
 // FromConfig builds the group from its function's configuration.
 func FromConfig(st *store.Store, cfg config.Admin) *Service {
-	return New(st, auth.FromConfig(cfg.Base, 0, st), Options{})
+	jobs, err := mcpjobs.FromConfig(st, cfg.MCPJobs, slog.Default())
+	if err != nil {
+		slog.Error("admin: the registry jobs cannot run (Probe now, Sync)", "err", err)
+	}
+	return New(st, auth.FromConfig(cfg.Base, 0, st), Options{Jobs: jobs})
 }
 
 // Handler routes the group.
@@ -57,6 +67,7 @@ func (s *Service) Handler() http.Handler {
 	s.promptRoutes(mux)
 	s.categoryRoutes(mux)
 	s.auditRoutes(mux)
+	s.mcpRoutes(mux)
 	return httpx.WithNotFound(mux)
 }
 

@@ -38,9 +38,18 @@ func newStack(t *testing.T, prompts ...domain.Prompt) *stack {
 // newStackFree is newStack with free uses free per user.
 func newStackFree(t *testing.T, free int, prompts ...domain.Prompt) *stack {
 	t.Helper()
+	return newStackWith(t, func(*devstack.Config) {}, free, prompts...)
+}
+
+// newStackWith is newStackFree with the stack's configuration changed by
+// change first.
+func newStackWith(t *testing.T, change func(*devstack.Config), free int, prompts ...domain.Prompt) *stack {
+	t.Helper()
 	st, storeCfg := storetest.NewWithConfig(t)
 	apitest.PutCatalogue(t, st, prompts...)
-	h, err := devstack.Handler(st, devstack.ConfigFor(storeCfg, jwtSecret, free, "whsec_admin_test"), "")
+	cfg := devstack.ConfigFor(storeCfg, jwtSecret, free, "whsec_admin_test")
+	change(&cfg)
+	h, err := devstack.Handler(st, cfg, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -195,6 +195,7 @@ func TestTableAccess(t *testing.T) {
 		Payments: config.Payments{Base: config.Base{Store: storeCfg, JWTSecret: jwtSecret}, FreePromptsPerUser: 1},
 		Webhook:  config.Webhook{Base: config.Base{Store: storeCfg}, WebhookSecret: secret},
 		Chat:     config.Chat{Base: config.Base{Store: storeCfg, JWTSecret: jwtSecret}, StallTimeout: 10 * time.Second, DemoDelay: time.Millisecond, Limits: limits},
+		Admin:    config.Admin{MCPJobs: config.MCPJobs{Outbound: config.Outbound{AllowLoopback: true}}},
 		MCP: config.MCP{MCPClient: config.MCPClient{Outbound: config.Outbound{AllowLoopback: true}, ConnectTimeout: 10 * time.Second},
 			ConnectsPerMinute: 2, HostConnectsPerMinute: 60},
 		MailDir: mailDir,
@@ -434,6 +435,18 @@ func TestTableAccess(t *testing.T) {
 	do("DELETE", "/api/v1/admin/categories/"+cat, token, "", http.StatusNoContent)
 	do("GET", "/api/v1/admin/categories", token, "", http.StatusOK)
 	do("GET", "/api/v1/admin/audit", token, "", http.StatusOK)
+	// The registry: a server added, switched off and on, probed (its
+	// history read), and a sync run.
+	do("GET", "/api/v1/admin/mcp-servers", token, "", http.StatusOK)
+	var added struct {
+		Server struct{ ID string } `json:"server"`
+	}
+	storetest.Must(t, json.Unmarshal(do("POST", "/api/v1/admin/mcp-servers", token,
+		`{"name":"Access admin","endpoint_url":"`+mcpHTTP.URL+`/mcp","model_type":"code","auth":"none"}`, http.StatusCreated), &added), "added server")
+	do("PATCH", "/api/v1/admin/mcp-servers/"+added.Server.ID, token, `{"version":1,"enabled":false}`, http.StatusOK)
+	do("POST", "/api/v1/admin/mcp-servers/"+added.Server.ID+"/probe", token, "", http.StatusOK)
+	do("GET", "/api/v1/admin/mcp-servers/"+added.Server.ID+"/probes", token, "", http.StatusOK)
+	do("POST", "/api/v1/admin/mcp-sync", token, "", http.StatusOK)
 
 	// mcp-jobs: a probe of the registry, then a sync (the seed and an
 	// empty registry page).

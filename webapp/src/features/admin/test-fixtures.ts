@@ -204,14 +204,16 @@ const has = (text: string, q: string) => text.toLowerCase().includes(q.toLowerCa
 
 /** The admin API over `api`, backed by `seed`; returns the live state. */
 export function fakeAdminApi(api: RouteTable, seed: AdminSeed = {}) {
+  // Copies: the fake changes its records, the tests' constants stay as written.
+  const copy = <T>(v: T): T => structuredClone(v);
   const state = {
-    prompts: [...(seed.prompts ?? [])],
-    categories: [...(seed.categories ?? CATEGORIES)],
-    servers: [...(seed.servers ?? [])],
-    probes: { ...(seed.probes ?? {}) } as Record<string, WireHealth[]>,
-    orders: [...(seed.orders ?? [])],
-    users: [...(seed.users ?? [])],
-    audit: [...(seed.audit ?? [])],
+    prompts: copy(seed.prompts ?? []),
+    categories: copy(seed.categories ?? CATEGORIES),
+    servers: copy(seed.servers ?? []),
+    probes: copy(seed.probes ?? {}) as Record<string, WireHealth[]>,
+    orders: copy(seed.orders ?? []),
+    users: copy(seed.users ?? []),
+    audit: copy(seed.audit ?? []),
     /** What the next probe finds. */
     probeResult: { status: 'up', checked_at: '2026-03-08T09:00:00Z', latency_ms: 42, tools_count: 7, error: '' } as WireHealth,
     sync: { added: 2, updated: 5, skipped: 1 } as Json,

@@ -11,7 +11,7 @@ function Line({ line }: { line: ChangeLine }) {
       {line.field ? ': ' : null}
       {line.before === null ? <span className="admin-muted">(none)</span> : <span className="admin-diff__before">{line.before}</span>}
       <span aria-hidden="true"> → </span>
-      <VisuallyHidden> changed to </VisuallyHidden>
+      <VisuallyHidden>changed to </VisuallyHidden>
       {line.after === null ? <span className="admin-muted">(none)</span> : <span className="admin-diff__after">{line.after}</span>}
     </li>
   );

@@ -31,8 +31,12 @@ export function CategoryRow({ category: c, categories, onDelete, onChanged }: Ca
 
   // Focus follows the mode: into the field when renaming starts, back to Rename when it ends.
   useEffect(() => {
-    if (renaming) inputRef.current?.select();
-    else if (wasRenaming.current) renameButtonRef.current?.focus();
+    if (renaming) {
+      inputRef.current?.focus();
+      inputRef.current?.select();
+    } else if (wasRenaming.current) {
+      renameButtonRef.current?.focus();
+    }
     wasRenaming.current = renaming;
   }, [renaming]);
 

@@ -8,7 +8,7 @@ export const USER_COLUMNS = ['Email', 'Username', 'Verified', 'Admin', 'Disabled
 interface UserRowProps {
   user: AdminUser;
   selfId: string;
-  /** An action of this row is running. */
+  /** An action (on any row) is running: one at a time. */
   busy: boolean;
   onAction: (user: AdminUser, spec: UserActionSpec) => void;
 }

@@ -23,15 +23,12 @@ export function UsersSection() {
   const q = useDebouncedValue(searchInput.trim(), SEARCH_DEBOUNCE_MS);
   const list = useAdminUsers(q);
   const { run, pending } = useAdminWrite();
-  const [runningFor, setRunningFor] = useState<string | null>(null);
   const [asking, setAsking] = useState<{ user: AdminUser; spec: UserActionSpec } | null>(null);
   const [askError, setAskError] = useState<string | null>(null);
 
   /** Runs the action; true when it worked. A confirmed one shows its refusal in the dialog. */
   const perform = async (u: AdminUser, spec: UserActionSpec): Promise<boolean> => {
-    setRunningFor(u.id);
     const outcome = await run(() => runUserAction(u.id, spec.action));
-    setRunningFor(null);
     if (!outcome) return false;
     if (outcome.ok) {
       toast.success(spec.done);
@@ -68,7 +65,7 @@ export function UsersSection() {
         columns={USER_COLUMNS}
         emptyText={q ? 'No user has that email or username.' : 'No users yet.'}
         testId="users-table"
-        renderRow={(u) => <UserRow key={u.id} user={u} selfId={self?.id ?? ''} busy={pending && runningFor === u.id} onAction={start} />}
+        renderRow={(u) => <UserRow key={u.id} user={u} selfId={self?.id ?? ''} busy={pending} onAction={start} />}
       />
 
       {asking?.spec.confirm ? (

@@ -51,15 +51,16 @@ export interface WireHealth extends Json {
 export interface WireServer extends Json {
   id: string;
   name: string;
+  registry_name: string;
   description: string;
   endpoint_url: string;
   model_type: string;
   auth: string;
   features: string[];
   enabled: boolean;
+  listed: boolean;
   source: string;
   health: WireHealth;
-  created_at: string;
   updated_at: string;
   version: number;
 }
@@ -105,6 +106,7 @@ export interface WireAudit extends Json {
   target_id: string;
   before: unknown;
   after: unknown;
+  pending?: boolean;
 }
 
 const T0 = '2026-03-07T10:00:00Z';
@@ -136,15 +138,16 @@ export function prompt(over: Partial<WirePrompt> & { id: string }): WirePrompt {
 export function server(over: Partial<WireServer> & { id: string }): WireServer {
   return {
     name: `Server ${over.id}`,
+    registry_name: '',
     description: `About ${over.id}`,
     endpoint_url: `https://${over.id}.example.com/mcp`,
     model_type: 'code',
     auth: 'none',
     features: ['tools'],
     enabled: true,
+    listed: over.enabled ?? true,
     source: 'registry',
     health: { status: 'up', checked_at: T0, latency_ms: 12, tools_count: 3, error: '' },
-    created_at: T0,
     updated_at: T0,
     version: 1,
     ...over,
@@ -216,7 +219,7 @@ export function fakeAdminApi(api: RouteTable, seed: AdminSeed = {}) {
     audit: copy(seed.audit ?? []),
     /** What the next probe finds. */
     probeResult: { status: 'up', checked_at: '2026-03-08T09:00:00Z', latency_ms: 42, tools_count: 7, error: '' } as WireHealth,
-    sync: { added: 2, updated: 5, skipped: 1 } as Json,
+    sync: { upserted: 7, deactivated: 1, skipped: 2, pages: 3, registry: true } as Json,
   };
   let n = 0;
   const body = (b: unknown): Json => (b && typeof b === 'object' ? (b as Json) : {});
@@ -324,8 +327,9 @@ export function fakeAdminApi(api: RouteTable, seed: AdminSeed = {}) {
         if (k in input) Object.assign(s, { [k]: input[k] });
       }
       s.version += 1;
-      const warning = refusedEndpoint(s.endpoint_url) ? 'The endpoint is on a private network, which the outbound rules refuse: the server stays disabled.' : undefined;
+      const warning = refusedEndpoint(s.endpoint_url) ? 'The outbound rules refuse this endpoint: it is a private address.' : undefined;
       if (warning) s.enabled = false;
+      s.listed = s.enabled;
       return json(200, { server: s, ...(warning ? { warning } : {}) });
     });
     api.route(`POST ${BASE}/mcp-servers/${id}/probe`, () => {
@@ -348,8 +352,9 @@ export function fakeAdminApi(api: RouteTable, seed: AdminSeed = {}) {
   });
   api.route(`POST ${BASE}/mcp-servers`, ({ body: b }) => {
     const input = body(b) as Partial<WireServer>;
-    const warning = refusedEndpoint(String(input.endpoint_url)) ? 'The endpoint is on a private network, which the outbound rules refuse: saved disabled.' : undefined;
-    const s = server({ id: `srv-${++n}`, ...input, source: 'admin', enabled: !warning, health: { status: '', checked_at: '', latency_ms: 0, tools_count: 0, error: '' } });
+    if (!/^[a-z][a-z0-9-]{0,39}$/.test(String(input.model_type))) return refuse(400, 'model_type must be a short lower-case word (letters, digits, -), such as code or search', 'invalid');
+    const warning = refusedEndpoint(String(input.endpoint_url)) ? 'Saved, but disabled: the outbound rules refuse this endpoint. It is a private address.' : undefined;
+    const s = server({ id: `adm-${++n}`, ...input, source: 'admin', enabled: !warning, listed: !warning, health: { status: 'unknown', checked_at: '', latency_ms: 0, tools_count: 0, error: '' } });
     state.servers.unshift(s);
     routeServer(s.id);
     return json(201, { server: s, ...(warning ? { warning } : {}) });

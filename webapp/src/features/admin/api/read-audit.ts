@@ -1,4 +1,4 @@
-import { isRecord, str } from '../../../lib/api/wire';
+import { bool, isRecord, str } from '../../../lib/api/wire';
 import { idOf } from './read-page';
 import type { AuditEntry } from './types';
 
@@ -15,5 +15,6 @@ export function readAuditEntry(v: unknown): AuditEntry | null {
     target_id: str(v.target_id),
     before: v.before ?? null,
     after: v.after ?? null,
+    pending: bool(v.pending),
   };
 }

@@ -1,8 +1,9 @@
 import { bool, isRecord, list, num, str, strList } from '../../../lib/api/wire';
 import { idOf, versionOf } from './read-page';
-import type { AdminMcpServer, McpAuth, McpHealth, McpServerSaved, ProbeRecord, SyncResult } from './types';
+import type { AdminMcpServer, McpAuth, McpHealth, McpServerSaved, McpSource, ProbeRecord, SyncResult } from './types';
 
 const AUTHS: readonly McpAuth[] = ['none', 'api_key', 'oauth'];
+const SOURCES: readonly McpSource[] = ['seed', 'registry', 'local', 'admin'];
 
 export function readHealth(v: unknown): McpHealth {
   const o = isRecord(v) ? v : {};
@@ -15,15 +16,16 @@ export function readServer(v: unknown): AdminMcpServer | null {
   return {
     id,
     name: str(v.name) || id,
+    registry_name: str(v.registry_name),
     description: str(v.description),
     endpoint_url: str(v.endpoint_url),
     model_type: str(v.model_type),
     auth: AUTHS.find((a) => a === v.auth) ?? 'none',
     features: strList(v.features),
     enabled: bool(v.enabled),
-    source: v.source === 'registry' ? 'registry' : 'admin',
+    listed: bool(v.listed),
+    source: SOURCES.find((s) => s === v.source) ?? 'admin',
     health: readHealth(v.health),
-    created_at: str(v.created_at),
     updated_at: str(v.updated_at),
     version: versionOf(v.version),
   };
@@ -52,5 +54,5 @@ export function readProbes(v: unknown): ProbeRecord[] {
 
 export function readSyncResult(v: unknown): SyncResult {
   const o = isRecord(v) ? v : {};
-  return { added: num(o.added), updated: num(o.updated), skipped: num(o.skipped), error: str(o.error) };
+  return { upserted: num(o.upserted), deactivated: num(o.deactivated), skipped: num(o.skipped), pages: num(o.pages), registry: bool(o.registry) };
 }

@@ -67,18 +67,25 @@ export interface McpHealth {
   error: string;
 }
 
+/** Where an entry came from: the committed seed, the MCP registry, a local run, or an admin. */
+export type McpSource = 'seed' | 'registry' | 'local' | 'admin';
+
 export interface AdminMcpServer {
   id: string;
   name: string;
+  /** The registry's name for it ('io.github/…'); '' for an admin's own. */
+  registry_name: string;
   description: string;
   endpoint_url: string;
   model_type: string;
   auth: McpAuth;
   features: string[];
+  /** The admin's switch. */
   enabled: boolean;
-  source: 'registry' | 'admin';
+  /** Users see it: enabled, and not retired by the registry. */
+  listed: boolean;
+  source: McpSource;
   health: McpHealth;
-  created_at: string;
   updated_at: string;
   version: Version;
 }
@@ -108,10 +115,14 @@ export interface ProbeRecord {
 }
 
 export interface SyncResult {
-  added: number;
-  updated: number;
+  /** Entries written (added or refreshed). */
+  upserted: number;
+  /** Entries the registry no longer lists. */
+  deactivated: number;
   skipped: number;
-  error: string;
+  pages: number;
+  /** False: no registry is set up (MCP_REGISTRY_URL), only the committed seed was written again. */
+  registry: boolean;
 }
 
 export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'expired' | 'failed';
@@ -181,4 +192,6 @@ export interface AuditEntry {
   /** The target before and after the change, as JSON (null when it did not exist). */
   before: unknown;
   after: unknown;
+  /** Written ahead of its change, which never confirmed: it may not have happened. */
+  pending: boolean;
 }

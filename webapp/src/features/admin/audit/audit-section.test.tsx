@@ -37,7 +37,7 @@ describe('audit log', () => {
   it('shows when, who, what, on what, and the change field by field; nothing to edit', async () => {
     open([
       entry(1, { at: '2026-03-08T09:30:00Z', action: 'order.refund', target_type: 'order', target_id: 'o1', before: { status: 'paid' }, after: { status: 'refunded', refund_reason: 'Asked' } }),
-      entry(2, { action: 'category.create', target_type: 'category', target_id: 'sales', before: null, after: { id: 'sales', name: 'Sales' } }),
+      entry(2, { action: 'category.create', target_type: 'category', target_id: 'sales', before: null, after: { id: 'sales', name: 'Sales' }, pending: true }),
     ]);
     await waitFor(() => expect(rows()).toHaveLength(2));
     const first = within(rows()[0]).getAllByRole('cell').map((c) => c.textContent);
@@ -48,6 +48,9 @@ describe('audit log', () => {
       'refund_reason: (none) → changed to "Asked"',
     ]);
     expect(within(rows()[1]).getByTestId('audit-change')).toHaveTextContent('name: (none) → changed to "Sales"');
+    // Written ahead of its change, never confirmed.
+    expect(within(rows()[1]).getByTestId('audit-pending')).toHaveTextContent('Pending: it may not have happened');
+    expect(within(rows()[0]).queryByTestId('audit-pending')).toBeNull();
     expect(screen.queryAllByRole('button').filter((b) => /edit|delete|undo/i.test(b.textContent ?? ''))).toEqual([]);
   });
 

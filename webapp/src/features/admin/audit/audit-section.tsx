@@ -40,6 +40,11 @@ export function AuditSection() {
             <TableCell>{e.actor_email || e.actor_id}</TableCell>
             <TableCell>
               <code>{e.action}</code>
+              {e.pending ? (
+                <span className="admin-muted admin-table__sub" data-testid="audit-pending">
+                  Pending: it may not have happened
+                </span>
+              ) : null}
             </TableCell>
             <TableCell>
               {e.target_type} <span className="admin-table__mono">{e.target_id}</span>

@@ -3,20 +3,29 @@
 
 import { useId, useState } from 'react';
 import { Button, TextField } from '@aws-amplify/ui-react';
+import { checkFeature, FEATURE_MAX, FEATURES_MAX } from './server-rules';
 
 interface FeaturesFieldProps {
   features: readonly string[];
   onChange: (features: string[]) => void;
+  /** The form's message about the list, if any. */
+  error?: string;
 }
 
-export function FeaturesField({ features, onChange }: FeaturesFieldProps) {
+export function FeaturesField({ features, onChange, error }: FeaturesFieldProps) {
   const [draft, setDraft] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
   const legendId = useId();
   const add = () => {
     const f = draft.trim();
-    if (f && !features.includes(f)) onChange([...features, f]);
+    if (!f) return;
+    const why = features.includes(f) ? null : checkFeature(f, features);
+    setProblem(why);
+    if (why) return;
+    if (!features.includes(f)) onChange([...features, f]);
     setDraft('');
   };
+  const message = problem ?? error;
   return (
     <fieldset className="admin-features" aria-labelledby={legendId}>
       <legend id={legendId} className="admin-features__legend">
@@ -40,8 +49,14 @@ export function FeaturesField({ features, onChange }: FeaturesFieldProps) {
         <TextField
           label="Add a feature"
           placeholder="tools, prompts, resources…"
+          descriptiveText={`Up to ${FEATURES_MAX}, each at most ${FEATURE_MAX} characters.`}
+          hasError={Boolean(message)}
+          errorMessage={message ?? undefined}
           value={draft}
-          onChange={(e) => setDraft(e.target.value)}
+          onChange={(e) => {
+            setDraft(e.target.value);
+            setProblem(null);
+          }}
           onKeyDown={(e) => {
             if (e.key === 'Enter') {
               e.preventDefault();

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { jsonResponse } from '../../../test/jwt-fixtures';
 import { setUpPageTests } from '../../../test/page-tests';
 import { renderApp } from '../../../test/render-app';
 import { ADA, startSignedIn } from '../../../test/session';
@@ -15,6 +16,7 @@ beforeAll(async () => {
 const EVERYTHING = server({
   id: 'everything',
   name: 'Everything',
+  registry_name: 'local/everything',
   endpoint_url: 'https://everything.example.com/mcp',
   model_type: 'reference',
   features: ['tools', 'prompts'],
@@ -52,7 +54,7 @@ describe('MCP servers: the table', () => {
     open();
     const e = await findRow('everything');
     const cells = within(e).getAllByRole('cell');
-    expect(cells[0]).toHaveTextContent('EverythingFrom the registry');
+    expect(cells[0]).toHaveTextContent('EverythingFrom the registry · local/everything');
     expect(cells[1]).toHaveTextContent('https://everything.example.com/mcp');
     expect(cells[2]).toHaveTextContent('reference');
     expect(cells[3]).toHaveTextContent('None');
@@ -81,7 +83,7 @@ describe('MCP servers: the table', () => {
 });
 
 describe('MCP servers: add and edit', () => {
-  it('checks the name and the URL, takes features as a list, and posts the contract fields', async () => {
+  it('checks the fields as the API does, takes features as a list, and posts the contract fields', async () => {
     const state = open();
     await findRow('everything');
     await userEvent.click(screen.getByRole('button', { name: 'Add server' }));
@@ -89,6 +91,13 @@ describe('MCP servers: add and edit', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add server' }));
     expect(within(dialog).getByText('Name is required.')).toBeInTheDocument();
     expect(within(dialog).getByText('Endpoint URL is required.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Model type is required.')).toBeInTheDocument();
+    await userEvent.type(within(dialog).getByLabelText('Model type'), 'Productivity');
+    expect(within(dialog).getByText('One short lower-case word: letters, digits and -, starting with a letter (code, search…).')).toBeInTheDocument();
+    await userEvent.clear(within(dialog).getByLabelText('Model type'));
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'n'.repeat(101));
+    expect(within(dialog).getByText('Name must be at most 100 characters (now 101).')).toBeInTheDocument();
+    await userEvent.clear(within(dialog).getByLabelText('Name'));
     await userEvent.type(within(dialog).getByLabelText('Endpoint URL'), 'ftp://files.example.com');
     expect(within(dialog).getByText('Enter a full http:// or https:// address.')).toBeInTheDocument();
     await userEvent.clear(within(dialog).getByLabelText('Endpoint URL'));
@@ -98,7 +107,10 @@ describe('MCP servers: add and edit', () => {
     await userEvent.type(within(dialog).getByLabelText('Model type'), 'productivity');
     await userEvent.selectOptions(within(dialog).getByLabelText('Authentication'), 'API key');
 
-    // Features: Enter adds (it does not submit the form), Remove takes one out.
+    // Features: Enter adds (it does not submit the form), Remove takes one out; at most 40 characters each.
+    await userEvent.type(within(dialog).getByLabelText('Add a feature'), `${'f'.repeat(41)}{Enter}`);
+    expect(within(dialog).getByText('A feature must be at most 40 characters.')).toBeInTheDocument();
+    await userEvent.clear(within(dialog).getByLabelText('Add a feature'));
     await userEvent.type(within(dialog).getByLabelText('Add a feature'), 'tools{Enter}');
     await userEvent.type(within(dialog).getByLabelText('Add a feature'), 'resources');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
@@ -129,10 +141,13 @@ describe('MCP servers: add and edit', () => {
     const dialog = screen.getByRole('dialog', { name: 'Add an MCP server' });
     await userEvent.type(within(dialog).getByLabelText('Name'), 'Local');
     await userEvent.type(within(dialog).getByLabelText('Endpoint URL'), 'http://localhost:3001/mcp');
+    await userEvent.type(within(dialog).getByLabelText('Model type'), 'reference');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add server' }));
     const warning = await screen.findByTestId('server-warning');
     expect(warning).toHaveTextContent('“Local” was saved, disabled');
-    expect(warning).toHaveTextContent('The endpoint is on a private network, which the outbound rules refuse: saved disabled.');
+    expect(warning).toHaveTextContent('Saved, but disabled: the outbound rules refuse this endpoint. It is a private address.');
+    const added = screen.getAllByTestId('server-row')[0];
+    expect(within(added).getByTestId('server-enabled')).toHaveTextContent('Disabled');
   });
 
   it('edits with the version read; a 409 shows the current server and loads it', async () => {
@@ -193,16 +208,33 @@ describe('MCP servers: actions', () => {
     expect(await within(screen.getByRole('dialog', { name: 'Probe history: Notion' })).findByTestId('empty-state')).toHaveTextContent('No probe has run on this server yet.');
   });
 
-  it('Sync from registry now says what it added, updated and skipped', async () => {
+  it('Sync from registry now says what it wrote, deactivated and skipped', async () => {
     const state = open();
     await findRow('everything');
     await userEvent.click(screen.getByRole('button', { name: 'Sync from registry now' }));
-    expect(await screen.findByText('2 servers added, 5 updated, 1 skipped.')).toBeInTheDocument();
+    const result = screen.getByTestId('sync-result');
+    await waitFor(() => expect(result).toHaveTextContent('7 servers written, 1 deactivated, 2 skipped (3 registry pages).'));
     expect(api.callsTo('POST', '/api/v1/admin/mcp-sync')).toHaveLength(1);
 
-    state.sync = { added: 1, updated: 0, skipped: 0, error: 'The registry answered 502.' };
+    state.sync = { upserted: 1, deactivated: 0, skipped: 0, pages: 0, registry: false };
     await userEvent.click(screen.getByRole('button', { name: 'Sync from registry now' }));
-    const result = screen.getByTestId('sync-result');
-    await waitFor(() => expect(result).toHaveTextContent('1 server added, 0 updated, 0 skipped. It stopped early: The registry answered 502.'));
+    await waitFor(() => expect(result).toHaveTextContent('1 server written, 0 deactivated, 0 skipped. No registry is set up (MCP_REGISTRY_URL)'));
+  });
+
+  it("shows the API's detail when the registry sync fails", async () => {
+    open();
+    await findRow('everything');
+    api.route('POST /api/v1/admin/mcp-sync', () => jsonResponse(502, { detail: 'The registry sync failed: registry answered 500', code: 'upstream' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Sync from registry now' }));
+    await waitFor(() => expect(screen.getByTestId('toasts')).toHaveTextContent('The registry sync failed: registry answered 500'));
+    expect(screen.getByTestId('sync-result')).toBeEmptyDOMElement();
+  });
+
+  it("enabling an endpoint the outbound rules refuse keeps it disabled, with the API's warning", async () => {
+    open({ servers: [server({ id: 'lan', name: 'LAN box', endpoint_url: 'http://10.0.0.5/mcp', enabled: false })] });
+    await userEvent.click(within(await findRow('lan')).getByRole('button', { name: 'Enable LAN box' }));
+    await waitFor(() => expect(screen.getByTestId('toasts')).toHaveTextContent('The outbound rules refuse this endpoint: it is a private address.'));
+    expect(screen.getByTestId('toasts')).not.toHaveTextContent('Enabled “LAN box”.');
+    expect(within(row('lan')).getByTestId('server-enabled')).toHaveTextContent('Disabled');
   });
 });

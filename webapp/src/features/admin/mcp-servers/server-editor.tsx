@@ -87,8 +87,15 @@ export function ServerEditor({ server, onClose, onSaved }: ServerEditorProps) {
         </Alert>
       ) : null}
       <div ref={fieldsRef} className="admin-form__fields">
-        <TextField label="Name" isRequired value={form.name} onChange={(e) => set('name', e.target.value)} hasError={Boolean(shown('name'))} errorMessage={shown('name')} />
-        <TextAreaField label="Description" rows={3} value={form.description} onChange={(e) => set('description', e.target.value)} />
+        <TextField label="Name" isRequired descriptiveText="1–100 characters." value={form.name} onChange={(e) => set('name', e.target.value)} hasError={Boolean(shown('name'))} errorMessage={shown('name')} />
+        <TextAreaField
+          label="Description"
+          rows={3}
+          value={form.description}
+          onChange={(e) => set('description', e.target.value)}
+          hasError={Boolean(shown('description'))}
+          errorMessage={shown('description')}
+        />
         <TextField
           label="Endpoint URL"
           isRequired
@@ -102,7 +109,16 @@ export function ServerEditor({ server, onClose, onSaved }: ServerEditorProps) {
           spellCheck={false}
         />
         <div className="admin-form__row">
-          <TextField label="Model type" placeholder="code, productivity, reference…" value={form.model_type} onChange={(e) => set('model_type', e.target.value)} autoComplete="off" />
+          <TextField
+            label="Model type"
+            isRequired
+            placeholder="code, search, productivity…"
+            value={form.model_type}
+            onChange={(e) => set('model_type', e.target.value)}
+            hasError={Boolean(shown('model_type'))}
+            errorMessage={shown('model_type')}
+            autoComplete="off"
+          />
           <SelectField label="Authentication" value={form.auth} onChange={(e) => set('auth', e.target.value as McpAuth)}>
             {AUTH_OPTIONS.map((a) => (
               <option key={a.value} value={a.value}>
@@ -111,7 +127,7 @@ export function ServerEditor({ server, onClose, onSaved }: ServerEditorProps) {
             ))}
           </SelectField>
         </div>
-        <FeaturesField features={form.features} onChange={(features) => set('features', features)} />
+        <FeaturesField features={form.features} onChange={(features) => set('features', features)} error={shown('features')} />
       </div>
     </FormDialog>
   );

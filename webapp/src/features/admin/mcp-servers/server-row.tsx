@@ -4,13 +4,20 @@ import { toast } from '../../../components/notifications/notification-store';
 import { readConflict } from '../api/conflict';
 import { readServer } from '../api/read-mcp';
 import { probeMcpServer, updateMcpServer } from '../api/requests';
-import type { AdminMcpServer, McpHealth } from '../api/types';
+import type { AdminMcpServer, McpHealth, McpSource } from '../api/types';
 import { reportFailure } from '../components/report-failure';
 import { useAdminWrite } from '../components/use-admin-write';
 import { authLabel } from './server-rules';
 import { healthFacts, healthLabel, HealthStatus } from './health-status';
 
 export const SERVER_COLUMNS = ['Name', 'Endpoint', 'Model type', 'Auth', 'Health', 'Enabled', 'Actions'] as const;
+
+const SOURCES: Record<McpSource, string> = {
+  seed: 'From the seed catalogue',
+  registry: 'From the registry',
+  local: 'Local',
+  admin: 'Added by an admin',
+};
 
 interface ServerRowProps {
   server: AdminMcpServer;
@@ -36,8 +43,9 @@ export function ServerRow({ server: s, onEdit, onHistory, onChanged }: ServerRow
     const outcome = await toggle.run(() => updateMcpServer(s.id, s.version, { enabled }));
     if (!outcome) return;
     if (outcome.ok) {
-      toast.success(enabled ? `Enabled “${s.name}”.` : `Disabled “${s.name}”.`);
+      // Enabling an endpoint the outbound rules refuse leaves it disabled, with the API's warning.
       if (outcome.value?.warning) toast.warning(outcome.value.warning);
+      else toast.success(enabled ? `Enabled “${s.name}”.` : `Disabled “${s.name}”.`);
     } else if (readConflict(outcome.error, readServer)) {
       toast.error(`“${s.name}” was changed by someone else. The list now shows it as it is; try again.`);
     } else {
@@ -60,7 +68,10 @@ export function ServerRow({ server: s, onEdit, onHistory, onChanged }: ServerRow
     <TableRow data-testid="server-row" data-server-id={s.id}>
       <TableCell className="admin-table__main">
         {s.name}
-        <span className="admin-muted admin-table__sub">{s.source === 'registry' ? 'From the registry' : 'Added by an admin'}</span>
+        <span className="admin-muted admin-table__sub">
+          {SOURCES[s.source]}
+          {s.registry_name ? ` · ${s.registry_name}` : ''}
+        </span>
       </TableCell>
       <TableCell className="admin-table__url">{s.endpoint_url}</TableCell>
       <TableCell>{s.model_type || '—'}</TableCell>
@@ -72,6 +83,7 @@ export function ServerRow({ server: s, onEdit, onHistory, onChanged }: ServerRow
         <Badge size="small" variation={s.enabled ? 'success' : undefined}>
           {s.enabled ? 'Enabled' : 'Disabled'}
         </Badge>
+        {s.enabled && !s.listed ? <span className="admin-muted admin-table__sub">Not listed: the registry retired it</span> : null}
       </TableCell>
       <TableCell>
         <div className="admin-row-actions">

@@ -1,12 +1,23 @@
-// The MCP server form. The contract names the fields, not their limits:
-// the form asks for a name and an absolute http(s) endpoint URL (the API's
-// outbound rules may still refuse the address: it then saves the server
-// disabled and says why in `warning`).
+// The MCP server form checks what the API checks (README "## Admin", MCP
+// registry): a name of 1–100 characters, a description of at most 2,000, an
+// http(s) endpoint URL of at most 2,000, a model type that is a short
+// lower-case word (letters, digits, -) such as `code`, at most 20 features
+// of at most 40 characters each. The API's outbound rules may still refuse
+// the address: it then saves the server disabled and says why in `warning`.
 
 import type { AdminMcpServer, McpAuth, McpServerDraft } from '../api/types';
 
 export type ServerForm = McpServerDraft;
-export type ServerErrors = Partial<Record<'name' | 'endpoint_url', string>>;
+export type ServerErrors = Partial<Record<'name' | 'description' | 'endpoint_url' | 'model_type' | 'features', string>>;
+
+export const NAME_MAX = 100;
+export const DESCRIPTION_MAX = 2_000;
+export const URL_MAX = 2_000;
+export const FEATURES_MAX = 20;
+export const FEATURE_MAX = 40;
+const MODEL_TYPE = /^[a-z][a-z0-9-]{0,39}$/;
+const CONTROL = /\p{Cc}/u;
+const chars = (t: string) => [...t].length;
 
 export const AUTH_OPTIONS: readonly { value: McpAuth; label: string }[] = [
   { value: 'none', label: 'None' },
@@ -29,11 +40,30 @@ export function isHttpUrl(text: string): boolean {
   }
 }
 
+/** Why a feature cannot be added to `features`, or null. */
+export function checkFeature(feature: string, features: readonly string[]): string | null {
+  if (features.length >= FEATURES_MAX) return `At most ${FEATURES_MAX} features.`;
+  if (chars(feature) > FEATURE_MAX) return `A feature must be at most ${FEATURE_MAX} characters.`;
+  return null;
+}
+
 export function validateServerForm(form: ServerForm): ServerErrors {
   const errors: ServerErrors = {};
-  if (!form.name.trim()) errors.name = 'Name is required.';
-  if (!form.endpoint_url.trim()) errors.endpoint_url = 'Endpoint URL is required.';
-  else if (!isHttpUrl(form.endpoint_url)) errors.endpoint_url = 'Enter a full http:// or https:// address.';
+  const name = form.name.trim();
+  if (!name) errors.name = 'Name is required.';
+  else if (chars(name) > NAME_MAX) errors.name = `Name must be at most ${NAME_MAX} characters (now ${chars(name)}).`;
+  else if (CONTROL.test(name)) errors.name = 'Name must be one line, without tabs or other control characters.';
+  const description = chars(form.description.trim());
+  if (description > DESCRIPTION_MAX) errors.description = `Description must be at most 2,000 characters (now ${description.toLocaleString('en-US')}).`;
+  const url = form.endpoint_url.trim();
+  if (!url) errors.endpoint_url = 'Endpoint URL is required.';
+  else if (url.length > URL_MAX) errors.endpoint_url = `The URL must be at most ${URL_MAX.toLocaleString('en-US')} characters.`;
+  else if (!isHttpUrl(url)) errors.endpoint_url = 'Enter a full http:// or https:// address.';
+  const modelType = form.model_type.trim();
+  if (!modelType) errors.model_type = 'Model type is required.';
+  else if (!MODEL_TYPE.test(modelType)) errors.model_type = 'One short lower-case word: letters, digits and -, starting with a letter (code, search…).';
+  if (form.features.length > FEATURES_MAX) errors.features = `At most ${FEATURES_MAX} features.`;
+  else if (form.features.some((f) => chars(f) > FEATURE_MAX)) errors.features = `Each feature must be at most ${FEATURE_MAX} characters.`;
   return errors;
 }
 

@@ -8,7 +8,10 @@ import { useAdminWrite } from '../components/use-admin-write';
 import { plural } from '../format';
 
 export function syncSummary(r: SyncResult): string {
-  return `${plural(r.added, 'server')} added, ${r.updated} updated, ${r.skipped} skipped.`;
+  const counts = `${plural(r.upserted, 'server')} written, ${r.deactivated} deactivated, ${r.skipped} skipped`;
+  return r.registry
+    ? `${counts} (${plural(r.pages, 'registry page')}).`
+    : `${counts}. No registry is set up (MCP_REGISTRY_URL), so only the committed seed was written again.`;
 }
 
 export function SyncButton({ onStart, onSynced }: { onStart: () => void; onSynced: (result: SyncResult) => void }) {
@@ -18,6 +21,7 @@ export function SyncButton({ onStart, onSynced }: { onStart: () => void; onSynce
     const outcome = await run(syncMcpRegistry);
     if (!outcome) return;
     if (outcome.ok) onSynced(outcome.value);
+    // e.g. 502: the registry failed (the detail says how); 503: syncing is not set up.
     else reportFailure(outcome.error, 'The sync could not run. Please try again.');
   };
   return (
@@ -32,9 +36,8 @@ export function SyncResultNotice({ result, onDismiss }: { result: SyncResult | n
   return (
     <div role="status" data-testid="sync-result">
       {result ? (
-        <Alert variation={result.error ? 'warning' : 'success'} heading="Registry sync done" isDismissible onDismiss={onDismiss}>
+        <Alert variation={result.registry ? 'success' : 'info'} heading="Registry sync done" isDismissible onDismiss={onDismiss}>
           {syncSummary(result)}
-          {result.error ? ` It stopped early: ${result.error}` : ''}
         </Alert>
       ) : null}
     </div>

@@ -104,12 +104,12 @@ export function CategoryRow({ category: c, categories, onDelete, onChanged }: Ca
           <Button size="small" colorTheme="error" onClick={() => onDelete(c)} isDisabled={inUse} aria-label={`Delete ${c.name}`} aria-describedby={inUse ? hintId : undefined}>
             Delete
           </Button>
-          {inUse ? (
-            <span id={hintId} className="admin-muted admin-row-actions__hint">
-              Holds {plural(c.prompt_count, 'prompt')}: move or delete them first.
-            </span>
-          ) : null}
         </div>
+        {inUse ? (
+          <span id={hintId} className="admin-muted admin-row-actions__hint">
+            Holds {plural(c.prompt_count, 'prompt')}: move or delete them first.
+          </span>
+        ) : null}
       </TableCell>
     </TableRow>
   );

@@ -2,7 +2,7 @@ import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderApp } from '../test/render-app';
 import { resetAuthForTests } from '../lib/auth-session';
-import { startSignedOut } from '../test/session';
+import { startSignedIn, startSignedOut } from '../test/session';
 import { stubSystemTheme } from '../test/match-media';
 import { preloadRoute, ROUTES } from './routes';
 
@@ -22,6 +22,17 @@ describe('route chunks', () => {
     });
     expect(screen.queryByText('Loading...')).not.toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1, name: 'Agent Marketplace' })).toBeInTheDocument();
+  });
+
+  it("an admin section's address (/admin/*) downloads the admin chunk at start too", async () => {
+    stubSystemTheme(false);
+    startSignedIn(); // not an admin: the page's own 403, with no request to wait for
+    await preloadRoute('/admin/orders/');
+    act(() => {
+      renderApp('/admin/orders');
+    });
+    expect(screen.queryByText('Loading...')).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: '403' })).toBeInTheDocument();
   });
 
   it('the home page is in the main chunk', async () => {

@@ -31,9 +31,14 @@ const (
 	PKMCPSync       = "MCPSYNC"        // registry sync state
 	PKOAuthClient   = "OAUTHCLIENT#"   // the site's client registered at an MCP server's authorization server
 	PKAudit         = "AUDIT"          // the admins' audit log (AUDIT#<time>#<id>, time order)
+	PKAdminRights   = "ADMINRIGHTS"    // the lease serializing changes that take an admin away
 	// GSI1 partition keys: the prompt listing (PKCatalog), the MCP server
 	// listing (GSI1MCPServers) and a user's ratings and orders (PKUser+uid).
 	GSI1MCPServers = "MCPSERVERS"
+	// GSI2 partition keys (the admin listings): every order and every
+	// account, newest first.
+	GSI2Orders = "ORDERS"
+	GSI2Users  = "USERS"
 )
 
 func userPK(uid string) string          { return PKUser + uid }
@@ -129,6 +134,24 @@ const (
 
 func orderGSI1SK(created time.Time) string { return orderIndexPrefix + sortableTime(created) }
 func localRefundSK(idemKey string) string  { return localRefundPrefix + idemKey }
+
+// The admin listings (GSI2, sparse): each order under ORDERS and each
+// account's profile under USERS, sorted by <created>#<id> (time order, the
+// id keeping equal times apart). The keys are written when the order or
+// the account is made; items stored before GSI2 existed get theirs from
+// BackfillAdminIndex.
+func orderGSI2SK(created time.Time, sid string) string { return sortableTime(created) + "#" + sid }
+func userGSI2SK(created time.Time, uid string) string  { return sortableTime(created) + "#" + uid }
+
+// The provider's events about an order, beside it (ORDER#<sid> /
+// EVENT#<event id>), recorded by the webhook for the admins' order page.
+const orderEventPrefix = "EVENT#"
+
+func orderEventSK(eventID string) string { return orderEventPrefix + eventID }
+
+// The one lease item under ADMINRIGHTS: held while a change that takes an
+// admin away (revoke, disable) checks that an admin remains and writes.
+const skAdminLease = "LEASE"
 
 // MCP registry: one item per server under MCP#<sid>, listed through GSI1 by
 // display name; the sync job's state; and each user's MCP connections.

@@ -43,6 +43,9 @@ type orderItem struct {
 	SK     string `dynamodbav:"SK"`
 	GSI1PK string `dynamodbav:"GSI1PK"`
 	GSI1SK string `dynamodbav:"GSI1SK"`
+	// GSI2: the admins' listing of every order (keys.go).
+	GSI2PK string `dynamodbav:"GSI2PK,omitempty"`
+	GSI2SK string `dynamodbav:"GSI2SK,omitempty"`
 	orderAttrs
 }
 
@@ -63,7 +66,8 @@ var ErrOrderState = errors.New("order is not in a state that allows this")
 // id is left as it is (a retried create, or a webhook that came first).
 func (s *Store) PutOrder(ctx context.Context, o domain.Order) error {
 	created, _ := time.Parse(time.RFC3339Nano, o.CreatedAt)
-	it := orderItem{PK: orderPK(o.SessionID), SK: skOrder, GSI1PK: userPK(o.UserID), GSI1SK: orderGSI1SK(created), orderAttrs: orderAttrs(o)}
+	it := orderItem{PK: orderPK(o.SessionID), SK: skOrder, GSI1PK: userPK(o.UserID), GSI1SK: orderGSI1SK(created),
+		GSI2PK: GSI2Orders, GSI2SK: orderGSI2SK(created, o.SessionID), orderAttrs: orderAttrs(o)}
 	if err := s.putNew(ctx, it); err != nil && !errors.Is(err, errExists) {
 		return fmt.Errorf("put order: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -40,6 +41,11 @@ type userItem struct {
 	IsVerified bool   `dynamodbav:"is_verified"`
 	CreatedAt  string `dynamodbav:"created_at"`
 	Disabled   bool   `dynamodbav:"disabled,omitempty"`
+	// GSI2: the admins' listing of every account (keys.go); UsernameLower
+	// is what their search matches (emails are stored lower-case).
+	GSI2PK        string `dynamodbav:"GSI2PK,omitempty"`
+	GSI2SK        string `dynamodbav:"GSI2SK,omitempty"`
+	UsernameLower string `dynamodbav:"username_lower,omitempty"`
 }
 
 type guardItem struct {
@@ -68,6 +74,7 @@ func (s *Store) CreateUser(ctx context.Context, u domain.User) error {
 		PK: userPK(u.ID), SK: skProfile, ID: u.ID, Email: u.Email, Username: u.Username,
 		FullName: u.FullName, PasswordHash: u.PasswordHash, GoogleSub: u.GoogleSub,
 		IsSuperuser: u.IsSuperuser, IsVerified: u.IsVerified, CreatedAt: u.CreatedAt.UTC().Format(time.RFC3339Nano),
+		GSI2PK: GSI2Users, GSI2SK: userGSI2SK(u.CreatedAt, u.ID), UsernameLower: strings.ToLower(u.Username),
 	}
 	if err := s.putNew(ctx, item); err != nil {
 		return fmt.Errorf("create user: %w", err)

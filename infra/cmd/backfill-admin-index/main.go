@@ -1,0 +1,42 @@
+// Command backfill-admin-index gives the orders and accounts stored before
+// the admin listings existed their GSI2 keys (store.BackfillAdminIndex), so
+// the admin area lists them. Run it once after the deploy that adds GSI2,
+// with credentials allowed to scan and update the table (the functions'
+// roles are not: none of them scans):
+//
+//	TABLE_NAME=<table> AWS_REGION=<region> go run ./infra/cmd/backfill-admin-index
+//
+// (the table's name is every function's TABLE_NAME setting).
+//
+// It only adds keys that are missing, so running it again, or while the
+// site runs, is safe. The devserver does the same at every start.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"aiwork/shared/config"
+	"aiwork/shared/store"
+)
+
+func main() {
+	cfg := config.LoadStore()
+	if os.Getenv("TABLE_NAME") == "" {
+		fmt.Fprintln(os.Stderr, "set TABLE_NAME to the table's name (any function's TABLE_NAME), and AWS_REGION")
+		os.Exit(2)
+	}
+	ctx := context.Background()
+	st, err := store.New(ctx, cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	res, err := st.BackfillAdminIndex(ctx)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Printf("%s: gave %d orders and %d accounts their admin listing keys\n", cfg.TableName, res.Orders, res.Users)
+}

@@ -38,6 +38,9 @@ const (
 	// CodeFreeUseAvailable: a checkout for a prompt the user may still use
 	// free (400); the client makes the free-use call instead.
 	CodeFreeUseAvailable Code = "free_use_available"
+	// CodeAccountDisabled: an admin disabled the account; sign-in is
+	// refused (403).
+	CodeAccountDisabled Code = "account_disabled"
 )
 
 var statusByCode = map[Code]int{
@@ -59,6 +62,8 @@ var statusByCode = map[Code]int{
 	CodeLinkExpired:     http.StatusBadRequest,
 
 	CodeFreeUseAvailable: http.StatusBadRequest,
+
+	CodeAccountDisabled: http.StatusForbidden,
 }
 
 // Error is an error meant for the client: its Detail is shown to people.

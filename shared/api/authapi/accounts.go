@@ -25,7 +25,7 @@ type tokenResponse struct {
 
 // Throttle scopes (store.Admit keys).
 const (
-	scopeLoginEmail    = "login-email"
+	scopeLoginEmail    = auth.LoginThrottleScope
 	scopeLoginAddress  = "login-address"
 	scopeRegister      = "register-address"
 	scopeResend        = "resend-user"
@@ -105,6 +105,10 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	if !auth.CheckPassword(u.PasswordHash, in.Password) {
 		return httpx.Unauthorized(msgBadCredentials)
 	}
+	// Said only to whoever knows the password.
+	if u.Disabled {
+		return errAccountDisabled
+	}
 	// The owner got in: their earlier typos no longer count against them.
 	if err := s.st.ClearFailures(ctx, scopeLoginEmail, in.Email); err != nil {
 		slog.WarnContext(ctx, "clear login attempts", "err", err)
@@ -113,17 +117,20 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	// A password reset or a Google take-over may have run while the
-	// password was being checked; they end every session they can see, so
-	// this one, opened after, must check again that the password it
-	// accepted is still the account's.
+	// A password reset, a Google take-over or an admin's Disable may have
+	// run while the password was being checked; they end every session
+	// they can see, so this one, opened after, must check again that the
+	// password it accepted is still the account's, and the account enabled.
 	cur, err := s.st.GetUser(ctx, u.ID)
-	if err != nil || cur.PasswordHash != u.PasswordHash {
+	if err != nil || cur.PasswordHash != u.PasswordHash || cur.Disabled {
 		if endErr := s.st.EndSession(ctx, u.ID, sid); endErr != nil {
 			return endErr
 		}
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return fmt.Errorf("login: %w", err)
+		}
+		if err == nil && cur.PasswordHash == u.PasswordHash {
+			return errAccountDisabled
 		}
 		return httpx.Unauthorized(msgBadCredentials)
 	}
@@ -188,6 +195,37 @@ func (s *Service) answerSignedIn(w http.ResponseWriter, r *http.Request, status 
 	}
 	httpx.WriteJSON(w, status, tokenResponse{AccessToken: token, TokenType: "bearer", User: u})
 	return nil
+}
+
+// msgAccountDisabled is what a disabled account's sign-in is told.
+const msgAccountDisabled = "This account has been disabled. If you think this is a mistake, please contact support."
+
+// errAccountDisabled refuses a sign-in to a disabled account.
+var errAccountDisabled = &httpx.Error{Code: httpx.CodeAccountDisabled, Detail: msgAccountDisabled}
+
+// openEnabledSession is openSession for an account that must not be
+// disabled: an admin's Disable ends every session it sees, and this one may
+// be opened just after, so the account is read again once the session is
+// open, and a disabled one's session is ended (errAccountDisabled).
+func (s *Service) openEnabledSession(ctx context.Context, u domain.User) (string, error) {
+	if u.Disabled {
+		return "", errAccountDisabled
+	}
+	token, sid, err := s.openSession(ctx, u.ID)
+	if err != nil {
+		return "", err
+	}
+	cur, err := s.st.GetUser(ctx, u.ID)
+	if err == nil && !cur.Disabled {
+		return token, nil
+	}
+	if endErr := s.st.EndSession(ctx, u.ID, sid); endErr != nil {
+		return "", endErr
+	}
+	if err != nil {
+		return "", fmt.Errorf("sign in: %w", err)
+	}
+	return "", errAccountDisabled
 }
 
 // isAdminEmail reports whether ADMIN_EMAILS lists email; callers grant it

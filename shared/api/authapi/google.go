@@ -111,6 +111,11 @@ func (s *Service) googleLogin(w http.ResponseWriter, r *http.Request) error {
 func (s *Service) googleCallback(w http.ResponseWriter, r *http.Request) {
 	token, err := s.finishGoogle(r)
 	http.SetCookie(w, &http.Cookie{Name: stateCookie, Path: "/api/v1/auth/google/", MaxAge: -1, HttpOnly: true})
+	if errors.Is(err, errAccountDisabled) {
+		slog.InfoContext(r.Context(), "google sign-in to a disabled account refused")
+		http.Redirect(w, r, "/auth/callback?error="+string(httpx.CodeAccountDisabled), http.StatusFound)
+		return
+	}
 	if err != nil {
 		slog.WarnContext(r.Context(), "google callback failed", "err", err)
 		http.Redirect(w, r, "/auth/callback?error=oauth_failed", http.StatusFound)
@@ -170,12 +175,15 @@ func (s *Service) finishGoogle(r *http.Request) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	token, err := s.openEnabledSession(ctx, u)
+	if err != nil {
+		return "", err
+	}
 	s.recordActivity(ctx, u.ID, domain.Activity{
 		ID: newID(), Type: domain.ActivityLogin, Title: "Signed in",
 		Description: "Signed in with Google.", CreatedAt: s.now().UTC(),
 	})
-	token, _, err := s.openSession(ctx, u.ID)
-	return token, err
+	return token, nil
 }
 
 // googleUser finds the account for a Google identity. Google has proved

@@ -19,9 +19,10 @@ import (
 // (store.Admit: one conditional write that refuses past the limit), so a
 // burst of concurrent requests cannot pass it.
 const (
-	// Sign-in: per email, and a looser limit per client address.
-	loginWindow       = 15 * time.Minute
-	loginLimitEmail   = 5
+	// Sign-in: per email (auth: an admin's Unlock clears it), and a looser
+	// limit per client address.
+	loginWindow       = auth.LoginWindow
+	loginLimitEmail   = auth.LoginLimitPerEmail
 	loginLimitAddress = 100
 	// Registration: per client address (cfg.RegisterLimitPerIP).
 	registerWindow = time.Hour
@@ -34,11 +35,9 @@ const (
 	forgotLimitAddress = 20
 )
 
-// Lifetimes of the mailed single-use links.
-const (
-	verifyLinkTTL = 24 * time.Hour
-	resetLinkTTL  = time.Hour
-)
+// Lifetime of a mailed reset link (a confirmation link's is
+// accountmail.VerifyLinkTTL).
+const resetLinkTTL = time.Hour
 
 // The store keeps the sessions every route group's middleware checks.
 var _ auth.Sessions = (*store.Store)(nil)

@@ -2,17 +2,15 @@ package authapi
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"strings"
 
+	"aiwork/shared/api/authapi/accountmail"
 	"aiwork/shared/auth"
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
@@ -20,27 +18,16 @@ import (
 	"aiwork/shared/store"
 )
 
-// The web pages the mailed links open; they call verify-email and
-// reset-password with the token.
-const (
-	verifyEmailPage   = "/verify-email"
-	resetPasswordPage = "/reset-password"
-)
+// The web page a reset link opens (it calls reset-password with the
+// token; a confirmation link's is accountmail.VerifyEmailPage).
+const resetPasswordPage = "/reset-password"
 
-// newLinkToken is a mailed link's secret: 32 random bytes, base64url (43
-// characters). Only its hash is stored.
-func newLinkToken() (token, hash string) {
-	b := make([]byte, 32)
-	_, _ = rand.Read(b)
-	token = base64.RawURLEncoding.EncodeToString(b)
-	return token, hashLinkToken(token)
-}
+// newLinkToken is a mailed link's secret and the hash it is stored under
+// (accountmail: one kind of link token for every mailed link).
+func newLinkToken() (token, hash string) { return accountmail.NewLinkToken() }
 
 // hashLinkToken is the SHA-256 (hex) a link is stored under.
-func hashLinkToken(token string) string {
-	sum := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(sum[:])
-}
+func hashLinkToken(token string) string { return accountmail.HashLinkToken(token) }
 
 // passwordTag fingerprints the password a reset link replaces: once the
 // password changes, links sent before no longer work.
@@ -54,7 +41,7 @@ func passwordTag(hash string) string {
 // never reads a forwarded host a client could write itself): a reset link
 // mailed to an account's owner cannot point at a host of a sender's choosing.
 func (s *Service) link(r *http.Request, page, token string) string {
-	return s.publicURL(r) + page + "?" + url.Values{"token": {token}}.Encode()
+	return accountmail.Link(s.publicURL(r), page, token)
 }
 
 // clientAddress is the caller's address for the per-address throttles.
@@ -77,27 +64,10 @@ type verifiedResponse struct {
 	User   domain.User `json:"user"`
 }
 
-// sendVerification mails u a new single-use confirmation link (24 h).
+// sendVerification mails u a new single-use confirmation link (24 h): the
+// mail an admin's Resend confirmation sends too (accountmail).
 func (s *Service) sendVerification(ctx context.Context, r *http.Request, u domain.User) error {
-	token, hash := newLinkToken()
-	if err := s.st.SaveLinkToken(ctx, store.LinkVerifyEmail, hash, store.LinkToken{
-		UserID: u.ID, Email: u.Email, Expires: s.now().Add(verifyLinkTTL),
-	}); err != nil {
-		return err
-	}
-	return s.mailer.Send(ctx, mail.Message{
-		To: u.Email, ToName: u.FullName, Subject: "Confirm your email address for AIWork",
-		Text: fmt.Sprintf(`Hello %s,
-
-Please confirm that %s is your email address by opening this link:
-
-%s
-
-Confirming it unlocks your free prompts. The link works once and expires in 24 hours.
-
-If you did not create an AIWork account, you can ignore this email.
-`, u.FullName, u.Email, s.link(r, verifyEmailPage, token)),
-	})
+	return accountmail.SendConfirmation(ctx, s.st, s.mailer, s.publicURL(r), u, s.now())
 }
 
 // verifyEmail spends a confirmation link: the account's email is verified
@@ -262,6 +232,10 @@ func (s *Service) resetPassword(w http.ResponseWriter, r *http.Request) error {
 	if lt.Tag != passwordTag(u.PasswordHash) {
 		return &httpx.Error{Code: httpx.CodeLinkExpired, Detail: "This reset link no longer works: the password was changed after it was sent. Ask for a new link."}
 	}
+	if u.Disabled {
+		// A reset signs in: not into a disabled account.
+		return errAccountDisabled
+	}
 	hash, err := auth.HashPassword(in.Password)
 	if err != nil {
 		return fmt.Errorf("reset password: %w", err)
@@ -279,7 +253,12 @@ func (s *Service) resetPassword(w http.ResponseWriter, r *http.Request) error {
 		ID: newID(), Type: domain.ActivityOther, Title: "Password reset",
 		Description: "Set a new password with an emailed link; other sessions were signed out.", CreatedAt: s.now().UTC(),
 	})
-	return s.answerSignedIn(w, r, http.StatusOK, u)
+	token, err := s.openEnabledSession(ctx, u)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, tokenResponse{AccessToken: token, TokenType: "bearer", User: u})
+	return nil
 }
 
 // linkWords are the refusals of one kind of link.

@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/stripe/stripe-go/v84"
+
+	"aiwork/shared/store"
 )
 
 // HandleEvent applies one verified Stripe event. Types we do not use are
@@ -59,4 +62,42 @@ func sessionOf(ev stripe.Event) (Session, error) {
 		return Session{}, fmt.Errorf("%s: %w", ev.Type, err)
 	}
 	return fromStripe(&s), nil
+}
+
+// RecordEvent notes a handled event on the order it is about, for the
+// admins' order page (store.AddOrderEvent): a checkout session's events on
+// its order, a charge's on the order its payment intent paid. Events about
+// no order of ours, and types we do not use, are not recorded.
+func (f *Fulfiller) RecordEvent(ctx context.Context, ev stripe.Event, received time.Time) error {
+	var sid string
+	switch ev.Type {
+	case stripe.EventTypeCheckoutSessionCompleted, stripe.EventTypeCheckoutSessionAsyncPaymentSucceeded,
+		stripe.EventTypeCheckoutSessionAsyncPaymentFailed, stripe.EventTypeCheckoutSessionExpired:
+		sess, err := sessionOf(ev)
+		if err != nil {
+			return err
+		}
+		sid = sess.ID
+	case stripe.EventTypeChargeRefunded:
+		var ch stripe.Charge
+		if err := json.Unmarshal(ev.Data.Raw, &ch); err != nil || ch.PaymentIntent == nil {
+			return nil
+		}
+		o, err := f.st.OrderByPaymentIntent(ctx, ch.PaymentIntent.ID)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		sid = o.SessionID
+	default:
+		return nil
+	}
+	if _, err := f.st.GetOrder(ctx, sid); errors.Is(err, store.ErrNotFound) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	return f.st.AddOrderEvent(ctx, sid, store.OrderEvent{ID: ev.ID, Type: string(ev.Type), ReceivedAt: received})
 }

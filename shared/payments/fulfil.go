@@ -123,7 +123,7 @@ func (f *Fulfiller) refundDuplicate(ctx context.Context, order domain.Order) (do
 	}
 	if _, err := f.provider.Refund(ctx, RefundRequest{
 		SessionID: order.SessionID, PaymentIntent: order.PaymentIntent,
-		AmountCents: int64(math.Round(order.Amount * 100)), IdempotencyKey: "duplicate-refund-" + order.SessionID,
+		AmountCents: int64(math.Round(order.Amount * 100)), IdempotencyKey: "duplicate-refund-" + order.SessionID, Reason: RefundDuplicate,
 	}); err != nil {
 		return domain.Order{}, fmt.Errorf("refund duplicate %s: %w", order.SessionID, err)
 	}
@@ -207,9 +207,9 @@ func (f *Fulfiller) Fail(ctx context.Context, sid string) error {
 	return ignoreState(f.st.SetOrderStatus(ctx, sid, domain.OrderFailed, domain.OrderPending))
 }
 
-// Refund takes access away after a full refund: the order becomes REFUNDED,
-// the ownership is removed and an activity says so. Partial refunds keep
-// access. Idempotent.
+// Refund takes access away after a full refund made at the provider (its
+// charge.refunded event): the order becomes REFUNDED, the ownership is
+// removed and an activity says so. Partial refunds keep access. Idempotent.
 func (f *Fulfiller) Refund(ctx context.Context, paymentIntent string) error {
 	order, err := f.st.OrderByPaymentIntent(ctx, paymentIntent)
 	if errors.Is(err, store.ErrNotFound) {
@@ -230,10 +230,46 @@ func (f *Fulfiller) Refund(ctx context.Context, paymentIntent string) error {
 	if order.RefundReason == domain.RefundDuplicate {
 		return nil // our own refund of a second payment: already recorded
 	}
+	return f.takeBack(ctx, order)
+}
+
+// RefundAtProvider returns a paid order's whole payment through the
+// provider, as an admin asked (reason RefundRequested). The idempotency
+// key is the order's id, so a retry, or a second click, is the same
+// refund. RefundOrder then records it.
+func (f *Fulfiller) RefundAtProvider(ctx context.Context, order domain.Order) error {
+	if f.provider == nil {
+		return fmt.Errorf("refund %s: no payments provider", order.SessionID)
+	}
+	if _, err := f.provider.Refund(ctx, RefundRequest{
+		SessionID: order.SessionID, PaymentIntent: order.PaymentIntent, AmountCents: int64(math.Round(order.Amount * 100)),
+		IdempotencyKey: order.SessionID, Reason: RefundRequested,
+	}); err != nil {
+		return fmt.Errorf("refund %s: %w", order.SessionID, err)
+	}
+	return nil
+}
+
+// RefundOrder records the full refund of order sid made at the provider
+// (RefundAtProvider): REFUNDED with reason (the first one stays), the
+// ownership it granted removed, the buyer told. Idempotent: the provider's
+// charge.refunded event that follows, or a retry, changes nothing more.
+// ErrOrderState (store) when the order was never paid.
+func (f *Fulfiller) RefundOrder(ctx context.Context, sid, reason string) (domain.Order, error) {
+	order, err := f.st.MarkOrderRefunded(ctx, sid, reason, f.now())
+	if err != nil {
+		return order, err
+	}
+	return order, f.takeBack(ctx, order)
+}
+
+// takeBack removes the ownership a refunded order granted and tells the
+// buyer. The first refund's time keys the activity, so a re-run writes
+// nothing.
+func (f *Fulfiller) takeBack(ctx context.Context, order domain.Order) error {
 	if err := f.st.RevokeOwnership(ctx, order.UserID, order.PromptID, order.SessionID); err != nil {
 		return err
 	}
-	// The first refund's time keys the activity, so a re-run writes nothing.
 	refundedAt, _ := time.Parse(time.RFC3339Nano, order.RefundedAt)
 	amount := order.Amount
 	return f.st.AddActivity(ctx, order.UserID, domain.Activity{

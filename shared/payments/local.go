@@ -80,7 +80,7 @@ func randomHex(n int) string {
 func (p *LocalProvider) Refund(ctx context.Context, req RefundRequest) (string, error) {
 	r, err := p.st.PutLocalRefund(ctx, store.LocalRefund{
 		ID: "re_local_" + randomHex(12), SessionID: req.SessionID, PaymentIntent: req.PaymentIntent,
-		AmountCents: req.AmountCents, Reason: "duplicate", Created: time.Now().Unix(), IdemKey: req.IdempotencyKey,
+		AmountCents: req.AmountCents, Reason: req.reason(), Created: time.Now().Unix(), IdemKey: req.IdempotencyKey,
 	})
 	if err != nil {
 		return "", err

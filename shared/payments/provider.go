@@ -46,6 +46,25 @@ type RefundRequest struct {
 	AmountCents   int64
 	// IdempotencyKey makes a retried refund the same refund.
 	IdempotencyKey string
+	// Reason is the refund's reason at the provider: RefundDuplicate (also
+	// when empty) or RefundRequested.
+	Reason string
+}
+
+// Refund reasons, as Stripe names them.
+const (
+	// RefundDuplicate: a second payment for a prompt the buyer had.
+	RefundDuplicate = "duplicate"
+	// RefundRequested: an admin refunded the order (the buyer asked).
+	RefundRequested = "requested_by_customer"
+)
+
+// reason is r's reason at the provider.
+func (r RefundRequest) reason() string {
+	if r.Reason == "" {
+		return RefundDuplicate
+	}
+	return r.Reason
 }
 
 // Provider creates, reads and closes checkout sessions and refunds them.
@@ -54,8 +73,8 @@ type Provider interface {
 	Name() string
 	CreateCheckout(ctx context.Context, req CheckoutRequest) (Session, error)
 	GetSession(ctx context.Context, id string) (Session, error)
-	// Refund returns a paid session's money as a duplicate payment; the
-	// same key answers the same refund id.
+	// Refund returns a paid session's whole payment, for the request's
+	// reason; the same key answers the same refund id.
 	Refund(ctx context.Context, req RefundRequest) (refundID string, err error)
 	// ExpireSession closes an open session so it can no longer be paid. A
 	// session that is no longer open is left as it is (nil).

@@ -69,11 +69,11 @@ func (p *StripeProvider) GetSession(ctx context.Context, id string) (Session, er
 	return fromStripe(s), nil
 }
 
-// Refund refunds the whole payment intent as a duplicate.
+// Refund refunds the whole payment intent, for the request's reason.
 func (p *StripeProvider) Refund(ctx context.Context, req RefundRequest) (string, error) {
 	params := &stripe.RefundCreateParams{
 		PaymentIntent: stripe.String(req.PaymentIntent),
-		Reason:        stripe.String(string(stripe.RefundReasonDuplicate)),
+		Reason:        stripe.String(req.reason()),
 		Metadata:      map[string]string{"session_id": req.SessionID},
 	}
 	params.SetIdempotencyKey(req.IdempotencyKey)

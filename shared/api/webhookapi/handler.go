@@ -63,6 +63,10 @@ func New(st *store.Store, secret string, provider payments.Provider) http.Handle
 			if err := f.HandleEvent(ctx, provider.Name(), ev); err != nil {
 				return err // 500: Stripe retries later
 			}
+			// Shown on the admins' order page.
+			if err := f.RecordEvent(ctx, ev, time.Now()); err != nil {
+				return err
+			}
 			if err := st.MarkEventProcessed(ctx, ev.ID, string(ev.Type), time.Now()); err != nil {
 				return err
 			}

@@ -65,7 +65,7 @@ func New(local *payments.LocalProvider) http.Handler {
 		}
 		f := r.PostForm
 		req := payments.RefundRequest{SessionID: f.Get("metadata[session_id]"), PaymentIntent: f.Get("payment_intent"),
-			IdempotencyKey: r.Header.Get("Idempotency-Key")}
+			IdempotencyKey: r.Header.Get("Idempotency-Key"), Reason: f.Get("reason")}
 		if sess, err := local.GetSession(r.Context(), req.SessionID); err == nil {
 			req.AmountCents = sess.AmountCents
 		}
@@ -75,7 +75,7 @@ func New(local *payments.LocalProvider) http.Handler {
 			return
 		}
 		writeStripeJSON(w, map[string]any{"id": id, "object": "refund", "status": "succeeded", "amount": req.AmountCents,
-			"currency": "usd", "payment_intent": req.PaymentIntent, "reason": "duplicate", "metadata": map[string]string{"session_id": req.SessionID}})
+			"currency": "usd", "payment_intent": req.PaymentIntent, "reason": f.Get("reason"), "metadata": map[string]string{"session_id": req.SessionID}})
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		stripeError(w, http.StatusNotFound, "", "Unrecognized request URL ("+r.Method+": "+r.URL.Path+") for the local Stripe stand-in.")

@@ -2,11 +2,15 @@
 package main
 
 import (
+	"log/slog"
+
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"aiwork/shared/api/adminapi"
 	"aiwork/shared/config"
 	"aiwork/shared/lambdaadapter"
+	"aiwork/shared/mail"
+	"aiwork/shared/mail/sesmail"
 	"aiwork/shared/store"
 )
 
@@ -17,5 +21,13 @@ func main() {
 		lambdaadapter.Fatal("config", err)
 	}
 	st := store.NewFromAWS(awsCfg, cfg.Store)
-	lambda.Start(lambdaadapter.NewProxy(adminapi.FromConfig(st, cfg).Handler(), lambdaadapter.OriginSecret(ctx, secrets)))
+	var mailer mail.Mailer = mail.Disabled{}
+	if cfg.MailFrom != "" {
+		if mailer, err = sesmail.FromConfig(awsCfg, cfg.MailFrom); err != nil {
+			lambdaadapter.Fatal("mail", err)
+		}
+	} else {
+		slog.Warn("MAIL_FROM is not set: an admin cannot resend a confirmation mail")
+	}
+	lambda.Start(lambdaadapter.NewProxy(adminapi.FromConfig(st, cfg, mailer).Handler(), lambdaadapter.OriginSecret(ctx, secrets)))
 }

@@ -21,6 +21,8 @@ func TestAdminRoutesAreForAdminsOnly(t *testing.T) {
 		{"GET", admin + "prompts"}, {"POST", admin + "prompts"}, {"PATCH", admin + "prompts/x"}, {"DELETE", admin + "prompts/x"},
 		{"GET", admin + "categories"}, {"POST", admin + "categories"}, {"PATCH", admin + "categories/x"}, {"DELETE", admin + "categories/x"},
 		{"GET", admin + "audit"},
+		{"GET", admin + "orders"}, {"GET", admin + "orders/x"}, {"POST", admin + "orders/x/refund"},
+		{"GET", admin + "users"}, {"GET", admin + "users/x"}, {"POST", admin + "users/x/unlock"}, {"POST", admin + "users/x/nope"},
 	}
 	if w := s.Do("GET", admin+"prompts", revoked, ""); w.Code != http.StatusOK {
 		t.Fatalf("an admin lists prompts: %d %s", w.Code, w.Body)

@@ -17,7 +17,9 @@ import (
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
 	"aiwork/shared/lambdas"
+	"aiwork/shared/mail"
 	"aiwork/shared/mcpjobs"
+	"aiwork/shared/payments"
 	"aiwork/shared/store"
 )
 
@@ -34,6 +36,13 @@ type Options struct {
 	// Jobs are the registry jobs Probe now and Sync from registry now run
 	// (nil: those routes answer 503).
 	Jobs *mcpjobs.Runner
+	// Payments refunds orders (nil: a refund answers 503).
+	Payments payments.Provider
+	// Mailer sends the confirmation mail an admin resends (nil: none can
+	// be sent, 503), its link to the site at PublicURL (empty: the host
+	// the request came to).
+	Mailer    mail.Mailer
+	PublicURL string
 }
 
 // Service serves the admin group.
@@ -52,13 +61,17 @@ func New(st *store.Store, tokens *auth.Tokens, opts Options) *Service {
 	return &Service{st: st, tokens: tokens, opts: opts, jobs: opts.Jobs}
 }
 
-// FromConfig builds the group from its function's configuration.
-func FromConfig(st *store.Store, cfg config.Admin) *Service {
+// FromConfig builds the group from its function's configuration: mailer
+// sends the confirmation mail an admin resends (SES in AWS, the local
+// outbox on the devserver), refunds go through the provider the Stripe key
+// names (payments.ProviderFor).
+func FromConfig(st *store.Store, cfg config.Admin, mailer mail.Mailer) *Service {
 	jobs, err := mcpjobs.FromConfig(st, cfg.MCPJobs, slog.Default())
 	if err != nil {
 		slog.Error("admin: the registry jobs cannot run (Probe now, Sync)", "err", err)
 	}
-	return New(st, auth.FromConfig(cfg.Base, 0, st), Options{Jobs: jobs})
+	return New(st, auth.FromConfig(cfg.Base, 0, st), Options{Jobs: jobs,
+		Payments: payments.ProviderFor(st, cfg.StripeSecretKey, cfg.StripeAPIURL), Mailer: mailer, PublicURL: cfg.PublicURL})
 }
 
 // Handler routes the group.
@@ -68,6 +81,8 @@ func (s *Service) Handler() http.Handler {
 	s.categoryRoutes(mux)
 	s.auditRoutes(mux)
 	s.mcpRoutes(mux)
+	s.orderRoutes(mux)
+	s.userRoutes(mux)
 	return httpx.WithNotFound(mux)
 }
 

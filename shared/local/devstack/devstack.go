@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -64,7 +65,7 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 		"stripe-webhook": webhook,
 		"mcp":            mcpGroup.Handler(),
 		"chat":           chat.Handler(),
-		"admin":          adminapi.FromConfig(st, cfg.Admin).Handler(),
+		"admin":          adminapi.FromConfig(st, cfg.Admin, mailer).Handler(),
 	}
 	if cfg.WrapGroup != nil {
 		for name, h := range handlers {
@@ -130,7 +131,8 @@ type Config struct {
 
 // DefaultPublicURL makes url the public address of the groups that hand out
 // links (auth: OAuth redirect and mail; payments: checkout success and
-// cancel pages; mcp: the MCP sign-in's redirect) unless PUBLIC_URL set one: the devserver's own address, so
+// cancel pages; mcp: the MCP sign-in's redirect; admin: the confirmation
+// mail it resends) unless PUBLIC_URL set one: the devserver's own address, so
 // that no request header (Host, X-Forwarded-Host) chooses where a link
 // mailed to someone else points.
 func (c *Config) DefaultPublicURL(url string) {
@@ -142,6 +144,9 @@ func (c *Config) DefaultPublicURL(url string) {
 	}
 	if c.MCP.PublicURL == "" {
 		c.MCP.PublicURL = url
+	}
+	if c.Admin.PublicURL == "" {
+		c.Admin.PublicURL = url
 	}
 }
 
@@ -201,10 +206,19 @@ func LoadConfig(ctx context.Context) (Config, error) {
 	return Config{Auth: a, Prompts: p, Payments: pay, Webhook: hook, Chat: chat, MCP: m, MCPJobs: config.LoadMCPJobs(), Admin: admin}, nil
 }
 
-// Prepare creates the table when missing and seeds the catalogues.
+// Prepare creates the table when missing (or adds what an older table
+// lacks), gives the orders and accounts stored before the admin listings
+// their listing keys, and seeds the catalogues.
 func Prepare(ctx context.Context, st *store.Store) error {
 	if err := st.EnsureTable(ctx); err != nil {
 		return err
+	}
+	res, err := st.BackfillAdminIndex(ctx)
+	if err != nil {
+		return err
+	}
+	if res != (store.BackfillResult{}) {
+		slog.InfoContext(ctx, "admin listings: earlier orders and accounts indexed", "orders", res.Orders, "accounts", res.Users)
 	}
 	if err := catalog.Seed(ctx, st); err != nil {
 		return err

@@ -16,6 +16,7 @@ interface OrderDialogProps {
   /** The order as the list has it, shown until its details arrive. */
   order: AdminOrder;
   onClose: () => void;
+  /** The order changed (refunded, or found changed): read the list again. */
   onRefunded: () => void;
 }
 
@@ -99,7 +100,17 @@ export function OrderDialog({ order: listed, onClose, onRefunded }: OrderDialogP
           )}
         </section>
       </div>
-      {refunding ? <RefundDialog order={order} onClose={() => setRefunding(false)} onRefunded={refunded} /> : null}
+      {refunding ? (
+        <RefundDialog
+          order={order}
+          onClose={() => setRefunding(false)}
+          onRefunded={refunded}
+          onStale={() => {
+            void detail.mutate();
+            onRefunded();
+          }}
+        />
+      ) : null}
     </DetailModal>
   );
 }

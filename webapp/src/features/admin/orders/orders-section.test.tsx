@@ -75,6 +75,18 @@ describe('orders: the table', () => {
     expect(await screen.findByTestId('empty-state')).toHaveTextContent('No order matches these filters.');
     expect(lastSearch()).toBe('?from=2026-03-08&to=2026-03-08&limit=25');
   });
+
+  it('says when the last day is before the first, and does not send that range', async () => {
+    open();
+    await findRow('o1');
+    const filters = screen.getByRole('search', { name: 'Filter orders' });
+    await userEvent.type(within(filters).getByLabelText('From (UTC)'), '2026-03-09');
+    await waitFor(() => expect(rowIds()).toEqual(['o2']));
+    await userEvent.type(within(filters).getByLabelText('To (UTC)'), '2026-03-01');
+    expect(within(filters).getByText('The last day is before the first: the dates are not applied.')).toBeInTheDocument();
+    await waitFor(() => expect(rowIds()).toEqual(['o1', 'o2']));
+    expect(api.callsTo('GET', '/api/v1/admin/orders').every((c) => !c.search.includes('to='))).toBe(true);
+  });
 });
 
 describe('orders: details and refund', () => {
@@ -150,6 +162,20 @@ describe('orders: details and refund', () => {
     state.orders[0].status = 'failed';
     await userEvent.click(within(refund).getByRole('button', { name: 'Refund' }));
     expect(await within(refund).findByTestId('confirm-error')).toHaveTextContent('Only a paid order can be refunded; this one is failed.');
-    expect(within(refund).getByRole('button', { name: 'Refund' })).toBeEnabled();
+    // The order behind is read again and shows its real state.
+    const details = screen.getByRole('dialog', { name: 'Order o1' });
+    await waitFor(() => expect(within(details).getByTestId('order-status')).toHaveTextContent('Failed'));
+    await userEvent.click(within(refund).getByRole('button', { name: 'Cancel' }));
+    expect(within(details).queryByRole('button', { name: 'Refund…' })).toBeNull();
+  });
+
+  it('takes a reason of at most 500 characters, as the API does', async () => {
+    open();
+    const { refund } = await openRefund();
+    await userEvent.click(within(refund).getByLabelText('Reason (optional)'));
+    await userEvent.paste('r'.repeat(501));
+    expect(within(refund).getByText('The reason must be at most 500 characters.')).toBeInTheDocument();
+    await userEvent.click(within(refund).getByRole('button', { name: 'Refund' }));
+    expect(api.callsTo('POST', '/api/v1/admin/orders/o1/refund')).toHaveLength(0);
   });
 });

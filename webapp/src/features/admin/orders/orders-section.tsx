@@ -21,7 +21,9 @@ export function OrdersSection() {
   const [to, setTo] = useState('');
   const user = useDebouncedValue(userInput.trim(), SEARCH_DEBOUNCE_MS);
   const prompt = useDebouncedValue(promptInput.trim(), SEARCH_DEBOUNCE_MS);
-  const list = useAdminOrders({ state, user, prompt, from, to });
+  // The API refuses from after to; the dates apply only once they make a range.
+  const datesBackwards = Boolean(from && to && from > to);
+  const list = useAdminOrders({ state, user, prompt, from: datesBackwards ? '' : from, to: datesBackwards ? '' : to });
   const [open, setOpen] = useState<AdminOrder | null>(null);
   const filtered = Boolean(state || user || prompt || from || to);
 
@@ -41,7 +43,14 @@ export function OrdersSection() {
         </SelectField>
         <TextField label="Prompt" placeholder="Prompt id" value={promptInput} onChange={(e) => setPromptInput(e.target.value)} autoComplete="off" />
         <TextField label="From (UTC)" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
-        <TextField label="To (UTC)" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+        <TextField
+          label="To (UTC)"
+          type="date"
+          value={to}
+          onChange={(e) => setTo(e.target.value)}
+          hasError={datesBackwards}
+          errorMessage={datesBackwards ? 'The last day is before the first: the dates are not applied.' : undefined}
+        />
       </ListingFilters>
 
       <ListTable

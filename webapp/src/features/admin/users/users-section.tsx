@@ -35,6 +35,8 @@ export function UsersSection() {
       void list.refresh();
       return true;
     }
+    // The account may have changed meanwhile (a 409 answers it as it is now).
+    void list.refresh();
     if (spec.confirm) {
       // e.g. 409: the last admin cannot be revoked.
       if (!isAccessDenied(outcome.error)) setAskError(errorMessage(outcome.error, 'That did not work. Please try again.'));

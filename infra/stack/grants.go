@@ -18,11 +18,12 @@ import (
 // grantTable gives fn exactly its Access (shared/lambdas) on the table: each
 // action only on the partition keys it uses (a dynamodb:LeadingKeys
 // condition, ForAllValues:StringLike), one statement per set of actions
-// sharing the same keys, and Query on GSI1 only for the index keys it
-// queries. Nothing else: no Scan, batch, transaction or table-level action.
+// sharing the same keys, and Query on GSI1 and GSI2 only for the index
+// keys it queries there. Nothing else: no Scan, batch, transaction or
+// table-level action.
 func grantTable(fn awslambda.Function, table awsdynamodb.Table, f lambdas.Function) error {
 	function, access := f.Name, f.Access
-	if len(access.Table)+len(access.Index) == 0 {
+	if len(access.Table)+len(access.Index)+len(access.Index2) == 0 {
 		return fmt.Errorf("function %q has no table access in shared/lambdas", function)
 	}
 	byKeys := map[string][]string{} // joined keys → actions
@@ -40,6 +41,10 @@ func grantTable(fn awslambda.Function, table awsdynamodb.Table, f lambdas.Functi
 	if len(access.Index) > 0 {
 		index := jsii.String(*table.TableArn() + "/index/" + store.IndexGSI1)
 		fn.AddToRolePolicy(leadingKeysStatement("IndexQuery", []string{lambdas.Query}, index, sortedCopy(access.Index)))
+	}
+	if len(access.Index2) > 0 {
+		index := jsii.String(*table.TableArn() + "/index/" + store.IndexGSI2)
+		fn.AddToRolePolicy(leadingKeysStatement("Index2Query", []string{lambdas.Query}, index, sortedCopy(access.Index2)))
 	}
 	return nil
 }

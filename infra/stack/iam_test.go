@@ -167,9 +167,10 @@ func asList(v any) []any {
 	return l
 }
 
-// tableGrant checks one DynamoDB statement: allowed actions on the table or
-// GSI1 only, each under a dynamodb:LeadingKeys condition (ForAllValues:
-// StringLike) and nothing else, and records its keys by action into got.
+// tableGrant checks one DynamoDB statement: allowed actions on the table,
+// GSI1 or GSI2 only, each under a dynamodb:LeadingKeys condition
+// (ForAllValues: StringLike) and nothing else, and records its keys by
+// action into got ("index:" for GSI1, "index2:" for GSI2).
 func tableGrant(t *testing.T, st statement, tableID string, got map[string]string) {
 	t.Helper()
 	if st.Effect != "Allow" || len(st.Resources) != 1 {
@@ -177,13 +178,15 @@ func tableGrant(t *testing.T, st statement, tableID string, got map[string]strin
 		return
 	}
 	res := flat(st.Resources[0])
-	index := false
+	index := ""
 	switch res {
 	case `{"Fn::GetAtt":["` + tableID + `","Arn"]}`:
 	case `{"Fn::Join":["",[{"Fn::GetAtt":["` + tableID + `","Arn"]},"/index/GSI1"]]}`:
-		index = true
+		index = "index:"
+	case `{"Fn::Join":["",[{"Fn::GetAtt":["` + tableID + `","Arn"]},"/index/GSI2"]]}`:
+		index = "index2:"
 	default:
-		t.Errorf("dynamodb statement on %s, want the table or GSI1", res)
+		t.Errorf("dynamodb statement on %s, want the table, GSI1 or GSI2", res)
 	}
 	cond, _ := st.Raw["Condition"].(map[string]any)
 	like, _ := cond["ForAllValues:StringLike"].(map[string]any)
@@ -196,12 +199,10 @@ func tableGrant(t *testing.T, st statement, tableID string, got map[string]strin
 		switch {
 		case !strings.HasPrefix(a, "dynamodb:") || !map[string]bool{"GetItem": true, "PutItem": true, "UpdateItem": true, "DeleteItem": true, "Query": true}[name]:
 			t.Errorf("dynamodb action %s, want GetItem, PutItem, UpdateItem, DeleteItem or Query", a)
-		case index && name != "Query":
-			t.Errorf("%s on GSI1: only Query reads an index", a)
+		case index != "" && name != "Query":
+			t.Errorf("%s on an index: only Query reads an index", a)
 		}
-		if index {
-			name = "index:" + name
-		}
+		name = index + name
 		if _, dup := got[name]; dup {
 			t.Errorf("%s granted twice", name)
 		}
@@ -210,21 +211,25 @@ func tableGrant(t *testing.T, st statement, tableID string, got map[string]strin
 }
 
 // wantTable is each function's access to the table: every action with the
-// partition keys it may address, and the GSI1 keys it may query. It is
+// partition keys it may address, and the GSI1 and GSI2 keys it may query. It is
 // derived from the store methods each handler (or job) calls, written out
 // here rather than taken from shared/lambdas so that a grant widened
 // there fails; shared/local/devstack's TestTableAccess checks the other side
 // (every call the functions make is allowed).
 var wantTable = map[string]map[string]string{
 	// The caller's stored user (every request), the catalogue and the
-	// audit log (each change after its line).
+	// audit log (each change after its line); orders (refunds: the claim,
+	// the buyer's ownership and activity), accounts (admin right,
+	// disabled, sessions, the sign-in throttle, a confirmation link, the
+	// lease that keeps an admin); GSI2: the orders and accounts listings.
 	"admin": {
-		"GetItem":     "CATALOG MCP#* MCPSYNC PROMPT#* USER#*",
-		"PutItem":     "AUDIT CATALOG MCP#* MCPSYNC PROMPT#*",
-		"UpdateItem":  "AUDIT CATALOG MCP#* PROMPT#*",
-		"DeleteItem":  "AUDIT CATALOG MCP#* PROMPT#*",
-		"Query":       "AUDIT CATALOG MCP#* PROMPT#*",
-		"index:Query": "CATALOG MCPSERVERS",
+		"GetItem":      "CATALOG EMAIL#* MCP#* MCPSYNC ORDER#* PROMPT#* THROTTLE#* USER#*",
+		"PutItem":      "ADMINRIGHTS AUDIT CATALOG LINK#* MCP#* MCPSYNC PROMPT#* USER#*",
+		"UpdateItem":   "AUDIT CATALOG MCP#* ORDER#* PROMPT#* USER#*",
+		"DeleteItem":   "ADMINRIGHTS AUDIT CATALOG MCP#* PROMPT#* THROTTLE#* USER#*",
+		"Query":        "AUDIT CATALOG MCP#* ORDER#* PROMPT#* USER#*",
+		"index:Query":  "CATALOG MCPSERVERS USER#*",
+		"index2:Query": "ORDERS USERS",
 	},
 	"auth": {
 		"GetItem":    "EMAIL#* GOOGLE#* LINK#* THROTTLE#* USER#* USERNAME#*",

@@ -13,7 +13,7 @@ const (
 
 // Access is what one function may do on the product table (least
 // privilege, DESIGN §8): each DynamoDB action it calls with the partition
-// keys it calls it on, and the GSI1 partition keys it queries. Keys are
+// keys it calls it on, and the GSI1 and GSI2 partition keys it queries. Keys are
 // IAM StringLike patterns of dynamodb:LeadingKeys: "USER#*" is every
 // user's partition, "CATALOG" that one partition. The CDK stack turns each
 // entry into the function's policy; shared/local/devstack's TestTableAccess runs
@@ -24,6 +24,8 @@ type Access struct {
 	Table map[string][]string
 	// Index is the GSI1 partition key patterns the function queries.
 	Index []string
+	// Index2 is the GSI2 partition keys it queries (the admin listings).
+	Index2 []string
 }
 
 // Partition key patterns.
@@ -44,6 +46,7 @@ const (
 	mcpSync      = store.PKMCPSync
 	oauthClients = store.PKOAuthClient + "*"
 	audit        = store.PKAudit
+	adminRights  = store.PKAdminRights
 )
 
 // Each function's Access, derived from the store methods its handler (or
@@ -138,11 +141,19 @@ var (
 	// (MCP#: entries added and edited, and what Probe now and Sync write,
 	// as mcp-jobs does, with the sync state). GSI1: the prompt listing
 	// (CATALOG) and the registry's (MCPSERVERS).
+	// Orders: read, their events (ORDER#), the refund's claim and
+	// transition, the buyer's ownership and activity (USER#) and the
+	// prompt's counts; a buyer's orders (GSI1 USER#), a buyer named by
+	// email (EMAIL#, read). Users: the profile (admin right, disabled),
+	// sessions counted and ended, purchases, connections and usage counted
+	// (USER#), the sign-in throttle read and cleared, a confirmation link
+	// saved (LINK#), the lease that keeps an admin (ADMINRIGHTS). GSI2: the
+	// orders and accounts listings.
 	accessAdmin = Access{Table: map[string][]string{
-		GetItem:    {users, prompts, catalog, mcpServers, mcpSync},
-		PutItem:    {prompts, catalog, audit, mcpServers, mcpSync},
-		UpdateItem: {prompts, catalog, audit, mcpServers},
-		DeleteItem: {prompts, catalog, audit, mcpServers},
-		Query:      {catalog, prompts, audit, mcpServers},
-	}, Index: []string{catalog, store.GSI1MCPServers}}
+		GetItem:    {users, prompts, catalog, mcpServers, mcpSync, orders, throttles, emails},
+		PutItem:    {prompts, catalog, audit, mcpServers, mcpSync, users, links, adminRights},
+		UpdateItem: {prompts, catalog, audit, mcpServers, orders, users},
+		DeleteItem: {prompts, catalog, audit, mcpServers, users, throttles, adminRights},
+		Query:      {catalog, prompts, audit, mcpServers, orders, users},
+	}, Index: []string{catalog, store.GSI1MCPServers, users}, Index2: []string{store.GSI2Orders, store.GSI2Users}}
 )

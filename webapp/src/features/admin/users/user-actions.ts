@@ -18,6 +18,8 @@ export interface UserActionSpec {
   confirm?: Confirmation;
   /** The toast after it worked. */
   done: string;
+  /** Why the API would refuse it for this account: the button is shown disabled with this reason. */
+  blockedBy?: string;
 }
 
 export function isLocked(u: Pick<AdminUser, 'locked_until'>, now: number = Date.now()): boolean {
@@ -50,17 +52,20 @@ export function actionsFor(u: AdminUser, selfId: string, now: number = Date.now(
       label: 'Grant admin',
       confirm: { title: `Make ${who} an admin?`, text: 'They can then change the catalogue, refund orders and manage every account, yours included.', button: 'Grant admin', pending: 'Granting…' },
       done: `${who} is now an admin.`,
+      // The API makes admins of proven addresses only.
+      blockedBy: u.is_verified ? undefined : 'Grant admin needs a confirmed address.',
     });
   }
   if (u.disabled) {
     specs.push({ action: 'enable', label: 'Enable', done: `Enabled ${who}: they can sign in again.` });
-  } else if (u.id !== selfId) {
-    // The API refuses to disable yourself; the row does not offer it.
+  } else {
     specs.push({
       action: 'disable',
       label: 'Disable',
       confirm: { title: `Disable ${who}?`, text: 'Sign-in is refused and every session ends at once. You can enable the account again later.', button: 'Disable account', pending: 'Disabling…' },
       done: `Disabled ${who}.`,
+      // The API refuses to disable yourself.
+      blockedBy: u.id === selfId ? 'You cannot disable your own account.' : undefined,
     });
   }
   return specs;

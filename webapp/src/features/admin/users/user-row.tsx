@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { Badge, Button, TableCell, TableRow } from '@aws-amplify/ui-react';
 import type { AdminUser } from '../api/types';
 import { formatCount, formatUtc, yesNo } from '../format';
@@ -15,6 +16,9 @@ interface UserRowProps {
 
 export function UserRow({ user: u, selfId, busy, onAction }: UserRowProps) {
   const who = u.email || u.username || u.id;
+  const hintId = useId();
+  const specs = actionsFor(u, selfId);
+  const reasons = specs.flatMap((s) => (s.blockedBy ? [s.blockedBy] : []));
   return (
     <TableRow data-testid="user-row" data-user-id={u.id}>
       <TableCell className="admin-table__main">
@@ -49,19 +53,25 @@ export function UserRow({ user: u, selfId, busy, onAction }: UserRowProps) {
       <TableCell className="admin-table__number">{formatCount(u.chat_tokens_today)}</TableCell>
       <TableCell>
         <div className="admin-row-actions">
-          {actionsFor(u, selfId).map((spec) => (
+          {specs.map((spec) => (
             <Button
               key={spec.action}
               size="small"
               colorTheme={spec.confirm ? 'error' : undefined}
               onClick={() => onAction(u, spec)}
-              isDisabled={busy}
+              isDisabled={busy || Boolean(spec.blockedBy)}
               aria-label={`${spec.label}: ${who}`}
+              aria-describedby={spec.blockedBy ? hintId : undefined}
             >
               {spec.label}
             </Button>
           ))}
         </div>
+        {reasons.length ? (
+          <span id={hintId} className="admin-muted admin-row-actions__hint">
+            {reasons.join(' ')}
+          </span>
+        ) : null}
       </TableCell>
     </TableRow>
   );

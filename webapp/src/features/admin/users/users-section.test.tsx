@@ -47,12 +47,20 @@ describe('users', () => {
     expect(within(row('u3')).getAllByRole('cell')[4]).toHaveTextContent('Disabled');
   });
 
-  it('offers the actions that apply: never Disable for yourself', async () => {
+  it('offers the actions that apply, and says why the API would refuse one', async () => {
     open();
     await findRow('u1');
-    expect(actions('u1')).toEqual(['End all sessions', 'Revoke admin']);
+    expect(actions('u1')).toEqual(['End all sessions', 'Revoke admin', 'Disable']);
     expect(actions('u2')).toEqual(['Resend confirmation', 'Unlock', 'End all sessions', 'Grant admin', 'Disable']);
     expect(actions('u3')).toEqual(['End all sessions', 'Grant admin', 'Enable']);
+    // Not yourself; admins only with a confirmed address.
+    const disableSelf = within(row('u1')).getByRole('button', { name: 'Disable: ada@example.com' });
+    expect(disableSelf).toBeDisabled();
+    expect(disableSelf).toHaveAccessibleDescription('You cannot disable your own account.');
+    const grantBob = within(row('u2')).getByRole('button', { name: 'Grant admin: bob@example.com' });
+    expect(grantBob).toBeDisabled();
+    expect(grantBob).toHaveAccessibleDescription('Grant admin needs a confirmed address.');
+    expect(within(row('u3')).getByRole('button', { name: 'Grant admin: cy@example.com' })).toBeEnabled();
   });
 
   it('searches by email or username', async () => {

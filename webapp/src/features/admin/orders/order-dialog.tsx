@@ -65,7 +65,8 @@ export function OrderDialog({ order: listed, onClose, onRefunded }: OrderDialogP
         </>
       }
     >
-      <div className="detail-modal__body">
+      {/* Focusable: on a phone the details scroll, and keyboard users scroll them too. */}
+      <div className="detail-modal__body" tabIndex={0} role="region" aria-label="Order details">
         <dl className="admin-facts" data-testid="order-facts">
           {facts.map(([label, value]) => (
             <div key={label} className="admin-facts__row">

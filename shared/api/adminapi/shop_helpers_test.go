@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"aiwork/shared/api/apitest"
 	"aiwork/shared/auth"
 	"aiwork/shared/domain"
 	"aiwork/shared/local/devstack"
@@ -24,19 +23,16 @@ import (
 // with a password, and the wire shapes.
 
 // newMailStack is newStackFree(t, 0, prompts...) whose mail goes to a
-// directory the test reads (its second answer).
+// directory the test reads (its second answer), links to the site at
+// https://shop.example.
 func newMailStack(t *testing.T, prompts ...domain.Prompt) (*stack, string) {
 	t.Helper()
-	st, storeCfg := storetest.NewWithConfig(t)
-	apitest.PutCatalogue(t, st, prompts...)
-	cfg := devstack.ConfigFor(storeCfg, jwtSecret, 0, "whsec_admin_test")
-	cfg.MailDir = t.TempDir()
-	cfg.Admin.PublicURL = "https://shop.example"
-	h, err := devstack.Handler(st, cfg, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &stack{&apitest.Stack{T: t, H: h, St: st, Tokens: auth.NewTokens(jwtSecret, time.Hour)}}, cfg.MailDir
+	mailDir := t.TempDir()
+	s := newStackWith(t, func(c *devstack.Config) {
+		c.MailDir = mailDir
+		c.Admin.PublicURL = "https://shop.example"
+	}, 0, prompts...)
+	return s, mailDir
 }
 
 // buy opens a checkout for pid as token and pays it on the local checkout

@@ -1,6 +1,7 @@
 // Accessibility (issue 13): axe-core (npm, pinned) runs inside the browser on
 // every page of the app (webapp/src/app/routes.ts) and on the dialogs pages
-// open, as a visitor and signed in, in the light and the dark theme. Any
+// open, as a visitor, signed in, and as an admin (every section of the admin
+// area and its forms), in the light and the dark theme. Any
 // violation of impact serious or critical fails, named by auth, theme, page,
 // rule id and the offending nodes' targets.
 //
@@ -14,7 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { newUser, signInAs, startStack } from './stack.mjs';
+import { newUser, signInAs, startStack, verifyEmail } from './stack.mjs';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const FAILING_IMPACTS = new Set(['serious', 'critical']);
@@ -114,9 +115,58 @@ const PAGES = [
   },
   { name: 'payment success (no session)', path: '/payment/success', as: 'user', ready: (p) => p.getByRole('heading', { level: 1 }).waitFor() },
   { name: 'payment cancel', path: '/payment/cancel', ready: (p) => h1(p, 'Payment cancelled') },
-  { name: 'admin', path: '/admin', ready: (p) => h1(p, 'Admin') },
   { name: 'not found', path: '/no-such-page', as: 'user', ready: (p) => h1(p, 'Page not found') },
+  // The admin area (issue 25): its 403 page for a user, every section and its forms for an admin.
+  { name: 'admin (403 for a user)', path: '/admin', as: 'user', ready: (p) => p.getByTestId('admin-forbidden').waitFor() },
+  ...[
+    ['prompts', 'prompts-table'],
+    ['mcp-servers', 'servers-table'],
+    ['orders', 'orders-table'],
+    ['users', 'users-table'],
+    ['audit', 'audit-table'],
+  ].map(([section, table]) => ({
+    name: `admin: ${section}`,
+    path: `/admin/${section}`,
+    as: 'admin',
+    ready: (p) => p.getByTestId(`${table}-count`).waitFor(),
+  })),
+  { name: 'admin: categories', path: '/admin/categories', as: 'admin', ready: (p) => p.getByTestId('category-row').first().waitFor() },
+  {
+    name: 'admin: new prompt form',
+    path: '/admin/prompts',
+    as: 'admin',
+    ready: (p) => p.getByTestId('prompts-table-count').waitFor(),
+    open: async (p) => {
+      await p.getByRole('button', { name: 'New prompt' }).click();
+      await p.getByTestId('prompt-editor').waitFor();
+    },
+  },
+  {
+    name: 'admin: add server form',
+    path: '/admin/mcp-servers',
+    as: 'admin',
+    ready: (p) => p.getByTestId('servers-table-count').waitFor(),
+    open: async (p) => {
+      await p.getByRole('button', { name: 'Add server' }).first().click();
+      await p.getByTestId('server-editor').waitFor();
+    },
+  },
 ];
+
+/** The admins of this run (ADMIN_EMAILS), one per theme. */
+const adminFor = (theme) => ({ ...newUser(`a11yadmin${theme}`), email: `a11y-admin-${theme}@example.com` });
+
+/** Registers an admin (the address confirmed grants the right) and signs in on the login page. */
+async function signInAdmin(page, u) {
+  const res = await page.request.post('/api/v1/auth/register', { data: { email: u.email, username: u.username, full_name: u.fullName, password: u.password } });
+  assert.equal(res.status(), 201, await res.text());
+  await verifyEmail(page, u);
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(u.email);
+  await page.getByLabel('Password', { exact: true }).fill(u.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL((url) => url.pathname === '/dashboard');
+}
 
 /** Waits until every finite animation (fade-ins, step changes) has finished; spinners run on. */
 function animationsSettled(page) {
@@ -143,19 +193,20 @@ async function seriousViolations(page) {
 
 let stack;
 before(async () => {
-  stack = await startStack();
+  stack = await startStack({ ADMIN_EMAILS: ['light', 'dark'].map((t) => adminFor(t).email).join(',') });
 });
 after(async () => {
   await stack?.stop();
 });
 
 describe('accessibility (axe-core, serious and critical)', () => {
-  for (const auth of ['visitor', 'user']) {
+  for (const auth of ['visitor', 'user', 'admin']) {
     for (const theme of ['light', 'dark']) {
       test(`${auth}, ${theme} theme: every page`, async () => {
         // bypassCSP: axe is injected as an inline script, which the app's CSP (rightly) refuses.
         const page = await stack.newPage({ colorScheme: theme, reducedMotion: 'reduce', bypassCSP: true }, { tour: auth === 'visitor' });
         if (auth === 'user') await signInAs(page, newUser(`a11y${theme}`));
+        if (auth === 'admin') await signInAdmin(page, adminFor(theme));
         const found = [];
         for (const spec of PAGES.filter((s) => !s.as || s.as === auth)) {
           await page.goto(spec.path);

@@ -6,6 +6,8 @@ const q = (s: string) => new URLSearchParams(s);
 describe('decideCallback', () => {
   it('maps any error parameter to oauth_failed, even with a token', () => {
     expect(decideCallback(q('error=access_denied'))).toEqual({ kind: 'error', code: 'oauth_failed' });
+    expect(decideCallback(q('error=account_disabled'))).toEqual({ kind: 'error', code: 'account_disabled' });
+    expect(loginErrorMessage('account_disabled')).toBe('This account has been disabled. If you think this is a mistake, please contact support.');
     expect(decideCallback(q('error=&token=a.b.c&type=google'))).toEqual({ kind: 'error', code: 'oauth_failed' });
   });
 
@@ -47,7 +49,7 @@ describe('login error codes', () => {
 
   it('has a readable, distinct message for each code', () => {
     const messages = Object.values(LOGIN_ERROR_MESSAGES);
-    expect(new Set(messages).size).toBe(3);
+    expect(new Set(messages).size).toBe(4);
     expect(loginErrorMessage('oauth_failed')).toBe(LOGIN_ERROR_MESSAGES.oauth_failed);
     expect(loginErrorMessage('no_token')).toBe(LOGIN_ERROR_MESSAGES.no_token);
     expect(loginErrorMessage('token_processing_failed')).toBe(LOGIN_ERROR_MESSAGES.token_processing_failed);

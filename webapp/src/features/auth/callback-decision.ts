@@ -2,7 +2,7 @@
 
 import { hasThreeParts } from '../../lib/jwt';
 
-export type LoginErrorCode = 'oauth_failed' | 'token_processing_failed' | 'no_token';
+export type LoginErrorCode = 'oauth_failed' | 'account_disabled' | 'token_processing_failed' | 'no_token';
 
 export type CallbackDecision =
   | { kind: 'error'; code: LoginErrorCode }
@@ -13,7 +13,10 @@ export type CallbackDecision =
  * by default the query's.
  */
 export function decideCallback(params: URLSearchParams, token: string | null = params.get('token')): CallbackDecision {
-  if (params.get('error') !== null) return { kind: 'error', code: 'oauth_failed' };
+  const error = params.get('error');
+  // An admin disabled the account (issue 25): said as such, not as a failed sign-in.
+  if (error === 'account_disabled') return { kind: 'error', code: 'account_disabled' };
+  if (error !== null) return { kind: 'error', code: 'oauth_failed' };
   if (!token) return { kind: 'error', code: 'no_token' };
   if (!hasThreeParts(token) || params.get('type') !== 'google') {
     return { kind: 'error', code: 'token_processing_failed' };
@@ -28,6 +31,7 @@ export function loginErrorPath(code: LoginErrorCode): string {
 /** Readable texts for the error codes /login receives in its query. */
 export const LOGIN_ERROR_MESSAGES: Record<LoginErrorCode, string> = {
   oauth_failed: 'Google sign-in failed or was cancelled. Please try again.',
+  account_disabled: 'This account has been disabled. If you think this is a mistake, please contact support.',
   token_processing_failed: 'We could not complete your Google sign-in. Please try again.',
   no_token: 'Google sign-in did not return a session. Please try again.',
 };

@@ -1,8 +1,8 @@
 // Package adminapi is the admin route group (/api/v1/admin/…): the
 // catalogue, the MCP registry, orders and users, for admins only. Every
 // route checks the caller is an admin from the stored user (not the
-// token), and every change is written with its audit line (store.AuditEntry)
-// in one transaction.
+// token), and every change is written after its audit line
+// (store.WithAudit): no change without its line.
 package adminapi
 
 import (

@@ -116,6 +116,31 @@ describe('admin area', () => {
     await admin.context().close();
   });
 
+  test('every admin section fits a 390 px phone: the page never scrolls sideways (tables scroll in their frame)', async () => {
+    const admin = await stack.newPage({ viewport: { width: 390, height: 800 } });
+    await signInAdmin(admin);
+    for (const [section, ready] of [
+      ['prompts', 'prompts-table-count'],
+      ['categories', 'category-row'],
+      ['mcp-servers', 'servers-table-count'],
+      ['orders', 'orders-table-count'],
+      ['users', 'users-table-count'],
+      ['audit', 'audit-table-count'],
+    ]) {
+      await admin.goto(`/admin/${section}`);
+      await admin.getByTestId(ready).first().waitFor();
+      const { scroll, width } = await admin.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+      assert.ok(scroll <= width, `/admin/${section} is ${scroll} px wide on a ${width} px screen`);
+    }
+    await admin.getByRole('link', { name: 'Prompts' }).first().click();
+    await admin.getByRole('button', { name: 'New prompt' }).click();
+    const editor = admin.getByTestId('prompt-editor');
+    await editor.waitFor();
+    const box = await editor.boundingBox();
+    assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `the prompt form spans ${JSON.stringify(box)} on a 390 px screen`);
+    await admin.context().close();
+  });
+
   test('an admin adds an MCP server and probes it', async () => {
     const admin = await stack.newPage();
     await signInAdmin(admin);

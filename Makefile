@@ -123,9 +123,20 @@ dev: deps $(BIN)/devserver ## devserver plus Vite with hot reload on http://loca
 
 ## --- testing --------------------------------------------------------------
 
-test: deps $(CHROMIUM) ## run every test: Go, Vitest, browser end-to-end
-	@$(MAKE) --no-print-directory test-go test-web test-e2e test-e2e-lambda
-	@echo "make test: every suite passed"
+# Each step's wall time is printed at the end, one line each (also when a
+# suite fails), so every run shows where its minutes went.
+TEST_STEPS := deps $(CHROMIUM) test-go test-web test-e2e test-e2e-lambda
+test: ## run every test: Go, Vitest, browser end-to-end (installs what is missing first)
+	@times=""; status=0; \
+	for step in $(TEST_STEPS); do \
+	  t0=$$(date +%s); \
+	  $(MAKE) --no-print-directory $$step || status=$$?; \
+	  times="$$times$$(printf '  %-20s %4ss' "$$(basename $$step)" "$$(( $$(date +%s) - t0 ))")\n"; \
+	  [ $$status -eq 0 ] || break; \
+	done; \
+	printf 'make test, time per step:\n%b' "$$times"; \
+	if [ $$status -eq 0 ]; then echo "make test: every suite passed"; else echo "make test: FAILED (the last step above)"; fi; \
+	exit $$status
 
 test-go: $(BIN)/.go-modules $(WEBAPP)/node_modules/.installed $(BIN)/stripe-mock ## Go unit and API tests (dynalite, stripe-mock)
 	$(GO) vet ./shared/... ./functions/... ./infra/...

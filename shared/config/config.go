@@ -19,6 +19,9 @@ type Store struct {
 	// Endpoint overrides the DynamoDB endpoint (dynalite locally); empty in AWS.
 	Endpoint string
 	Region   string
+	// AttemptTimeout bounds one attempt of a table call (0: the store's
+	// default); tests of a silent table shorten it.
+	AttemptTimeout time.Duration
 }
 
 // LoadStore reads TABLE_NAME, AWS_ENDPOINT_URL_DYNAMODB and AWS_REGION.

@@ -95,13 +95,29 @@ func Forbidden(detail string) *Error    { return &Error{Code: CodeForbidden, Det
 func NotFound(detail string) *Error     { return &Error{Code: CodeNotFound, Detail: detail} }
 func Conflict(detail string) *Error     { return &Error{Code: CodeConflict, Detail: detail} }
 
+// MsgUnavailable is what a request is told when a service it needs (the
+// table) cannot serve now: the same request works once it is back.
+const MsgUnavailable = "The service is busy; try again in a moment."
+
+// Unavailable is the 503 of a service that cannot serve now (an error in
+// the chain with Unavailable() true becomes it: the store's
+// UnavailableError).
+func Unavailable() *Error {
+	return &Error{Code: CodeUnavailable, Detail: MsgUnavailable, RetryAfterSeconds: 2}
+}
+
 // AsClientError finds the client-facing error in err's chain. Anything else is
-// internal and is reported as "Internal error." without details; a cancelled
-// context is the client going away, not a server fault.
+// internal and is reported as "Internal error." without details; a service
+// that cannot serve now is 503 (Unavailable); a cancelled context is the
+// client going away, not a server fault.
 func AsClientError(err error) (*Error, bool) {
 	var e *Error
 	if errors.As(err, &e) {
 		return e, true
+	}
+	var u interface{ Unavailable() bool }
+	if errors.As(err, &u) && u.Unavailable() {
+		return Unavailable(), true
 	}
 	if errors.Is(err, context.Canceled) {
 		return &Error{Code: CodeInvalid, Detail: "Request cancelled."}, true

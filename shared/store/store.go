@@ -53,7 +53,7 @@ func NewFromAWS(awsCfg aws.Config, cfg config.Store) *Store {
 		if cfg.Endpoint != "" {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
 		}
-	})
+	}, clientOptions(cfg.AttemptTimeout))
 	return &Store{db: db, table: cfg.TableName}
 }
 

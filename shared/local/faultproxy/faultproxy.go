@@ -1,0 +1,138 @@
+// Package faultproxy is a TCP proxy for tests of faults: put between a
+// service and what it depends on (dynalite, stripe-mock, an MCP server, a
+// provider), it passes bytes through until told to refuse connections,
+// to swallow them (accept and never answer: a silent port), or to cut the
+// open ones. Our own code runs unchanged against the real dependency.
+package faultproxy
+
+import (
+	"io"
+	"net"
+	"sync"
+	"testing"
+)
+
+// Mode is how the proxy treats connections.
+type Mode int
+
+const (
+	// Pass forwards every connection.
+	Pass Mode = iota
+	// Refuse closes each new connection at once (as a stopped engine's
+	// port would: the client reads EOF or a reset).
+	Refuse
+	// Silent accepts new connections and never answers (a port that
+	// answers nothing).
+	Silent
+)
+
+// Proxy is a running proxy; Close stops it and every connection.
+type Proxy struct {
+	ln       net.Listener
+	upstream string
+	mu       sync.Mutex
+	mode     Mode
+	conns    map[net.Conn]struct{} // passing through
+	silent   map[net.Conn]struct{} // held unanswered
+	wg       sync.WaitGroup
+}
+
+// Start proxies a local address to upstream (host:port) until t ends.
+func Start(t testing.TB, upstream string) *Proxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("faultproxy: %v", err)
+	}
+	p := &Proxy{ln: ln, upstream: upstream, conns: map[net.Conn]struct{}{}, silent: map[net.Conn]struct{}{}}
+	p.wg.Go(p.accept)
+	t.Cleanup(p.Close)
+	return p
+}
+
+// Addr is the proxy's address (host:port).
+func (p *Proxy) Addr() string { return p.ln.Addr().String() }
+
+// URL is the proxy's address as an http:// URL.
+func (p *Proxy) URL() string { return "http://" + p.Addr() }
+
+// Set changes the mode for new connections. Any change lets go of the
+// connections held silent; Refuse and Silent also cut every connection
+// passing through now (a keep-alive connection must not outlive the fault).
+func (p *Proxy) Set(m Mode) {
+	p.mu.Lock()
+	p.mode = m
+	var cut []net.Conn
+	for c := range p.silent {
+		cut = append(cut, c)
+		delete(p.silent, c)
+	}
+	if m != Pass {
+		for c := range p.conns {
+			cut = append(cut, c)
+		}
+	}
+	p.mu.Unlock()
+	for _, c := range cut {
+		_ = c.Close()
+	}
+}
+
+// Close stops the proxy and closes every connection.
+func (p *Proxy) Close() {
+	_ = p.ln.Close()
+	p.Set(Refuse)
+	p.wg.Wait()
+}
+
+func (p *Proxy) track(c net.Conn) {
+	p.mu.Lock()
+	p.conns[c] = struct{}{}
+	p.mu.Unlock()
+}
+
+func (p *Proxy) untrack(c net.Conn) {
+	p.mu.Lock()
+	delete(p.conns, c)
+	p.mu.Unlock()
+	_ = c.Close()
+}
+
+func (p *Proxy) accept() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		mode := p.mode
+		p.mu.Unlock()
+		switch mode {
+		case Refuse:
+			_ = c.Close()
+		case Silent:
+			// Held open, never answered, closed when the mode changes or the proxy stops.
+			p.mu.Lock()
+			p.silent[c] = struct{}{}
+			p.mu.Unlock()
+		default:
+			p.wg.Go(func() { p.pipe(c) })
+		}
+	}
+}
+
+func (p *Proxy) pipe(c net.Conn) {
+	up, err := net.Dial("tcp", p.upstream)
+	if err != nil {
+		_ = c.Close()
+		return
+	}
+	p.track(c)
+	p.track(up)
+	defer p.untrack(c)
+	defer p.untrack(up)
+	done := make(chan struct{}, 2)
+	go func() { _, _ = io.Copy(up, c); done <- struct{}{} }()
+	go func() { _, _ = io.Copy(c, up); done <- struct{}{} }()
+	<-done
+}

@@ -9,7 +9,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -554,5 +556,21 @@ func upstreamDetail(err error) string {
 		}
 		return fmt.Sprintf("%s: %s", ue.Provider, ue.Detail)
 	}
+	var syntax *json.SyntaxError
+	var typeErr *json.UnmarshalTypeError
+	var netErr net.Error
+	switch {
+	case errors.As(err, &syntax), errors.As(err, &typeErr):
+		return MsgProviderUnreadable
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF), errors.As(err, &netErr):
+		return MsgProviderCut
+	}
 	return "The model provider failed to answer. Please try again."
 }
+
+// What a reply's error frame says when the provider's stream broke on the
+// wire (issue 26): cut before its end, or an event that is not JSON.
+const (
+	MsgProviderCut        = "The model provider's stream was cut off before the reply ended. Please try again."
+	MsgProviderUnreadable = "The model provider sent a reply this site could not read. Please try again."
+)

@@ -15,6 +15,7 @@ import (
 	"github.com/stripe/stripe-go/v84/webhook"
 
 	"aiwork/shared/api/apitest"
+	"aiwork/shared/api/chatapi"
 	"aiwork/shared/catalog"
 	"aiwork/shared/config"
 	"aiwork/shared/domain"
@@ -229,5 +230,87 @@ func TestWebhookRetriedAfterTheTableWasDown(t *testing.T) {
 	storetest.Must(t, err, "prompt")
 	if p.Stats.Purchases != 1 {
 		t.Errorf("the purchase was counted %d times", p.Stats.Purchases)
+	}
+}
+
+// openAIChunk is one event of OpenAI's chat-completions stream.
+func openAIChunk(text string) string {
+	b, _ := json.Marshal(map[string]any{"id": "chatcmpl-f", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o-mini",
+		"choices": []map[string]any{{"index": 0, "delta": map[string]any{"content": text}}}})
+	return "data: " + string(b) + "\n\n"
+}
+
+// A provider that fails on the wire, through the real OpenAI adapter: the
+// stream cut after two chunks, an event that is not JSON, a stall past the
+// stall timeout. Each ends the reply with an error frame saying what
+// happened, its usage is recorded, and its stream slot is freed (one slot:
+// the next message is admitted).
+func TestProviderFaultsOnTheWire(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, detail string
+		serve        func(w http.ResponseWriter, r *http.Request, flush func())
+	}{
+		{"dropped mid-reply", chatapi.MsgProviderCut, func(w http.ResponseWriter, r *http.Request, flush func()) {
+			_, _ = w.Write([]byte(openAIChunk("Tides ") + openAIChunk("are ")))
+			flush()
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				_ = conn.Close()
+			}
+		}},
+		{"invalid JSON in an event", chatapi.MsgProviderUnreadable, func(w http.ResponseWriter, r *http.Request, flush func()) {
+			_, _ = w.Write([]byte(openAIChunk("Tides ") + "data: {\"choices\": [{\"delta\": {\"content\": \"are\n\n"))
+			flush()
+		}},
+		{"stalled", "Stream timeout", func(w http.ResponseWriter, r *http.Request, flush func()) {
+			_, _ = w.Write([]byte(openAIChunk("Tides ")))
+			flush()
+			<-r.Context().Done()
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			provider := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				w.WriteHeader(http.StatusOK)
+				tc.serve(w, r, func() { http.NewResponseController(w).Flush() })
+			}))
+			t.Cleanup(provider.Close)
+			seed, storeCfg := storetest.NewWithConfig(t)
+			cfg := devstack.ConfigFor(storeCfg, jwtSecret, 5, faultWebhookSecret)
+			cfg.Chat.Providers = config.Providers{OpenAIKey: "sk-faults", OpenAIBaseURL: provider.URL}
+			cfg.Chat.StallTimeout = 500 * time.Millisecond
+			cfg.Chat.Limits = config.ChatLimits{MaxConcurrentStreams: 1}
+			h, err := devstack.Handler(seed, cfg, "")
+			storetest.Must(t, err, "handler")
+			f := &faultStack{t: t, h: h, st: seed}
+			token := f.login(t, "wire")
+			conn := jsonField(t, f.want(f.do("POST", "/api/v1/mcp-connections/openai", token, `{"model":"gpt-4o-mini"}`), http.StatusOK), "id")
+			message := `{"connection_id":"` + conn + `","message":"What are tides?","model":"gpt-4o-mini","context":[]}`
+			reply := f.want(f.do("POST", "/api/v1/mcp-connections/message", token, message), http.StatusOK)
+			i := strings.LastIndex(string(reply), "event: error\ndata: ")
+			if i < 0 || strings.Contains(string(reply), "[DONE]") {
+				t.Fatalf("the reply did not end with an error frame: %q", reply)
+			}
+			var frame struct{ Detail string }
+			storetest.Must(t, json.Unmarshal([]byte(strings.TrimSpace(strings.TrimPrefix(string(reply[i:]), "event: error\ndata: "))), &frame), "error frame")
+			if frame.Detail != tc.detail {
+				t.Errorf("error frame detail %q, want %q", frame.Detail, tc.detail)
+			}
+			var usage struct {
+				Today struct {
+					InputTokens int `json:"input_tokens"`
+					Requests    int `json:"requests"`
+				} `json:"today"`
+			}
+			storetest.Must(t, json.Unmarshal(f.want(f.do("GET", "/api/v1/users/usage", token, ""), http.StatusOK), &usage), "usage")
+			if usage.Today.Requests != 1 || usage.Today.InputTokens == 0 {
+				t.Errorf("usage after the fault: %+v", usage.Today)
+			}
+			if again := f.do("POST", "/api/v1/mcp-connections/message", token, message); again.Code != http.StatusOK {
+				t.Errorf("the next message (one stream slot): %d %s", again.Code, again.Body)
+			}
+		})
 	}
 }

@@ -6,12 +6,24 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net"
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
+
+// cutRunes is s cut to at most n characters.
+func cutRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}
 
 // classify turns a failed handshake into the *Error a user reads. It trusts
 // what the observer saw on the wire over the SDK's error text, which wraps
@@ -46,6 +58,13 @@ func classify(ctx context.Context, o *observer, err error, keySent bool, budget 
 		return &Error{Kind: KindNotMCP, Detail: fmt.Sprintf("The endpoint answered with %s, not MCP: it is not an MCP server.", o.badType), cause: err}
 	case o.missingPOST || o.status == 404:
 		return &Error{Kind: KindNotMCP, Detail: "No MCP server was found at this endpoint (HTTP 404).", cause: err}
+	}
+	// The server answered as MCP (the HTTP exchange was fine), with a
+	// JSON-RPC error: its own words, cut short, say why.
+	var rpc *jsonrpc.Error
+	if errors.As(err, &rpc) {
+		return &Error{Kind: KindUnreachable, Detail: fmt.Sprintf("The server answered the handshake with an error: %s (JSON-RPC %d).",
+			cutRunes(strings.TrimSpace(rpc.Message), 200), rpc.Code), cause: err}
 	}
 	return &Error{Kind: KindNotMCP, Detail: "The endpoint did not answer like an MCP server.", cause: err}
 }
@@ -93,6 +112,8 @@ func networkError(err error) *Error {
 		detail = "The server's host name could not be found."
 	case errors.Is(err, syscall.ECONNREFUSED):
 		detail = "The server refused the connection."
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
+		detail = "The server closed the connection before the handshake finished."
 	case errors.As(err, &certErr), errors.As(err, &unkAuth), errors.As(err, &hostErr):
 		detail = "The server's TLS certificate is not valid."
 	case errors.As(err, &recErr):

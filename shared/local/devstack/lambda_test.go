@@ -127,11 +127,15 @@ func newOpenAIUpstream(t *testing.T) *openAIUpstream {
 			http.NotFound(w, r)
 			return
 		}
-		_, _ = io.Copy(io.Discard, r.Body)
+		asked, _ := io.ReadAll(r.Body)
 		w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
 		w.WriteHeader(http.StatusOK)
 		_, _ = io.WriteString(w, chunk(`{"role":"assistant","content":"Hello"}`, "null"))
 		http.NewResponseController(w).Flush()
+		if bytes.Contains(asked, []byte(holdUntilKilled)) {
+			<-r.Context().Done() // the function process that asked is killed (lambda_kill_test.go)
+			return
+		}
 		up.firstSent <- struct{}{}
 		select {
 		case <-up.release:
@@ -156,6 +160,7 @@ func (up *openAIUpstream) open() { up.once.Do(func() { close(up.release) }) }
 // loopback port.
 type lambdaStack struct {
 	t      *testing.T
+	binDir string // the function binaries
 	url    string
 	stack  *devstack.LambdaStack
 	st     *store.Store
@@ -245,7 +250,7 @@ func startLambdaStack(t *testing.T, issuer *oidcIssuer, upstream *openAIUpstream
 	mu.Lock()
 	handler = stack.Handler
 	mu.Unlock()
-	return &lambdaStack{t: t, url: srv.URL, stack: stack, st: st, logs: logs, client: &http.Client{
+	return &lambdaStack{t: t, binDir: binDir, url: srv.URL, stack: stack, st: st, logs: logs, client: &http.Client{
 		Timeout:       lambdaBound,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}}
@@ -335,6 +340,8 @@ func TestLambdaStack(t *testing.T) {
 	t.Run("BodyTooLarge", func(t *testing.T) { testBodyTooLarge(t, s) })
 	t.Run("ChatStreamIsNotBuffered", func(t *testing.T) { testChatStream(t, s, upstream) })
 	t.Run("ChatToolLoopWithSealedKey", func(t *testing.T) { testChatToolLoop(t, s) })
+	t.Run("ProcessKilledMidStream", func(t *testing.T) { testKilledMidStream(t, s) })
+	t.Run("ProcessKilledMidRequest", func(t *testing.T) { testKilledMidRequest(t, s) })
 }
 
 // Google sign-in: the start's state cookie comes back intact through the

@@ -5,6 +5,7 @@ import { AppThemeProvider } from '../lib/theme-context';
 import { Layout } from './layout';
 import { NOT_FOUND, ROUTES } from './routes';
 import { ApiError, swrFetcher } from '../lib/api-client';
+import { onTestReset } from '../lib/test-resets';
 
 // Scheduled error retries, so tests can cancel them when the app goes away.
 const retryTimers = new Set<ReturnType<typeof setTimeout>>();
@@ -14,6 +15,7 @@ export function cancelErrorRetriesForTests(): void {
   for (const t of retryTimers) clearTimeout(t);
   retryTimers.clear();
 }
+onTestReset('error-retries', cancelErrorRetriesForTests);
 
 export const swrConfig: SWRConfiguration = {
   fetcher: swrFetcher,

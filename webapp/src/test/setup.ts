@@ -4,10 +4,9 @@ import { cleanup, configure } from '@testing-library/react';
 import { assertNoLeakedTimers, installTimerGuard } from './timer-guard';
 import { clearNotificationsForTests } from '../components/notifications/notification-store';
 import { resetAuthForTests } from '../lib/auth-session';
-import { cancelErrorRetriesForTests } from '../app/app';
-import { resetChatStoreForTests } from '../features/llm-chat/chat-store';
 import { resetVerificationsForTests } from '../features/auth/email-verification';
 import { clearUrlSecretsForTests } from '../lib/url-secrets';
+import { runTestReset } from '../lib/test-resets';
 
 // jsdom has no layout: scrolling is a no-op here.
 window.scrollTo = () => undefined;
@@ -24,9 +23,10 @@ afterEach(async () => {
   // App-wide stores outlive components by design: end their timers here.
   clearNotificationsForTests();
   // The chat store keeps streams running across pages: abort them and clear its timers.
-  resetChatStoreForTests();
+  // (It and the app register their teardowns when a test loads them: src/lib/test-resets.ts.)
+  runTestReset('chat-store');
   resetAuthForTests();
-  cancelErrorRetriesForTests();
+  runTestReset('error-retries');
   resetVerificationsForTests();
   clearUrlSecretsForTests();
   localStorage.clear();

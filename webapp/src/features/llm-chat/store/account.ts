@@ -10,6 +10,7 @@
 // back from the browser's back/forward cache re-attaches to them.
 
 import { signedInUserId, subscribeAuth } from '../../../lib/auth-session';
+import { onTestReset } from '../../../lib/test-resets';
 import { resumeReplies, syncConversations } from './conversations';
 import { saveNow } from './save';
 import { abortTab, createSession, endSession, SIGNED_OUT, type ChatSnapshot, type Session } from './session';
@@ -89,3 +90,4 @@ export function resetChatStoreForTests(): void {
   session = null;
   listeners.clear();
 }
+onTestReset('chat-store', resetChatStoreForTests);

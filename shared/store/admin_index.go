@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -221,4 +222,22 @@ func (s *Store) BackfillAdminIndex(ctx context.Context) (BackfillResult, error) 
 		}
 	}
 	return res, nil
+}
+
+// listingPage is one page of a listing as domain values (each item of
+// type T converted by conv), the next page's cursor and the total.
+func listingPage[T, D any](ctx context.Context, s *Store, l listing, limit int, cursor, what string, conv func(T) D) ([]D, string, int, error) {
+	raw, next, err := s.listPage(ctx, l, limit, cursor)
+	if err != nil {
+		return nil, "", 0, err
+	}
+	var items []T
+	if err := attributevalue.UnmarshalListOfMaps(raw, &items); err != nil {
+		return nil, "", 0, fmt.Errorf("%s: %w", what, err)
+	}
+	total, err := s.listCount(ctx, l)
+	if err != nil {
+		return nil, "", 0, err
+	}
+	return convertAll(items, conv), next, total, nil
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -75,18 +74,7 @@ func (s *Store) AdminOrders(ctx context.Context, q OrderQuery) (orders []domain.
 	if len(l.names) == 0 {
 		l.names = nil
 	}
-	raw, next, err := s.listPage(ctx, l, q.Limit, q.Cursor)
-	if err != nil {
-		return nil, "", 0, err
-	}
-	var items []orderItem
-	if err := attributevalue.UnmarshalListOfMaps(raw, &items); err != nil {
-		return nil, "", 0, fmt.Errorf("admin orders: %w", err)
-	}
-	if total, err = s.listCount(ctx, l); err != nil {
-		return nil, "", 0, err
-	}
-	return convertAll(items, orderItem.domain), next, total, nil
+	return listingPage(ctx, s, l, q.Limit, q.Cursor, "admin orders", orderItem.domain)
 }
 
 // OrderEvent is one event the payments provider sent about an order.

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -40,18 +39,7 @@ func (s *Store) AdminUsers(ctx context.Context, q UserQuery) (users []domain.Use
 		l.names = map[string]string{"#em": "email", "#ul": "username_lower"}
 		l.values = map[string]types.AttributeValue{":q": &types.AttributeValueMemberS{Value: search}}
 	}
-	raw, next, err := s.listPage(ctx, l, q.Limit, q.Cursor)
-	if err != nil {
-		return nil, "", 0, err
-	}
-	var items []userItem
-	if err := attributevalue.UnmarshalListOfMaps(raw, &items); err != nil {
-		return nil, "", 0, fmt.Errorf("admin users: %w", err)
-	}
-	if total, err = s.listCount(ctx, l); err != nil {
-		return nil, "", 0, err
-	}
-	return convertAll(items, userItem.domain), next, total, nil
+	return listingPage(ctx, s, l, q.Limit, q.Cursor, "admin users", userItem.domain)
 }
 
 // SetSuperuser grants (on) or revokes the admin right of uid and answers

@@ -50,7 +50,6 @@ type Service struct {
 	st     *store.Store
 	tokens *auth.Tokens
 	opts   Options
-	jobs   *mcpjobs.Runner
 }
 
 // New builds the admin group.
@@ -58,7 +57,7 @@ func New(st *store.Store, tokens *auth.Tokens, opts Options) *Service {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Service{st: st, tokens: tokens, opts: opts, jobs: opts.Jobs}
+	return &Service{st: st, tokens: tokens, opts: opts}
 }
 
 // FromConfig builds the group from its function's configuration: mailer

@@ -215,10 +215,10 @@ func checkServer(srv domain.MCPServer, in serverInput) error {
 // refusedWarning: an endpoint the outbound rules refuse is saved disabled,
 // with why.
 func (s *Service) refusedWarning(r *http.Request, srv *domain.MCPServer) string {
-	if s.jobs == nil {
+	if s.opts.Jobs == nil {
 		return ""
 	}
-	err := s.jobs.CheckEndpoint(r.Context(), srv.EndpointURL)
+	err := s.opts.Jobs.CheckEndpoint(r.Context(), srv.EndpointURL)
 	if err == nil {
 		return ""
 	}
@@ -329,12 +329,12 @@ func (s *Service) probeServer(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if s.jobs == nil {
+	if s.opts.Jobs == nil {
 		return httpx.Errorf(httpx.CodeUnavailable, "Probing is not set up here.")
 	}
 	var h domain.MCPHealth
 	err = s.st.WithAudit(r.Context(), s.audit(r.Context(), "mcp_server.probe", "mcp_server", srv.ID, presentHealth(srv.Health), nil), func() error {
-		h, err = s.jobs.ProbeOne(r.Context(), srv)
+		h, err = s.opts.Jobs.ProbeOne(r.Context(), srv)
 		return err
 	})
 	if err != nil {
@@ -370,17 +370,17 @@ func (s *Service) probeHistory(w http.ResponseWriter, r *http.Request) error {
 
 // syncRegistry runs the sync job now.
 func (s *Service) syncRegistry(w http.ResponseWriter, r *http.Request) error {
-	if s.jobs == nil {
+	if s.opts.Jobs == nil {
 		return httpx.Errorf(httpx.CodeUnavailable, "Syncing is not set up here.")
 	}
 	var body map[string]any
 	err := s.st.WithAudit(r.Context(), s.audit(r.Context(), "mcp.sync", "mcp_registry", "registry", nil, nil), func() error {
-		stats, err := s.jobs.Sync(r.Context())
+		stats, err := s.opts.Jobs.Sync(r.Context())
 		if err != nil {
 			return httpx.Errorf(httpx.CodeUpstream, "The registry sync failed: %v", err)
 		}
 		body = map[string]any{"upserted": stats.Upserted, "deactivated": stats.Deactivated, "skipped": stats.Skipped, "pages": stats.Pages,
-			"registry": s.jobs.HasRegistry()}
+			"registry": s.opts.Jobs.HasRegistry()}
 		return nil
 	})
 	if err != nil {

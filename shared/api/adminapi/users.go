@@ -200,6 +200,22 @@ func (s *Service) snapshot(ctx context.Context, u domain.User) (userSnapshot, er
 	return userSnapshot{userView: v}, err
 }
 
+// sessionsEnding is the account before and after an action that ends its
+// sessions: the open ones counted, then none.
+func (s *Service) sessionsEnding(ctx context.Context, u domain.User) (before, after userSnapshot, err error) {
+	if before, err = s.snapshot(ctx, u); err != nil {
+		return before, after, err
+	}
+	open, err := s.st.CountSessions(ctx, u.ID, s.opts.Now())
+	if err != nil {
+		return before, after, err
+	}
+	none := 0
+	after = before
+	before.Sessions, after.Sessions = &open, &none
+	return before, after, nil
+}
+
 // conflictWith answers 409 with detail and the account as it is.
 func (s *Service) conflictWith(ctx context.Context, w http.ResponseWriter, detail string, u domain.User) error {
 	v, err := s.present(ctx, u)
@@ -255,16 +271,10 @@ func (s *Service) unlock(ctx context.Context, u domain.User) error {
 // endSessions ends every session of the account: its tokens stop working
 // at once, on every route group.
 func (s *Service) endSessions(ctx context.Context, u domain.User) error {
-	before, err := s.snapshot(ctx, u)
+	before, after, err := s.sessionsEnding(ctx, u)
 	if err != nil {
 		return err
 	}
-	open, err := s.st.CountSessions(ctx, u.ID, s.opts.Now())
-	if err != nil {
-		return err
-	}
-	after, none := before, 0
-	before.Sessions, after.Sessions = &open, &none
 	return s.st.WithAudit(ctx, s.audit(ctx, "user.end_sessions", "user", u.ID, before, after), func() error {
 		_, err := s.st.EndSessions(ctx, u.ID)
 		return err
@@ -364,16 +374,11 @@ func (s *Service) disable(ctx context.Context, u domain.User) error {
 		return refusedWithAccount{"You cannot disable your own account.", u}
 	}
 	return s.removingAdmin(ctx, u.ID, func(u domain.User) error {
-		before, err := s.snapshot(ctx, u)
+		before, after, err := s.sessionsEnding(ctx, u)
 		if err != nil {
 			return err
 		}
-		open, err := s.st.CountSessions(ctx, u.ID, s.opts.Now())
-		if err != nil {
-			return err
-		}
-		after, none := before, 0
-		after.Disabled, before.Sessions, after.Sessions = true, &open, &none
+		after.Disabled = true
 		var endErr error
 		err = s.st.WithAudit(ctx, s.audit(ctx, "user.disable", "user", u.ID, before, after), func() error {
 			if _, err := s.st.SetDisabled(ctx, u.ID, true); err != nil {

@@ -131,7 +131,7 @@ func categoryID(name string) string {
 	if len(slug) > 40 {
 		slug = slug[:40]
 	}
-	return strings.TrimPrefix(slug+"-"+newPromptID()[2:8], "-")
+	return strings.TrimPrefix(slug+"-"+randomHex(3), "-")
 }
 
 func (s *Service) categoryOr404(r *http.Request) (domain.Category, error) {

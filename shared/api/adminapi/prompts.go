@@ -1,8 +1,6 @@
 package adminapi
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
@@ -213,11 +211,7 @@ func (s *Service) createPrompt(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func newPromptID() string {
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	return "p-" + hex.EncodeToString(b)
-}
+func newPromptID() string { return "p-" + randomHex(6) }
 
 // patchPrompt edits a prompt at the version the admin read.
 func (s *Service) patchPrompt(w http.ResponseWriter, r *http.Request) error {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeConversations, installFakeApi, sseData, SSE_DONE, sseResponse, sseStream, type FakeApi, type FakeConversations } from '../../../test/fake-api';
+import { deferred, fakeConversations, installFakeApi, sseData, SSE_DONE, sseResponse, sseStream, type FakeApi, type FakeConversations } from '../../../test/fake-api';
 import { jsonResponse } from '../../../test/jwt-fixtures';
 import { ADA, startSignedIn } from '../../../test/session';
 import { createMessage } from '../state/chat-state';
@@ -9,6 +9,7 @@ import { ensureConversation, loadMessages, removeConversation, reopenConversatio
 import { migrateLegacyTabs } from './migration';
 import { setDraft } from './drafts';
 import { setSending } from './reply';
+import { closeTab } from './tabs';
 import { createSession, dispatch, endSession, findTab, type Session } from './session';
 
 const NOW = '2026-03-07T10:00:00.000Z';
@@ -146,6 +147,34 @@ describe('syncConversations', () => {
     // The listed ones first (the server's order), then this session's, in their order.
     expect(s.snap.state.tabs.map((t) => t.id)).toEqual([listed.id, busy.id, 'drafting', 'making']);
     setSending(s, busy.id, false);
+  });
+
+  it('a listing answered before a tab closed does not bring the closed tab back (nor its stale title)', async () => {
+    open();
+    const first = s.snap.state.activeTabId;
+    const made = (await ensureConversation(s, first))!; // on the server as 'Chat 1' until its rename lands
+    dispatch(s, { type: 'addMessage', tabId: first, message: createMessage('u1', 'user', 'Garden party', NOW, true) });
+    dispatch(s, { type: 'newTab', id: 'second', now: NOW });
+    await ensureConversation(s, 'second');
+    // The listing is read now (both open), and its answer arrives after the first tab closed.
+    const list = api.handlerFor(`GET ${CONVS}`)!;
+    const release = deferred();
+    api.route(`GET ${CONVS}`, async (req) => {
+      const stale = await list(req);
+      await release.promise;
+      return stale;
+    });
+    const syncing = syncConversations(s);
+    await vi.waitFor(() => expect(api.callsTo('GET', CONVS)).toHaveLength(1));
+    closeTab(s, first);
+    await vi.waitFor(() => expect(convs.all.find((c) => c.id === made)?.archived).toBe(true));
+    release.resolve();
+    await syncing;
+    expect(tabs()).toEqual([['Chat 2', convs.all.find((c) => c.id !== made)!.id]]);
+    // Reopened from History, it is a tab again and a later listing keeps it.
+    await reopenConversation(s, made);
+    await syncConversations(s);
+    expect(tabs().map(([, id]) => id)).toContain(made);
   });
 
   it('offline: the stored tabs and messages stay as they were', async () => {

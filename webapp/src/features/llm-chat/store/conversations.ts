@@ -99,8 +99,10 @@ export async function updateConversation(s: Session, tabId: string, patch: Conve
  */
 export async function retireConversation(s: Session, tab: ChatTab, hadMessages: boolean): Promise<void> {
   let id: string | null | undefined = tab.conversationId;
-  if (!id) id = await s.creating.get(tab.id)?.catch(() => null);
+  if (id) s.closedHere.add(id);
+  else id = await s.creating.get(tab.id)?.catch(() => null);
   if (!id || s.ended) return;
+  s.closedHere.add(id);
   const empty = !hadMessages && !(tab.messageCount && tab.messageCount > 0);
   try {
     if (empty) await deleteConversation(id, s.lifetime.signal);
@@ -167,6 +169,7 @@ export async function syncConversations(s: Session): Promise<void> {
     return; // offline: the stored tabs stay
   }
   if (s.ended) return;
+  open = open.filter((c) => !s.closedHere.has(c.id)); // listed before its tab closed here
   const keep = sessionTabs(s, new Set(open.map((c) => c.id)));
   dispatch(s, { type: 'syncTabs', conversations: open, keep, id: newId('tab'), now: nowIso() });
   await loadMessages(s, s.snap.state.activeTabId);
@@ -225,6 +228,7 @@ export async function reopenConversation(s: Session, conversationId: string): Pr
   const conversation = await patchConversation(conversationId, { archived: false }, s.lifetime.signal);
   if (s.ended) return;
   s.madeHere.add(conversation.id);
+  s.closedHere.delete(conversation.id);
   const placeholders = s.snap.state.tabs.filter((t) => isPlaceholder(s, t)).map((t) => t.id);
   dispatch(s, { type: 'openConversation', conversation, now: nowIso() });
   for (const tabId of placeholders) dispatch(s, { type: 'closeTab', tabId, id: newId('tab'), now: nowIso() });

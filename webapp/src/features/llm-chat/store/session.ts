@@ -57,6 +57,8 @@ export interface Session {
   readonly creating: Map<string, Promise<string | null>>;
   /** Conversation ids made or reopened in this session: kept as tabs even when a listing missed them. */
   readonly madeHere: Set<string>;
+  /** Conversation ids whose tab was closed in this session: a listing read before the close does not bring them back. */
+  readonly closedHere: Set<string>;
   /** Tab ids whose messages were asked of the server in this session. */
   readonly loadedTabs: Set<string>;
   /** Message ids of replies the user stopped (marked stopped when they end). */
@@ -95,6 +97,7 @@ export function createSession(userId: string, hooks: SessionHooks): Session {
     saveTimer: undefined,
     creating: new Map(),
     madeHere: new Set(),
+    closedHere: new Set(),
     loadedTabs: new Set(),
     stopping: new Set(),
     modelChanges: new Set(),

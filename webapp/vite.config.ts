@@ -1,5 +1,6 @@
 /// <reference types="vitest/config" />
 import { defineConfig, type Plugin } from 'vite';
+import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { createTheme } from '@aws-amplify/ui';
 import { AMPLIFY_THEME_INPUT } from './src/lib/amplify-theme';
@@ -48,6 +49,14 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     css: false,
     restoreMocks: true,
+    // One jsdom per worker, reused by its files: a fresh one per file cost
+    // three quarters of the suite's CPU. Shared state is reset between tests
+    // by src/test/setup.ts (and src/lib/test-resets.ts), so each file still
+    // starts clean; the suite passes in shuffled file orders
+    // (--sequence.shuffle.files).
+    isolate: false,
+    // Vitest's default leaves one core idle (cores - 1): on two cores, one worker.
+    maxWorkers: availableParallelism(),
     // Deadlines, not expected durations: a test normally takes well under a
     // second, but a loaded two-core machine can stretch that many times over.
     testTimeout: 60_000,

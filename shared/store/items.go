@@ -3,11 +3,13 @@ package store
 import (
 	"context"
 	"errors"
+	"reflect"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go/middleware"
 )
 
 // errExists is a create-only put that found the item already there.
@@ -56,20 +58,52 @@ func (s *Store) getItem(ctx context.Context, pk, sk string, out any) error {
 }
 
 // putNew writes item only if no item has its key; errExists otherwise.
+// An attempt whose answer was lost (it timed out and the SDK sent the call
+// again) may have written the item itself: after a retried call the item
+// found at the key is read back, and the very item this call wrote counts
+// as written, not as taken.
 func (s *Store) putNew(ctx context.Context, item any) error {
 	av, err := attributevalue.MarshalMap(item)
 	if err != nil {
 		return err
 	}
+	attempts := 0
 	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
 		TableName:           aws.String(s.table),
 		Item:                av,
 		ConditionExpression: aws.String("attribute_not_exists(PK)"),
-	})
+	}, countAttempts(&attempts))
 	if isConditionFailed(err) {
+		if attempts > 1 && s.holdsItem(ctx, av) {
+			return nil
+		}
 		return errExists
 	}
 	return err
+}
+
+// holdsItem reports whether the table holds exactly item at item's key.
+func (s *Store) holdsItem(ctx context.Context, item map[string]types.AttributeValue) bool {
+	res, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:      aws.String(s.table),
+		Key:            map[string]types.AttributeValue{AttrPK: item[AttrPK], AttrSK: item[AttrSK]},
+		ConsistentRead: aws.Bool(true),
+	})
+	return err == nil && reflect.DeepEqual(res.Item, item)
+}
+
+// countAttempts counts the attempts the SDK makes for one call (its retry
+// loop runs the finalize steps after it once per attempt).
+func countAttempts(n *int) func(*dynamodb.Options) {
+	return func(o *dynamodb.Options) {
+		o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
+			return stack.Finalize.Add(middleware.FinalizeMiddlewareFunc("countAttempts",
+				func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
+					*n++
+					return next.HandleFinalize(ctx, in)
+				}), middleware.After)
+		})
+	}
 }
 
 // put writes item unconditionally (idempotent overwrites such as seeding).

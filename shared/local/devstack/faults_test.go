@@ -48,8 +48,9 @@ func newFaultStack(t *testing.T) *faultStack {
 	proxy := faultproxy.Start(t, u.Host)
 	viaProxy := storeCfg
 	viaProxy.Endpoint = proxy.URL()
-	// A silent table is given up on quickly here (the default is seconds).
-	viaProxy.AttemptTimeout = 300 * time.Millisecond
+	// A silent table is given up on sooner here than the default 4 s, yet
+	// not so soon that a table slowed by a busy machine counts as down.
+	viaProxy.AttemptTimeout = 1500 * time.Millisecond
 	st := store.NewFromAWS(config.AWS(viaProxy.Region), viaProxy)
 	cfg := devstack.ConfigFor(viaProxy, jwtSecret, 5, faultWebhookSecret)
 	cfg.MCP.MCPClient = config.MCPClient{Outbound: config.Outbound{AllowLoopback: true}, ConnectTimeout: 10 * time.Second}

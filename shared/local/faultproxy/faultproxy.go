@@ -24,6 +24,10 @@ const (
 	// Silent accepts new connections and never answers (a port that
 	// answers nothing).
 	Silent
+	// LoseAnswer passes the next connection's requests on but never its
+	// answers (the work is done, the reply lost on the way: the client
+	// times out and may try again); the mode is Pass again after it.
+	LoseAnswer
 )
 
 // Proxy is a running proxy; Close stops it and every connection.
@@ -110,6 +114,11 @@ func (p *Proxy) accept() {
 		switch mode {
 		case Refuse:
 			_ = c.Close()
+		case LoseAnswer:
+			p.mu.Lock()
+			p.mode = Pass
+			p.mu.Unlock()
+			p.wg.Go(func() { p.pipeTo(c, io.Discard) })
 		case Silent:
 			// Held open, never answered, closed when the mode changes or the proxy stops.
 			p.mu.Lock()
@@ -121,7 +130,10 @@ func (p *Proxy) accept() {
 	}
 }
 
-func (p *Proxy) pipe(c net.Conn) {
+func (p *Proxy) pipe(c net.Conn) { p.pipeTo(c, c) }
+
+// pipeTo passes c's bytes to the upstream and the upstream's to answers.
+func (p *Proxy) pipeTo(c net.Conn, answers io.Writer) {
 	up, err := net.Dial("tcp", p.upstream)
 	if err != nil {
 		_ = c.Close()
@@ -133,6 +145,6 @@ func (p *Proxy) pipe(c net.Conn) {
 	defer p.untrack(up)
 	done := make(chan struct{}, 2)
 	go func() { _, _ = io.Copy(up, c); done <- struct{}{} }()
-	go func() { _, _ = io.Copy(c, up); done <- struct{}{} }()
+	go func() { _, _ = io.Copy(answers, up); done <- struct{}{} }()
 	<-done
 }

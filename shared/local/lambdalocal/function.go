@@ -172,11 +172,15 @@ func (f *Function) Invoke(ctx context.Context, payload []byte) (*Result, error) 
 			return nil, ctx.Err()
 		}
 		handed := time.Now()
-		if err := f.await(ctx, in, inv, res); err != nil {
+		err = f.await(ctx, in, inv, res)
+		res.Timing.Took = time.Since(handed)
+		// Counted also when the caller gave up: the invocation was made (and
+		// runs on), and its process's start happened; Took is then the time
+		// until the caller left.
+		f.count(res)
+		if err != nil {
 			return nil, err
 		}
-		res.Timing.Took = time.Since(handed)
-		f.count(res)
 		return res, nil
 	}
 }

@@ -519,6 +519,29 @@ func TestConcurrentInvocationsStartAnotherProcess(t *testing.T) {
 	}
 }
 
+// A cold invocation whose caller gives up (the browser navigated away)
+// still counts as the cold start it was: the process started and runs the
+// event on. /dev/lambda's figures must not depend on who waited.
+func TestCallerGivingUpStillCountsTheColdStart(t *testing.T) {
+	f := newFunction(t, "left-fn", nil)
+	g := newGate(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.Invoke(ctx, payload(t, map[string]any{"mode": "wait", "wait": g.URL()}))
+		done <- err
+	}()
+	g.waitArrival("left-fn, its invocation")
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("left-fn: Invoke after the caller left = %v, want context.Canceled", err)
+	}
+	g.open()
+	if s := f.Stats(); s.Cold != 1 || s.Warm != 0 || s.LastCold.Init <= 0 {
+		t.Errorf("left-fn stats = %+v, want the cold start counted with its init time", s)
+	}
+}
+
 // With MaxInstances 1 a second invocation waits for the busy process and
 // then runs in it, warm.
 func TestMaxInstancesQueues(t *testing.T) {

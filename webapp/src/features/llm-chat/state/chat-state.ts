@@ -174,6 +174,13 @@ function mapMessage(state: ChatState, tabId: string, messageId: string, fn: (m: 
   return changed ? { ...state, conversations: { ...state.conversations, [tabId]: next } } : state;
 }
 
+/** The state without tab `tabId` (and its messages); `instead` is active if it was. */
+function withoutTab(state: ChatState, tabId: string, instead: string): ChatState {
+  const conversations = { ...state.conversations };
+  delete conversations[tabId];
+  return { tabs: state.tabs.filter((t) => t.id !== tabId), activeTabId: state.activeTabId === tabId ? instead : state.activeTabId, conversations };
+}
+
 function mapTab(state: ChatState, tabId: string, fn: (t: ChatTab) => ChatTab): ChatState {
   let changed = false;
   const tabs = state.tabs.map((t) => {
@@ -328,12 +335,16 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       });
       return changed ? { ...state, conversations: { ...state.conversations, [action.tabId]: next } } : state;
     }
-    case 'setConversation':
-      return mapTab(state, action.tabId, (t) => {
+    case 'setConversation': {
+      // A listing answered while this tab's conversation was being made may show it as a tab of its own already: this tab is that one.
+      const twin = state.tabs.find((t) => t.id !== action.tabId && t.conversationId === action.conversation.id);
+      const base = twin && state.tabs.some((t) => t.id === action.tabId) ? withoutTab(state, twin.id, action.tabId) : state;
+      return mapTab(base, action.tabId, (t) => {
         const next: ChatTab = { ...t, conversationId: action.conversation.id, messageCount: action.conversation.message_count };
         delete next.legacy;
         return next;
       });
+    }
     case 'forgetConversation':
       return mapTab(state, action.tabId, (t) => {
         if (t.conversationId === undefined) return t;

@@ -177,6 +177,25 @@ describe('syncConversations', () => {
     expect(tabs().map(([, id]) => id)).toContain(made);
   });
 
+  it('a listing that shows a conversation before the answer that made it arrives leaves one tab for it, not two', async () => {
+    open();
+    dispatch(s, { type: 'newTab', id: 'handed-off', now: NOW });
+    const make = api.handlerFor(`POST ${CONVS}`)!;
+    const release = deferred();
+    api.route(`POST ${CONVS}`, async (req) => {
+      const made = await make(req); // on the server now; its answer arrives late
+      await release.promise;
+      return made;
+    });
+    const making = ensureConversation(s, 'handed-off');
+    await vi.waitFor(() => expect(convs.all).toHaveLength(1));
+    await syncConversations(s);
+    release.resolve();
+    const id = await making;
+    expect(s.snap.state.tabs.filter((t) => t.conversationId === id).map((t) => t.id)).toEqual(['handed-off']);
+    expect(s.snap.state.activeTabId).toBe('handed-off');
+  });
+
   it('offline: the stored tabs and messages stay as they were', async () => {
     const c = convs.seed({ title: 'Stored' });
     saveChatState(ADA.id, {

@@ -12,6 +12,12 @@ export PORT ?= 8080
 export DATA_DIR ?= .data
 
 GO        ?= go
+# Every Go build shares one configuration (no cgo, trimmed paths, the Lambda
+# runtime without its RPC mode): go vet, go test, the devserver and the
+# function binaries then reuse one another's compiled packages instead of
+# compiling each twice, which on an empty cache is minutes.
+export CGO_ENABLED := 0
+export GOFLAGS := -trimpath -tags=lambda.norpc
 NPM       ?= npm
 BIN       := .bin
 WEBAPP    := webapp
@@ -23,7 +29,7 @@ CDK_OUTDIR ?= cdk.out
 # telemetry calls it needs no network, so synth works offline.
 CDK       := CDK_DISABLE_CLI_TELEMETRY=true $(INFRA)/node_modules/.bin/cdk --no-notices
 
-.PHONY: help deps run run-lambda lambdas-local test-e2e-lambda dev test test-go test-web test-e2e bench bench-peers build webapp clean synth deploy test-infra
+.PHONY: help deps run run-lambda lambdas-local test-e2e-lambda dev test test-suites test-go test-web test-e2e bench bench-peers build webapp clean synth deploy test-infra
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | column -t -s $$'\t'
@@ -69,10 +75,13 @@ $(WEBAPP)/dist/index.html: $(WEBAPP)/node_modules/.installed $(WEBAPP_SRC)
 
 webapp: $(WEBAPP)/dist/index.html ## build the web app into webapp/dist
 
-$(BIN)/devserver: $(BIN)/.go-modules FORCE
+# Rebuilt when a file of the Go workspace changed (not on every call: suites
+# running side by side must not rewrite a binary another one runs).
+GO_SRC := go.work $(shell find shared functions -type f -not -path '*/node_modules/*' -not -path '*/testdata/*' 2>/dev/null)
+
+$(BIN)/devserver: $(BIN)/.go-modules $(GO_SRC)
 	$(GO) build -o $@ ./functions/devserver
 
-FORCE:
 
 # LAMBDAS must list every Function of shared/routes.Groups and of
 # routes.JobFunctions, and jwt-rotation, the JWT key's rotation function (an
@@ -107,9 +116,11 @@ run: deps webapp $(BIN)/devserver ## start the whole product on http://localhost
 # The function binaries for this machine (make run-lambda, its browser
 # tests): one go build for all, each binary named after its function.
 LAMBDA_LOCAL := $(BIN)/lambda
-lambdas-local: $(BIN)/.go-modules FORCE
+lambdas-local: $(LAMBDA_LOCAL)/.built
+$(LAMBDA_LOCAL)/.built: $(BIN)/.go-modules $(GO_SRC)
 	@mkdir -p $(LAMBDA_LOCAL)
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -tags lambda.norpc -o $(LAMBDA_LOCAL)/ $(addprefix ./functions/,$(filter-out jwt-rotation,$(LAMBDAS)))
+	$(GO) build -ldflags "-s -w" -o $(LAMBDA_LOCAL)/ $(addprefix ./functions/,$(filter-out jwt-rotation,$(LAMBDAS)))
+	touch $@
 
 run-lambda: deps webapp $(BIN)/devserver lambdas-local ## the same product served by the real function binaries behind a local API Gateway (shared/local/lambdalocal)
 	@echo "Starting on http://localhost:$(PORT) through the function binaries (timings at /dev/lambda; Ctrl-C stops everything)"
@@ -123,24 +134,48 @@ dev: deps $(BIN)/devserver ## devserver plus Vite with hot reload on http://loca
 
 ## --- testing --------------------------------------------------------------
 
-# Each step's wall time is printed at the end, one line each (also when a
-# suite fails), so every run shows where its minutes went.
-TEST_STEPS := deps $(CHROMIUM) test-go test-web test-e2e test-e2e-lambda
+# make test in three steps, each printed with its wall time at the end (also
+# when a suite fails): what is missing is installed (npm packages, Go
+# modules, Chromium, stripe-mock, side by side); what the suites run is built
+# once (the web app, the devserver, the function binaries, handed to every
+# suite that runs them); then the four suites run side by side, each one's
+# output printed whole when it ends, with its own time.
+SUITES := test-go test-web test-e2e test-e2e-lambda
+TEST_LOGS := $(BIN)/test-logs
 test: ## run every test: Go, Vitest, browser end-to-end (installs what is missing first)
-	@times=""; status=0; \
-	for step in $(TEST_STEPS); do \
-	  t0=$$(date +%s); \
-	  $(MAKE) --no-print-directory $$step || status=$$?; \
-	  times="$$times$$(printf '  %-20s %4ss' "$$(basename $$step)" "$$(( $$(date +%s) - t0 ))")\n"; \
-	  [ $$status -eq 0 ] || break; \
-	done; \
-	printf 'make test, time per step:\n%b' "$$times"; \
-	if [ $$status -eq 0 ]; then echo "make test: every suite passed"; else echo "make test: FAILED (the last step above)"; fi; \
+	@rm -rf $(TEST_LOGS); mkdir -p $(TEST_LOGS); status=0; t0=$$(date +%s); \
+	step() { local name=$$1 s=$$(date +%s) rc=0; shift; "$$@" || rc=$$?; \
+	  printf '  %-20s %4ss%s\n' "$$name" $$(( $$(date +%s) - s )) "$$( [ $$rc -eq 0 ] || echo '  FAILED')" >> $(TEST_LOGS)/times; return $$rc; }; \
+	step install $(MAKE) --no-print-directory -j4 --output-sync=target deps $(CHROMIUM) $(BIN)/stripe-mock \
+	&& step build $(MAKE) --no-print-directory -j3 --output-sync=target webapp $(BIN)/devserver lambdas-local \
+	&& $(MAKE) --no-print-directory test-suites || status=$$?; \
+	printf 'make test, time per step (the suites side by side):\n'; cat $(TEST_LOGS)/times; \
+	printf '  %-20s %4ss\n' total $$(( $$(date +%s) - t0 )); \
+	if [ $$status -eq 0 ]; then echo "make test: every suite passed"; else echo "make test: FAILED (marked above)"; fi; \
 	exit $$status
 
-test-go: $(BIN)/.go-modules $(WEBAPP)/node_modules/.installed $(BIN)/stripe-mock ## Go unit and API tests (dynalite, stripe-mock)
+# The suites side by side: each one's output kept in $(TEST_LOGS)/<suite>.log
+# and printed whole when it ends (their lines never interleave), its wall
+# time added to $(TEST_LOGS)/times. Every suite runs to its end; fails when
+# any failed.
+test-suites:
+	@declare -A suite_of start_of; failed=0; \
+	for suite in $(SUITES); do \
+	  $(MAKE) --no-print-directory $$suite > $(TEST_LOGS)/$$suite.log 2>&1 & \
+	  suite_of[$$!]=$$suite; start_of[$$!]=$$(date +%s); \
+	done; \
+	while [ $${#suite_of[@]} -gt 0 ]; do \
+	  rc=0; wait -n -p pid || rc=$$?; suite=$${suite_of[$$pid]}; \
+	  echo "=== $$suite: $$( [ $$rc -eq 0 ] && echo passed || echo FAILED) ==="; cat $(TEST_LOGS)/$$suite.log; \
+	  printf '  %-20s %4ss%s\n' $$suite $$(( $$(date +%s) - $${start_of[$$pid]} )) "$$( [ $$rc -eq 0 ] || echo '  FAILED')" >> $(TEST_LOGS)/times; \
+	  unset "suite_of[$$pid]"; [ $$rc -eq 0 ] || failed=1; \
+	done; \
+	exit $$failed
+
+test-go: $(BIN)/.go-modules $(WEBAPP)/node_modules/.installed $(BIN)/stripe-mock $(BIN)/devserver lambdas-local ## Go unit and API tests (dynalite, stripe-mock)
 	$(GO) vet ./shared/... ./functions/... ./infra/...
-	STRIPE_MOCK_BIN=$(abspath $(BIN)/stripe-mock) $(GO) test -count=1 ./shared/... ./functions/... ./infra/...
+	STRIPE_MOCK_BIN=$(abspath $(BIN)/stripe-mock) DEVSERVER_BIN=$(abspath $(BIN)/devserver) LAMBDA_DIR=$(abspath $(LAMBDA_LOCAL)) \
+	  $(GO) test -count=1 ./shared/... ./functions/... ./infra/...
 
 test-infra: $(BIN)/.go-modules ## CDK stack assertions (synthesizes with dummy assets; also part of test-go)
 	$(GO) test -count=1 ./infra/...
@@ -148,12 +183,17 @@ test-infra: $(BIN)/.go-modules ## CDK stack assertions (synthesizes with dummy a
 test-web: $(WEBAPP)/node_modules/.installed ## Vitest unit and component tests
 	cd $(WEBAPP) && $(NPM) run --silent typecheck && $(NPM) test --silent
 
+# Browser suites: each test file starts its own stack (devserver, dynalite,
+# Chromium), so files run E2E_CONCURRENCY at a time.
+E2E_CONCURRENCY ?= 2
+E2E = CHROMIUM_PATH=$(CHROMIUM) DEVSERVER_BIN=$(abspath $(BIN)/devserver) node --test --test-concurrency=$(E2E_CONCURRENCY)
+
 test-e2e: webapp $(BIN)/devserver $(CHROMIUM) ## Playwright (playwright-core + Debian Chromium) against the devserver
-	cd $(WEBAPP) && CHROMIUM_PATH=$(CHROMIUM) DEVSERVER_BIN=$(abspath $(BIN)/devserver) node --test --test-concurrency=1 e2e/*.test.mjs
+	cd $(WEBAPP) && $(E2E) e2e/*.test.mjs
 
 # The main journeys again, through the function binaries (make run-lambda).
 test-e2e-lambda: webapp $(BIN)/devserver lambdas-local $(CHROMIUM) ## the browser journeys against make run-lambda
-	cd $(WEBAPP) && CHROMIUM_PATH=$(CHROMIUM) DEVSERVER_BIN=$(abspath $(BIN)/devserver) LAMBDA_DIR=$(abspath $(LAMBDA_LOCAL)) node --test --test-concurrency=1 e2e/lambda/
+	cd $(WEBAPP) && LAMBDA_DIR=$(abspath $(LAMBDA_LOCAL)) $(E2E) e2e/lambda/
 
 # Prints one table of the DESIGN §10 budgets, each figure beside a reference
 # measured in the same run; over budget is reported, not failed (unless

@@ -18,8 +18,13 @@ import (
 // The devserver as `make run` runs it: a real process with its own dynalite.
 // Stopping it must leave no process behind, and data must survive a restart.
 
+// build answers the devserver binary: DEVSERVER_BIN when make test built
+// it already (one compile for every suite), else built here.
 func build(t *testing.T) string {
 	t.Helper()
+	if bin := os.Getenv("DEVSERVER_BIN"); bin != "" {
+		return bin
+	}
 	bin := filepath.Join(t.TempDir(), "devserver")
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	if err != nil {

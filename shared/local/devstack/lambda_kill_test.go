@@ -23,9 +23,10 @@ import (
 // its first chunk until the function process that asked is killed.
 const holdUntilKilled = "hold until killed"
 
-// killFunction sends SIGKILL to every process running the function's
-// binary (as the machine would on an out-of-memory kill), and answers how
-// many it killed.
+// killFunction sends SIGKILL to every process of this test's stack
+// running the function's binary (as the machine would on an out-of-memory
+// kill), and answers how many it killed. Only this process's children: the
+// binaries may be shared with another suite running at the same time.
 func killFunction(t *testing.T, s *lambdaStack, function string) int {
 	t.Helper()
 	bin := filepath.Join(s.binDir, function)
@@ -40,7 +41,7 @@ func killFunction(t *testing.T, s *lambdaStack, function string) int {
 			continue
 		}
 		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil || string(bytes.SplitN(cmdline, []byte{0}, 2)[0]) != bin {
+		if err != nil || string(bytes.SplitN(cmdline, []byte{0}, 2)[0]) != bin || parentOf(e.Name()) != os.Getpid() {
 			continue
 		}
 		if syscall.Kill(pid, syscall.SIGKILL) == nil {
@@ -149,4 +150,24 @@ func testKilledMidRequest(t *testing.T, s *lambdaStack) {
 	if mcpFn.Stats().Cold <= colds {
 		t.Errorf("the request after the kill was served by a warm process (%d cold starts, %d before)", mcpFn.Stats().Cold, colds)
 	}
+}
+
+// parentOf is the parent process id of /proc/<pid> (0 when unknown). The
+// command name in /proc/<pid>/stat is in parentheses and may hold spaces,
+// so the fields are read after its closing one.
+func parentOf(pid string) int {
+	stat, err := os.ReadFile(filepath.Join("/proc", pid, "stat"))
+	if err != nil {
+		return 0
+	}
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0
+	}
+	fields := strings.Fields(string(stat[i+1:])) // state, ppid, ...
+	if len(fields) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(fields[1])
+	return ppid
 }

@@ -50,6 +50,27 @@ var lambdaFunctions = func() []string {
 	return out
 }()
 
+// functionBinaries is the directory of every function binary: LAMBDA_DIR
+// when make test built them already (one compile for every suite), else
+// built here into a temporary directory.
+func functionBinaries(t *testing.T) string {
+	t.Helper()
+	if dir := os.Getenv("LAMBDA_DIR"); dir != "" {
+		if !filepath.IsAbs(dir) {
+			t.Fatalf("LAMBDA_DIR=%s: give an absolute path (go test runs in the package's directory)", dir)
+		}
+		for _, name := range lambdaFunctions {
+			if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+				t.Fatalf("LAMBDA_DIR=%s lacks the %s binary (make lambdas-local builds them): %v", dir, name, err)
+			}
+		}
+		return dir
+	}
+	dir := t.TempDir()
+	buildFunctions(t, dir)
+	return dir
+}
+
 // buildFunctions builds every function binary into dir (from the
 // repository root, through go.work); a failed build fails the test with
 // its output.
@@ -172,8 +193,7 @@ const webhookSecret = "whsec_lambda_test_0123456789abcdef"
 
 func startLambdaStack(t *testing.T, issuer *oidcIssuer, upstream *openAIUpstream) *lambdaStack {
 	t.Helper()
-	binDir := t.TempDir()
-	buildFunctions(t, binDir)
+	binDir := functionBinaries(t)
 
 	// The environment the devserver gives the functions (make run-lambda).
 	storeCfg := storetest.Config(t) // a table of this test's own on the package's dynalite

@@ -131,7 +131,8 @@ func (p *Pool) Tools(ctx context.Context, owner string, t Target, connectTimeout
 
 // withSession runs do on a warm session. A session the server no longer
 // knows is replaced once, since the request never ran on it; any other
-// failure drops the session, so the next request starts afresh.
+// failure but the caller's own end drops the session, so the next request
+// starts afresh.
 func withSession[T any](ctx context.Context, p *Pool, owner string, t Target, connectTimeout time.Duration, do func(*Session) (T, error)) (T, error) {
 	for try := 0; ; try++ {
 		s, k, err := p.session(ctx, owner, t, connectTimeout)
@@ -142,6 +143,13 @@ func withSession[T any](ctx context.Context, p *Pool, owner string, t Target, co
 		out, err := do(s)
 		if err == nil {
 			return out, nil
+		}
+		if ctx.Err() != nil {
+			// The caller left or ran out of time: the session is sound, and
+			// the SDK is telling the server on it to cancel the request
+			// (after returning here: closing the session now would lose
+			// that notice, and the server's tool would run on).
+			return out, err
 		}
 		stale := s.stale()
 		p.drop(k, s)

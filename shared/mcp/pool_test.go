@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -26,11 +27,13 @@ type countingServer struct {
 	inits atomic.Int32
 	mu    sync.Mutex
 	h     http.Handler
+	// The "wait" tool's calls: started, then ended by a cancellation.
+	waiting, cancelled chan struct{}
 }
 
 func newCountingServer(t *testing.T) *countingServer {
 	t.Helper()
-	cs := &countingServer{}
+	cs := &countingServer{waiting: make(chan struct{}, 8), cancelled: make(chan struct{}, 8)}
 	cs.restart()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
@@ -58,6 +61,12 @@ func (cs *countingServer) restart() {
 		_ = json.Unmarshal(req.Params.Arguments, &args)
 		b, _ := json.Marshal(args.N * 2)
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}}, nil
+	})
+	s.AddTool(&sdk.Tool{Name: "wait", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, _ *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		cs.waiting <- struct{}{}
+		<-ctx.Done()
+		cs.cancelled <- struct{}{}
+		return nil, ctx.Err()
 	})
 	cs.mu.Lock()
 	cs.h = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
@@ -101,7 +110,46 @@ func TestPoolReusesAndRenewsSessions(t *testing.T) {
 		t.Errorf("%d handshakes after the restart, want 3", n)
 	}
 	tools, err := pool.Tools(timeout(t, 10*time.Second), "alice/c1", target, 5*time.Second)
-	if err != nil || len(tools) != 1 || tools[0].Name != "twice" {
+	if err != nil || len(tools) != 2 || tools[0].Name != "twice" {
 		t.Errorf("tools = %+v, %v", tools, err)
+	}
+}
+
+// A call its caller cancels (the user closed the tab) is cancelled on the
+// server too, and the session stays: the SDK tells the server on it after
+// the call returns, so the pool must not close it then (the notice was
+// lost that way, and the tool ran on forever).
+func TestCancelledCallIsCancelledOnTheServerAndKeepsTheSession(t *testing.T) {
+	t.Parallel()
+	srv := newCountingServer(t)
+	pool := mcp.NewPool(mcp.Policy{AllowLoopback: true}.Client(), time.Minute, 8)
+	t.Cleanup(pool.Close)
+	target := mcp.Target{Endpoint: srv.url}
+	ctx, cancel := context.WithCancel(timeout(t, 30*time.Second))
+	done := make(chan error, 1)
+	go func() {
+		_, err := pool.Call(ctx, "alice/c1", target, "wait", nil, 5*time.Second, 20*time.Second)
+		done <- err
+	}()
+	select {
+	case <-srv.waiting:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the tool never started")
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled call: %v, want context.Canceled", err)
+	}
+	select {
+	case <-srv.cancelled:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server's tool call was never cancelled")
+	}
+	res, err := pool.Call(timeout(t, 10*time.Second), "alice/c1", target, "twice", map[string]any{"n": 2}, 5*time.Second, 5*time.Second)
+	if err != nil || res.Content[0].(*sdk.TextContent).Text != "4" {
+		t.Fatalf("the next call: %+v, %v", res, err)
+	}
+	if n := srv.inits.Load(); n != 1 {
+		t.Errorf("%d handshakes, want 1: the cancelled call's session is kept", n)
 	}
 }

@@ -64,6 +64,11 @@ func TestOldTableGetsTheAdminIndex(t *testing.T) {
 	putRaw(t, st, map[string]string{"PK": "USER#old", "SK": "OWN#p1", "prompt_id": "p1", "source": "purchase"})
 
 	storetest.Must(t, st.EnsureTable(ctx), "ensure table")
+	// The copy is gone when it returns, not still being deleted: a second
+	// start must not find it half there (it did, on a busy machine).
+	if _, err := st.DB().DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(st.Table() + ".rebuild")}); err == nil {
+		t.Error("the rebuild's copy is still there when EnsureTable returned")
+	}
 	storetest.Must(t, st.EnsureTable(ctx), "ensure table again")
 	if n := len(storetest.ScanAll(t, st)); n != 3 {
 		t.Fatalf("%d items after the rebuild, want the 3 stored", n)

@@ -114,6 +114,18 @@ func (s *Store) waitActive(ctx context.Context, name string) error {
 	return nil
 }
 
+// waitGone waits until table name, being deleted, is gone.
+func (s *Store) waitGone(ctx context.Context, name string) error {
+	waiter := dynamodb.NewTableNotExistsWaiter(s.db, func(o *dynamodb.TableNotExistsWaiterOptions) {
+		o.MinDelay = 50 * time.Millisecond
+		o.MaxDelay = time.Second
+	})
+	if err := waiter.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, 2*time.Minute); err != nil {
+		return fmt.Errorf("wait for table %s to go: %w", name, err)
+	}
+	return nil
+}
+
 // rebuildName is the copy a local table is rebuilt through.
 func rebuildName(table string) string { return table + ".rebuild" }
 
@@ -159,8 +171,8 @@ func (s *Store) addGSI2(ctx context.Context) error {
 	if _, err := s.db.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(s.table)}); err != nil {
 		return fmt.Errorf("delete table for rebuild: %w", err)
 	}
-	if err := dynamodb.NewTableNotExistsWaiter(s.db).Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(s.table)}, 2*time.Minute); err != nil {
-		return fmt.Errorf("wait for table deletion: %w", err)
+	if err := s.waitGone(ctx, s.table); err != nil {
+		return err
 	}
 	if err := s.createTable(ctx, s.table); err != nil {
 		return err
@@ -190,9 +202,11 @@ func (s *Store) waitIndex(ctx context.Context, index string) error {
 }
 
 // restoreFrom copies every item of table from (a rebuild's copy) into the
-// table and deletes from; nothing to do when from does not exist.
+// table and deletes from, waiting until it is gone (a table is deleted in
+// the background: a later call must not find it half there); nothing to do
+// when from does not exist or is being deleted (restored already).
 func (s *Store) restoreFrom(ctx context.Context, from string) error {
-	_, err := s.db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(from)})
+	desc, err := s.db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(from)})
 	var notFound *types.ResourceNotFoundException
 	if errors.As(err, &notFound) {
 		return nil
@@ -200,13 +214,15 @@ func (s *Store) restoreFrom(ctx context.Context, from string) error {
 	if err != nil {
 		return fmt.Errorf("describe %s: %w", from, err)
 	}
-	if err := s.copyItems(ctx, from, s.table); err != nil {
-		return err
+	if desc.Table.TableStatus != types.TableStatusDeleting {
+		if err := s.copyItems(ctx, from, s.table); err != nil {
+			return err
+		}
+		if _, err := s.db.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(from)}); err != nil && !errors.As(err, &notFound) {
+			return fmt.Errorf("delete %s: %w", from, err)
+		}
 	}
-	if _, err := s.db.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(from)}); err != nil {
-		return fmt.Errorf("delete %s: %w", from, err)
-	}
-	return nil
+	return s.waitGone(ctx, from)
 }
 
 // copyItems writes every item of table from into table to (overwriting).

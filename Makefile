@@ -184,16 +184,19 @@ test-web: $(WEBAPP)/node_modules/.installed ## Vitest unit and component tests
 	cd $(WEBAPP) && $(NPM) run --silent typecheck && $(NPM) test --silent
 
 # Browser suites: each test file starts its own stack (devserver, dynalite,
-# Chromium), so files run E2E_CONCURRENCY at a time.
+# Chromium), so files can run side by side. The longer suite runs two at a
+# time, the Lambda one one: with the other suites beside them that keeps
+# both cores busy to the end (Chromium is most of make test's CPU).
 E2E_CONCURRENCY ?= 2
-E2E = CHROMIUM_PATH=$(CHROMIUM) DEVSERVER_BIN=$(abspath $(BIN)/devserver) node --test --test-concurrency=$(E2E_CONCURRENCY)
+E2E_LAMBDA_CONCURRENCY ?= 1
+E2E = CHROMIUM_PATH=$(CHROMIUM) DEVSERVER_BIN=$(abspath $(BIN)/devserver) node --test
 
 test-e2e: webapp $(BIN)/devserver $(CHROMIUM) ## Playwright (playwright-core + Debian Chromium) against the devserver
-	cd $(WEBAPP) && $(E2E) e2e/*.test.mjs
+	cd $(WEBAPP) && $(E2E) --test-concurrency=$(E2E_CONCURRENCY) e2e/*.test.mjs
 
 # The main journeys again, through the function binaries (make run-lambda).
 test-e2e-lambda: webapp $(BIN)/devserver lambdas-local $(CHROMIUM) ## the browser journeys against make run-lambda
-	cd $(WEBAPP) && LAMBDA_DIR=$(abspath $(LAMBDA_LOCAL)) $(E2E) e2e/lambda/
+	cd $(WEBAPP) && LAMBDA_DIR=$(abspath $(LAMBDA_LOCAL)) $(E2E) --test-concurrency=$(E2E_LAMBDA_CONCURRENCY) e2e/lambda/
 
 # Prints one table of the DESIGN §10 budgets, each figure beside a reference
 # measured in the same run; over budget is reported, not failed (unless

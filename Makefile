@@ -138,8 +138,8 @@ dev: deps $(BIN)/devserver ## devserver plus Vite with hot reload on http://loca
 # when a suite fails): what is missing is installed (npm packages, Go
 # modules, Chromium, stripe-mock, side by side); what the suites run is built
 # once (the web app, the devserver, the function binaries, handed to every
-# suite that runs them); then the four suites run side by side, each one's
-# output printed whole when it ends, with its own time.
+# suite that runs them); then the four suites run two by two (test-suites),
+# each one's output printed whole when it ends, with its own time.
 SUITES := test-go test-web test-e2e test-e2e-lambda
 TEST_LOGS := $(BIN)/test-logs
 test: ## run every test: Go, Vitest, browser end-to-end (installs what is missing first)
@@ -149,26 +149,31 @@ test: ## run every test: Go, Vitest, browser end-to-end (installs what is missin
 	step install $(MAKE) --no-print-directory -j4 --output-sync=target deps $(CHROMIUM) $(BIN)/stripe-mock \
 	&& step build $(MAKE) --no-print-directory -j3 --output-sync=target webapp $(BIN)/devserver lambdas-local \
 	&& $(MAKE) --no-print-directory test-suites || status=$$?; \
-	printf 'make test, time per step (the suites side by side):\n'; cat $(TEST_LOGS)/times; \
+	printf 'make test, time per step (the suites two by two):\n'; cat $(TEST_LOGS)/times; \
 	printf '  %-20s %4ss\n' total $$(( $$(date +%s) - t0 )); \
 	if [ $$status -eq 0 ]; then echo "make test: every suite passed"; else echo "make test: FAILED (marked above)"; fi; \
 	exit $$status
 
-# The suites side by side: each one's output kept in $(TEST_LOGS)/<suite>.log
-# and printed whole when it ends (their lines never interleave), its wall
-# time added to $(TEST_LOGS)/times. Every suite runs to its end; fails when
-# any failed.
+# The suites side by side, in two rounds: the Go tests and Vitest, then the
+# two browser suites (Chromium is most of the CPU: the Go tests' timing
+# checks do not run beside it). Each one's output is kept in
+# $(TEST_LOGS)/<suite>.log and printed whole when it ends (their lines never
+# interleave), its wall time added to $(TEST_LOGS)/times. Every suite runs
+# to its end; fails when any failed.
+SUITE_ROUNDS := "test-go test-web" "test-e2e test-e2e-lambda"
 test-suites:
 	@declare -A suite_of start_of; failed=0; \
-	for suite in $(SUITES); do \
-	  $(MAKE) --no-print-directory $$suite > $(TEST_LOGS)/$$suite.log 2>&1 & \
-	  suite_of[$$!]=$$suite; start_of[$$!]=$$(date +%s); \
-	done; \
-	while [ $${#suite_of[@]} -gt 0 ]; do \
-	  rc=0; wait -n -p pid || rc=$$?; suite=$${suite_of[$$pid]}; \
-	  echo "=== $$suite: $$( [ $$rc -eq 0 ] && echo passed || echo FAILED) ==="; cat $(TEST_LOGS)/$$suite.log; \
-	  printf '  %-20s %4ss%s\n' $$suite $$(( $$(date +%s) - $${start_of[$$pid]} )) "$$( [ $$rc -eq 0 ] || echo '  FAILED')" >> $(TEST_LOGS)/times; \
-	  unset "suite_of[$$pid]"; [ $$rc -eq 0 ] || failed=1; \
+	for round in $(SUITE_ROUNDS); do \
+	  for suite in $$round; do \
+	    $(MAKE) --no-print-directory $$suite > $(TEST_LOGS)/$$suite.log 2>&1 & \
+	    suite_of[$$!]=$$suite; start_of[$$!]=$$(date +%s); \
+	  done; \
+	  while [ $${#suite_of[@]} -gt 0 ]; do \
+	    rc=0; wait -n -p pid || rc=$$?; suite=$${suite_of[$$pid]}; \
+	    echo "=== $$suite: $$( [ $$rc -eq 0 ] && echo passed || echo FAILED) ==="; cat $(TEST_LOGS)/$$suite.log; \
+	    printf '  %-20s %4ss%s\n' $$suite $$(( $$(date +%s) - $${start_of[$$pid]} )) "$$( [ $$rc -eq 0 ] || echo '  FAILED')" >> $(TEST_LOGS)/times; \
+	    unset "suite_of[$$pid]"; [ $$rc -eq 0 ] || failed=1; \
+	  done; \
 	done; \
 	exit $$failed
 

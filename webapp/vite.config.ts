@@ -1,6 +1,5 @@
 /// <reference types="vitest/config" />
 import { defineConfig, type Plugin } from 'vite';
-import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { createTheme } from '@aws-amplify/ui';
 import { AMPLIFY_THEME_INPUT } from './src/lib/amplify-theme';
@@ -56,7 +55,7 @@ export default defineConfig({
     // (--sequence.shuffle.files).
     isolate: false,
     // Vitest's default leaves one core idle (cores - 1): on two cores, one worker.
-    maxWorkers: availableParallelism(),
+    maxWorkers: '100%',
     // Deadlines, not expected durations: a test normally takes well under a
     // second, but a loaded two-core machine can stretch that many times over.
     testTimeout: 60_000,

@@ -82,7 +82,6 @@ GO_SRC := go.work $(shell find shared functions -type f -not -path '*/node_modul
 $(BIN)/devserver: $(BIN)/.go-modules $(GO_SRC)
 	$(GO) build -o $@ ./functions/devserver
 
-
 # LAMBDAS must list every Function of shared/routes.Groups and of
 # routes.JobFunctions, and jwt-rotation, the JWT key's rotation function (an
 # infra test checks it). Zips are packed
@@ -140,7 +139,6 @@ dev: deps $(BIN)/devserver ## devserver plus Vite with hot reload on http://loca
 # once (the web app, the devserver, the function binaries, handed to every
 # suite that runs them); then the four suites run two by two (test-suites),
 # each one's output printed whole when it ends, with its own time.
-SUITES := test-go test-web test-e2e test-e2e-lambda
 TEST_LOGS := $(BIN)/test-logs
 test: ## run every test: Go, Vitest, browser end-to-end (installs what is missing first)
 	@rm -rf $(TEST_LOGS); mkdir -p $(TEST_LOGS); status=0; t0=$$(date +%s); \
@@ -157,22 +155,25 @@ test: ## run every test: Go, Vitest, browser end-to-end (installs what is missin
 # The suites side by side, in two rounds: the Go tests and Vitest, then the
 # two browser suites (Chromium is most of the CPU: the Go tests' timing
 # checks do not run beside it). Each one's output is kept in
-# $(TEST_LOGS)/<suite>.log and printed whole when it ends (their lines never
-# interleave), its wall time added to $(TEST_LOGS)/times. Every suite runs
-# to its end; fails when any failed.
+# $(TEST_LOGS)/<suite>.log and printed whole once it ended (in the round's
+# order: their lines never interleave); each one adds its wall time to
+# $(TEST_LOGS)/times when it ends. Every suite runs to its end; fails when
+# any failed.
 SUITE_ROUNDS := "test-go test-web" "test-e2e test-e2e-lambda"
 test-suites:
-	@declare -A suite_of start_of; failed=0; \
+	@failed=0; \
 	for round in $(SUITE_ROUNDS); do \
+	  started=""; \
 	  for suite in $$round; do \
-	    $(MAKE) --no-print-directory $$suite > $(TEST_LOGS)/$$suite.log 2>&1 & \
-	    suite_of[$$!]=$$suite; start_of[$$!]=$$(date +%s); \
+	    ( t0=$$(date +%s); rc=0; $(MAKE) --no-print-directory $$suite > $(TEST_LOGS)/$$suite.log 2>&1 || rc=$$?; \
+	      printf '  %-20s %4ss%s\n' $$suite $$(( $$(date +%s) - t0 )) "$$( [ $$rc -eq 0 ] || echo '  FAILED')" >> $(TEST_LOGS)/times; \
+	      exit $$rc ) & \
+	    started="$$started $$!:$$suite"; \
 	  done; \
-	  while [ $${#suite_of[@]} -gt 0 ]; do \
-	    rc=0; wait -n -p pid || rc=$$?; suite=$${suite_of[$$pid]}; \
+	  for job in $$started; do \
+	    rc=0; wait $${job%%:*} || rc=$$?; suite=$${job#*:}; \
 	    echo "=== $$suite: $$( [ $$rc -eq 0 ] && echo passed || echo FAILED) ==="; cat $(TEST_LOGS)/$$suite.log; \
-	    printf '  %-20s %4ss%s\n' $$suite $$(( $$(date +%s) - $${start_of[$$pid]} )) "$$( [ $$rc -eq 0 ] || echo '  FAILED')" >> $(TEST_LOGS)/times; \
-	    unset "suite_of[$$pid]"; [ $$rc -eq 0 ] || failed=1; \
+	    [ $$rc -eq 0 ] || failed=1; \
 	  done; \
 	done; \
 	exit $$failed

@@ -190,10 +190,11 @@ test-web: $(WEBAPP)/node_modules/.installed ## Vitest unit and component tests
 	cd $(WEBAPP) && $(NPM) run --silent typecheck && $(NPM) test --silent
 
 # Browser suites: each test file starts its own stack (devserver, dynalite,
-# Chromium), so files can run side by side. The longer suite runs two at a
-# time, the Lambda one one: with the other suites beside them that keeps
-# both cores busy to the end (Chromium is most of make test's CPU).
-E2E_CONCURRENCY ?= 2
+# Chromium), so files can run side by side (E2E_CONCURRENCY=2). One at a
+# time by default: the two suites already run beside each other, and with
+# four stacks on two cores the local table's answers slowed past the
+# store's attempt timeout (503s in the accounts journeys).
+E2E_CONCURRENCY ?= 1
 E2E_LAMBDA_CONCURRENCY ?= 1
 E2E = CHROMIUM_PATH=$(CHROMIUM) DEVSERVER_BIN=$(abspath $(BIN)/devserver) node --test
 

@@ -476,6 +476,18 @@ func (s *Service) stream(parent context.Context, out *sse, rt route, rep *reply,
 		_ = out.error(refusalDetail(refusal))
 		return nil
 	}
+	if k := rep.keep; k != nil {
+		// A known conversation's messages are stored beside the reply (the
+		// stream did not wait for them): a reply whose messages could not
+		// be stored says so rather than end as if it were kept.
+		if err := k.wait(); err != nil {
+			if !out.started {
+				return err
+			}
+			_ = out.error(notKeptDetail(err))
+			return nil
+		}
+	}
 	cause := context.Cause(ctx)
 	switch {
 	case errors.Is(cause, errStopped):
@@ -525,6 +537,15 @@ func refusalDetail(err error) string {
 	}
 	slog.Error("chat admission failed", "err", err)
 	return "The message could not be checked. Please try again."
+}
+
+// notKeptDetail is what an error frame says of a reply whose messages
+// could not be stored with its conversation.
+func notKeptDetail(err error) string {
+	if he, ok := httpx.AsClientError(err); ok && he.Code == httpx.CodeNotFound {
+		return "The conversation was deleted, so this reply was not kept."
+	}
+	return replyNotSaved
 }
 
 // usageRecord is what a stream's model calls spent, for the meter.

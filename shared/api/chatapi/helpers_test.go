@@ -79,7 +79,13 @@ func newStackTokens(t *testing.T, opts chatapi.Options, upstreams map[string]llm
 // real MCP servers).
 func newStackMCP(t *testing.T, opts chatapi.Options, upstreams map[string]llm.Provider, newTokens func(*store.Store) *auth.Tokens, mcpOpts mcpapi.Options) *stack {
 	t.Helper()
-	st := storetest.New(t)
+	return mountStack(t, storetest.New(t), opts, upstreams, newTokens, mcpOpts)
+}
+
+// mountStack is newStackMCP on a given store (one reached through a fault
+// proxy, say).
+func mountStack(t *testing.T, st *store.Store, opts chatapi.Options, upstreams map[string]llm.Provider, newTokens func(*store.Store) *auth.Tokens, mcpOpts mcpapi.Options) *stack {
+	t.Helper()
 	tokens := newTokens(st)
 	reg := llm.NewRegistry(0)
 	real := map[string]bool{}

@@ -88,12 +88,15 @@ func (s *sse) event(name string, v any) error {
 // comment is a line clients ignore; it keeps a quiet stream alive.
 func (s *sse) comment(text string) error { return s.raw(": " + text + "\n\n") }
 
+// replyNotSaved is the error frame of a reply the table did not keep.
+const replyNotSaved = "The reply was not saved with the conversation: the service is busy. Copy it before you leave this page."
+
 // done ends the stream; a reply kept with its conversation is saved first,
 // and one that could not be saved ends with an error frame saying so.
 func (s *sse) done() error {
 	if s.rec != nil {
 		if err := s.rec.finish(); err != nil {
-			b, _ := json.Marshal(map[string]string{"detail": "The reply was not saved with the conversation: the service is busy. Copy it before you leave this page."})
+			b, _ := json.Marshal(map[string]string{"detail": replyNotSaved})
 			return s.raw("event: error\ndata: " + string(b) + "\n\n")
 		}
 	}

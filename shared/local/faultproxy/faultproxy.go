@@ -6,8 +6,12 @@
 package faultproxy
 
 import (
+	"bufio"
+	"bytes"
 	"io"
 	"net"
+	"net/http"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -38,6 +42,7 @@ type Proxy struct {
 	mode     Mode
 	conns    map[net.Conn]struct{} // passing through
 	silent   map[net.Conn]struct{} // held unanswered
+	cutOn    []byte                // a request carrying it is cut (CutWhenSent)
 	wg       sync.WaitGroup
 }
 
@@ -80,6 +85,22 @@ func (p *Proxy) Set(m Mode) {
 	for _, c := range cut {
 		_ = c.Close()
 	}
+}
+
+// CutWhenSent makes every HTTP request whose body or URL carries marker
+// fail: its connection is cut before any of it reaches the upstream, every
+// attempt, as on a network that drops it, while other requests pass (nil:
+// none).
+func (p *Proxy) CutWhenSent(marker []byte) {
+	p.mu.Lock()
+	p.cutOn = bytes.Clone(marker)
+	p.mu.Unlock()
+}
+
+func (p *Proxy) marker() []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.cutOn
 }
 
 // Close stops the proxy and closes every connection.
@@ -144,7 +165,49 @@ func (p *Proxy) pipeTo(c net.Conn, answers io.Writer) {
 	defer p.untrack(c)
 	defer p.untrack(up)
 	done := make(chan struct{}, 2)
-	go func() { _, _ = io.Copy(up, c); done <- struct{}{} }()
+	go func() { p.forward(up, c); done <- struct{}{} }()
 	go func() { _, _ = io.Copy(answers, up); done <- struct{}{} }()
 	<-done
+}
+
+// forward copies the client's bytes to the upstream until either ends. HTTP
+// requests (what every dependency here speaks) are read whole before they
+// are passed on, so that one carrying CutWhenSent's marker ends the
+// connection before any of it reaches the upstream (dynalite, for one,
+// stops on a request cut halfway); other bytes are copied as they come.
+func (p *Proxy) forward(up, c net.Conn) {
+	in := bufio.NewReader(c)
+	if first, err := in.Peek(8); err != nil || !looksLikeHTTP(first) {
+		_, _ = io.Copy(up, in)
+		return
+	}
+	for {
+		req, err := http.ReadRequest(in)
+		if err != nil {
+			return
+		}
+		body, err := io.ReadAll(req.Body)
+		if err != nil {
+			return
+		}
+		if m := p.marker(); len(m) > 0 && (bytes.Contains(body, m) || strings.Contains(req.RequestURI, string(m))) {
+			return // the deferred untracks close both sides
+		}
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		req.ContentLength, req.TransferEncoding = int64(len(body)), nil
+		if err := req.Write(up); err != nil {
+			return
+		}
+	}
+}
+
+// looksLikeHTTP reports whether a connection's first bytes start an HTTP
+// request.
+func looksLikeHTTP(b []byte) bool {
+	for _, method := range []string{"GET ", "POST ", "PUT ", "DELETE ", "PATCH ", "HEAD ", "OPTIONS "} {
+		if strings.HasPrefix(string(b), method) {
+			return true
+		}
+	}
+	return false
 }

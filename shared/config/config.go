@@ -20,7 +20,8 @@ type Store struct {
 	Endpoint string
 	Region   string
 	// AttemptTimeout bounds one attempt of a table call (0: the store's
-	// default); tests of a silent table shorten it.
+	// default, longer against a local engine); tests of a silent table
+	// shorten it.
 	AttemptTimeout time.Duration
 }
 

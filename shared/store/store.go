@@ -53,7 +53,7 @@ func NewFromAWS(awsCfg aws.Config, cfg config.Store) *Store {
 		if cfg.Endpoint != "" {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
 		}
-	}, clientOptions(cfg.AttemptTimeout))
+	}, clientOptions(attemptTimeout(cfg)))
 	return &Store{db: db, table: cfg.TableName}
 }
 

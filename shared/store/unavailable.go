@@ -7,6 +7,8 @@ import (
 	"net"
 	"time"
 
+	"aiwork/shared/config"
+
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go"
@@ -38,6 +40,23 @@ const (
 	DefaultAttemptTimeout = 4 * time.Second
 	maxAttempts           = 3
 )
+
+// LocalAttemptTimeout is the attempt bound against a local engine
+// (dynalite): it shares a developer's or CI's cores with the browser, the
+// build and every other test, so a slow answer there is load, not an
+// outage; DynamoDB answers in milliseconds, so 4 s there is an outage.
+const LocalAttemptTimeout = 12 * time.Second
+
+// attemptTimeout is cfg's bound: its own, else the local or AWS default.
+func attemptTimeout(cfg config.Store) time.Duration {
+	switch {
+	case cfg.AttemptTimeout > 0:
+		return cfg.AttemptTimeout
+	case cfg.Endpoint != "":
+		return LocalAttemptTimeout
+	}
+	return DefaultAttemptTimeout
+}
 
 // unavailableCodes are the service's own "not now" answers.
 var unavailableCodes = map[string]bool{
@@ -83,9 +102,6 @@ func markUnavailable(stack *middleware.Stack) error {
 // clientOptions bounds each call (attemptTimeout per attempt, maxAttempts)
 // and marks the unavailable ones.
 func clientOptions(attemptTimeout time.Duration) func(*dynamodb.Options) {
-	if attemptTimeout <= 0 {
-		attemptTimeout = DefaultAttemptTimeout
-	}
 	return func(o *dynamodb.Options) {
 		o.HTTPClient = awshttp.NewBuildableClient().WithTimeout(attemptTimeout)
 		o.RetryMaxAttempts = maxAttempts

@@ -196,14 +196,19 @@ test-web: $(WEBAPP)/node_modules/.installed ## Vitest unit and component tests
 # store's attempt timeout (503s in the accounts journeys).
 E2E_CONCURRENCY ?= 1
 E2E_LAMBDA_CONCURRENCY ?= 1
-E2E = CHROMIUM_PATH=$(CHROMIUM) DEVSERVER_BIN=$(abspath $(BIN)/devserver) node --test
+E2E = CHROMIUM_PATH=$(CHROMIUM) DEVSERVER_BIN=$(abspath $(BIN)/devserver) E2E_LOG_DIR=$(abspath $(TEST_LOGS))/stacks/$@ node --test
+# When a browser suite fails: each of its stacks' warnings and errors (the
+# devserver's output is in $(TEST_LOGS)/stacks/<suite>/<file>-<port>.log).
+E2E_FAILED = { for f in $(abspath $(TEST_LOGS))/stacks/$@/*.log; do [ -f "$$f" ] || continue; \
+	  lines=$$(grep -E 'level=(WARN|ERROR)|panic|fatal' "$$f" | tail -n 40); \
+	  [ -z "$$lines" ] || printf '\n--- %s (warnings and errors, last 40) ---\n%s\n' "$${f\#\#*/}" "$$lines"; done; exit 1; }
 
 test-e2e: webapp $(BIN)/devserver $(CHROMIUM) ## Playwright (playwright-core + Debian Chromium) against the devserver
-	cd $(WEBAPP) && $(E2E) --test-concurrency=$(E2E_CONCURRENCY) e2e/*.test.mjs
+	rm -rf $(TEST_LOGS)/stacks/$@; cd $(WEBAPP) && $(E2E) --test-concurrency=$(E2E_CONCURRENCY) e2e/*.test.mjs || $(E2E_FAILED)
 
 # The main journeys again, through the function binaries (make run-lambda).
 test-e2e-lambda: webapp $(BIN)/devserver lambdas-local $(CHROMIUM) ## the browser journeys against make run-lambda
-	cd $(WEBAPP) && LAMBDA_DIR=$(abspath $(LAMBDA_LOCAL)) $(E2E) --test-concurrency=$(E2E_LAMBDA_CONCURRENCY) e2e/lambda/
+	rm -rf $(TEST_LOGS)/stacks/$@; cd $(WEBAPP) && LAMBDA_DIR=$(abspath $(LAMBDA_LOCAL)) $(E2E) --test-concurrency=$(E2E_LAMBDA_CONCURRENCY) e2e/lambda/ || $(E2E_FAILED)
 
 # Prints one table of the DESIGN §10 budgets, each figure beside a reference
 # measured in the same run; over budget is reported, not failed (unless

@@ -119,7 +119,7 @@ async function completed(page) {
 const toolBlock = (reply, name) => reply.locator(`[data-testid="tool-call"][data-tool="${name}"]`);
 const approvalCard = (page, name) => page.locator(`[data-testid="tool-approval"][data-tool="${name}"][data-state="waiting"]`);
 
-/** axe-core's serious and critical violations on the page, as a11y.test.mjs counts them. */
+/** axe-core's serious and critical violations on the page, as e2e/a11y.mjs counts them. */
 async function noSeriousViolations(page, when) {
   if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ content: AXE_SOURCE });
   const violations = await page.evaluate(async () => {

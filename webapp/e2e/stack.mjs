@@ -2,10 +2,10 @@
 // own dynalite) on a free port with a throw-away data directory, and a
 // headless Debian Chromium driven by playwright-core.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
@@ -118,8 +118,20 @@ export async function startStack(extraEnv = {}) {
         setTimeout(() => child.kill('SIGKILL'), 8000).unref();
       });
       rmSync(dataDir, { recursive: true, force: true });
+      keepLogs(port, logs);
     },
   };
+}
+
+/**
+ * Keeps a stopped stack's devserver output as E2E_LOG_DIR/<test file>-<port>.log
+ * (make test prints its warnings and errors when the suite fails).
+ */
+function keepLogs(port, logs) {
+  const dir = process.env.E2E_LOG_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${basename(process.argv[1] ?? 'stack', '.test.mjs')}-${port}.log`), logs);
 }
 
 /** A unique user for one test. */

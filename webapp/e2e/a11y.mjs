@@ -5,6 +5,9 @@
 // violation of impact serious or critical fails, named by auth, theme, page,
 // rule id and the offending nodes' targets.
 //
+// The sweep of each audience is its own test file (a11y-visitor, a11y-user,
+// a11y-admin.test.mjs), with its own stack, so they run side by side.
+//
 // Quick by design: one browser, one page per (auth, theme) combination, each
 // page waited for by its own heading or test id (never a fixed sleep),
 // reduced motion so no fade-in is caught half-way.
@@ -28,7 +31,7 @@ const h1 = (page, name) => page.getByRole('heading', { level: 1, name, exact: tr
  * away from /login and /register). `open` opens a dialog or raises a toast
  * on the loaded page, so what it shows is checked too.
  */
-const PAGES = [
+export const PAGES = [
   {
     name: 'home: tour',
     path: '/',
@@ -154,7 +157,7 @@ const PAGES = [
 ];
 
 /** The admins of this run (ADMIN_EMAILS), one per theme. */
-const adminFor = (theme) => ({ ...newUser(`a11yadmin${theme}`), email: `a11y-admin-${theme}@example.com` });
+export const adminFor = (theme) => ({ ...newUser(`a11yadmin${theme}`), email: `a11y-admin-${theme}@example.com` });
 
 /** Registers an admin (the address confirmed grants the right) and signs in on the login page. */
 async function signInAdmin(page, u) {
@@ -191,16 +194,21 @@ async function seriousViolations(page) {
   return violations.filter((v) => FAILING_IMPACTS.has(v.impact));
 }
 
-let stack;
-before(async () => {
-  stack = await startStack({ ADMIN_EMAILS: ['light', 'dark'].map((t) => adminFor(t).email).join(',') });
-});
-after(async () => {
-  await stack?.stop();
-});
+/**
+ * The sweep of one audience (visitor, user or admin) in both themes, on a
+ * stack of its own: the three audiences are three test files, so they run
+ * side by side (each is over a minute on two cores).
+ */
+export function sweep(auth) {
+  let stack;
+  before(async () => {
+    stack = await startStack(auth === 'admin' ? { ADMIN_EMAILS: ['light', 'dark'].map((t) => adminFor(t).email).join(',') } : {});
+  });
+  after(async () => {
+    await stack?.stop();
+  });
 
-describe('accessibility (axe-core, serious and critical)', () => {
-  for (const auth of ['visitor', 'user', 'admin']) {
+  describe(`accessibility as a ${auth} (axe-core, serious and critical)`, () => {
     for (const theme of ['light', 'dark']) {
       test(`${auth}, ${theme} theme: every page`, async () => {
         // bypassCSP: axe is injected as an inline script, which the app's CSP (rightly) refuses.
@@ -229,5 +237,5 @@ describe('accessibility (axe-core, serious and critical)', () => {
         assert.equal(found.length, 0, `axe found serious or critical violations:\n${found.join('\n')}`);
       });
     }
-  }
-});
+  });
+}

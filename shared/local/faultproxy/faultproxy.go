@@ -173,8 +173,8 @@ func (p *Proxy) pipeTo(c net.Conn, answers io.Writer) {
 // forward copies the client's bytes to the upstream until either ends. HTTP
 // requests (what every dependency here speaks) are read whole before they
 // are passed on, so that one carrying CutWhenSent's marker ends the
-// connection before any of it reaches the upstream (dynalite, for one,
-// stops on a request cut halfway); other bytes are copied as they come.
+// connection before any of it reaches the upstream (the request fails
+// whole, as a dropped one does); other bytes are copied as they come.
 func (p *Proxy) forward(up, c net.Conn) {
 	in := bufio.NewReader(c)
 	if first, err := in.Peek(8); err != nil || !looksLikeHTTP(first) {

@@ -4,15 +4,21 @@ package localdynamo
 
 import (
 	"context"
+	_ "embed"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"aiwork/shared/local/localproc"
 )
+
+// serveScript starts dynalite so that a request cut halfway does not stop it.
+//
+//go:embed serve.cjs
+var serveScript string
 
 // Server is a running dynalite process.
 type Server struct {
@@ -39,15 +45,18 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 			return nil, err
 		}
 	}
-	args := []string{cli, "--port", strconv.Itoa(port), "--host", "127.0.0.1",
-		"--createTableMs", "0", "--deleteTableMs", "0", "--updateTableMs", "0"}
+	options := map[string]any{"port": port, "host": "127.0.0.1", "createTableMs": 0, "deleteTableMs": 0, "updateTableMs": 0}
 	if opts.Path != "" {
 		if err := os.MkdirAll(opts.Path, 0o755); err != nil {
 			return nil, fmt.Errorf("dynalite data dir: %w", err)
 		}
-		args = append(args, "--path", opts.Path)
+		options["path"] = opts.Path
 	}
-	cmd := exec.Command("node", args...)
+	optionsJSON, err := json.Marshal(options)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command("node", "-e", serveScript, filepath.Join(filepath.Dir(cli), "index.js"), string(optionsJSON))
 	cmd.Stderr = os.Stderr
 	child, err := localproc.Serve(ctx, "dynalite", cmd, 30*time.Second, port)
 	if err != nil {

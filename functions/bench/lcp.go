@@ -64,7 +64,7 @@ async function lcp(browser, url) {
 func (b *bench) lcp(ctx context.Context) error {
 	chromium := os.Getenv("CHROMIUM")
 	if chromium == "" {
-		chromium = "/usr/bin/chromium"
+		chromium = "/usr/bin/chromium-headless-shell"
 	}
 	pw := filepath.Join(b.root, "webapp", "node_modules", "playwright-core")
 	for _, p := range []string{chromium, pw} {

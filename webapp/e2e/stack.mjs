@@ -67,7 +67,7 @@ export async function startStack(extraEnv = {}) {
     throw new Error(`${err.message}\n--- devserver output ---\n${logs}`);
   }
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
     headless: true,
     args: [
       '--no-sandbox',

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -17,6 +16,7 @@ import (
 
 	"aiwork/shared/config"
 	"aiwork/shared/local/devstack"
+	"aiwork/shared/local/localproc"
 	"aiwork/shared/store"
 )
 
@@ -116,7 +116,7 @@ func (b *bench) startDevserver(ctx context.Context) (string, func(), error) {
 	if _, err := os.Stat(b.devserver); err != nil {
 		return "", nil, fmt.Errorf("devserver binary: %w (run `make .bin/devserver`)", err)
 	}
-	port, err := freePort()
+	port, err := localproc.FreePort()
 	if err != nil {
 		return "", nil, err
 	}
@@ -180,15 +180,6 @@ func (b *bench) startDevserver(ctx context.Context) (string, func(), error) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // lockedBuffer collects a process's output while the bench reads it.

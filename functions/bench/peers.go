@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"aiwork/shared/local/localproc"
 )
 
 // The peers part (`make bench-peers`, flag -peers): the relay measurement
@@ -67,7 +69,7 @@ func (b *bench) startPortkey(ctx context.Context) (string, func(), error) {
 	if _, err := os.Stat(script); err != nil {
 		return "", nil, fmt.Errorf("portkey gateway: %w (run `make bench-peers`)", err)
 	}
-	port, err := freePort()
+	port, err := localproc.FreePort()
 	if err != nil {
 		return "", nil, err
 	}

@@ -3,7 +3,6 @@ package main_test
 import (
 	"bytes"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -13,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"aiwork/shared/local/localproc"
 )
 
 // The devserver as `make run` runs it: a real process with its own dynalite.
@@ -35,12 +36,11 @@ func build(t *testing.T) string {
 
 func freePort(t *testing.T) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := localproc.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return port
 }
 
 type server struct {

@@ -2,7 +2,7 @@
 // own dynalite) on a free port with a throw-away data directory, and a
 // headless Debian Chromium driven by playwright-core.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -10,15 +10,34 @@ import { chromium } from 'playwright-core';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 
-function freePort() {
-  return new Promise((res, rej) => {
+/** Whether 127.0.0.1:port can be listened on now. */
+function canListen(port) {
+  return new Promise((res) => {
     const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => res(port));
-    });
-    srv.on('error', rej);
+    srv.once('error', () => res(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => res(true)));
   });
+}
+
+/**
+ * A loopback port free a moment ago, below the kernel's ephemeral range, as
+ * shared/local/localproc.FreePort picks them: a port from that range is handed
+ * out again at once, so with files side by side a devserver and another
+ * stack's dynalite were once given one port.
+ */
+async function freePort() {
+  let [lo, hi] = [20000, 30000];
+  try {
+    const [start] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (start >= 12000) [lo, hi] = [10000, start];
+  } catch {
+    /* not Linux: the fallback range */
+  }
+  for (let i = 0; i < 50; i++) {
+    const port = lo + Math.floor(Math.random() * (hi - lo));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in ${lo}–${hi}`);
 }
 
 async function waitHealthy(url, child, ms = 60_000) {
@@ -26,8 +45,9 @@ async function waitHealthy(url, child, ms = 60_000) {
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`devserver exited with ${child.exitCode}`);
     try {
+      // The devserver's own answer: another process on the port answers otherwise.
       const res = await fetch(url);
-      if (res.ok) return;
+      if (res.ok && (await res.json().catch(() => null))?.status === 'ok') return;
     } catch {
       /* not up yet */
     }

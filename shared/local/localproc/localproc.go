@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -113,12 +114,43 @@ func FindUpward(envVar, rel, missing string) (string, error) {
 	}
 }
 
-// FreePort answers a loopback port that was free a moment ago.
+// FreePort answers a loopback port that was free a moment ago, for a child
+// to listen on. It is taken below the kernel's ephemeral range: a port
+// from there (what listening on port 0 answers) is handed out again at
+// once to the next process listening on port 0 or dialling out, so with
+// several stacks starting side by side, a devserver and another stack's
+// dynalite were given one port (and the first to bind took the other's
+// requests). Below the range, only another FreePort picks the same port,
+// one chance in thousands, and the bind then fails loudly.
 func FreePort() (int, error) {
+	lo, hi := pickRange()
+	for range 50 {
+		port := lo + rand.IntN(hi-lo)
+		if l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port)); err == nil {
+			_ = l.Close()
+			return port, nil
+		}
+	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// pickRange is where FreePort picks from: 10000 up to the start of the
+// ephemeral range (net.ipv4.ip_local_port_range), or 20000–30000 when it
+// cannot be read or starts too low to leave room.
+func pickRange() (lo, hi int) {
+	lo, hi = 20000, 30000
+	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err != nil {
+		return lo, hi
+	}
+	var start, end int
+	if _, err := fmt.Sscan(string(b), &start, &end); err != nil || start < 12000 {
+		return lo, hi
+	}
+	return 10000, start
 }

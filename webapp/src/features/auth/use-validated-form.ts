@@ -1,4 +1,4 @@
-import { useRef, useState, type ChangeEvent } from 'react';
+import { useRef, useState, type ChangeEvent, type FocusEvent } from 'react';
 import { BLUR_ERROR_DELAY_MS, hasErrors } from './validation';
 import { useTimeouts } from '../../lib/use-timeouts';
 
@@ -21,8 +21,15 @@ export function useValidatedForm<V extends { [K in keyof V]: string }>(initial: 
   const update = (field: keyof V) => (e: ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [field]: e.target.value }));
   // Shown a moment after blur: an error appearing at once would push the
   // submit button away between mouse-down and mouse-up and swallow the click.
-  // The timer dies with the form: it must not fire into an unmounted page.
-  const blur = (field: keyof V) => () => timeouts.set(() => setTouched((t) => ({ ...t, [field]: true })), BLUR_ERROR_DELAY_MS);
+  // Not at all when focus went to the form's submit button: on a slow device
+  // the moment can pass before the mouse comes up, and the submit shows
+  // every error anyway. The timer dies with the form: it must not fire into
+  // an unmounted page.
+  const blur = (field: keyof V) => (e: FocusEvent<HTMLInputElement>) => {
+    const to = e.relatedTarget;
+    if (to instanceof HTMLButtonElement && to.type === 'submit' && to.form === formRef.current) return;
+    timeouts.set(() => setTouched((t) => ({ ...t, [field]: true })), BLUR_ERROR_DELAY_MS);
+  };
 
   /** Marks the form submitted; false (and the first invalid field focused) when it has errors. */
   const checkOnSubmit = (): boolean => {

@@ -1,6 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BLUR_ERROR_DELAY_MS } from '../validation';
 import { renderApp } from '../../../test/render-app';
 import { getAuthState } from '../../../lib/auth-session';
 import { jsonResponse, tokenExpiringIn } from '../../../test/jwt-fixtures';
@@ -32,6 +33,46 @@ describe('RegisterPage', () => {
       expect(screen.getByText(text)).toBeInTheDocument();
     }
     expect(api.calls).toHaveLength(0);
+  });
+
+  describe('errors of a field left', () => {
+    beforeEach(() => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('show a moment after the field is left for another field', async () => {
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      renderApp('/register');
+      await screen.findByRole('form', { name: 'Create your account' });
+      await user.type(screen.getByLabelText('Email'), 'x');
+      await user.click(screen.getByLabelText('Username'));
+      expect(screen.queryByText('Invalid email address')).toBeNull();
+      act(() => vi.advanceTimersByTime(BLUR_ERROR_DELAY_MS));
+      expect(screen.getByText('Invalid email address')).toBeInTheDocument();
+    });
+
+    // On a slow device the mouse can stay down longer than the moment: an
+    // error shown then pushed the button away and the click was lost (seen
+    // in the browser suite on a busy machine).
+    it('never move the submit button while it is pressed: the click submits', async () => {
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      renderApp('/register');
+      const form = await screen.findByRole('form', { name: 'Create your account' });
+      await user.type(screen.getByLabelText('Email'), 'x');
+      const submit = within(form).getByRole('button', { name: 'Create account' });
+      await user.pointer({ keys: '[MouseLeft>]', target: submit });
+      expect(submit).toHaveFocus();
+      act(() => vi.advanceTimersByTime(BLUR_ERROR_DELAY_MS * 4));
+      expect(screen.queryByText('Invalid email address')).toBeNull();
+      await user.pointer({ keys: '[/MouseLeft]', target: submit });
+      for (const text of ['Invalid email address', 'Username is required', 'Full name is required']) {
+        expect(screen.getByText(text)).toBeInTheDocument();
+      }
+      expect(api.calls).toHaveLength(0);
+    });
   });
 
   it("checks the confirmation on submit: 'Passwords do not match'", async () => {

@@ -120,7 +120,10 @@ run: deps webapp $(BIN)/devserver ## start the whole product on http://localhost
 # tests): one go build for all, each binary named after its function.
 LAMBDA_LOCAL := $(BIN)/lambda
 lambdas-local: $(LAMBDA_LOCAL)/.built
-$(LAMBDA_LOCAL)/.built: $(BIN)/.go-modules $(GO_SRC)
+# After the devserver (order only): two go builds side by side would each
+# compile the same packages (Go shares finished compiles, not running ones);
+# one after the other, the second finds them in the build cache.
+$(LAMBDA_LOCAL)/.built: $(BIN)/.go-modules $(GO_SRC) | $(BIN)/devserver
 	@mkdir -p $(LAMBDA_LOCAL)
 	$(GO) build -ldflags "-s -w" -o $(LAMBDA_LOCAL)/ $(addprefix ./functions/,$(filter-out jwt-rotation,$(LAMBDAS)))
 	touch $@

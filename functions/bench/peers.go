@@ -45,12 +45,12 @@ func (b *bench) peers(ctx context.Context) error {
 			name  string
 			timer streamTimer
 		}{{"ours", rig.relayed}, {"Portkey " + portkeyVersion, through}} {
-			ttfb, ref, _, _, err := measureRelay(conc, peer.timer, rig.direct)
+			f, err := measureRelay(conc, peer.timer, rig.direct)
 			if err != nil {
 				return fmt.Errorf("%s: %w", peer.name, err)
 			}
 			b.rows = append(b.rows, peerRow(fmt.Sprintf("peers: %s TTFB p50/p99 added, concurrency %d", peer.name, conc),
-				ms(percentile(ttfb, 50)-percentile(ref, 50)), ms(percentile(ttfb, 99)-percentile(ref, 99))))
+				ms(percentile(f.ttfbOurs, 50)-percentile(f.ttfbRef, 50)), ms(percentile(f.ttfbOurs, 99)-percentile(f.ttfbRef, 99))))
 		}
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"aiwork/shared/config"
@@ -31,6 +32,8 @@ const (
 	// fewer it is the slowest stream, not a percentile).
 	relayRounds   = 100
 	relayBudgetMS = 1.0 // added p99, TTFB and per chunk
+	// relayCPUBudgetMS is the CPU time a relayed message may add (issue 27).
+	relayCPUBudgetMS = 1.0
 	// relayConcurrency is the second set of rows: that many streams at once.
 	relayConcurrency = 8
 )
@@ -150,8 +153,9 @@ func (b *bench) relay(ctx context.Context) error {
 	}
 	defer rig.close()
 	relayed, direct := rig.relayed, rig.direct
+	var cpu relayFigures // every concurrency's messages, for the CPU row
 	for _, conc := range []int{1, relayConcurrency} {
-		ttfbOurs, ttfbRef, gapOurs, gapRef, err := measureRelay(conc, relayed, direct)
+		f, err := measureRelay(conc, relayed, direct)
 		if err != nil {
 			return err
 		}
@@ -160,22 +164,44 @@ func (b *bench) relay(ctx context.Context) error {
 			at = fmt.Sprintf(", concurrency %d", conc)
 		}
 		b.rows = append(b.rows,
-			addedRow("chat relay TTFB p99"+at, ms(percentile(ttfbOurs, 99)), ms(percentile(ttfbRef, 99)), "ms", relayBudgetMS),
-			addedRow("chat relay per-chunk p99"+at, ms(percentile(gapOurs, 99)), ms(percentile(gapRef, 99)), "ms", relayBudgetMS),
+			addedRow("chat relay TTFB p99"+at, ms(percentile(f.ttfbOurs, 99)), ms(percentile(f.ttfbRef, 99)), "ms", relayBudgetMS),
+			addedRow("chat relay per-chunk p99"+at, ms(percentile(f.gapOurs, 99)), ms(percentile(f.gapRef, 99)), "ms", relayBudgetMS),
 		)
 		b.note("chat relay%s: %d rounds of %d chunks %s apart; TTFB p50 %.3f ms relayed, %.3f ms direct",
-			at, relayRounds, relayChunks, relayGap, ms(percentile(ttfbOurs, 50)), ms(percentile(ttfbRef, 50)))
+			at, relayRounds, relayChunks, relayGap, ms(percentile(f.ttfbOurs, 50)), ms(percentile(f.ttfbRef, 50)))
+		cpu.cpuOurs, cpu.cpuRef, cpu.messages = cpu.cpuOurs+f.cpuOurs, cpu.cpuRef+f.cpuRef, cpu.messages+f.messages
 	}
+	// CPU time does not grow with a busy machine the way wall time does: a
+	// regression of our code shows here even when the wall-clock rows are noise.
+	perOurs, perRef := ms(cpu.cpuOurs)/float64(cpu.messages), ms(cpu.cpuRef)/float64(cpu.messages)
+	b.rows = append(b.rows, addedRow("chat relay CPU per message", perOurs, perRef, "ms", relayCPUBudgetMS))
+	b.note("chat relay CPU: user+sys of the process serving (the bench runs our handlers in-process, as the devserver does), over %d messages each way; the direct read's figure is the client's and upstream's share, taken off",
+		cpu.messages)
 	// A message kept with its conversation (issue 24), against the same
 	// message not kept: what storing it adds before its first content.
-	ttfbKept, ttfbPlain, _, _, err := measureRelay(1, rig.kept, relayed)
+	kept, err := measureRelay(1, rig.kept, relayed)
 	if err != nil {
 		return err
 	}
-	b.rows = append(b.rows, addedRow("conversation save TTFB p99", ms(percentile(ttfbKept, 99)), ms(percentile(ttfbPlain, 99)), "ms", relayBudgetMS))
+	b.rows = append(b.rows, addedRow("conversation save TTFB p99", ms(percentile(kept.ttfbOurs, 99)), ms(percentile(kept.ttfbRef, 99)), "ms", relayBudgetMS))
 	b.note("conversation save: %d rounds kept with a conversation against the same message not kept; TTFB p50 %.3f ms kept, %.3f ms not",
-		relayRounds, ms(percentile(ttfbKept, 50)), ms(percentile(ttfbPlain, 50)))
+		relayRounds, ms(percentile(kept.ttfbOurs, 50)), ms(percentile(kept.ttfbRef, 50)))
 	return nil
+}
+
+// relayFigures are the measured rounds of one measureRelay: ours and the
+// reference's TTFBs, chunk gaps and CPU time, over messages streams each.
+type relayFigures struct {
+	ttfbOurs, ttfbRef, gapOurs, gapRef []time.Duration
+	cpuOurs, cpuRef                    time.Duration
+	messages                           int
+}
+
+// cpuTime is this process's user+sys time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // streamTimer times one stream: its TTFB and the gaps between its chunks.
@@ -184,36 +210,39 @@ type streamTimer func() (time.Duration, []time.Duration, error)
 // measureRelay runs relayWarmup+relayRounds rounds, each conc relayed
 // streams at once and then conc direct ones, and answers the measured
 // rounds' figures.
-func measureRelay(conc int, relayed, direct streamTimer) (ttfbOurs, ttfbRef, gapOurs, gapRef []time.Duration, err error) {
-	batch := func(timer streamTimer) ([]time.Duration, []time.Duration, error) {
+func measureRelay(conc int, relayed, direct streamTimer) (f relayFigures, err error) {
+	batch := func(timer streamTimer) ([]time.Duration, []time.Duration, time.Duration, error) {
 		ttfbs := make([]time.Duration, conc)
 		gaps := make([][]time.Duration, conc)
 		errs := make([]error, conc)
+		cpu := cpuTime()
 		var wg sync.WaitGroup
 		for i := range conc {
 			wg.Go(func() { ttfbs[i], gaps[i], errs[i] = timer() })
 		}
 		wg.Wait()
+		cpu = cpuTime() - cpu
 		if err := errors.Join(errs...); err != nil {
-			return nil, nil, err
+			return nil, nil, 0, err
 		}
-		return ttfbs, slices.Concat(gaps...), nil
+		return ttfbs, slices.Concat(gaps...), cpu, nil
 	}
 	for i := range relayWarmup + relayRounds {
-		t1, g1, err := batch(relayed)
+		t1, g1, c1, err := batch(relayed)
 		if err != nil {
-			return nil, nil, nil, nil, fmt.Errorf("relayed stream: %w", err)
+			return f, fmt.Errorf("relayed stream: %w", err)
 		}
-		t2, g2, err := batch(direct)
+		t2, g2, c2, err := batch(direct)
 		if err != nil {
-			return nil, nil, nil, nil, fmt.Errorf("direct stream: %w", err)
+			return f, fmt.Errorf("direct stream: %w", err)
 		}
 		if i >= relayWarmup {
-			ttfbOurs, ttfbRef = append(ttfbOurs, t1...), append(ttfbRef, t2...)
-			gapOurs, gapRef = append(gapOurs, g1...), append(gapRef, g2...)
+			f.ttfbOurs, f.ttfbRef = append(f.ttfbOurs, t1...), append(f.ttfbRef, t2...)
+			f.gapOurs, f.gapRef = append(f.gapOurs, g1...), append(f.gapRef, g2...)
+			f.cpuOurs, f.cpuRef, f.messages = f.cpuOurs+c1, f.cpuRef+c2, f.messages+conc
 		}
 	}
-	return ttfbOurs, ttfbRef, gapOurs, gapRef, nil
+	return f, nil
 }
 
 // timeStream sends req and answers the time to the first line starting with

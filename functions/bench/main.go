@@ -7,8 +7,9 @@
 //
 // Parts, each kept well under a minute: bootstrap and initial JS sizes, the
 // devserver's GET /api/v1/prompts/ against the raw DynamoDB Query, the chat
-// relay against its upstream reached directly, a tool round in chat against
-// the same MCP call made directly, each Lambda's init against a
+// relay against its upstream reached directly (wall time and CPU), a tool
+// round in chat against the same MCP call made directly, an MCP connect
+// against the same handshake made directly, each Lambda's init against a
 // hello-world aws-lambda-go binary, and the home page's LCP in headless
 // Chromium against a static one-heading page.
 package main
@@ -28,7 +29,7 @@ import (
 func main() {
 	root := flag.String("root", ".", "repository root (dist/, webapp/dist, .bin/devserver)")
 	devserver := flag.String("devserver", ".bin/devserver", "devserver binary, relative to root unless absolute")
-	skip := flag.String("skip", "", "comma-separated parts to skip: sizes,api,relay,tools,init,lcp")
+	skip := flag.String("skip", "", "comma-separated parts to skip: sizes,api,relay,tools,connect,init,lcp")
 	strict := flag.Bool("strict", false, "exit 1 when a row is OVER (make bench BENCH_STRICT=1)")
 	peers := flag.Bool("peers", false, "only the relay measurement through peer gateways (make bench-peers)")
 	flag.Parse()
@@ -62,13 +63,14 @@ func main() {
 	if b.wantsDynalite() {
 		db, err := localdynamo.Start(ctx, localdynamo.Options{})
 		if err != nil {
-			b.note("dynalite: %v (api, relay, init and lcp skipped)", err)
+			b.note("dynalite: %v (api, relay, tools, connect, init and lcp skipped)", err)
 		} else {
 			defer db.Stop()
 			b.dynamo = db.Endpoint
 			b.run(ctx, "api", partTimeout, b.devAPI)
 			b.run(ctx, "relay", partTimeout, b.relay)
 			b.run(ctx, "tools", partTimeout, b.toolRound)
+			b.run(ctx, "connect", partTimeout, b.mcpConnect)
 			// Most of init is a first go build of amd64 copies; later runs hit the cache.
 			b.run(ctx, "init", 5*time.Minute, b.lambdaInit)
 			b.run(ctx, "lcp", partTimeout, b.lcp)
@@ -120,7 +122,7 @@ func (b *bench) run(ctx context.Context, name string, timeout time.Duration, par
 }
 
 func (b *bench) wantsDynalite() bool {
-	return !b.skip["api"] || !b.skip["relay"] || !b.skip["tools"] || !b.skip["init"] || !b.skip["lcp"]
+	return !b.skip["api"] || !b.skip["relay"] || !b.skip["tools"] || !b.skip["connect"] || !b.skip["init"] || !b.skip["lcp"]
 }
 
 func (b *bench) note(format string, args ...any) {

@@ -34,45 +34,23 @@ const (
 )
 
 func (b *bench) toolRound(ctx context.Context) error {
-	ref, err := localmcp.Start(ctx, localmcp.ModeStreamable)
-	if err != nil {
-		return err
-	}
-	defer ref.Stop()
 	up := &toolUpstream{}
 	upstream := httptest.NewServer(up)
 	defer upstream.Close()
-
-	sc := config.Store{TableName: "aiwork-bench-tools", Endpoint: b.dynamo, Region: "us-east-1"}
-	st, err := store.New(ctx, sc)
+	stack, err := b.startMCPStack(ctx, "aiwork-bench-tools", upstream.URL)
 	if err != nil {
 		return err
 	}
-	if err := devstack.Prepare(ctx, st); err != nil {
-		return err
-	}
-	if err := catalog.SetLocalReference(ctx, st, ref.Endpoint); err != nil {
-		return err
-	}
-	cfg := devstack.ConfigFor(sc, []byte("bench-jwt-secret-0123456789abcdef0123456789"), 5, "whsec_bench")
-	cfg.Chat.OpenAIKey, cfg.Chat.OpenAIBaseURL = "sk-bench", upstream.URL+"/v1/"
-	cfg.Chat.Limits = config.ChatLimits{MaxConcurrentStreams: 4, RequestsPerMinute: 10_000, DailyTokenBudget: 100_000_000}
-	cfg.MCP.Outbound.AllowLoopback = true
-	h, err := devstack.Handler(st, cfg, "")
-	if err != nil {
-		return err
-	}
-	ours := httptest.NewServer(h)
-	defer ours.Close()
-	client := &http.Client{Timeout: 30 * time.Second}
+	defer stack.close()
+	ref, ours, client := stack.ref, stack.ours, stack.client
 
-	token, chatConn, mcpConn, err := toolUser(ctx, client, ours.URL)
+	token, chatConn, mcpConn, err := toolUser(ctx, client, ours)
 	if err != nil {
 		return err
 	}
 	body, _ := json.Marshal(map[string]any{"connection_id": chatConn, "message": "Add 2 and 3.", "mcp_connection_ids": []string{mcpConn}})
 	for range toolWarmup + toolRounds {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ours.URL+routes.ChatPath, strings.NewReader(string(body)))
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ours+routes.ChatPath, strings.NewReader(string(body)))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Authorization", "Bearer "+token)
 		res, err := client.Do(req)
@@ -98,6 +76,60 @@ func (b *bench) toolRound(ctx context.Context) error {
 	b.note("chat tool round: %d rounds of get-sum on the reference server, warm session; p50 %.3f ms through the chat, %.3f ms direct",
 		toolRounds, ms(percentile(rounds[toolWarmup:], 50)), ms(percentile(direct[toolWarmup:], 50)))
 	return nil
+}
+
+// mcpStack is our whole stack (devstack.Handler, as the devserver mounts
+// it) on its own table, with the MCP reference server in the registry and
+// OpenAI pointed at upstream.
+type mcpStack struct {
+	ref     *localmcp.Server
+	ours    string // our API's base URL
+	client  *http.Client
+	closers []func()
+}
+
+func (m *mcpStack) close() {
+	for i := len(m.closers) - 1; i >= 0; i-- {
+		m.closers[i]()
+	}
+}
+
+func (b *bench) startMCPStack(ctx context.Context, table, upstream string) (m *mcpStack, err error) {
+	m = &mcpStack{client: &http.Client{Timeout: 30 * time.Second}}
+	defer func() {
+		if err != nil {
+			m.close()
+		}
+	}()
+	if m.ref, err = localmcp.Start(ctx, localmcp.ModeStreamable); err != nil {
+		return m, err
+	}
+	m.closers = append(m.closers, m.ref.Stop)
+	sc := config.Store{TableName: table, Endpoint: b.dynamo, Region: "us-east-1"}
+	st, err := store.New(ctx, sc)
+	if err != nil {
+		return m, err
+	}
+	if err := devstack.Prepare(ctx, st); err != nil {
+		return m, err
+	}
+	if err := catalog.SetLocalReference(ctx, st, m.ref.Endpoint); err != nil {
+		return m, err
+	}
+	cfg := devstack.ConfigFor(sc, []byte("bench-jwt-secret-0123456789abcdef0123456789"), 5, "whsec_bench")
+	cfg.Chat.OpenAIKey, cfg.Chat.OpenAIBaseURL = "sk-bench", upstream+"/v1/"
+	cfg.Chat.Limits = config.ChatLimits{MaxConcurrentStreams: 4, RequestsPerMinute: 10_000, DailyTokenBudget: 100_000_000}
+	cfg.MCP.Outbound.AllowLoopback = true
+	// The connect rows make a hundred connects a minute: far from a real user's limit.
+	cfg.MCP.ConnectsPerMinute, cfg.MCP.HostConnectsPerMinute = 100_000, 100_000
+	h, err := devstack.Handler(st, cfg, "")
+	if err != nil {
+		return m, err
+	}
+	srv := httptest.NewServer(h)
+	m.ours = srv.URL
+	m.closers = append(m.closers, srv.Close)
+	return m, nil
 }
 
 // toolUser registers a user, connects the reference server and an OpenAI

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"aiwork/shared/catalog"
+)
+
+// The MCP connect part (issue 27): connecting the reference server through
+// our API (POST /api/v1/mcp-connections/: the handshake, tools/list, the
+// outbound checks and storing the connection) against the same handshake
+// and tools/list made directly with the go-sdk client, round by round.
+const (
+	connectRounds = 60
+	connectWarmup = 3
+	connectBudget = 1.5 // ratio, p50 and p99
+)
+
+func (b *bench) mcpConnect(ctx context.Context) error {
+	upstream := httptest.NewServer(http.NotFoundHandler()) // no model is asked here
+	defer upstream.Close()
+	stack, err := b.startMCPStack(ctx, "aiwork-bench-connect", upstream.URL)
+	if err != nil {
+		return err
+	}
+	defer stack.close()
+	token, _, _, err := toolUser(ctx, stack.client, stack.ours)
+	if err != nil {
+		return err
+	}
+	var ours, direct []time.Duration
+	for i := range connectWarmup + connectRounds {
+		d, err := connectThroughAPI(ctx, stack, token)
+		if err != nil {
+			return fmt.Errorf("through our API: %w", err)
+		}
+		r, err := connectDirectly(ctx, stack.ref.Endpoint)
+		if err != nil {
+			return fmt.Errorf("directly: %w", err)
+		}
+		if i >= connectWarmup {
+			ours, direct = append(ours, d), append(direct, r)
+		}
+	}
+	b.rows = append(b.rows,
+		ratioRow("mcp connect p50", ms(percentile(ours, 50)), ms(percentile(direct, 50)), "ms", connectBudget),
+		ratioRow("mcp connect p99", ms(percentile(ours, 99)), ms(percentile(direct, 99)), "ms", connectBudget))
+	b.note("mcp connect: %d connects of the reference server through POST /api/v1/mcp-connections/ (each removed again, untimed), against initialize + tools/list with the go-sdk client",
+		connectRounds)
+	return nil
+}
+
+// connectThroughAPI times one connect through our API and removes the
+// connection again (not timed).
+func connectThroughAPI(ctx context.Context, stack *mcpStack, token string) (time.Duration, error) {
+	var c struct {
+		ConnectionID string `json:"connection_id"`
+	}
+	start := time.Now()
+	if err := postJSON(ctx, stack.client, stack.ours+"/api/v1/mcp-connections/", token, map[string]string{"server_id": catalog.LocalReferenceID}, &c); err != nil {
+		return 0, err
+	}
+	took := time.Since(start)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodDelete, stack.ours+"/api/v1/mcp-connections/"+c.ConnectionID, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := stack.client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	res.Body.Close()
+	if res.StatusCode/100 != 2 {
+		return 0, fmt.Errorf("remove the connection: HTTP %d", res.StatusCode)
+	}
+	return took, nil
+}
+
+// connectDirectly times the same handshake and tools/list with the go-sdk
+// client, on a new session, closed again.
+func connectDirectly(ctx context.Context, endpoint string) (time.Duration, error) {
+	start := time.Now()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil).
+		Connect(ctx, &sdk.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer cs.Close()
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		return 0, err
+	}
+	return time.Since(start), nil
+}

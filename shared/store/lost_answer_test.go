@@ -2,11 +2,9 @@ package store_test
 
 import (
 	"errors"
-	"net/url"
 	"testing"
 	"time"
 
-	"aiwork/shared/config"
 	"aiwork/shared/local/faultproxy"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
@@ -17,14 +15,7 @@ import (
 // That is the create done, not "already exists": a registration on a slow
 // table must not fail with an internal error after it succeeded.
 func TestCreateWhoseAnswerWasLostCountsAsDone(t *testing.T) {
-	_, cfg := storetest.NewWithConfig(t)
-	u, err := url.Parse(cfg.Endpoint)
-	storetest.Must(t, err, "endpoint")
-	proxy := faultproxy.Start(t, u.Host)
-	via := cfg
-	via.Endpoint = proxy.URL()
-	via.AttemptTimeout = time.Second
-	st := store.NewFromAWS(config.AWS(via.Region), via)
+	st, proxy, _ := storetest.ViaFaultProxy(t, time.Second)
 
 	proxy.Set(faultproxy.LoseAnswer)
 	if err := st.CreateUser(ctx, newUser("u-lost", "lost@example.com", "lostanswer")); err != nil {

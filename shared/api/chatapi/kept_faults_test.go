@@ -2,7 +2,6 @@ package chatapi_test
 
 import (
 	"context"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -10,9 +9,7 @@ import (
 	"aiwork/shared/api/chatapi"
 	"aiwork/shared/api/mcpapi"
 	"aiwork/shared/auth"
-	"aiwork/shared/config"
 	"aiwork/shared/llm"
-	"aiwork/shared/local/faultproxy"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 )
@@ -25,13 +22,7 @@ import (
 // same message sent again once the table is back is kept.
 func TestReplyWhoseMessagesWereNotStoredSaysSo(t *testing.T) {
 	t.Parallel()
-	_, cfg := storetest.NewWithConfig(t)
-	u, err := url.Parse(cfg.Endpoint)
-	storetest.Must(t, err, "endpoint")
-	proxy := faultproxy.Start(t, u.Host)
-	via := cfg
-	via.Endpoint = proxy.URL()
-	st := store.NewFromAWS(config.AWS(via.Region), via)
+	st, proxy, _ := storetest.ViaFaultProxy(t, 0)
 	up := newUpstream(func(_ context.Context, req llm.Request, emit func(string) error) (llm.Usage, error) {
 		return llm.Usage{InputTokens: 1, OutputTokens: 1}, emit("re: " + req.Messages[len(req.Messages)-1].Content)
 	})

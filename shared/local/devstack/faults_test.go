@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -41,17 +40,10 @@ const faultWebhookSecret = "whsec_faults"
 
 func newFaultStack(t *testing.T) *faultStack {
 	t.Helper()
-	seed, storeCfg := storetest.NewWithConfig(t)
-	storetest.Must(t, catalog.Seed(context.Background(), seed), "seed")
-	u, err := url.Parse(storeCfg.Endpoint)
-	storetest.Must(t, err, "endpoint")
-	proxy := faultproxy.Start(t, u.Host)
-	viaProxy := storeCfg
-	viaProxy.Endpoint = proxy.URL()
-	// A silent table is given up on sooner here than the default 4 s, yet
+	// A silent table is given up on sooner here than the default, yet
 	// not so soon that a table slowed by a busy machine counts as down.
-	viaProxy.AttemptTimeout = 1500 * time.Millisecond
-	st := store.NewFromAWS(config.AWS(viaProxy.Region), viaProxy)
+	st, proxy, viaProxy := storetest.ViaFaultProxy(t, 1500*time.Millisecond)
+	storetest.Must(t, catalog.Seed(context.Background(), st), "seed")
 	cfg := devstack.ConfigFor(viaProxy, jwtSecret, 5, faultWebhookSecret)
 	cfg.MCP.MCPClient = config.MCPClient{Outbound: config.Outbound{AllowLoopback: true}, ConnectTimeout: 10 * time.Second}
 	cfg.MCP.ConnectsPerMinute, cfg.MCP.HostConnectsPerMinute = 60, 60

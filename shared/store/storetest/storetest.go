@@ -7,15 +7,18 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"net/url"
 	"os"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"aiwork/shared/config"
+	"aiwork/shared/local/faultproxy"
 	"aiwork/shared/local/localdynamo"
 	"aiwork/shared/store"
 )
@@ -97,4 +100,18 @@ func Must(t testing.TB, err error, what string) {
 	if err != nil {
 		t.Fatal(fmt.Errorf("%s: %w", what, err))
 	}
+}
+
+// ViaFaultProxy is a fresh table reached through a fault-injecting proxy
+// (faultproxy), each table attempt given up after attempt (0: the store's
+// default): the store a fault test uses, and the table's own configuration.
+func ViaFaultProxy(t testing.TB, attempt time.Duration) (*store.Store, *faultproxy.Proxy, config.Store) {
+	t.Helper()
+	_, cfg := NewWithConfig(t)
+	u, err := url.Parse(cfg.Endpoint)
+	Must(t, err, "endpoint")
+	proxy := faultproxy.Start(t, u.Host)
+	via := cfg
+	via.Endpoint, via.AttemptTimeout = proxy.URL(), attempt
+	return store.NewFromAWS(config.AWS(via.Region), via), proxy, via
 }

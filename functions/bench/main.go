@@ -32,6 +32,7 @@ func main() {
 	skip := flag.String("skip", "", "comma-separated parts to skip: sizes,api,relay,tools,connect,init,lcp")
 	strict := flag.Bool("strict", false, "exit 1 when a row is OVER (make bench BENCH_STRICT=1)")
 	peers := flag.Bool("peers", false, "only the relay measurement through peer gateways (make bench-peers)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the parts that run in this process (go tool pprof)")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 
@@ -48,6 +49,13 @@ func main() {
 		fail(err)
 	}
 	ctx := context.Background()
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			fail(err)
+		}
+		defer stop()
+	}
 	if *peers {
 		db, err := localdynamo.Start(ctx, localdynamo.Options{})
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -85,7 +86,14 @@ func (a *OpenAI) Stream(ctx context.Context, req llm.Request, emit func(llm.Even
 		params.Tools = append(params.Tools, openai.ChatCompletionFunctionTool(fn))
 	}
 	var failed httpFailure
-	stream := a.client.Chat.Completions.NewStreaming(ctx, params, option.WithMiddleware(failed.capture))
+	// The request goes through the SDK (auth, retries, base URL); the answer
+	// is read as openAIChunk, a plain struct for encoding/json: the SDK's own
+	// chunk type decodes through reflection-built decoders that cost more CPU
+	// than the rest of the relay (issue 27's profile).
+	var raw *http.Response
+	err := a.client.Post(ctx, "chat/completions", params, &raw,
+		option.WithJSONSet("stream", true), option.WithMiddleware(failed.capture))
+	stream := ssestream.NewStream[openAIChunk](ssestream.NewDecoder(raw), err)
 	defer stream.Close()
 
 	var (
@@ -201,7 +209,7 @@ type openAICalls struct {
 	emitted int
 }
 
-func (a *openAICalls) add(p openai.ChatCompletionChunkChoiceDeltaToolCall) {
+func (a *openAICalls) add(p openAIToolCallPiece) {
 	if p.ID == "" && p.Function.Name == "" && p.Function.Arguments == "" {
 		return // nothing of the call (Gemini sends pieces with only its metadata)
 	}
@@ -220,13 +228,41 @@ func (a *openAICalls) add(p openai.ChatCompletionChunkChoiceDeltaToolCall) {
 	if c.ID == "" {
 		c.ID = p.ID
 	}
-	if sig := thoughtSignature(p); sig != "" {
-		c.Signature = sig
+	if p.Extra != nil && p.Extra.Google.ThoughtSignature != "" {
+		c.Signature = p.Extra.Google.ThoughtSignature
 	}
 	if c.Name == "" {
 		c.Name = p.Function.Name
 	}
 	c.Arguments += p.Function.Arguments
+}
+
+// openAIChunk is what the relay reads of a chat.completion.chunk: the first
+// choice's delta, its finish reason and the usage the last chunk carries.
+type openAIChunk struct {
+	Choices []struct {
+		Index int64 `json:"index"`
+		Delta struct {
+			Content   string                `json:"content"`
+			ToolCalls []openAIToolCallPiece `json:"tool_calls"`
+		} `json:"delta"`
+		FinishReason string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage struct {
+		PromptTokens     int64 `json:"prompt_tokens"`
+		CompletionTokens int64 `json:"completion_tokens"`
+	} `json:"usage"`
+}
+
+// openAIToolCallPiece is one piece of a streamed tool call.
+type openAIToolCallPiece struct {
+	Index    int64  `json:"index"`
+	ID       string `json:"id"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+	Extra *googleExtra `json:"extra_content"`
 }
 
 // Gemini's thought signature travels beside a tool call as
@@ -240,18 +276,6 @@ type (
 		ThoughtSignature string `json:"thought_signature"`
 	}
 )
-
-// thoughtSignature reads a call piece's signature ("" for none).
-func thoughtSignature(p openai.ChatCompletionChunkChoiceDeltaToolCall) string {
-	// The SDK keeps fields it does not model as raw JSON (never Valid).
-	raw := p.JSON.ExtraFields["extra_content"].Raw()
-	if raw == "" {
-		return ""
-	}
-	var extra googleExtra
-	_ = json.Unmarshal([]byte(raw), &extra)
-	return extra.Google.ThoughtSignature
-}
 
 // flush emits the calls assembled so far, in the order they began.
 func (a *openAICalls) flush(emit func(llm.Event) error) error {

@@ -38,14 +38,14 @@ func (b *bench) peers(ctx context.Context) error {
 		req.Header.Set("Authorization", "Bearer sk-bench")
 		req.Header.Set("x-portkey-provider", "openai")
 		req.Header.Set("x-portkey-custom-host", rig.upstream+"/v1")
-		return timeStream(rig.client, req, `data: {"id"`)
+		return timeStream(rig.client, req, `data: {"id"`, relayChunks)
 	}
 	for _, conc := range []int{1, relayConcurrency} {
 		for _, peer := range []struct {
 			name  string
 			timer streamTimer
 		}{{"ours", rig.relayed}, {"Portkey " + portkeyVersion, through}} {
-			f, err := measureRelay(conc, peer.timer, rig.direct)
+			f, err := measureRelay(conc, relayRounds, peer.timer, rig.direct)
 			if err != nil {
 				return fmt.Errorf("%s: %w", peer.name, err)
 			}

@@ -56,14 +56,27 @@ func (s *Store) PutChatConnection(ctx context.Context, uid string, c domain.Chat
 
 // GetChatConnection reads uid's chat connection cid; ErrNotFound when uid
 // has none by that id (another user's id included: it lives under their
-// key) or the item is of another kind.
+// key), the item is of another kind, or the connection has expired. A
+// connection read once is served from memory until it expires
+// (chat_connection_cache.go).
 func (s *Store) GetChatConnection(ctx context.Context, uid, cid string) (domain.ChatConnection, error) {
+	now := time.Now()
+	if c, ok := s.chatConns.get(uid, cid, now); ok {
+		return c, nil
+	}
 	var it chatConnItem
 	if err := s.getItem(ctx, userPK(uid), chatConnSK(cid), &it); err != nil {
 		return domain.ChatConnection{}, fmt.Errorf("get chat connection: %w", err)
 	}
-	if it.Kind != chatConnKind {
+	expires := time.Unix(it.ExpiresAt, 0)
+	if it.ExpiresAt == 0 { // none recorded: it lives a whole term from now
+		expires = now.Add(chatConnectionTTL)
+	}
+	// DynamoDB deletes an expired item some time after its expiry.
+	if it.Kind != chatConnKind || !now.Before(expires) {
 		return domain.ChatConnection{}, fmt.Errorf("get chat connection: %w", ErrNotFound)
 	}
-	return domain.ChatConnection(it.chatConnAttrs), nil
+	c := domain.ChatConnection(it.chatConnAttrs)
+	s.chatConns.put(uid, c, expires)
+	return c, nil
 }

@@ -28,6 +28,8 @@ import (
 type Store struct {
 	db    *dynamodb.Client
 	table string
+	// chatConns keeps the chat connections this process read.
+	chatConns *chatConnCache
 }
 
 // ErrNotFound is returned when an item does not exist.
@@ -54,7 +56,7 @@ func NewFromAWS(awsCfg aws.Config, cfg config.Store) *Store {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
 		}
 	}, clientOptions(attemptTimeout(cfg)))
-	return &Store{db: db, table: cfg.TableName}
+	return &Store{db: db, table: cfg.TableName, chatConns: &chatConnCache{}}
 }
 
 // DB exposes the client for benchmarks and tests that compare raw queries.

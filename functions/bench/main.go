@@ -74,7 +74,7 @@ func main() {
 			b.note("dynalite: %v (api, relay, tools, connect, init and lcp skipped)", err)
 		} else {
 			defer db.Stop()
-			b.dynamo = db.Endpoint
+			b.dynamo, b.engine = db.Endpoint, db
 			b.run(ctx, "api", partTimeout, b.devAPI)
 			b.run(ctx, "relay", partTimeout, b.relay)
 			b.run(ctx, "tools", partTimeout, b.toolRound)
@@ -107,6 +107,7 @@ type bench struct {
 	root      string
 	devserver string
 	dynamo    string // dynalite endpoint shared by the parts
+	engine    *localdynamo.Server
 	skip      map[string]bool
 	rows      []row
 	notes     []string

@@ -192,7 +192,7 @@ func (b *bench) relay(ctx context.Context) error {
 	defer rig.close()
 	var upstreamCPU relayFigures // every concurrency's messages, for a note
 	for _, conc := range []int{1, relayConcurrency} {
-		f, err := measureRelay(conc, relayRounds, rig.relayed, rig.direct)
+		f, err := measureRelay(conc, relayRounds, rig.relayed, rig.direct, b.engineClock())
 		if err != nil {
 			return err
 		}
@@ -204,26 +204,27 @@ func (b *bench) relay(ctx context.Context) error {
 			addedRow("chat relay TTFB p99"+at, ms(percentile(f.ttfbOurs, 99)), ms(percentile(f.ttfbRef, 99)), "ms", ttfbBudget),
 			addedRow("chat relay per-chunk p99"+at, ms(percentile(f.gapOurs, 99)), ms(percentile(f.gapRef, 99)), "ms", relayBudgetMS),
 		)
-		b.note("chat relay%s: %d rounds of %d chunks %s apart; TTFB p50 %.3f ms relayed, %.3f ms direct",
-			at, relayRounds, relayChunks, relayGap, ms(percentile(f.ttfbOurs, 50)), ms(percentile(f.ttfbRef, 50)))
+		b.note("chat relay%s: %d rounds of %d chunks %s apart; TTFB p50 %.3f ms relayed, %.3f ms direct; CPU per message %.3f ms ours + %.3f ms the table engine's (dynalite, on the same cores), %.3f ms direct",
+			at, relayRounds, relayChunks, relayGap, ms(percentile(f.ttfbOurs, 50)), ms(percentile(f.ttfbRef, 50)),
+			f.cpuPerMessage(true), ms(f.engineOurs-f.engineRef)/float64(f.messages), f.cpuPerMessage(false))
 		upstreamCPU.add(f)
 	}
 	// CPU time does not grow with a busy machine the way wall time does: a
 	// regression of our code shows here even when the wall-clock rows are
 	// noise. DESIGN §10: per demo message (our own work: the checks, the
 	// table calls, the frames), minus a direct upstream read of as many chunks.
-	demo, err := measureRelay(relayConcurrency, relayCPURounds, rig.demo, rig.demoDirect)
+	demo, err := measureRelay(relayConcurrency, relayCPURounds, rig.demo, rig.demoDirect, b.engineClock())
 	if err != nil {
 		return fmt.Errorf("demo messages: %w", err)
 	}
 	b.rows = append(b.rows, addedRow("chat relay CPU per message", demo.cpuPerMessage(true), demo.cpuPerMessage(false), "ms", relayCPUBudgetMS))
-	b.note("chat relay CPU: user+sys of the process serving (the bench runs our handlers in-process, as the devserver does) per demo message of %d chunks, over %d messages, against as many direct reads of %d chunks",
-		rig.demoChunks, demo.messages, rig.demoChunks)
+	b.note("chat relay CPU: user+sys of the process serving (the bench runs our handlers in-process, as the devserver does) per demo message of %d chunks, over %d messages, against as many direct reads of %d chunks; the table engine (dynalite) spent %.3f ms more per message",
+		rig.demoChunks, demo.messages, rig.demoChunks, ms(demo.engineOurs-demo.engineRef)/float64(demo.messages))
 	b.note("chat relay CPU through the OpenAI-shaped upstream (its reading and decoding included): %.3f ms per message, %.3f ms the direct read, over %d messages",
 		upstreamCPU.cpuPerMessage(true), upstreamCPU.cpuPerMessage(false), upstreamCPU.messages)
 	// A message kept with its conversation (issue 24), against the same
 	// message not kept: what storing it adds before its first content.
-	kept, err := measureRelay(1, relayRounds, rig.kept, rig.relayed)
+	kept, err := measureRelay(1, relayRounds, rig.kept, rig.relayed, noClock)
 	if err != nil {
 		return err
 	}
@@ -238,12 +239,16 @@ func (b *bench) relay(ctx context.Context) error {
 type relayFigures struct {
 	ttfbOurs, ttfbRef, gapOurs, gapRef []time.Duration
 	cpuOurs, cpuRef                    time.Duration
-	messages                           int
+	// engineOurs and engineRef are dynalite's CPU time meanwhile: it runs
+	// on the same cores, beside the server.
+	engineOurs, engineRef time.Duration
+	messages              int
 }
 
 // add counts g's messages and CPU time in f.
 func (f *relayFigures) add(g relayFigures) {
 	f.cpuOurs, f.cpuRef, f.messages = f.cpuOurs+g.cpuOurs, f.cpuRef+g.cpuRef, f.messages+g.messages
+	f.engineOurs, f.engineRef = f.engineOurs+g.engineOurs, f.engineRef+g.engineRef
 }
 
 // cpuPerMessage is ours' (or the reference's) CPU per message in ms.
@@ -270,29 +275,29 @@ type streamTimer func() (time.Duration, []time.Duration, error)
 // measureRelay runs relayWarmup+rounds rounds, each conc relayed streams
 // at once and then conc direct ones, and answers the measured rounds'
 // figures.
-func measureRelay(conc, rounds int, relayed, direct streamTimer) (f relayFigures, err error) {
-	batch := func(timer streamTimer) ([]time.Duration, []time.Duration, time.Duration, error) {
+func measureRelay(conc, rounds int, relayed, direct streamTimer, engine cpuClock) (f relayFigures, err error) {
+	batch := func(timer streamTimer) ([]time.Duration, []time.Duration, time.Duration, time.Duration, error) {
 		ttfbs := make([]time.Duration, conc)
 		gaps := make([][]time.Duration, conc)
 		errs := make([]error, conc)
-		cpu := cpuTime()
+		cpu, eng := cpuTime(), engine()
 		var wg sync.WaitGroup
 		for i := range conc {
 			wg.Go(func() { ttfbs[i], gaps[i], errs[i] = timer() })
 		}
 		wg.Wait()
-		cpu = cpuTime() - cpu
+		cpu, eng = cpuTime()-cpu, engine()-eng
 		if err := errors.Join(errs...); err != nil {
-			return nil, nil, 0, err
+			return nil, nil, 0, 0, err
 		}
-		return ttfbs, slices.Concat(gaps...), cpu, nil
+		return ttfbs, slices.Concat(gaps...), cpu, eng, nil
 	}
 	for i := range relayWarmup + rounds {
-		t1, g1, c1, err := batch(relayed)
+		t1, g1, c1, e1, err := batch(relayed)
 		if err != nil {
 			return f, fmt.Errorf("relayed stream: %w", err)
 		}
-		t2, g2, c2, err := batch(direct)
+		t2, g2, c2, e2, err := batch(direct)
 		if err != nil {
 			return f, fmt.Errorf("direct stream: %w", err)
 		}
@@ -300,9 +305,30 @@ func measureRelay(conc, rounds int, relayed, direct streamTimer) (f relayFigures
 			f.ttfbOurs, f.ttfbRef = append(f.ttfbOurs, t1...), append(f.ttfbRef, t2...)
 			f.gapOurs, f.gapRef = append(f.gapOurs, g1...), append(f.gapRef, g2...)
 			f.cpuOurs, f.cpuRef, f.messages = f.cpuOurs+c1, f.cpuRef+c2, f.messages+conc
+			f.engineOurs, f.engineRef = f.engineOurs+e1, f.engineRef+e2
 		}
 	}
 	return f, nil
+}
+
+// cpuClock reads a CPU time that only grows (a process's user+sys).
+type cpuClock func() time.Duration
+
+// noClock is the clock of a process that is not measured.
+func noClock() time.Duration { return 0 }
+
+// engineClock reads dynalite's CPU time (0 where /proc cannot tell it).
+func (b *bench) engineClock() cpuClock {
+	if b.engine == nil {
+		return noClock
+	}
+	return func() time.Duration {
+		d, err := b.engine.CPUTime()
+		if err != nil {
+			return 0
+		}
+		return d
+	}
 }
 
 // timeStream sends req and answers the time to the first line starting with

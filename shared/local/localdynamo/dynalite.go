@@ -78,3 +78,6 @@ func FindCLI() (string, error) {
 	return localproc.FindUpward("DYNALITE_CLI", filepath.Join("webapp", "node_modules", "dynalite", "cli.js"),
 		"dynalite not found: run `make deps` (npm ci in webapp/) or set DYNALITE_CLI")
 }
+
+// CPUTime answers the CPU time dynalite has used so far (localproc.Child.CPUTime).
+func (s *Server) CPUTime() (time.Duration, error) { return s.child.CPUTime() }

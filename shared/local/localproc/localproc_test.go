@@ -2,8 +2,11 @@ package localproc
 
 import (
 	"net"
+	"os/exec"
+	"runtime"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // FreePort never answers a port the kernel hands to listeners on port 0
@@ -38,5 +41,36 @@ func TestFreePortIsBelowTheEphemeralRange(t *testing.T) {
 	defer l.Close()
 	if p := l.Addr().(*net.TCPAddr).Port; p >= lo && p < hi {
 		t.Errorf("the kernel handed port %d, inside the range FreePort picks from (%d–%d)", p, lo, hi)
+	}
+}
+
+// A child's CPU time grows while it computes: a busy loop's reading after
+// some work is above its first one.
+func TestChildCPUTimeGrowsWithWork(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("CPU times come from Linux's /proc")
+	}
+	c, err := Start("busy", exec.Command("sh", "-c", "while :; do :; done"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Stop)
+	first, err := c.CPUTime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		now, err := c.CPUTime()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if now >= first+50*time.Millisecond {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("CPU time stayed at %v (first %v) while the child ran a busy loop", now, first)
+		}
+		time.Sleep(10 * time.Millisecond) // polling a counter, not waiting for a fixed time
 	}
 }

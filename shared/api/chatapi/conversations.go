@@ -524,6 +524,9 @@ func clipRunes(s string, n int) string {
 type kept struct {
 	userID string
 	reply  domain.ConversationMessage
+	// begin starts the writes (once); a known conversation's start after
+	// the stream's first frames (stream), so they do not compete with them.
+	begin  func()
 	stored chan struct{}
 	err    error
 	// known: this process recently stored a message of the caller's in
@@ -533,8 +536,16 @@ type kept struct {
 	known bool
 }
 
-// wait answers once the messages are stored: nil, or why they are not.
+// wait starts the writes if they have not started, and answers once the
+// messages are stored: nil, or why they are not.
 func (k *kept) wait() error {
+	k.begin()
+	return k.written()
+}
+
+// written is wait without starting the writes: it answers once whoever
+// started them sees them over.
+func (k *kept) written() error {
 	<-k.stored
 	return k.err
 }
@@ -568,7 +579,7 @@ func (s *Service) keepWith(ctx context.Context, uid string, in messageInput, res
 		if err != nil {
 			return nil, err
 		}
-		k := &kept{reply: m, stored: make(chan struct{})}
+		k := &kept{reply: m, begin: func() {}, stored: make(chan struct{})}
 		close(k.stored)
 		return k, nil
 	}
@@ -585,39 +596,46 @@ func (s *Service) keepWith(ctx context.Context, uid string, in messageInput, res
 		CreatedAt: now, UpdatedAt: now}
 	k := &kept{userID: user.ID, reply: reply, stored: make(chan struct{}), known: s.known.has(uid, cid, now)}
 	ctx = context.WithoutCancel(ctx)
-	go func() {
-		defer close(k.stored)
-		// The claim (which proves the conversation is the caller's) and
-		// the two messages are written at once: one store call's time. The
-		// messages go in the caller's own partition; if the claim fails
-		// they are removed again.
-		var claimErr, putErr error
-		var wg sync.WaitGroup
-		wg.Go(func() { claimErr = s.st.ClaimMessages(ctx, uid, cid, 2, now) })
-		wg.Go(func() { putErr = s.st.PutMessages(ctx, uid, reply) })
-		userErr := s.st.PutMessages(ctx, uid, user)
-		wg.Wait()
-		switch {
-		case errors.Is(claimErr, store.ErrNotFound):
-			k.err = conversationNotFound()
-		default:
-			k.err = cmp.Or(claimErr, putErr, userErr)
-		}
-		if k.err != nil {
-			s.known.forget(uid, cid)
-			if err := s.st.DeleteMessages(ctx, uid, cid, user.ID, reply.ID); err != nil {
-				slog.WarnContext(ctx, "unkept messages not removed", "err", err)
-			}
-			return
-		}
-		s.known.claimed(uid, cid, now)
-		go func() {
-			if err := s.st.AddSearchSnippet(ctx, uid, cid, clipRunes(in.Message, snippetRunes)); err != nil {
-				slog.WarnContext(ctx, "conversation search words not saved", "err", err)
-			}
-		}()
-	}()
+	k.begin = sync.OnceFunc(func() { go s.storeKept(ctx, k, uid, cid, user, in.Message, now) })
+	if !k.known {
+		k.begin() // the first frame waits for them
+	}
 	return k, nil
+}
+
+// storeKept writes a kept message and its reply, and closes k.stored.
+func (s *Service) storeKept(ctx context.Context, k *kept, uid, cid string, user domain.ConversationMessage, message string, now time.Time) {
+	reply := k.reply
+	defer close(k.stored)
+	// The claim (which proves the conversation is the caller's) and
+	// the two messages are written at once: one store call's time. The
+	// messages go in the caller's own partition; if the claim fails
+	// they are removed again.
+	var claimErr, putErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { claimErr = s.st.ClaimMessages(ctx, uid, cid, 2, now) })
+	wg.Go(func() { putErr = s.st.PutMessages(ctx, uid, reply) })
+	userErr := s.st.PutMessages(ctx, uid, user)
+	wg.Wait()
+	switch {
+	case errors.Is(claimErr, store.ErrNotFound):
+		k.err = conversationNotFound()
+	default:
+		k.err = cmp.Or(claimErr, putErr, userErr)
+	}
+	if k.err != nil {
+		s.known.forget(uid, cid)
+		if err := s.st.DeleteMessages(ctx, uid, cid, user.ID, reply.ID); err != nil {
+			slog.WarnContext(ctx, "unkept messages not removed", "err", err)
+		}
+		return
+	}
+	s.known.claimed(uid, cid, now)
+	go func() {
+		if err := s.st.AddSearchSnippet(ctx, uid, cid, clipRunes(message, snippetRunes)); err != nil {
+			slog.WarnContext(ctx, "conversation search words not saved", "err", err)
+		}
+	}()
 }
 
 // newMessageID is sortable by time and of fixed length: m, 16 hex digits of

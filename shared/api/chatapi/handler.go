@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -50,8 +51,9 @@ type Options struct {
 	MaxStreamDuration time.Duration
 	// Now is the clock (tests move it across days).
 	Now func() time.Time
-	// SureChecksAfter is when a sure message's checks start at the latest
-	// (zero: DefaultSureChecksAfter); see stream.
+	// SureChecksAfter is when a sure message's checks, and the writes of a
+	// message kept in a known conversation, start at the latest (zero:
+	// DefaultSureChecksAfter); see stream.
 	SureChecksAfter time.Duration
 	// Tools lets replies call the tools of users' MCP servers.
 	Tools ToolOptions
@@ -399,6 +401,7 @@ func (s *Service) stream(parent context.Context, out *sse, rt route, rep *reply,
 	stall := time.AfterFunc(s.opts.StallTimeout, func() { cancel(errStall) })
 	defer stall.Stop()
 	rep.s, rep.ctx, rep.out, rep.rt, rep.stall = s, ctx, out, rt, stall
+	var later []func() // started after the first frames
 	if k := rep.keep; k != nil {
 		out.rec = newRecorder(s.st, rep.tr.uid, k, s.opts.Now, func() { cancel(errStopped) })
 		defer func() { _ = out.rec.finish() }() // idempotent: the last frame finished it
@@ -418,23 +421,25 @@ func (s *Service) stream(parent context.Context, out *sse, rt route, rep *reply,
 			return append(append([]byte("data: "), opening...), "\n\n"...), nil
 		}
 		if k.known {
-			// The conversation is known to be the caller's: the stream did
-			// not wait for the writes; should they fail after all (the
-			// conversation deleted meanwhile), the reply stops.
+			// The conversation is known to be the caller's: the stream does
+			// not wait for the writes, which start after its first frames
+			// (below); should they fail (the conversation deleted
+			// meanwhile), the reply stops.
+			later = append(later, k.begin)
 			go func() {
-				if k.wait() != nil {
-					cancel(errNotKept)
+				select {
+				case <-k.stored:
+					if k.written() != nil {
+						cancel(errNotKept)
+					}
+				case <-ctx.Done():
 				}
 			}()
 		}
 	}
 	if sure {
-		// The checks start once two frames went out, the call ended, or
-		// SureChecksAfter passed (a provider still thinking), whichever
-		// comes first: their store calls do not compete with the first
-		// frame. The watcher stops the call on their refusal.
-		checksDue := time.AfterFunc(s.opts.SureChecksAfter, adm.begin)
-		defer checksDue.Stop()
+		// The watcher stops the call on the checks' refusal.
+		later = append(later, adm.begin)
 		go func() {
 			select {
 			case <-adm.done:
@@ -444,15 +449,30 @@ func (s *Service) stream(parent context.Context, out *sse, rt route, rep *reply,
 			case <-ctx.Done():
 			}
 		}()
+	}
+	// What need not come before the first frame (a sure message's checks, a
+	// known conversation's writes) starts once two frames went out, the
+	// call ended, or SureChecksAfter passed (a provider still thinking),
+	// whichever comes first: their store calls do not compete with the
+	// first frame.
+	startLater := sync.OnceFunc(func() {
+		for _, begin := range later {
+			begin()
+		}
+	})
+	if len(later) > 0 {
+		due := time.AfterFunc(s.opts.SureChecksAfter, startLater)
+		defer due.Stop()
 		rep.framesOut = func(n int) {
 			if n == 2 {
-				adm.begin()
+				startLater()
 			}
 		}
 	}
 
 	err := rep.run()
 	stall.Stop()
+	startLater()
 	adm.begin()
 	spent := rep.usage.InputTokens + rep.usage.OutputTokens
 	if rep.calls == 0 {

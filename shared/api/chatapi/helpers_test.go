@@ -172,6 +172,8 @@ type msg struct {
 	Message      string        `json:"message"`
 	Model        string        `json:"model,omitempty"`
 	Context      []llm.Message `json:"context"`
+	// ConversationID keeps the message with a conversation.
+	ConversationID string `json:"conversation_id,omitempty"`
 }
 
 type errorJSON struct {

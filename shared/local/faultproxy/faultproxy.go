@@ -43,7 +43,14 @@ type Proxy struct {
 	conns    map[net.Conn]struct{} // passing through
 	silent   map[net.Conn]struct{} // held unanswered
 	cutOn    []byte                // a request carrying it is cut (CutWhenSent)
+	watches  []watch               // requests waited for (SeenSent)
 	wg       sync.WaitGroup
+}
+
+// watch is a marker a test waits to see sent, and the channel it closes.
+type watch struct {
+	marker []byte
+	seen   chan struct{}
 }
 
 // Start proxies a local address to upstream (host:port) until t ends.
@@ -95,6 +102,37 @@ func (p *Proxy) CutWhenSent(marker []byte) {
 	p.mu.Lock()
 	p.cutOn = bytes.Clone(marker)
 	p.mu.Unlock()
+}
+
+// SeenSent answers a channel closed once an HTTP request whose body or URL
+// carries marker has passed the proxy: a test waits on it to know that a
+// call was made (or, with a bound, that it was not made yet).
+func (p *Proxy) SeenSent(marker []byte) <-chan struct{} {
+	w := watch{marker: bytes.Clone(marker), seen: make(chan struct{})}
+	p.mu.Lock()
+	p.watches = append(p.watches, w)
+	p.mu.Unlock()
+	return w.seen
+}
+
+// sent closes the watches whose marker the request carried.
+func (p *Proxy) sent(uri string, body []byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	kept := p.watches[:0]
+	for _, w := range p.watches {
+		if carries(uri, body, w.marker) {
+			close(w.seen)
+			continue
+		}
+		kept = append(kept, w)
+	}
+	p.watches = kept
+}
+
+// carries reports whether a request's URI or body holds marker.
+func carries(uri string, body, marker []byte) bool {
+	return bytes.Contains(body, marker) || strings.Contains(uri, string(marker))
 }
 
 func (p *Proxy) marker() []byte {
@@ -190,9 +228,10 @@ func (p *Proxy) forward(up, c net.Conn) {
 		if err != nil {
 			return
 		}
-		if m := p.marker(); len(m) > 0 && (bytes.Contains(body, m) || strings.Contains(req.RequestURI, string(m))) {
+		if m := p.marker(); len(m) > 0 && carries(req.RequestURI, body, m) {
 			return // the deferred untracks close both sides
 		}
+		p.sent(req.RequestURI, body)
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		req.ContentLength, req.TransferEncoding = int64(len(body)), nil
 		if err := req.Write(up); err != nil {

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -42,18 +40,16 @@ func (s *Service) connectServer(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	uid, _ := auth.UserID(r.Context())
-	srv, err := s.activeServer(r, in.ServerID)
-	if err != nil {
-		return err
-	}
 	key := strings.TrimSpace(in.APIKey)
-	if srv.APIKeyRequired && key == "" {
-		return httpx.Invalid("API key is required for this server")
-	}
-	if len(key) > maxAPIKeyLen {
-		return httpx.Invalid("The API key is too long.")
-	}
-	endpoint, err := s.admitEndpoint(r.Context(), uid, srv, in.EndpointURL)
+	srv, endpoint, err := s.admit(r, uid, admission{serverID: in.ServerID, override: in.EndpointURL, check: func(srv domain.MCPServer) error {
+		if srv.APIKeyRequired && key == "" {
+			return httpx.Invalid("API key is required for this server")
+		}
+		if len(key) > maxAPIKeyLen {
+			return httpx.Invalid("The API key is too long.")
+		}
+		return nil
+	}})
 	if err != nil {
 		return err
 	}
@@ -83,61 +79,6 @@ func (s *Service) connectServer(w http.ResponseWriter, r *http.Request) error {
 	}
 	httpx.WriteJSON(w, http.StatusOK, presentConnection(c))
 	return nil
-}
-
-// activeServer is the registry entry id, if it is still active.
-func (s *Service) activeServer(r *http.Request, id string) (domain.MCPServer, error) {
-	srv, err := s.serverOr404(r, id)
-	if err != nil {
-		return srv, err
-	}
-	if !srv.IsActive {
-		return srv, httpx.Conflict(fmt.Sprintf("%s is no longer listed as active in the registry.", displayName(srv)))
-	}
-	return srv, nil
-}
-
-// admitEndpoint is the endpoint a connect or sign-in reaches (the user's
-// override, else the entry's), once the outbound rules allow it and the
-// attempt is counted (admitConnect).
-func (s *Service) admitEndpoint(ctx context.Context, uid string, srv domain.MCPServer, override string) (string, error) {
-	endpoint := strings.TrimSpace(override)
-	if endpoint == "" {
-		endpoint = srv.EndpointURL
-	}
-	if len(endpoint) > maxEndpointLen {
-		return "", httpx.Invalid("The endpoint URL is too long.")
-	}
-	if err := s.policy.CheckURL(endpoint); err != nil {
-		return "", clientError(err)
-	}
-	return endpoint, s.admitConnect(ctx, uid, endpoint)
-}
-
-// admitConnect counts the attempt against the caller's and the target
-// host's per-minute limits before any packet leaves, so the service cannot be
-// used to scan.
-func (s *Service) admitConnect(ctx context.Context, uid, endpoint string) error {
-	now := time.Now()
-	if win, ok, err := s.st.Admit(ctx, "mcp-connect", uid, s.userLimit, connectWindow, now); err != nil {
-		return err
-	} else if !ok {
-		return tooMany("You are connecting too often. Please wait a minute and try again.", win.Ends(connectWindow), now)
-	}
-	host := endpoint
-	if u, err := url.Parse(endpoint); err == nil {
-		host = strings.ToLower(u.Hostname())
-	}
-	if win, ok, err := s.st.Admit(ctx, "mcp-connect-host", host, s.hostLimit, connectWindow, now); err != nil {
-		return err
-	} else if !ok {
-		return tooMany("Too many connections to this server right now. Please try again in a minute.", win.Ends(connectWindow), now)
-	}
-	return nil
-}
-
-func tooMany(detail string, ends, now time.Time) error {
-	return &httpx.Error{Code: httpx.CodeRateLimited, Detail: detail, RetryAfterSeconds: max(1, int(math.Ceil(ends.Sub(now).Seconds())))}
 }
 
 // clientError maps a handshake failure to the status DESIGN §4 gives it.

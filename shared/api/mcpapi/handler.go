@@ -29,6 +29,7 @@ type Service struct {
 
 	sealer         *mcp.Sealer
 	policy         mcp.Policy
+	hosts          *hostGuesses
 	client         *http.Client
 	connectTimeout time.Duration
 	userLimit      int
@@ -58,7 +59,7 @@ type Options struct {
 func New(st *store.Store, tokens *auth.Tokens, real map[string]bool, o Options) *Service {
 	return &Service{
 		st: st, tokens: tokens, real: real,
-		sealer: o.Sealer, policy: o.Policy, client: o.Policy.Client(),
+		sealer: o.Sealer, policy: o.Policy, client: o.Policy.Client(), hosts: &hostGuesses{},
 		connectTimeout: cmp.Or(o.ConnectTimeout, mcp.DefaultHandshakeTimeout),
 		userLimit:      cmp.Or(o.ConnectsPerMinute, 10),
 		hostLimit:      cmp.Or(o.HostConnectsPerMinute, 60),
@@ -89,10 +90,12 @@ func (s *Service) Handler() http.Handler {
 	mux.Handle("GET /api/v1/mcp-servers/{$}", httpx.Handle(s.listServers))
 	mux.Handle("GET /api/v1/mcp-servers/{id}", httpx.Handle(s.getServer))
 	mux.Handle("GET /api/v1/mcp-connections/{$}", s.tokens.Required(httpx.Handle(s.listConnections)))
-	mux.Handle("POST /api/v1/mcp-connections/{$}", s.tokens.Required(httpx.Handle(s.connectServer)))
+	// A connect and a sign-in start confirm the session themselves (admit),
+	// beside their own table calls.
+	mux.Handle("POST /api/v1/mcp-connections/{$}", s.tokens.RequiredConcurrent(httpx.Handle(s.connectServer)))
 	mux.Handle("DELETE /api/v1/mcp-connections/{id}", s.tokens.Required(httpx.Handle(s.deleteConnection)))
 	mux.Handle("GET /api/v1/mcp-connections/tools", s.tokens.Required(httpx.Handle(s.listTools)))
-	mux.Handle("POST "+OAuthStartPath, s.tokens.Required(httpx.Handle(s.oauthStart)))
+	mux.Handle("POST "+OAuthStartPath, s.tokens.RequiredConcurrent(httpx.Handle(s.oauthStart)))
 	mux.Handle("GET "+OAuthCallbackPath, http.HandlerFunc(s.oauthCallback))
 	mux.Handle("GET "+OAuthMetadataPath, httpx.Handle(s.clientMetadata))
 	mux.Handle("DELETE /api/v1/mcp-connections/tools/always/{server_id}/{tool}", s.tokens.Required(httpx.Handle(s.revokeAlways)))

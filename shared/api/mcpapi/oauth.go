@@ -56,11 +56,7 @@ func (s *Service) oauthStart(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	uid, _ := auth.UserID(r.Context())
-	srv, err := s.activeServer(r, in.ServerID)
-	if err != nil {
-		return err
-	}
-	endpoint, err := s.admitEndpoint(r.Context(), uid, srv, in.EndpointURL)
+	srv, endpoint, err := s.admit(r, uid, admission{serverID: in.ServerID, override: in.EndpointURL})
 	if err != nil {
 		return err
 	}

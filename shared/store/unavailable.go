@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"time"
 
 	"aiwork/shared/config"
@@ -101,9 +102,22 @@ func markUnavailable(stack *middleware.Stack) error {
 
 // clientOptions bounds each call (attemptTimeout per attempt, maxAttempts)
 // and marks the unavailable ones.
+// idleConnections is how many connections to the table stay open between
+// calls. The SDK keeps 10: one process serving many users at once (the
+// devserver; a chat message makes several calls at once) then closed and
+// dialled connections all the time, which cost the process and the engine
+// CPU on every call (issue 27). A Lambda instance serves one request at a
+// time and never reaches either number.
+const idleConnections = 64
+
+func keepConnections(t *http.Transport) {
+	t.MaxIdleConns = max(t.MaxIdleConns, idleConnections)
+	t.MaxIdleConnsPerHost = idleConnections
+}
+
 func clientOptions(attemptTimeout time.Duration) func(*dynamodb.Options) {
 	return func(o *dynamodb.Options) {
-		o.HTTPClient = awshttp.NewBuildableClient().WithTimeout(attemptTimeout)
+		o.HTTPClient = awshttp.NewBuildableClient().WithTimeout(attemptTimeout).WithTransportOptions(keepConnections)
 		o.RetryMaxAttempts = maxAttempts
 		o.APIOptions = append(o.APIOptions, markUnavailable)
 	}

@@ -44,6 +44,7 @@ type Proxy struct {
 	silent   map[net.Conn]struct{} // held unanswered
 	cutOn    []byte                // a request carrying it is cut (CutWhenSent)
 	watches  []watch               // requests waited for (SeenSent)
+	accepted int                   // connections accepted so far
 	wg       sync.WaitGroup
 }
 
@@ -135,6 +136,13 @@ func carries(uri string, body, marker []byte) bool {
 	return bytes.Contains(body, marker) || strings.Contains(uri, string(marker))
 }
 
+// Accepted answers how many connections the proxy accepted so far.
+func (p *Proxy) Accepted() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.accepted
+}
+
 func (p *Proxy) marker() []byte {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -169,6 +177,7 @@ func (p *Proxy) accept() {
 		}
 		p.mu.Lock()
 		mode := p.mode
+		p.accepted++
 		p.mu.Unlock()
 		switch mode {
 		case Refuse:

@@ -142,7 +142,7 @@ func (b *bench) startRelay(ctx context.Context) (rig *relayRig, err error) {
 			return timeStream(client, req, `data: {"id"`, chunks)
 		}
 	}
-	rig.client = client
+	rig.client, rig.store = client, st
 	rig.relayed, rig.kept, rig.direct = relayedIn(conn.ID, "", relayChunks), relayedIn(conn.ID, conv.ID, relayChunks), directOf(relayChunks)
 	// The demo reply's length is the demo model's: counted once, the direct
 	// read it is compared with streams as many chunks.
@@ -173,7 +173,9 @@ type relayRig struct {
 	// and demoDirect reads as many chunks from the upstream directly.
 	demo, demoDirect streamTimer
 	demoChunks       int
-	closers          []func()
+	// store is the stack's table client, for the cost of one call.
+	store   *store.Store
+	closers []func()
 }
 
 func (r *relayRig) close() {
@@ -220,6 +222,10 @@ func (b *bench) relay(ctx context.Context) error {
 	b.rows = append(b.rows, addedRow("chat relay CPU per message", demo.cpuPerMessage(true), demo.cpuPerMessage(false), "ms", relayCPUBudgetMS))
 	b.note("chat relay CPU: user+sys of the process serving (the bench runs our handlers in-process, as the devserver does) per demo message of %d chunks, over %d messages, against as many direct reads of %d chunks; the table engine (dynalite) spent %.3f ms more per message",
 		rig.demoChunks, demo.messages, rig.demoChunks, ms(demo.engineOurs-demo.engineRef)/float64(demo.messages))
+	if per, err := tableCallCPU(ctx, rig.store); err == nil {
+		b.note("one table call (a GetItem through the store's SDK client) costs this process %.3f ms of CPU here; a demo message makes %d (the session, today's tokens, the per-minute count, the stream slot taken and given back, the usage; its connection is read once)",
+			per, demoTableCalls)
+	}
 	b.note("chat relay CPU through the OpenAI-shaped upstream (its reading and decoding included): %.3f ms per message, %.3f ms the direct read, over %d messages",
 		upstreamCPU.cpuPerMessage(true), upstreamCPU.cpuPerMessage(false), upstreamCPU.messages)
 	// A message kept with its conversation (issue 24), against the same
@@ -232,6 +238,27 @@ func (b *bench) relay(ctx context.Context) error {
 	b.note("conversation save: %d rounds kept with a conversation against the same message not kept; TTFB p50 %.3f ms kept, %.3f ms not",
 		relayRounds, ms(percentile(kept.ttfbOurs, 50)), ms(percentile(kept.ttfbRef, 50)))
 	return nil
+}
+
+// demoTableCalls is how many table calls a demo message makes once its
+// connection is known (chatapi's admission and its end).
+const demoTableCalls = 6
+
+// tableCallCPU answers this process's CPU per GetItem through st's client,
+// over 300 calls after a warm-up.
+func tableCallCPU(ctx context.Context, st *store.Store) (float64, error) {
+	const warmup, rounds = 20, 300
+	var cpu time.Duration
+	for i := range warmup + rounds {
+		start := cpuTime()
+		if _, err := st.ChatTokensOn(ctx, "bench-table-call", time.Now()); err != nil {
+			return 0, err
+		}
+		if i >= warmup {
+			cpu += cpuTime() - start
+		}
+	}
+	return ms(cpu) / rounds, nil
 }
 
 // relayFigures are the measured rounds of one measureRelay: ours and the

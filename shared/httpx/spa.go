@@ -10,17 +10,17 @@ import (
 
 // SPA serves a built single-page app from dir: existing files as they are
 // (hashed assets cached for a year), and index.html for any other path so the
-// client router can take it.
+// client router can take it. Compressible files go out precompressed when
+// the build wrote a .br or .gz copy the client accepts (serveFile).
 func SPA(dir string) http.Handler {
-	files := http.FileServer(http.Dir(dir))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		clean := path.Clean("/" + r.URL.Path)
 		full := filepath.Join(dir, filepath.FromSlash(clean))
-		if info, err := os.Stat(full); err == nil && !info.IsDir() {
+		if fileExists(full) {
 			if strings.HasPrefix(clean, "/assets/") {
 				w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 			}
-			files.ServeHTTP(w, r)
+			serveFile(w, r, full)
 			return
 		}
 		index := filepath.Join(dir, "index.html")
@@ -31,6 +31,6 @@ func SPA(dir string) http.Handler {
 			return
 		}
 		w.Header().Set("Cache-Control", "no-cache")
-		http.ServeFile(w, r, index)
+		serveFile(w, r, index)
 	})
 }

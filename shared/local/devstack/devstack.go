@@ -76,7 +76,7 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 	}
 	var app http.Handler
 	if staticDir != "" {
-		app = httpx.SPA(staticDir)
+		app = httpx.Site(staticDir, cfg.Auth.PublicURL)
 	}
 	api, err := routes.Mount(handlers, app)
 	if err != nil {

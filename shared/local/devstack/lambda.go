@@ -145,7 +145,7 @@ func StartLambda(ctx context.Context, st *store.Store, cfg Config, opts LambdaOp
 
 	gw := &lambdalocal.Gateway{Functions: functions, OriginSecret: originSecret, Methods: routes.ExactPathMethods, Log: log}
 	if opts.StaticDir != "" {
-		gw.Site = httpx.SPA(opts.StaticDir)
+		gw.Site = httpx.Site(opts.StaticDir, cfg.Auth.PublicURL)
 	}
 	stack.Gateway = gw
 

@@ -242,26 +242,29 @@ var wantTable = map[string]map[string]string{
 		"GetItem": "USER#*",
 		"Query":   "USER#*",
 	},
+	// Free uses count per mailbox (MAILBOX#: read and claimed).
 	"prompts": {
-		"GetItem":     "PROMPT#* USER#*",
+		"GetItem":     "MAILBOX#* PROMPT#* USER#*",
 		"PutItem":     "PROMPT#* USER#*",
-		"UpdateItem":  "PROMPT#* USER#*",
+		"UpdateItem":  "MAILBOX#* PROMPT#* USER#*",
 		"DeleteItem":  "PROMPT#*",
 		"Query":       "CATALOG USER#*",
 		"index:Query": "CATALOG USER#*",
 	},
 	// The open-checkout record (USER#) and a user's pending orders (GSI1
 	// USER#), to answer one session per prompt and expire the others.
+	// The free uses left (MAILBOX#) decide whether checkout offers one.
 	"payments": {
-		"GetItem":     "ORDER#* PROMPT#* USER#*",
+		"GetItem":     "MAILBOX#* ORDER#* PROMPT#* USER#*",
 		"PutItem":     "ORDER#* PAYMENTINTENT#* USER#*",
 		"UpdateItem":  "ORDER#* PROMPT#* USER#*", // a prompt's purchase counts
 		"DeleteItem":  "USER#*",
 		"Query":       "USER#*",
 		"index:Query": "USER#*",
 	},
+	// Fulfilment reads the buyer's free claims (MAILBOX#).
 	"stripe-webhook": {
-		"GetItem":     "ORDER#* PAYMENTINTENT#* PROMPT#* STRIPEEVENT#* USER#*",
+		"GetItem":     "MAILBOX#* ORDER#* PAYMENTINTENT#* PROMPT#* STRIPEEVENT#* USER#*",
 		"PutItem":     "ORDER#* PAYMENTINTENT#* STRIPEEVENT#* USER#*",
 		"UpdateItem":  "ORDER#* PROMPT#*",
 		"DeleteItem":  "USER#*",

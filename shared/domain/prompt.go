@@ -55,6 +55,10 @@ type FreeStatus struct {
 	TotalAllowed int      `json:"total_allowed"`
 	Used         int      `json:"used"`
 	PromptIDs    []string `json:"prompt_ids"`
+	// SharedWithOtherAccounts: another account on the same mailbox spent
+	// some of the uses (they count per mailbox), which is why Used can be
+	// more than this account's PromptIDs.
+	SharedWithOtherAccounts bool `json:"shared_with_other_accounts"`
 }
 
 // Ownership sources.

@@ -47,6 +47,7 @@ const (
 	oauthClients = store.PKOAuthClient + "*"
 	audit        = store.PKAudit
 	adminRights  = store.PKAdminRights
+	mailboxes    = store.PKMailbox + "*"
 )
 
 // Each function's Access, derived from the store methods its handler (or
@@ -72,12 +73,14 @@ var (
 	}}
 	// Catalogue (categories, prompts), free uses, ownership, activity and
 	// ratings (the rating item and the aggregate under PROMPT#; a failed
-	// aggregate update deletes or restores the rating). GSI1: the listing
-	// (CATALOG) and a user's ratings (USER#).
+	// aggregate update deletes or restores the rating). Free uses count
+	// per mailbox (MAILBOX#, read and claimed), the account's QUOTA item
+	// naming its mailbox. GSI1: the listing (CATALOG) and a user's
+	// ratings (USER#).
 	accessPrompts = Access{Table: map[string][]string{
-		GetItem:    {users, prompts},
+		GetItem:    {users, prompts, mailboxes},
 		PutItem:    {users, prompts},
-		UpdateItem: {users, prompts},
+		UpdateItem: {users, prompts, mailboxes},
 		DeleteItem: {prompts},
 		Query:      {users, catalog},
 	}, Index: []string{catalog, users}}
@@ -85,19 +88,21 @@ var (
 	// the order, its payment intent, ownership and activity (and the
 	// ownership revoked when a refund raced the fulfilment); the user's
 	// open-checkout record (USER#), and their pending orders (GSI1 USER#)
-	// to expire once the prompt is owned.
+	// to expire once the prompt is owned. The free uses left (MAILBOX#,
+	// read) decide whether checkout offers a free use instead.
 	accessPayments = Access{Table: map[string][]string{
-		GetItem:    {users, prompts, orders},
+		GetItem:    {users, prompts, orders, mailboxes},
 		PutItem:    {users, orders, intents},
 		UpdateItem: {users, orders, prompts}, // a prompt's purchase counts
 		DeleteItem: {users},
 		Query:      {users},
 	}, Index: []string{users}}
 	// Stripe's events: fulfil (reading the buyer's ownership, free uses and
-	// open-checkout record under USER#), expire, fail, refund; the
-	// processed-event record. No session check (Stripe signs the request).
+	// open-checkout record under USER#, the free claims under MAILBOX#),
+	// expire, fail, refund; the processed-event record. No session check
+	// (Stripe signs the request).
 	accessWebhook = Access{Table: map[string][]string{
-		GetItem:    {events, orders, intents, prompts, users},
+		GetItem:    {events, orders, intents, prompts, users, mailboxes},
 		PutItem:    {events, orders, intents, users},
 		UpdateItem: {orders, prompts}, // a prompt's purchase counts, given and taken back
 		DeleteItem: {users},

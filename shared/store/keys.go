@@ -1,6 +1,8 @@
 package store
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 	"time"
@@ -32,6 +34,7 @@ const (
 	PKOAuthClient   = "OAUTHCLIENT#"   // the site's client registered at an MCP server's authorization server
 	PKAudit         = "AUDIT"          // the admins' audit log (AUDIT#<time>#<id>, time order)
 	PKAdminRights   = "ADMINRIGHTS"    // the lease serializing changes that take an admin away
+	PKMailbox       = "MAILBOX#"       // free uses, counted per mailbox (every account on one address)
 	// GSI1 partition keys: the prompt listing (PKCatalog), the MCP server
 	// listing (GSI1MCPServers) and a user's ratings and orders (PKUser+uid).
 	GSI1MCPServers = "MCPSERVERS"
@@ -265,3 +268,16 @@ func oauthClientPK(keyHash string) string    { return PKOAuthClient + keyHash }
 const auditPrefix = "AUDIT#"
 
 func auditSK(at time.Time, id string) string { return auditPrefix + sortableTime(at) + "#" + id }
+
+// Free uses: the quota of a mailbox (MAILBOX#<id> / QUOTA), shared by every
+// account whose address delivers to it (domain.CanonicalMailbox). The id is
+// the SHA-256 of the canonical address: fixed length whatever the address,
+// and the table keeps no address after its accounts are deleted (the count
+// stays, so deleting an account gives no uses back). The account's own
+// QUOTA item names the mailbox (quota_home.go).
+func mailboxID(canonical string) string {
+	sum := sha256.Sum256([]byte(canonical))
+	return hex.EncodeToString(sum[:])
+}
+
+func mailboxPK(id string) string { return PKMailbox + id }

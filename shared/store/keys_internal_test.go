@@ -24,6 +24,7 @@ func TestKeysAsStored(t *testing.T) {
 		{skProfile, "PROFILE"},
 		{activitySK(at, "a1"), "ACT#2026-11-22T09:30:00.000000005Z#a1"},
 		{skQuota, "QUOTA"},
+		{mailboxPK(mailboxID("bob@example.com")), "MAILBOX#5ff860bf1190596c7188ab851db691f0f3169c453936e9e1eba2f9a47f7a0018"},
 		{ownSK("p1"), "OWN#p1"},
 		{checkoutSK("p1"), "CHECKOUT#p1"},
 		{chatConnSK("c1"), "CONN#c1"},

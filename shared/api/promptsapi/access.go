@@ -59,9 +59,10 @@ func (s *Service) useFree(w http.ResponseWriter, r *http.Request, pid string) er
 		if err := s.checkVerified(ctx, uid, pid); err != nil {
 			return err
 		}
-		_, already, err = s.st.ClaimFree(ctx, uid, pid, s.freeLimit)
+		var status domain.FreeStatus
+		status, already, err = s.st.ClaimFree(ctx, uid, pid, s.freeLimit)
 		if errors.Is(err, store.ErrQuotaExhausted) {
-			return httpx.Forbidden(fmt.Sprintf("You have used all %d of your free prompts. Purchase this prompt to use it.", s.freeLimit))
+			return quotaExhausted(status, s.freeLimit)
 		}
 		if err != nil {
 			return err
@@ -86,6 +87,16 @@ func (s *Service) useFree(w http.ResponseWriter, r *http.Request, pid string) er
 	}
 	httpx.WriteJSON(w, http.StatusOK, useFreeResponse{Prompt: s.present(p, v, names), Status: v.freeState, AlreadyClaimed: already})
 	return nil
+}
+
+// quotaExhausted refuses a free use when none are left; when another
+// account on the same email address spent some, it says so (this account
+// may have spent none itself).
+func quotaExhausted(status domain.FreeStatus, limit int) error {
+	if status.SharedWithOtherAccounts {
+		return httpx.Forbidden(fmt.Sprintf("All %d free prompts of this email address are used: free uses are shared by all accounts on the same email address. Purchase this prompt to use it.", limit))
+	}
+	return httpx.Forbidden(fmt.Sprintf("You have used all %d of your free prompts. Purchase this prompt to use it.", limit))
 }
 
 // msgConfirmEmail refuses a free use to an account whose email is not

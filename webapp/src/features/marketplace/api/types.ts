@@ -9,6 +9,8 @@ export interface FreeUsageStatus {
   used: number;
   /** Prompts already claimed free. */
   prompt_ids: (string | number)[];
+  /** Another account on the same email address spent some of the uses (they count per address). */
+  shared_with_other_accounts?: boolean;
 }
 
 /** POST /prompts/use-free-prompt/{id}. */

@@ -1,12 +1,16 @@
 import type { FreeUsageStatus } from '../api/types';
 import { freeBarPercent } from '../free-usage';
 
+/** Said when other accounts on the address spent some of the uses, so the count is explained. */
+const SHARED_QUOTA_NOTE = 'Free uses are shared by all accounts on the same email address.';
+
 /** SPEC §2: remaining out of total_allowed, and a bar of used / total_allowed. */
 export function FreePromptsPanel({ status }: { status: FreeUsageStatus }) {
   const total = Math.max(0, status.total_allowed);
   const used = Math.max(0, status.used);
   const remaining = Math.max(0, status.remaining);
   const percent = freeBarPercent(used, total);
+  const shared = status.shared_with_other_accounts === true;
   return (
     <section className="free-panel" data-testid="free-panel" aria-labelledby="free-panel-title">
       <div className="free-panel__head">
@@ -31,8 +35,15 @@ export function FreePromptsPanel({ status }: { status: FreeUsageStatus }) {
       <p className="free-panel__hint">
         {remaining > 0
           ? 'Use a free prompt to unlock its full text without paying.'
-          : 'You have used all your free prompts. Purchase a prompt to unlock it.'}
+          : shared
+            ? 'All free prompts of your email address are used. Purchase a prompt to unlock it.'
+            : 'You have used all your free prompts. Purchase a prompt to unlock it.'}
       </p>
+      {shared ? (
+        <p className="free-panel__hint" data-testid="free-panel-shared">
+          {SHARED_QUOTA_NOTE}
+        </p>
+      ) : null}
     </section>
   );
 }

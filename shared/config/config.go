@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 )
 
 // Store is what every function needs to reach the table.
@@ -357,9 +356,7 @@ func SecretsClient(cfg aws.Config) SecretFetcher {
 	for _, kv := range os.Environ() {
 		name, value, _ := strings.Cut(kv, "=")
 		if strings.HasSuffix(name, "_ARN") && strings.HasPrefix(value, "arn:") {
-			return secretsmanager.NewFromConfig(cfg, func(o *secretsmanager.Options) {
-				o.BaseEndpoint = ServiceEndpoint("SECRETS_MANAGER")
-			})
+			return NewSecretsManager(cfg)
 		}
 	}
 	return nil

@@ -6,10 +6,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager/types"
 )
 
 // KeySource answers the JWT signing key in use and the one before it (nil
@@ -35,8 +31,7 @@ func JWTKeySource(sm SecretFetcher) KeySource {
 			return nil, nil, err
 		}
 		previous, err := secretVersion(ctx, sm, arn, "AWSPREVIOUS")
-		var missing *types.ResourceNotFoundException
-		if errors.As(err, &missing) {
+		if SecretNotFound(err) {
 			return usableKey(current), nil, nil // never rotated yet
 		}
 		if err != nil {
@@ -47,11 +42,11 @@ func JWTKeySource(sm SecretFetcher) KeySource {
 }
 
 func secretVersion(ctx context.Context, sm SecretFetcher, arn, stage string) (string, error) {
-	out, err := sm.GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: aws.String(arn), VersionStage: aws.String(stage)})
+	v, err := sm.SecretValue(ctx, arn, stage)
 	if err != nil {
 		return "", fmt.Errorf("read JWT_SECRET %s: %w", stage, err)
 	}
-	return aws.ToString(out.SecretString), nil
+	return v, nil
 }
 
 // usableKey is the key, or nil when it is too short to sign with.

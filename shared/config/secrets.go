@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"os"
 	"strings"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 )
 
-// SecretFetcher reads a secret's value by ARN (Secrets Manager in Lambda).
+// SecretFetcher reads a secret's value by ARN and version stage (empty:
+// AWSCURRENT); in Lambda, SecretsManager.
 type SecretFetcher interface {
-	GetSecretValue(ctx context.Context, in *secretsmanager.GetSecretValueInput, opts ...func(*secretsmanager.Options)) (*secretsmanager.GetSecretValueOutput, error)
+	SecretValue(ctx context.Context, arn, stage string) (string, error)
 }
 
 // Secret resolves a secret named NAME: the variable NAME itself (local runs),
@@ -29,11 +27,11 @@ func Secret(ctx context.Context, sm SecretFetcher, name string) (string, error) 
 	if sm == nil {
 		return "", fmt.Errorf("%s_ARN is set but no Secrets Manager client is available", name)
 	}
-	out, err := sm.GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: aws.String(arn)})
+	v, err := sm.SecretValue(ctx, arn, "")
 	if err != nil {
 		return "", fmt.Errorf("read secret %s: %w", name, err)
 	}
-	return strings.TrimSpace(aws.ToString(out.SecretString)), nil
+	return strings.TrimSpace(v), nil
 }
 
 // SecretNames lists every secret the functions read, each by its name

@@ -86,7 +86,10 @@ func TestRotationSignsNobodyOut(t *testing.T) {
 	s, client := newSecretStore(t, firstKey)
 	t.Setenv("JWT_SECRET", "")
 	t.Setenv("JWT_SECRET_ARN", s.arn)
-	source := config.JWTKeySource(client)
+	t.Setenv("AWS_ENDPOINT_URL_SECRETS_MANAGER", s.url)
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDTEST")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "secret")
+	source := config.JWTKeySource(config.NewSecretsManager(config.AWS("us-east-1")))
 	now := time.Now()
 	clock := func() time.Time { return now }
 	process := func() *auth.Tokens { // a function instance starting now

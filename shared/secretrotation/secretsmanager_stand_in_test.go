@@ -21,6 +21,7 @@ import (
 type secretStore struct {
 	mu     sync.Mutex
 	arn    string
+	url    string              // where the stand-in answers
 	values map[string]string   // version id → value
 	stages map[string][]string // version id → stages
 }
@@ -34,6 +35,7 @@ func newSecretStore(t *testing.T, first string) (*secretStore, *secretsmanager.C
 	}
 	srv := httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(srv.Close)
+	s.url = srv.URL
 	client := secretsmanager.New(secretsmanager.Options{
 		BaseEndpoint: aws.String(srv.URL), Region: "us-east-1",
 		Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", ""),

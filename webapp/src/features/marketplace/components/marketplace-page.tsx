@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { SelectField, TextField } from '@aws-amplify/ui-react';
+import { SelectField, TextField, VisuallyHidden } from '@aws-amplify/ui-react';
 import { Link, useSearchParams } from 'react-router';
 import { ListingFilters, ListingResults, SEARCH_DEBOUNCE_MS, VisitorNotice } from '../../../components/listing/listing';
 import { Page } from '../../../components/page';
@@ -103,89 +103,96 @@ export default function MarketplacePage() {
 
       {signedIn && free.freeStatus ? <FreePromptsPanel status={free.freeStatus} /> : null}
 
-      <ListingFilters label="Filter prompts">
-        <TextField
-          label="Search prompts"
-          type="search"
-          placeholder="Search by title, description or category"
-          value={searchInput}
-          onChange={(e) => setSearchInput(e.target.value)}
-          autoComplete="off"
-        />
-        <SelectField label="Category" value={categoryId} onChange={(e) => setCategoryId(e.target.value)}>
-          <option value="">All Categories</option>
-          {categories.map((c) => (
-            <option key={String(c.id)} value={String(c.id)}>
-              {categoryLabel(c.name)}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
-          label="Sort by"
-          value={sort}
-          onChange={(e) => {
-            if (isSortOption(e.target.value)) setSort(e.target.value);
-          }}
-        >
-          {SORT_OPTIONS.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </SelectField>
-      </ListingFilters>
-
-      {ownership ? (
-        <div className="filter-bar" data-testid="purchased-filter">
-          <span>{OWNERSHIP_FILTER_TEXT[ownership]}</span>
-          {ownership === PURCHASED_FILTER ? (
-            <Link to={`/marketplace?filter=${MINE_FILTER}`} className="filter-bar__link">
-              Include free prompts
-            </Link>
-          ) : null}
-          <Link to="/marketplace" className="filter-bar__link">
-            Show all prompts
-          </Link>
-        </div>
-      ) : signedIn ? (
-        <div className="filter-bar filter-bar--quiet">
-          <Link to={`/marketplace?filter=${MINE_FILTER}`} className="filter-bar__link">
-            Show only my prompts
-          </Link>
-        </div>
-      ) : null}
-
-      <ListingResults
-        failure={failed ? { heading: 'Could not load prompts', message: errorMessage(list.error, 'Please check your connection and try again.'), onRetry: () => void list.mutate() } : null}
-        loading={loading}
-        loadingLabel="Loading prompts"
-        skeleton={<PromptCardSkeleton />}
-        countText={`${entries.length} prompts found`}
-        countTestId="prompt-count"
-        empty={
-          entries.length === 0
-            ? { title: MESSAGES.noPrompts, hint: MESSAGES.noPromptsHint, headingLevel: 2, onClearFilters: filtersActive ? clearFilters : undefined }
-            : null
-        }
-        busy={list.isPrevious}
-        cardMinWidth={300}
-      >
-        {entries.map((e) => (
-          <PromptCard
-            key={String(e.prompt.id)}
-            prompt={e.prompt}
-            access={e.access}
-            state={e.state}
-            ratingBlockedReason={e.ratingBlocked}
-            pending={actions.pending}
-            onView={openPrompt}
-            onUseInChat={actions.openInChat}
-            onUseFree={(p) => void actions.claimFree(p)}
-            onPurchase={(p) => void actions.purchase(p)}
-            onRate={(p, n) => void actions.rate(p, n, e.access)}
+      {/* The catalogue's own heading, read by screen readers: the cards'
+          titles are h3s, under an h2 (heading order, issue 29). */}
+      <section className="marketplace__catalogue" aria-labelledby="marketplace-prompts-heading">
+        <VisuallyHidden>
+          <h2 id="marketplace-prompts-heading">Prompts</h2>
+        </VisuallyHidden>
+        <ListingFilters label="Filter prompts">
+          <TextField
+            label="Search prompts"
+            type="search"
+            placeholder="Search by title, description or category"
+            value={searchInput}
+            onChange={(e) => setSearchInput(e.target.value)}
+            autoComplete="off"
           />
-        ))}
-      </ListingResults>
+          <SelectField label="Category" value={categoryId} onChange={(e) => setCategoryId(e.target.value)}>
+            <option value="">All Categories</option>
+            {categories.map((c) => (
+              <option key={String(c.id)} value={String(c.id)}>
+                {categoryLabel(c.name)}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField
+            label="Sort by"
+            value={sort}
+            onChange={(e) => {
+              if (isSortOption(e.target.value)) setSort(e.target.value);
+            }}
+          >
+            {SORT_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </SelectField>
+        </ListingFilters>
+
+        {ownership ? (
+          <div className="filter-bar" data-testid="purchased-filter">
+            <span>{OWNERSHIP_FILTER_TEXT[ownership]}</span>
+            {ownership === PURCHASED_FILTER ? (
+              <Link to={`/marketplace?filter=${MINE_FILTER}`} className="filter-bar__link">
+                Include free prompts
+              </Link>
+            ) : null}
+            <Link to="/marketplace" className="filter-bar__link">
+              Show all prompts
+            </Link>
+          </div>
+        ) : signedIn ? (
+          <div className="filter-bar filter-bar--quiet">
+            <Link to={`/marketplace?filter=${MINE_FILTER}`} className="filter-bar__link">
+              Show only my prompts
+            </Link>
+          </div>
+        ) : null}
+
+        <ListingResults
+          failure={failed ? { heading: 'Could not load prompts', message: errorMessage(list.error, 'Please check your connection and try again.'), onRetry: () => void list.mutate() } : null}
+          loading={loading}
+          loadingLabel="Loading prompts"
+          skeleton={<PromptCardSkeleton />}
+          countText={`${entries.length} prompts found`}
+          countTestId="prompt-count"
+          empty={
+            entries.length === 0
+              ? { title: MESSAGES.noPrompts, hint: MESSAGES.noPromptsHint, headingLevel: 3, onClearFilters: filtersActive ? clearFilters : undefined }
+              : null
+          }
+          busy={list.isPrevious}
+          cardMinWidth={300}
+        >
+          {entries.map((e) => (
+            <PromptCard
+              key={String(e.prompt.id)}
+              prompt={e.prompt}
+              access={e.access}
+              state={e.state}
+              ratingBlockedReason={e.ratingBlocked}
+              pending={actions.pending}
+              onView={openPrompt}
+              onUseInChat={actions.openInChat}
+              onUseFree={(p) => void actions.claimFree(p)}
+              onPurchase={(p) => void actions.purchase(p)}
+              onRate={(p, n) => void actions.rate(p, n, e.access)}
+            />
+          ))}
+        </ListingResults>
+      </section>
 
       {selected ? (
         <PromptDetailModal

@@ -216,10 +216,17 @@ test-e2e: webapp $(BIN)/devserver $(CHROMIUM) ## Playwright (playwright-core + D
 test-e2e-lambda: webapp $(BIN)/devserver lambdas-local $(CHROMIUM) ## the browser journeys against make run-lambda
 	rm -rf $(TEST_LOGS)/stacks/$@; cd $(WEBAPP) && LAMBDA_DIR=$(abspath $(LAMBDA_LOCAL)) $(E2E) --test-concurrency=$(E2E_LAMBDA_CONCURRENCY) e2e/lambda/ || $(E2E_FAILED)
 
+# Lighthouse (pinned) for the bench's lighthouse part, run on Debian's Chromium.
+BENCH_LIGHTHOUSE := functions/bench/lighthouse
+
+$(BENCH_LIGHTHOUSE)/node_modules/.installed: $(BENCH_LIGHTHOUSE)/package-lock.json
+	cd $(BENCH_LIGHTHOUSE) && $(NPM) ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 # Prints one table of the DESIGN §10 budgets, each figure beside a reference
 # measured in the same run; over budget is reported, not failed (unless
 # BENCH_STRICT=1: then a row OVER exits 1).
-bench: deps webapp build $(BIN)/devserver $(CHROMIUM) ## measure the §10 budgets (sizes, API, chat relay, Lambda init, LCP) against same-run references
+bench: deps webapp build $(BIN)/devserver $(CHROMIUM) $(BENCH_LIGHTHOUSE)/node_modules/.installed ## measure the §10 budgets (sizes, API, chat relay, Lambda init, LCP, Lighthouse) against same-run references
 	@$(GO) build -o $(BIN)/bench ./functions/bench
 	@CHROMIUM=$(CHROMIUM) $(BIN)/bench -devserver $(abspath $(BIN)/devserver) $(if $(BENCH_STRICT),-strict)
 

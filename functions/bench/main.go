@@ -10,8 +10,9 @@
 // relay against its upstream reached directly (wall time and CPU), a tool
 // round in chat against the same MCP call made directly, an MCP connect
 // against the same handshake made directly, each Lambda's init against a
-// hello-world aws-lambda-go binary, and the home page's LCP in headless
-// Chromium against a static one-heading page.
+// hello-world aws-lambda-go binary, the home page's LCP in headless
+// Chromium against a static one-heading page, and Lighthouse's four scores
+// (mobile) of the home, marketplace and registry pages against fixed minimums.
 package main
 
 import (
@@ -29,7 +30,7 @@ import (
 func main() {
 	root := flag.String("root", ".", "repository root (dist/, webapp/dist, .bin/devserver)")
 	devserver := flag.String("devserver", ".bin/devserver", "devserver binary, relative to root unless absolute")
-	skip := flag.String("skip", "", "comma-separated parts to skip: sizes,api,relay,tools,connect,init,lcp")
+	skip := flag.String("skip", "", "comma-separated parts to skip: sizes,api,relay,tools,connect,init,lcp,lighthouse")
 	strict := flag.Bool("strict", false, "exit 1 when a row is OVER (make bench BENCH_STRICT=1)")
 	peers := flag.Bool("peers", false, "only the relay measurement through peer gateways (make bench-peers)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the parts that run in this process (go tool pprof)")
@@ -71,7 +72,7 @@ func main() {
 	if b.wantsDynalite() {
 		db, err := localdynamo.Start(ctx, localdynamo.Options{})
 		if err != nil {
-			b.note("dynalite: %v (api, relay, tools, connect, init and lcp skipped)", err)
+			b.note("dynalite: %v (api, relay, tools, connect, init, lcp and lighthouse skipped)", err)
 		} else {
 			defer db.Stop()
 			b.dynamo, b.engine = db.Endpoint, db
@@ -82,6 +83,8 @@ func main() {
 			// Most of init is a first go build of amd64 copies; later runs hit the cache.
 			b.run(ctx, "init", 5*time.Minute, b.lambdaInit)
 			b.run(ctx, "lcp", partTimeout, b.lcp)
+			// Three runs of each of three pages, about 20 s a run.
+			b.run(ctx, "lighthouse", 6*time.Minute, b.lighthouse)
 		}
 	}
 	b.print(os.Stdout)
@@ -131,7 +134,7 @@ func (b *bench) run(ctx context.Context, name string, timeout time.Duration, par
 }
 
 func (b *bench) wantsDynalite() bool {
-	return !b.skip["api"] || !b.skip["relay"] || !b.skip["tools"] || !b.skip["connect"] || !b.skip["init"] || !b.skip["lcp"]
+	return !b.skip["api"] || !b.skip["relay"] || !b.skip["tools"] || !b.skip["connect"] || !b.skip["init"] || !b.skip["lcp"] || !b.skip["lighthouse"]
 }
 
 func (b *bench) note(format string, args ...any) {

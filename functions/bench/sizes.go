@@ -18,10 +18,11 @@ const (
 	// chatBootstrapBudgetMB: chat links the providers' official SDKs.
 	chatBootstrapBudgetMB = 40
 	initialJSBudgetKB     = 170
+	initialCSSBudgetKB    = 30
 )
 
 // sizes reports each Lambda bootstrap (dist/lambda/<fn>/bootstrap of `make
-// build`) and the web app's initial JS, gzipped.
+// build`) and the web app's initial JS and CSS, gzipped.
 func (b *bench) sizes(context.Context) error {
 	for _, g := range routes.Groups {
 		path := filepath.Join(b.root, "dist", "lambda", g.Function, "bootstrap")
@@ -41,7 +42,41 @@ func (b *bench) sizes(context.Context) error {
 		return fmt.Errorf("initial JS: %w (run `make webapp`)", err)
 	}
 	b.rows = append(b.rows, limitRow("webapp initial JS (gzip)", kb, initialJSBudgetKB, "KB"))
+	kb, err = initialCSSGzipKB(filepath.Join(b.root, "webapp", "dist"))
+	if err != nil {
+		return fmt.Errorf("initial CSS: %w (run `make webapp`)", err)
+	}
+	b.rows = append(b.rows, limitRow("webapp initial CSS (gzip)", kb, initialCSSBudgetKB, "KB"))
 	return nil
+}
+
+// htmlStylesheet: a stylesheet index.html links. The build puts the CSS of
+// everything loaded before any lazy route there (render-blocking); a lazy
+// page's CSS comes with its chunk.
+var htmlStylesheet = regexp.MustCompile(`<link[^>]*rel="stylesheet"[^>]*href="/(assets/[^"]+\.css)"`)
+
+func initialCSSGzipKB(dist string) (float64, error) {
+	html, err := os.ReadFile(filepath.Join(dist, "index.html"))
+	if err != nil {
+		return 0, err
+	}
+	matches := htmlStylesheet.FindAllStringSubmatch(string(html), -1)
+	if len(matches) == 0 {
+		return 0, fmt.Errorf("no stylesheet in %s/index.html", dist)
+	}
+	total := 0
+	for _, m := range matches {
+		css, err := os.ReadFile(filepath.Join(dist, m[1]))
+		if err != nil {
+			return 0, err
+		}
+		n, err := gzipSize(css)
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return float64(total) / 1024, nil
 }
 
 // The same definition as webapp/scripts/initial-js-size.mjs: the scripts and

@@ -172,7 +172,9 @@ func dummyAssets(dir string) (lambdaDir, webappDir string, err error) {
 			return "", "", err
 		}
 	}
-	files := map[string]string{"index.html": "<!doctype html><title>t</title>", "assets/index-abc.js": "console.log(1)"}
+	// With the build's precompressed copies, which the deploy leaves out.
+	files := map[string]string{"index.html": "<!doctype html><title>t</title>", "assets/index-abc.js": "console.log(1)",
+		"index.html.br": "br", "assets/index-abc.js.gz": "gz"}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(webappDir, name), []byte(body), 0o644); err != nil {
 			return "", "", err

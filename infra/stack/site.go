@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudfront"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudfrontorigins"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awss3"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awss3assets"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awss3deployment"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
 	"github.com/aws/constructs-go/constructs/v10"
@@ -150,7 +151,10 @@ func newSite(scope constructs.Construct, p siteProps) awscloudfront.Distribution
 	// Hashed build files first (kept across deploys, so a browser holding
 	// the previous index.html still finds its chunks), then the rest with
 	// revalidation; the second one prunes everything but assets/.
-	src := awss3deployment.Source_Asset(jsii.String(p.WebappDir), nil)
+	// The build's .br and .gz copies are for the devserver: CloudFront
+	// compresses by itself (Compress on the default behaviour, whose
+	// CachingOptimized policy keys the cache on gzip and brotli).
+	src := awss3deployment.Source_Asset(jsii.String(p.WebappDir), &awss3assets.AssetOptions{Exclude: jsii.Strings("*.br", "*.gz")})
 	assets := awss3deployment.NewBucketDeployment(scope, jsii.String("SiteAssets"), &awss3deployment.BucketDeploymentProps{
 		DestinationBucket: bucket,
 		Sources:           &[]awss3deployment.ISource{src},
@@ -162,11 +166,22 @@ func newSite(scope constructs.Construct, p siteProps) awscloudfront.Distribution
 		},
 		MemoryLimit: jsii.Number(512),
 	})
+	// robots.txt and sitemap.xml name the site's address, known here (the
+	// own domain, or the distribution's, a deploy-time value the deployment
+	// writes in), not to the build: written by the deploy, from the lists
+	// the devserver serves (httpx.RobotsTxt, httpx.SitemapXML).
+	siteURL := "https://" + p.Domain
+	if p.Domain == "" {
+		siteURL = *awscdk.Fn_Join(jsii.String(""), &[]*string{jsii.String("https://"), dist.DistributionDomainName()})
+	}
 	pages := awss3deployment.NewBucketDeployment(scope, jsii.String("SitePages"), &awss3deployment.BucketDeploymentProps{
 		DestinationBucket: bucket,
-		Sources:           &[]awss3deployment.ISource{src},
-		Exclude:           jsii.Strings("assets/*"),
-		Prune:             jsii.Bool(true),
+		Sources: &[]awss3deployment.ISource{src,
+			awss3deployment.Source_Data(jsii.String("robots.txt"), jsii.String(httpx.RobotsTxt(siteURL)), nil),
+			awss3deployment.Source_Data(jsii.String("sitemap.xml"), jsii.String(httpx.SitemapXML(siteURL)), nil),
+		},
+		Exclude: jsii.Strings("assets/*"),
+		Prune:   jsii.Bool(true),
 		CacheControl: &[]awss3deployment.CacheControl{
 			awss3deployment.CacheControl_FromString(jsii.String("no-cache")),
 		},

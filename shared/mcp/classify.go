@@ -41,7 +41,7 @@ func classify(ctx context.Context, o *observer, err error, keySent bool, budget 
 		}
 	}
 	if o.authStatus != 0 {
-		return authError(o.authStatus, o.challenge, keySent)
+		return authError(o.authStatus, o.challenge, o.authReason, keySent)
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return timeoutError(budget, err)
@@ -71,8 +71,11 @@ func classify(ctx context.Context, o *observer, err error, keySent bool, budget 
 
 // authError: a challenge naming OAuth resource metadata (the MCP auth spec)
 // means OAuth; without a key any challenge does. A key that meets a plain
-// 401/403 was refused.
-func authError(status int, challenge string, keySent bool) *Error {
+// 401/403 was refused. A 403 without a challenge is a refusal for some
+// other reason (a host check, an address list), told in the server's own
+// words when it gave some: "requires authentication" is only for a 401 or
+// a challenge.
+func authError(status int, challenge, reason string, keySent bool) *Error {
 	cause := fmt.Errorf("HTTP %d", status)
 	if status == 403 && strings.Contains(strings.ToLower(challenge), "insufficient_scope") {
 		return &Error{Kind: KindInsufficientScope, Detail: "The server needs wider access than this sign-in gave; sign in again.",
@@ -82,8 +85,14 @@ func authError(status int, challenge string, keySent bool) *Error {
 	switch {
 	case oauth:
 		return &Error{Kind: KindOAuth, Detail: "This server requires sign-in with the server's OAuth: use Sign in in the MCP Registry.", cause: cause}
+	case keySent && status == 403 && reason != "":
+		return &Error{Kind: KindKeyRefused, Detail: "The server refused the API key: " + reason, cause: cause}
 	case keySent:
 		return &Error{Kind: KindKeyRefused, Detail: "The server refused the API key.", cause: cause}
+	case status == 403 && challenge == "" && reason != "":
+		return &Error{Kind: KindForbidden, Detail: "The server refused the connection: " + reason, cause: cause}
+	case status == 403 && challenge == "":
+		return &Error{Kind: KindForbidden, Detail: "The server refused the connection (HTTP 403).", cause: cause}
 	}
 	return &Error{Kind: KindAuthRequired, Detail: "The server requires authentication.", cause: cause}
 }

@@ -12,7 +12,8 @@ const (
 	KindNotMCP       Kind = "not_mcp"       // it answered, but not as an MCP server
 	KindKeyRefused   Kind = "key_refused"   // 401/403 although a key was sent
 	KindOAuth        Kind = "oauth"         // 401/403 with an OAuth challenge
-	KindAuthRequired Kind = "auth_required" // 401/403 and no key was sent
+	KindAuthRequired Kind = "auth_required" // 401, or 403 with a challenge, and no key was sent
+	KindForbidden    Kind = "forbidden"     // 403 without a challenge or key: refused for another reason
 	KindTimeout      Kind = "timeout"       // no complete answer before the deadline
 	// KindInsufficientScope: 403 insufficient_scope, the token lacks a
 	// scope the request needs (Error.Scope names it when the server did).

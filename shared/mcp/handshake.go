@@ -55,7 +55,8 @@ var clientInfo = &mcp.Implementation{Name: "aiwork-mcp-registry", Version: "1.0.
 //
 // Every failure is an *Error, except a cancelled ctx, which is returned as an
 // error wrapping context.Canceled (the caller went away; nobody to tell).
-// A streamable endpoint that answers 404/405 to POST is retried over SSE.
+// A streamable endpoint that answers its initialize POST with a 4xx other
+// than 401/403 is retried over SSE (the MCP spec's backwards compatibility).
 func Handshake(ctx context.Context, hc *http.Client, t Target) (Result, error) {
 	return dial(ctx, t, func(ctx context.Context, t Target, transport string) (Result, *observer, error) {
 		return attempt(ctx, hc, t, transport)
@@ -63,7 +64,7 @@ func Handshake(ctx context.Context, hc *http.Client, t Target) (Result, error) {
 }
 
 // dial runs try over t's transport, and over SSE when a streamable endpoint
-// does not take POST, bounded by ctx (DefaultHandshakeTimeout when it has
+// refuses the initialize POST, bounded by ctx (DefaultHandshakeTimeout when it has
 // no deadline), the key trimmed and checked first; failures are
 // classified for users (*Error).
 func dial[T any](ctx context.Context, t Target, try func(context.Context, Target, string) (T, *observer, error)) (T, error) {
@@ -84,8 +85,14 @@ func dial[T any](ctx context.Context, t Target, try func(context.Context, Target
 		transport = domain.TransportStreamableHTTP
 	}
 	out, obs, err := try(ctx, t, transport)
-	if err != nil && transport == domain.TransportStreamableHTTP && obs.postMissing() && ctx.Err() == nil {
+	if err != nil && transport == domain.TransportStreamableHTTP && obs.initializeRefused() && ctx.Err() == nil {
+		first, firstErr, missing := obs, err, obs.postMissing()
 		out, obs, err = try(ctx, t, domain.TransportSSE)
+		if err != nil && !missing && ctx.Err() == nil {
+			// Not an SSE server either: the streamable answer (a 400 with
+			// the server's reason) says more than the SSE attempt's.
+			obs, err = first, firstErr
+		}
 	}
 	if err != nil {
 		return zero, classify(ctx, obs, err, t.APIKey != "", budget)

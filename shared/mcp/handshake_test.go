@@ -46,6 +46,18 @@ func sdkServer(t *testing.T, n int, opts *sdk.ServerOptions, wrap func(http.Hand
 	return srv.URL + "/mcp"
 }
 
+// sseServer is an in-process go-sdk server with one tool over the older
+// SSE transport only, at one URL: a POST there without a session answers
+// 400 "sessionid must be provided", as Playwright MCP's /sse does.
+func sseServer(t *testing.T) string {
+	t.Helper()
+	s := sdk.NewServer(&sdk.Implementation{Name: "test-server", Title: "Test", Version: "0.1.0"}, nil)
+	s.AddTool(&sdk.Tool{Name: "tool-000", Description: "Tool number 0.", InputSchema: map[string]any{"type": "object"}}, okTool)
+	srv := httptest.NewServer(sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return s }, nil))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/sse"
+}
+
 func okTool(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	return &sdk.CallToolResult{}, nil
 }
@@ -101,7 +113,16 @@ func TestHandshakeOutcomes(t *testing.T) {
 		}, mcp.Target{}, mcp.KindAuthRequired, 0},
 		{"403 without challenge, no key", func(t *testing.T) string {
 			return sdkServer(t, 1, nil, answer(403, nil, "no"))
-		}, mcp.Target{}, mcp.KindAuthRequired, 0},
+		}, mcp.Target{}, mcp.KindForbidden, 0},
+		{"403 echoing the key it refused", func(t *testing.T) string {
+			return sdkServer(t, 1, nil, answer(403, map[string]string{"Content-Type": "text/plain"}, "key "+testKey+" is not allowed"))
+		}, mcp.Target{APIKey: testKey}, mcp.KindKeyRefused, 0},
+		{"an SSE server answering the initialize POST with 400", func(t *testing.T) string {
+			return sseServer(t)
+		}, mcp.Target{}, "", 1},
+		{"400 everywhere", func(t *testing.T) string {
+			return sdkServer(t, 1, nil, answer(400, nil, "bad request"))
+		}, mcp.Target{}, mcp.KindNotMCP, 0},
 		{"401 when a key was sent", func(t *testing.T) string {
 			return sdkServer(t, 1, nil, requireHeader("Authorization", "Bearer other"))
 		}, mcp.Target{APIKey: testKey}, mcp.KindKeyRefused, 0},
@@ -355,5 +376,17 @@ func TestHandshakeRefusedAddress(t *testing.T) {
 	}
 	if n := hits.Load(); n != 0 {
 		t.Errorf("the refused server got %d requests", n)
+	}
+}
+
+// A 403 that is not about credentials (Playwright MCP's host check) reads
+// in the server's own words, not "requires authentication".
+func TestHandshakeForbiddenGivesTheServersReason(t *testing.T) {
+	t.Parallel()
+	endpoint := sdkServer(t, 1, nil, answer(403, map[string]string{"Content-Type": "text/plain"}, "Access is only allowed at localhost:18101\n"))
+	_, err := mcp.Handshake(timeout(t, 15*time.Second), loopback.Client(), mcp.Target{Endpoint: endpoint})
+	e := wantKind(t, err, mcp.KindForbidden)
+	if want := "The server refused the connection: Access is only allowed at localhost:18101"; e.Detail != want {
+		t.Errorf("detail = %q, want %q", e.Detail, want)
 	}
 }

@@ -21,10 +21,15 @@ type observer struct {
 	base          http.RoundTripper
 	checkRedirect func(*http.Request, []*http.Request) error
 
+	// key is the credential sent, kept out of what a server's answer says.
+	key string
+
 	mu          sync.Mutex
 	authStatus  int    // last 401 or 403
 	challenge   string // its WWW-Authenticate
+	authReason  string // its body's short reason, if it gave one
 	missingPOST bool   // a POST answered 404 or 405: not a streamable endpoint
+	initPOST    int    // the status of the first POST (the initialize)
 	status      int    // last other non-2xx status
 	badType     string // a 2xx answer that is neither JSON nor an event stream
 	netErr      error  // last transport error (dial, DNS, TLS, header timeout)
@@ -49,6 +54,7 @@ func newObserver(ctx context.Context, hc *http.Client) *observer {
 // client is the per-handshake client: the key (if any) on top, the observer
 // under it, the caller's policy-bound transport at the bottom.
 func (o *observer) client(t Target) *http.Client {
+	o.key = t.APIKey
 	var rt http.RoundTripper = o
 	if t.APIKey != "" {
 		rt = newKeyTransport(o, t)
@@ -97,9 +103,13 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 		o.netErr = err
 		return nil, err
 	}
+	if req.Method == http.MethodPost && o.initPOST == 0 {
+		o.initPOST = resp.StatusCode
+	}
 	switch code := resp.StatusCode; {
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
 		o.authStatus, o.challenge = code, resp.Header.Get("WWW-Authenticate")
+		o.authReason = peekReason(resp, o.key)
 	case req.Method == http.MethodPost && (code == http.StatusNotFound || code == http.StatusMethodNotAllowed):
 		o.missingPOST = true
 	case code < 200 || code > 299:
@@ -121,10 +131,22 @@ func contentType(resp *http.Response) string {
 	return mt
 }
 
+// postMissing reports whether a POST met 404 or 405 (no streamable endpoint).
 func (o *observer) postMissing() bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return o.missingPOST && o.authStatus == 0
+	return o.missingPOST
+}
+
+// initializeRefused reports whether the initialize POST met a 4xx that is
+// not about credentials: the MCP spec's sign to try the older SSE transport
+// (a 404 or 405, or a 400 such as an SSE server's "Missing sessionId").
+// 401 and 403 say who may connect, not how, and are reported as they are.
+func (o *observer) initializeRefused() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	code := o.initPOST
+	return code >= 400 && code < 500 && code != http.StatusUnauthorized && code != http.StatusForbidden && o.authStatus == 0
 }
 
 // observedBody notes a body over the size cap and ends a DELETE's bound.

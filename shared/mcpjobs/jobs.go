@@ -39,7 +39,10 @@ func FromConfig(st *store.Store, cfg config.MCPJobs, log *slog.Logger) (*Runner,
 	if err != nil {
 		return nil, err
 	}
-	return &Runner{st: st, policy: policy, client: policy.Client(), registryURL: cfg.RegistryURL, log: log}, nil
+	// A probe's own timeout bounds it, not the client's shorter default wait
+	// for an answer's headers.
+	client := policy.ClientWithLimits(mcp.Limits{ResponseHeader: mcp.DefaultProbeTimeout})
+	return &Runner{st: st, policy: policy, client: client, registryURL: cfg.RegistryURL, log: log}, nil
 }
 
 // Run runs the named job.

@@ -1,6 +1,7 @@
 package mcpapi_test
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -228,4 +229,33 @@ func TestConnectErrors(t *testing.T) {
 			t.Errorf("keys that reached the key-checking server = %q, want the wrong key sent", got)
 		}
 	})
+}
+
+// MCP_CONNECT_TIMEOUT alone bounds a connect: a server that answers
+// initialize after the outbound client's default 10 s wait for headers,
+// but within the connect timeout, is connected (it was cut at 10 s, 504).
+func TestConnectTimeoutGovernsTheHandshake(t *testing.T) {
+	t.Parallel()
+	o := local()
+	o.ConnectTimeout = 30 * time.Second
+	s := newStack(t, o)
+	late := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if bytes.Contains(body, []byte(`"method":"initialize"`)) {
+				select { // answered past the client's default 10 s wait for headers
+				case <-time.After(10*time.Second + 500*time.Millisecond):
+				case <-r.Context().Done():
+					return
+				}
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	s.addServer(domain.MCPServer{ID: "late", EndpointURL: sdkServer(t, 1, late)})
+	_, token := s.user("late-user")
+	if w := s.connect(token, map[string]any{"server_id": "late"}); w.Code != http.StatusOK {
+		t.Fatalf("connect = %d %s, want 200 within the 30 s connect timeout", w.Code, w.Body)
+	}
 }

@@ -57,10 +57,13 @@ type Options struct {
 // their APIs (llm.RealProviders); the others by the local demo model.
 // Knowing that is enough here, so this package links no provider SDK.
 func New(st *store.Store, tokens *auth.Tokens, real map[string]bool, o Options) *Service {
+	connectTimeout := cmp.Or(o.ConnectTimeout, mcp.DefaultHandshakeTimeout)
 	return &Service{
-		st: st, tokens: tokens, real: real,
-		sealer: o.Sealer, policy: o.Policy, client: o.Policy.Client(), hosts: &hostGuesses{},
-		connectTimeout: cmp.Or(o.ConnectTimeout, mcp.DefaultHandshakeTimeout),
+		st: st, tokens: tokens, real: real, sealer: o.Sealer, policy: o.Policy, hosts: &hostGuesses{},
+		// The connect timeout alone bounds a handshake: the client's wait
+		// for an answer's headers (10 s by default) must not cut it first.
+		client:         o.Policy.ClientWithLimits(mcp.Limits{ResponseHeader: connectTimeout}),
+		connectTimeout: connectTimeout,
 		userLimit:      cmp.Or(o.ConnectsPerMinute, 10),
 		hostLimit:      cmp.Or(o.HostConnectsPerMinute, 60),
 		publicURL:      strings.TrimRight(o.PublicURL, "/"),

@@ -4,6 +4,8 @@
 import { createElement, lazy, useState, type ComponentType } from 'react';
 
 import HomePage from '../features/home/components/home-page';
+import { prefetchMcpServers } from '../features/registry/api/use-mcp-servers';
+import { prefetchPrompts } from '../lib/api/use-prompts';
 
 type PageModule = { default: ComponentType };
 
@@ -12,6 +14,8 @@ export interface AppRoute {
   /** Downloads the page's chunk (once); the promise is shared. */
   load: () => Promise<PageModule>;
   Component: ComponentType;
+  /** Starts the requests the page's first paint needs, when it is the first page of a visit. */
+  prefetch?: () => void;
 }
 
 /**
@@ -21,7 +25,7 @@ export interface AppRoute {
  * holds content back for 300 ms after a fallback appeared, which made the
  * home page's largest paint wait for nothing; DESIGN §10 LCP).
  */
-function route(path: string, importPage: () => Promise<PageModule>): AppRoute {
+function route(path: string, importPage: () => Promise<PageModule>, prefetch?: () => void): AppRoute {
   let pending: TrackedPromise<PageModule> | null = null;
   const load = (): Promise<PageModule> => {
     if (!pending) {
@@ -48,7 +52,7 @@ function route(path: string, importPage: () => Promise<PageModule>): AppRoute {
     return ready ? createElement(ready.default) : createElement(Lazy);
   }
   Page.displayName = `Page(${path})`;
-  return { path, load, Component: Page };
+  return { path, load, Component: Page, prefetch };
 }
 
 /**
@@ -78,10 +82,10 @@ export const ROUTES: readonly AppRoute[] = [
   route('/payment/cancel', () => import('../features/payment/components/payment-cancel-page')),
   route('/user-guide', () => import('../features/user-guide/components/user-guide-page')),
   route('/privacy-policy', () => import('../features/privacy-policy/components/privacy-policy-page')),
-  route('/marketplace', () => import('../features/marketplace/components/marketplace-page')),
+  route('/marketplace', () => import('../features/marketplace/components/marketplace-page'), prefetchPrompts),
   route('/prompts', () => import('../features/marketplace/components/prompts-redirect')),
   route('/agents', () => import('../features/agents/components/agents-page')),
-  route('/registry', () => import('../features/registry/components/registry-page')),
+  route('/registry', () => import('../features/registry/components/registry-page'), prefetchMcpServers),
   route('/llm-chat', () => import('../features/llm-chat/components/llm-chat-page')),
   route('/chat', () => import('../features/chat/components/chat-page')),
   route('/dashboard', () => import('../features/dashboard/components/dashboard-page')),
@@ -99,12 +103,14 @@ function matches(routePath: string, path: string): boolean {
 }
 
 /**
- * Start downloading the current page's chunk in parallel with start-up;
- * settles (never rejects) once it is there or failed.
+ * Start downloading the current page's chunk, and the data its first paint
+ * needs, in parallel with start-up; settles (never rejects) once the chunk
+ * is there or failed.
  */
 export function preloadRoute(pathname: string): Promise<void> {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   const match = ROUTES.find((r) => matches(r.path, path)) ?? NOT_FOUND;
+  match.prefetch?.();
   return match.load().then(
     () => undefined,
     () => undefined,

@@ -3,9 +3,10 @@
 // skeleton cards while the first list loads, the "N … found" line, and the
 // cards or the empty state. Each page brings its own cards and texts.
 
-import { Fragment, type CSSProperties, type ReactNode } from 'react';
+import { Children, Fragment, type CSSProperties, type ReactNode } from 'react';
 import { Alert, Button } from '@aws-amplify/ui-react';
 import { Link } from 'react-router';
+import { useRenderedCount } from '../../lib/use-rendered-count';
 import './listing.css';
 
 /** The search box waits this long after the last key before it asks. */
@@ -104,12 +105,14 @@ interface ListingResultsProps {
   busy: boolean;
   /** The narrowest a card may get before the grid drops a column, in px. */
   cardMinWidth: number;
-  /** The cards. */
+  /** The cards; a long list is rendered a few at a time (useRenderedCount). */
   children: ReactNode;
 }
 
 export function ListingResults({ failure, loading, loadingLabel, skeleton, countText, countTestId, empty, busy, cardMinWidth, children }: ListingResultsProps) {
   const gridStyle = { '--listing-card-min': `${cardMinWidth}px` } as CSSProperties;
+  const cards = Children.toArray(children);
+  const rendered = useRenderedCount(cards.length);
   if (failure) {
     return (
       <Alert variation="error" heading={failure.heading} className="listing-error" data-testid={failure.testId}>
@@ -138,7 +141,7 @@ export function ListingResults({ failure, loading, loadingLabel, skeleton, count
         <EmptyState {...empty} />
       ) : (
         <div className="listing-grid" style={gridStyle} aria-busy={busy}>
-          {children}
+          {cards.slice(0, rendered)}
         </div>
       )}
     </>

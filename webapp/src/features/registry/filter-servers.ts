@@ -22,11 +22,17 @@ export function matchesFilter(server: McpServer, filter: ServerFilter): boolean 
 
 const HEALTH_RANK: Record<string, number> = { up: 0, auth_required: 1, unknown: 2, down: 3 };
 
+// Built once: localeCompare with options builds a collator per call.
+let nameCollator: Intl.Collator | undefined;
+let idCollator: Intl.Collator | undefined;
+
 /** Active servers first, working ones before the rest, then by name (the API's order, kept on the client). */
 export function compareServers(a: McpServer, b: McpServer): number {
   if (a.is_active !== b.is_active) return a.is_active ? -1 : 1;
   const rank = (s: McpServer) => HEALTH_RANK[s.health.status] ?? 3;
-  return rank(a) - rank(b) || a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.id.localeCompare(b.id);
+  nameCollator ??= new Intl.Collator(undefined, { sensitivity: 'base' });
+  idCollator ??= new Intl.Collator();
+  return rank(a) - rank(b) || nameCollator.compare(a.name, b.name) || idCollator.compare(a.id, b.id);
 }
 
 export function filterServers(servers: readonly McpServer[], filter: ServerFilter): McpServer[] {

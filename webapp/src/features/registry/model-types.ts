@@ -27,11 +27,16 @@ export function modelTypeLabel(type: string): string {
   return words[0].toUpperCase() + words.slice(1);
 }
 
+// One collator for every comparison: localeCompare builds one per call.
+let collator: Intl.Collator | undefined;
+
 /** The filter's options: the distinct non-empty model types, sorted by label. */
 export function distinctModelTypes(servers: readonly Pick<McpServer, 'model_type'>[]): string[] {
   const seen = new Set<string>();
   for (const s of servers) {
     if (typeof s.model_type === 'string' && s.model_type.trim()) seen.add(s.model_type);
   }
-  return [...seen].sort((a, b) => modelTypeLabel(a).localeCompare(modelTypeLabel(b)) || a.localeCompare(b));
+  collator ??= new Intl.Collator();
+  const { compare } = collator;
+  return [...seen].sort((a, b) => compare(modelTypeLabel(a), modelTypeLabel(b)) || compare(a, b));
 }

@@ -2,8 +2,9 @@
 // dashboard (titles and prices of its fallback activities).
 
 import { useRef } from 'react';
-import useSWR, { type Key } from 'swr';
+import useSWR, { preload, type Key } from 'swr';
 import { apiRequest } from '../api-client';
+import { signedInUserId } from '../auth-session';
 import { useAuth } from '../use-auth';
 import type { Prompt, SortOption } from './types';
 
@@ -63,6 +64,22 @@ async function fetchPrompts([url]: readonly [string, string]): Promise<Prompt[]>
   return normalisePromptList(await apiRequest(url));
 }
 
+/** A list's cache key: per user, so a visitor's previews and a buyer's contents never share an entry. */
+function promptsKey(query: PromptQuery, userId: string | null): readonly [string, string] {
+  return [promptsUrl(query), userId ?? 'visitor'];
+}
+
+/**
+ * Starts the unfiltered list's request at start-up (the session already
+ * read), beside the page's chunk download: the page's first usePrompts
+ * takes it over (same key and fetcher) instead of asking once rendered.
+ */
+export function prefetchPrompts(): void {
+  // Handled here so a failure nobody reads is no unhandled rejection; the
+  // hook still sees it.
+  preload(promptsKey({}, signedInUserId()), fetchPrompts).catch(() => undefined);
+}
+
 /**
  * GET /api/v1/prompts/ (query search, category_id, sort), keyed per user so a
  * visitor's previews and a buyer's contents never share a cache entry. Failure
@@ -73,7 +90,7 @@ async function fetchPrompts([url]: readonly [string, string]): Promise<Prompt[]>
 export function usePrompts(query: PromptQuery | null) {
   const { user } = useAuth();
   const scope = user?.id ?? 'visitor';
-  const key: Key = query ? ([promptsUrl(query), scope] as const) : null;
+  const key: Key = query ? promptsKey(query, user?.id ?? null) : null;
   const swr = useSWR<Prompt[]>(key, fetchPrompts, {
     dedupingInterval: PROMPTS_CACHE_MS,
     shouldRetryOnError: false,

@@ -1,4 +1,4 @@
-import useSWR from 'swr';
+import useSWR, { preload } from 'swr';
 import { apiRequest } from '../../../lib/api-client';
 import { normaliseServerList } from './normalise';
 import type { McpServer } from './types';
@@ -25,6 +25,17 @@ export function mcpServersUrl(query: McpServerQuery = {}): string {
 
 async function fetchServers(url: string): Promise<McpServer[]> {
   return normaliseServerList(await apiRequest(url));
+}
+
+/**
+ * Starts the unfiltered list's request at start-up, beside the page's chunk
+ * download: the page's first useMcpServers({}) takes it over (same key and
+ * fetcher) instead of asking only once it has rendered.
+ */
+export function prefetchMcpServers(): void {
+  // Handled here so a failure nobody reads is no unhandled rejection; the
+  // hook still sees it.
+  preload(mcpServersUrl(), fetchServers).catch(() => undefined);
 }
 
 /**

@@ -95,10 +95,15 @@ func (t MCPTool) MayDestroy() bool {
 // MCPConnection is a user's handshake with an MCP server. The API key is kept
 // only sealed (see shared/mcp); APIKeyLast4 is all that is ever shown.
 type MCPConnection struct {
-	ID              string
-	ServerID        string
-	ServerName      string
-	EndpointURL     string
+	ID          string
+	ServerID    string
+	ServerName  string
+	EndpointURL string
+	// EndpointHost is EndpointURL's host (with a port not the scheme's
+	// default) when the user's endpoint reached another host than the
+	// registry entry's default, so a user tells "GitHub" from "GitHub" on
+	// a local server; "" when it is the entry's own host.
+	EndpointHost    string
 	Transport       string
 	ModelType       string
 	ProtocolVersion string

@@ -24,6 +24,7 @@ type mcpConnItem struct {
 	ServerID        string                `dynamodbav:"server_id"`
 	ServerName      string                `dynamodbav:"server_name,omitempty"`
 	EndpointURL     string                `dynamodbav:"endpoint_url,omitempty"`
+	EndpointHost    string                `dynamodbav:"endpoint_host,omitempty"`
 	Transport       string                `dynamodbav:"transport,omitempty"`
 	ModelType       string                `dynamodbav:"model_type,omitempty"`
 	ProtocolVersion string                `dynamodbav:"protocol_version,omitempty"`
@@ -42,7 +43,7 @@ type mcpConnItem struct {
 
 func (it mcpConnItem) domain() domain.MCPConnection {
 	c := domain.MCPConnection{
-		ID: it.ID, ServerID: it.ServerID, ServerName: it.ServerName, EndpointURL: it.EndpointURL,
+		ID: it.ID, ServerID: it.ServerID, ServerName: it.ServerName, EndpointURL: it.EndpointURL, EndpointHost: it.EndpointHost,
 		Transport: it.Transport, ModelType: it.ModelType, ProtocolVersion: it.ProtocolVersion,
 		Tools: toolsFromAtts(it.Tools), SealedAPIKey: slices.Clone(it.SealedAPIKey),
 		APIKeyLast4: it.APIKeyLast4, APIKeyHeader: it.APIKeyHeader, ConnectedAt: it.ConnectedAt,
@@ -92,7 +93,7 @@ func (s *Store) ReplaceMCPConnection(ctx context.Context, uid string, c domain.M
 func mcpConnItemOf(uid string, c domain.MCPConnection) mcpConnItem {
 	return mcpConnItem{
 		PK: userPK(uid), SK: mcpConnSK(c.ID), ID: c.ID, ServerID: c.ServerID, ServerName: c.ServerName,
-		EndpointURL: c.EndpointURL, Transport: c.Transport, ModelType: c.ModelType,
+		EndpointURL: c.EndpointURL, EndpointHost: c.EndpointHost, Transport: c.Transport, ModelType: c.ModelType,
 		ProtocolVersion: c.ProtocolVersion, ServerInfo: implementationAtt(c.ServerInfo),
 		Tools: toolAttsWithSchemas(c.Tools), SealedAPIKey: c.SealedAPIKey, APIKeyLast4: c.APIKeyLast4,
 		APIKeyHeader: c.APIKeyHeader, ConnectedAt: c.ConnectedAt, ToolsCheckedAt: c.ToolsCheckedAt,

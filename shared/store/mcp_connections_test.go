@@ -44,6 +44,8 @@ func TestMCPConnectionsPutListDelete(t *testing.T) {
 	sealed := []byte{0x00, 0xff, 0x10, 'n', 'o', 'n', 'c', 'e', 0x80}
 	c1 := mcpConn("c1", "2026-11-22T12:00:00Z", nil)
 	c2 := mcpConn("c2", "2026-11-22T12:00:00.5Z", sealed) // fractions must not break the order
+	// An override's host is kept beside its endpoint.
+	c2.EndpointURL, c2.EndpointHost = "http://127.0.0.1:18101/mcp", "127.0.0.1:18101"
 	c3 := mcpConn("c3", "2026-11-22T11:00:00Z", nil)
 	c3.Tools, c3.ServerInfo = nil, domain.MCPImplementation{}
 	for _, c := range []domain.MCPConnection{c1, c2, c3} {

@@ -64,7 +64,8 @@ func (s *Service) connectServer(w http.ResponseWriter, r *http.Request) error {
 	}
 	now := time.Now().UTC().Format(time.RFC3339Nano)
 	c := domain.MCPConnection{
-		ID: newID(), ServerID: srv.ID, ServerName: displayName(srv), EndpointURL: endpoint, Transport: res.Transport,
+		ID: newID(), ServerID: srv.ID, ServerName: displayName(srv), EndpointURL: endpoint,
+		EndpointHost: overriddenHost(endpoint, srv.EndpointURL), Transport: res.Transport,
 		ModelType: srv.ModelType, ProtocolVersion: res.ProtocolVersion, ServerInfo: res.ServerInfo, Tools: res.Tools,
 		APIKeyHeader: srv.APIKeyHeader, ConnectedAt: now, ToolsCheckedAt: now,
 	}

@@ -223,6 +223,8 @@ type connectionView struct {
 	ConnectedAt string           `json:"connected_at"`
 	HasAPIKey   bool             `json:"has_api_key"`
 	APIKeyLast4 string           `json:"api_key_last4"`
+	// EndpointHost: the host reached, when not the entry's default's.
+	EndpointHost string `json:"endpoint_host"`
 }
 
 // connectionRow is one row of GET /api/v1/mcp-connections/.
@@ -233,6 +235,7 @@ type connectionRow struct {
 	HasAPIKey    bool   `json:"has_api_key"`
 	APIKeyLast4  string `json:"api_key_last4"`
 	ConnectedAt  string `json:"connected_at"`
+	EndpointHost string `json:"endpoint_host"`
 }
 
 // Keys every answer of the contract carries.
@@ -242,9 +245,9 @@ var (
 		"website_url", "repository", "health", "tools_changed_at"}
 	healthKeys     = []string{"status", "checked_at", "latency_ms", "protocol_version", "tools_count", "detail"}
 	connectionKeys = []string{"connection_id", "server_id", "server_name", "endpoint_url", "model_type", "transport",
-		"protocol_version", "server_info", "tools", "tools_count", "connected_at", "has_api_key", "api_key_last4"}
+		"protocol_version", "server_info", "tools", "tools_count", "connected_at", "has_api_key", "api_key_last4", "endpoint_host"}
 	connectionRowKeys = []string{"connection_id", "server_id", "server_name", "endpoint_url", "model_type", "transport",
-		"protocol_version", "tools_count", "has_api_key", "api_key_last4", "connected_at"}
+		"protocol_version", "tools_count", "has_api_key", "api_key_last4", "connected_at", "endpoint_host"}
 )
 
 // wantKeys fails unless m has every key.

@@ -221,7 +221,8 @@ func (s *Service) finishSignIn(ctx context.Context, uid string, flow store.MCPOA
 	now := time.Now().UTC().Format(time.RFC3339Nano)
 	return s.st.ReplaceMCPConnection(ctx, uid, domain.MCPConnection{
 		ID: signInConnectionID(uid, srv.ID, flow.EndpointURL), ServerID: srv.ID, ServerName: displayName(srv), EndpointURL: flow.EndpointURL,
-		Transport: res.Transport, ModelType: srv.ModelType, ProtocolVersion: res.ProtocolVersion, ServerInfo: res.ServerInfo, Tools: res.Tools,
+		EndpointHost: overriddenHost(flow.EndpointURL, srv.EndpointURL), Transport: res.Transport, ModelType: srv.ModelType,
+		ProtocolVersion: res.ProtocolVersion, ServerInfo: res.ServerInfo, Tools: res.Tools,
 		SealedAPIKey: sealed, APIKeyHeader: "Authorization", ConnectedAt: now, ToolsCheckedAt: now, OAuth: true,
 	})
 }

@@ -21,10 +21,12 @@ type toolsView struct {
 }
 
 type toolServerView struct {
-	ConnectionID string     `json:"connection_id"`
-	ServerID     string     `json:"server_id"`
-	ServerName   string     `json:"server_name"`
-	EndpointURL  string     `json:"endpoint_url"`
+	ConnectionID string `json:"connection_id"`
+	ServerID     string `json:"server_id"`
+	ServerName   string `json:"server_name"`
+	EndpointURL  string `json:"endpoint_url"`
+	// EndpointHost: as in connectionView, shown beside ServerName.
+	EndpointHost string     `json:"endpoint_host"`
 	ConnectedAt  string     `json:"connected_at"`
 	Tools        []toolView `json:"tools"`
 }
@@ -66,7 +68,7 @@ func (s *Service) listTools(w http.ResponseWriter, r *http.Request) error {
 	out := toolsView{Servers: make([]toolServerView, 0, len(conns)), AlwaysAllowed: make([]allowanceView, 0, len(allowances))}
 	for _, c := range conns {
 		v := toolServerView{ConnectionID: c.ID, ServerID: c.ServerID, ServerName: c.ServerName, EndpointURL: c.EndpointURL,
-			ConnectedAt: c.ConnectedAt, Tools: make([]toolView, 0, len(c.Tools))}
+			EndpointHost: c.EndpointHost, ConnectedAt: c.ConnectedAt, Tools: make([]toolView, 0, len(c.Tools))}
 		for _, t := range c.Tools {
 			schema := t.InputSchema
 			if len(schema) == 0 {

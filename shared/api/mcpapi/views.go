@@ -87,6 +87,10 @@ type connectionView struct {
 	ConnectedAt     string                   `json:"connected_at"`
 	HasAPIKey       bool                     `json:"has_api_key"`
 	APIKeyLast4     string                   `json:"api_key_last4"`
+	// EndpointHost is always present: the host reached when the user's
+	// endpoint was not on the entry's default host, else "" (see
+	// domain.MCPConnection), shown beside ServerName.
+	EndpointHost string `json:"endpoint_host"`
 }
 
 // connectionListItem is one row of the caller's connections (no tool list).
@@ -106,6 +110,8 @@ type connectionListItem struct {
 	// accepts it (Sign in again).
 	OAuth       bool `json:"oauth"`
 	NeedsSignIn bool `json:"needs_sign_in"`
+	// EndpointHost: as in connectionView.
+	EndpointHost string `json:"endpoint_host"`
 }
 
 func presentConnection(c domain.MCPConnection) connectionView {
@@ -113,7 +119,7 @@ func presentConnection(c domain.MCPConnection) connectionView {
 		ConnectionID: c.ID, ServerID: c.ServerID, ServerName: c.ServerName, EndpointURL: c.EndpointURL,
 		ModelType: c.ModelType, Transport: c.Transport, ProtocolVersion: c.ProtocolVersion, ServerInfo: c.ServerInfo,
 		Tools: nonNil(c.Tools), ToolsCount: len(c.Tools), ConnectedAt: c.ConnectedAt,
-		HasAPIKey: len(c.SealedAPIKey) > 0, APIKeyLast4: c.APIKeyLast4,
+		HasAPIKey: len(c.SealedAPIKey) > 0, APIKeyLast4: c.APIKeyLast4, EndpointHost: c.EndpointHost,
 	}
 }
 
@@ -122,7 +128,7 @@ func presentConnectionRow(c domain.MCPConnection) connectionListItem {
 		ConnectionID: c.ID, ServerID: c.ServerID, ServerName: c.ServerName, EndpointURL: c.EndpointURL,
 		ModelType: c.ModelType, Transport: c.Transport, ProtocolVersion: c.ProtocolVersion, ToolsCount: len(c.Tools),
 		HasAPIKey: len(c.SealedAPIKey) > 0 && !c.OAuth, APIKeyLast4: c.APIKeyLast4, ConnectedAt: c.ConnectedAt,
-		OAuth: c.OAuth, NeedsSignIn: c.NeedsSignIn,
+		OAuth: c.OAuth, NeedsSignIn: c.NeedsSignIn, EndpointHost: c.EndpointHost,
 	}
 }
 

@@ -46,6 +46,7 @@ export function connectResponse(s: McpServer, over: Partial<McpConnectResponse> 
     connected_at: new Date().toISOString(),
     has_api_key: false,
     api_key_last4: '',
+    endpoint_host: '',
     ...over,
   };
 }
@@ -64,6 +65,7 @@ export function connection(over: Partial<McpConnection> & { connection_id: strin
     connected_at: new Date().toISOString(),
     oauth: false,
     needs_sign_in: false,
+    endpoint_host: '',
     ...over,
   };
 }

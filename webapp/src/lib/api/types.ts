@@ -72,4 +72,6 @@ export interface McpConnection {
   oauth: boolean;
   /** The server no longer accepts the sign-in: offer Sign in again. */
   needs_sign_in: boolean;
+  /** The host reached when the user's endpoint was not on the entry's default host, else "". */
+  endpoint_host: string;
 }

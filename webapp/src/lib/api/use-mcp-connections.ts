@@ -30,6 +30,7 @@ export function normaliseConnection(v: unknown): McpConnection | null {
     connected_at: str(v.connected_at),
     oauth: bool(v.oauth),
     needs_sign_in: bool(v.needs_sign_in),
+    endpoint_host: str(v.endpoint_host),
   };
 }
 

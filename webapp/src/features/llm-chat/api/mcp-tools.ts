@@ -30,6 +30,8 @@ export interface McpToolServer {
   server_id: string;
   server_name: string;
   endpoint_url: string;
+  /** The host reached when the user's endpoint was not on the entry's default host, else "". */
+  endpoint_host: string;
   /** RFC 3339. */
   connected_at: string;
   tools: McpToolInfo[];
@@ -66,6 +68,7 @@ function normaliseServer(raw: unknown): McpToolServer | null {
     server_id: str(raw.server_id),
     server_name: str(raw.server_name) || str(raw.server_id) || str(raw.connection_id),
     endpoint_url: str(raw.endpoint_url),
+    endpoint_host: str(raw.endpoint_host),
     connected_at: str(raw.connected_at),
     tools: list(raw.tools)
       .map(normaliseTool)

@@ -123,6 +123,20 @@ describe('the Tools control', () => {
     expect(toolsButton()).toHaveAttribute('aria-expanded', 'false');
   });
 
+  it('a server connected at another endpoint shows its host beside the name', async () => {
+    const user = userEvent.setup();
+    const local = { ...SERVER, connection_id: 'mcp-conn-2', endpoint_url: 'http://127.0.0.1:18101/mcp', endpoint_host: '127.0.0.1:18101', tools: [tool('echo')] };
+    tools = { servers: [SERVER, local], always_allowed: [] };
+    renderApp('/llm-chat');
+    await input();
+    await waitFor(() => expect(toolsButton()).toHaveAttribute('data-count', '2'));
+    expect(screen.getByTestId('chat-empty-tools')).toHaveTextContent(`from ${EVERYTHING}; echo from ${EVERYTHING} · 127.0.0.1:18101`);
+
+    const dialog = await openTools(user);
+    expect(within(dialog).getByRole('switch', { name: EVERYTHING })).toBeChecked();
+    expect(within(dialog).getByRole('switch', { name: `${EVERYTHING} · 127.0.0.1:18101` })).toBeChecked();
+  });
+
   it('with no servers says so and links to the registry', async () => {
     const user = userEvent.setup();
     tools = { servers: [], always_allowed: [] };

@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { Modal } from '../../../components/modal';
 import { toast } from '../../../components/notifications/notification-store';
 import { errorMessage } from '../../../lib/api-client';
+import { connectionLabel } from '../../../lib/connection-label';
 import { MAX_TOOL_SERVERS, type AlwaysAllowedTool, type McpTools } from '../api/mcp-tools';
 
 export const NO_SERVERS_TEXT = 'No MCP servers connected.';
@@ -119,7 +120,7 @@ function ToolsDialog({
             <li key={s.connection_id} className="chat-toolsctl__server" data-testid="tool-server" data-connection-id={s.connection_id}>
               <label className="chat-toolsctl__switch">
                 <input type="checkbox" role="switch" checked={isOn} onChange={(e) => onToggle(s.connection_id, e.target.checked)} />
-                <span className="chat-toolsctl__server-name">{s.server_name}</span>
+                <span className="chat-toolsctl__server-name">{connectionLabel(s)}</span>
               </label>
               <details className="chat-toolsctl__tools">
                 <summary data-testid="tool-count">{plural(s.tools.length, 'tool', 'tools')}</summary>

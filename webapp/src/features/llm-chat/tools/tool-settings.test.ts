@@ -8,6 +8,7 @@ const server = (n: number, tools: string[] = ['echo']): McpToolServer => ({
   server_id: `srv-${n}`,
   server_name: `Server ${n}`,
   endpoint_url: '',
+  endpoint_host: '',
   connected_at: '',
   tools: tools.map(tool),
 });
@@ -33,6 +34,7 @@ describe('tool settings', () => {
       'Tools: echo, get-sum from Everything (local reference server)',
     );
     expect(toolsLine([server(1, ['a', 'b', 'c', 'd', 'e', 'f']), server(2, []), server(3, ['x'])])).toBe('Tools: a, b, c, d, e … from Server 1; x from Server 3');
+    expect(toolsLine([{ ...server(1), endpoint_host: '127.0.0.1:18101' }])).toBe('Tools: echo from Server 1 · 127.0.0.1:18101');
     expect(toolsLine([])).toBe('');
     expect(toolsLine([server(1, [])])).toBe('');
   });

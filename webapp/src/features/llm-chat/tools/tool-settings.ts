@@ -2,6 +2,7 @@
 // server's, except those the tab turned off (ChatTab.toolsOff), at most
 // MAX_TOOL_SERVERS of them per message.
 
+import { connectionLabel } from '../../../lib/connection-label';
 import { MAX_TOOL_SERVERS, type McpToolServer } from '../api/mcp-tools';
 import type { ChatTab } from '../state/types';
 
@@ -37,7 +38,7 @@ export function toolsLine(servers: readonly McpToolServer[]): string {
     .map((s) => {
       const names = s.tools.map((t) => t.name);
       const shown = names.slice(0, TOOLS_LINE_NAMES).join(', ');
-      return `${shown}${names.length > TOOLS_LINE_NAMES ? ' …' : ''} from ${s.server_name}`;
+      return `${shown}${names.length > TOOLS_LINE_NAMES ? ' …' : ''} from ${connectionLabel(s)}`;
     });
   return parts.length > 0 ? `Tools: ${parts.join('; ')}` : '';
 }

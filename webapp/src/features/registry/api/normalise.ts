@@ -88,5 +88,6 @@ export function normaliseConnectResponse(v: unknown): McpConnectResponse | null 
     connected_at: str(v.connected_at),
     has_api_key: bool(v.has_api_key),
     api_key_last4: str(v.api_key_last4),
+    endpoint_host: str(v.endpoint_host),
   };
 }

@@ -91,4 +91,6 @@ export interface McpConnectResponse {
   has_api_key: boolean;
   /** At most the key's last 4 characters; "" without a key. */
   api_key_last4: string;
+  /** The host reached when the user's endpoint was not on the entry's default host, else "". */
+  endpoint_host: string;
 }

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { Button, PasswordField } from '@aws-amplify/ui-react';
 import { toast } from '../../../components/notifications/notification-store';
+import { connectionLabel } from '../../../lib/connection-label';
 import { useConnectMcpServer } from '../api/connect-mcp-server';
 import type { McpConnectResponse, McpServer } from '../api/types';
 import { buildConnectRequest, connectFailureReason, isApiKeyMissing } from '../connect-request';
@@ -61,7 +62,7 @@ export function ConnectDialog({ server, userId, onClose }: ConnectDialogProps) {
     setPhase({ kind: 'connecting' });
     try {
       const result = await connect(userId, buildConnectRequest(server, { endpointUrl, apiKey }));
-      toast.success(connectedMessage(server.name));
+      toast.success(connectedMessage(connectionLabel({ server_name: server.name, endpoint_host: result.endpoint_host })));
       if (mounted.current) {
         // The key is not needed any more: do not keep it in memory.
         setApiKey('');
@@ -169,7 +170,7 @@ function ConnectSuccess({
   return (
     <div className="detail-modal__body" data-testid="connect-success">
       <h3 ref={headingRef} tabIndex={-1} className="connect-dialog__success-title">
-        <span aria-hidden="true">✓ </span>Connected to {server.name}
+        <span aria-hidden="true">✓ </span>Connected to {connectionLabel({ server_name: server.name, endpoint_host: result.endpoint_host })}
       </h3>
       <p id={descriptionId} className="detail-modal__description">
         {info.title || info.name || result.server_name}

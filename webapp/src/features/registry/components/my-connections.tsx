@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '@aws-amplify/ui-react';
 import { toast } from '../../../components/notifications/notification-store';
 import { errorMessage } from '../../../lib/api-client';
+import { connectionLabel } from '../../../lib/connection-label';
 import { useDisconnectMcpConnection } from '../api/disconnect-mcp-connection';
 import type { McpConnection } from '../../../lib/api/types';
 import type { McpServer } from '../api/types';
@@ -45,9 +46,9 @@ export function MyConnections({ now, servers, onSignInAgain }: MyConnectionsProp
     setPending((p) => new Set(p).add(c.connection_id));
     try {
       await disconnect(userId, c.connection_id);
-      toast.success(disconnectedMessage(c.server_name));
+      toast.success(disconnectedMessage(connectionLabel(c)));
     } catch (err) {
-      toast.error(disconnectFailedMessage(c.server_name, errorMessage(err, 'Please try again.')));
+      toast.error(disconnectFailedMessage(connectionLabel(c), errorMessage(err, 'Please try again.')));
     } finally {
       if (mounted.current) {
         setPending((p) => {
@@ -132,7 +133,7 @@ function ConnectionItem({
       <div className="connection__main">
         <div className="connection__head">
           <strong id={nameId} className="connection__name">
-            {c.server_name}
+            {connectionLabel(c)}
           </strong>
           {c.model_type ? (
             <span className="server-type">

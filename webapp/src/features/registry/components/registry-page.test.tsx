@@ -519,6 +519,23 @@ describe('RegistryPage: Connect dialog', () => {
     expect(await within(dialog).findByTestId('connect-success')).toBeInTheDocument();
   });
 
+  it('an endpoint on another host: the toast and the heading name that host beside the server', async () => {
+    startSignedIn();
+    serveRegistry();
+    api.route('POST /api/v1/mcp-connections/', () =>
+      jsonResponse(200, connectResponse(EVERYTHING, { endpoint_url: 'http://127.0.0.1:18101/mcp', endpoint_host: '127.0.0.1:18101' })),
+    );
+    renderApp('/registry');
+    await userEvent.click(within(await findCard('local-everything')).getByRole('button', { name: 'Connect' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Connect to Everything (local reference server)' });
+    await userEvent.type(within(dialog).getByLabelText('Endpoint URL'), 'http://127.0.0.1:18101/mcp');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Connect' }));
+
+    expect(await within(toasts()).findByText('Successfully connected to Everything (local reference server) · 127.0.0.1:18101!')).toBeInTheDocument();
+    const success = await within(dialog).findByTestId('connect-success');
+    expect(within(success).getByRole('heading', { name: 'Connected to Everything (local reference server) · 127.0.0.1:18101' })).toBeInTheDocument();
+  });
+
   it('falls back to the message, then to Connection failed', async () => {
     startSignedIn();
     serveRegistry();
@@ -583,6 +600,29 @@ describe('RegistryPage: My connections', () => {
     await waitFor(() => expect(within(mine).getAllByTestId('connection')).toHaveLength(1));
     expect(api.callsTo('DELETE', '/api/v1/mcp-connections/c1')[0].auth).toMatch(/^Bearer /);
     expect(JSON.parse(localStorage.getItem(localConnectionsKey(ADA.id)) ?? '[]')).toEqual([]);
+  });
+
+  it('a connection made with another endpoint shows its host beside the name, also in the Disconnect toast', async () => {
+    startSignedIn();
+    const state = serveRegistry({
+      connections: [
+        connection({ connection_id: 'c1', server_id: GITHUB.id, server_name: 'GitHub', endpoint_url: 'http://127.0.0.1:18101/mcp', endpoint_host: '127.0.0.1:18101' }),
+        connection({ connection_id: 'c2', server_id: GITHUB.id, server_name: 'GitHub', endpoint_url: GITHUB.endpoint_url }),
+      ],
+    });
+    api.route('DELETE /api/v1/mcp-connections/c1', () => {
+      state.connections = state.connections.filter((c) => c.connection_id !== 'c1');
+      return new Response(null, { status: 204 });
+    });
+    renderApp('/registry');
+    const mine = await screen.findByTestId('my-connections');
+    await waitFor(() => expect(within(mine).getAllByTestId('connection')).toHaveLength(2));
+    const [overridden, own] = within(mine).getAllByTestId('connection');
+    expect(within(overridden).getByRole('button', { name: 'Disconnect' })).toHaveAccessibleDescription('GitHub · 127.0.0.1:18101');
+    expect(within(own).getByRole('button', { name: 'Disconnect' })).toHaveAccessibleDescription('GitHub');
+
+    await userEvent.click(within(overridden).getByRole('button', { name: 'Disconnect' }));
+    expect(await within(toasts()).findByText('Disconnected from GitHub · 127.0.0.1:18101')).toBeInTheDocument();
   });
 
   it('shows an error with Retry when the list fails', async () => {

@@ -129,3 +129,13 @@ type MCPConnection struct {
 	NeedsSignIn  bool
 	SignInScope  string
 }
+
+// Label is the connection's name as a user reads it: "GitHub ·
+// 127.0.0.1:18101" for an endpoint override (the webapp's connectionLabel
+// says the same), just the entry's name otherwise.
+func (c MCPConnection) Label() string {
+	if c.EndpointHost == "" {
+		return c.ServerName
+	}
+	return c.ServerName + " · " + c.EndpointHost
+}

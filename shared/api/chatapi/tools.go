@@ -194,7 +194,7 @@ func (s *Service) target(ctx context.Context, uid string, c domain.MCPConnection
 		k := mcpauth.Keeper{St: s.st, Sealer: s.tools.Sealer, Client: s.tools.Pool.Client(), Now: s.opts.Now}
 		token, err := k.AccessToken(ctx, uid, c)
 		if errors.Is(err, mcpauth.ErrReauth) {
-			return mcp.Target{}, &mcp.Error{Kind: mcp.KindAuthRequired, Detail: fmt.Sprintf("Sign in to %s again in the MCP Registry.", c.ServerName)}
+			return mcp.Target{}, &mcp.Error{Kind: mcp.KindAuthRequired, Detail: fmt.Sprintf("Sign in to %s again in the MCP Registry.", c.Label())}
 		}
 		if err != nil {
 			return mcp.Target{}, err
@@ -222,7 +222,7 @@ type (
 	toolCallView struct {
 		ID         string          `json:"id"`
 		ServerID   string          `json:"server_id"`
-		ServerName string          `json:"server_name"`
+		ServerName string          `json:"server_name"` // its Label: an override's host beside the name
 		Tool       string          `json:"tool"`
 		Arguments  json.RawMessage `json:"arguments"`
 	}
@@ -256,7 +256,7 @@ type (
 func (tr *turn) callView(c llm.ToolCall) toolCallView {
 	v := toolCallView{ID: c.ID, Tool: llm.BareToolName(c.Name)}
 	if bt, ok := tr.tools.byName[c.Name]; ok {
-		v.ServerID, v.ServerName, v.Tool = bt.conn.ServerID, bt.conn.ServerName, bt.tool.Name
+		v.ServerID, v.ServerName, v.Tool = bt.conn.ServerID, bt.conn.Label(), bt.tool.Name
 	}
 	v.Arguments = json.RawMessage(c.Arguments)
 	if !json.Valid(v.Arguments) {
@@ -314,7 +314,7 @@ func (s *Service) runCall(ctx context.Context, tr *turn, c llm.ToolCall) (llm.To
 		}
 		if s.noteSignInRefused(ctx, tr.uid, bt.conn, err) {
 			return fail(fmt.Sprintf("The tool %s on %s failed: the server no longer accepts your sign-in. Sign in to %s again in the MCP Registry.",
-				bt.tool.Name, bt.conn.ServerName, bt.conn.ServerName))
+				bt.tool.Name, bt.conn.Label(), bt.conn.Label()))
 		}
 		return fail(toolFailure(bt, err))
 	}
@@ -328,13 +328,13 @@ func (s *Service) runCall(ctx context.Context, tr *turn, c llm.ToolCall) (llm.To
 func toolFailure(bt boundTool, err error) string {
 	var me *mcp.Error
 	if errors.As(err, &me) {
-		return fmt.Sprintf("The tool %s on %s failed: %s", bt.tool.Name, bt.conn.ServerName, me.Detail)
+		return fmt.Sprintf("The tool %s on %s failed: %s", bt.tool.Name, bt.conn.Label(), me.Detail)
 	}
 	if errors.Is(err, context.Canceled) {
-		return fmt.Sprintf("The tool %s on %s was cancelled.", bt.tool.Name, bt.conn.ServerName)
+		return fmt.Sprintf("The tool %s on %s was cancelled.", bt.tool.Name, bt.conn.Label())
 	}
 	slog.Error("mcp tool call failed", "err", err)
-	return fmt.Sprintf("The tool %s on %s failed.", bt.tool.Name, bt.conn.ServerName)
+	return fmt.Sprintf("The tool %s on %s failed.", bt.tool.Name, bt.conn.Label())
 }
 
 // denied is the result of a call the user refused.

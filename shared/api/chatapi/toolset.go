@@ -122,7 +122,7 @@ func describe(c domain.MCPConnection, t domain.MCPTool) string {
 	if d == "" {
 		d = t.Title
 	}
-	return fmt.Sprintf("%s (tool %q of the MCP server %s)", d, t.Name, c.ServerName)
+	return fmt.Sprintf("%s (tool %q of the MCP server %s)", d, t.Name, c.Label())
 }
 
 // objectSchema is the schema offered to models: the tool's, which MCP

@@ -94,3 +94,17 @@ func names(ts toolset) []string {
 	}
 	return out
 }
+
+// A connection made with an endpoint override is named with its host, to
+// the model as to the user (its tool frames and errors use the same Label).
+func TestToolOfAnOverriddenEndpointNamesItsHost(t *testing.T) {
+	c := conn("io.github/github", "GitHub", "search")
+	c.EndpointHost = "127.0.0.1:18101"
+	ts := newToolset([]domain.MCPConnection{c})
+	if len(ts.offered) != 1 {
+		t.Fatalf("offered %d tools, want 1", len(ts.offered))
+	}
+	if d := ts.offered[0].Description; !strings.Contains(d, "GitHub · 127.0.0.1:18101") {
+		t.Errorf("description %q does not name the host beside the server", d)
+	}
+}

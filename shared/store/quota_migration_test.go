@@ -121,3 +121,35 @@ func TestEarlierQuotasOfOneMailboxAreSummed(t *testing.T) {
 		t.Errorf("u1's status = %+v, want 3 used, its p1 and p3, shared", got)
 	}
 }
+
+// The backfill folds every account's earlier count into its mailbox before
+// any of them claims again: a new alias of an address its old accounts
+// spent sees what is left, not a fresh quota; a second run adds nothing.
+func TestBackfillFoldsEarlierQuotasIntoMailboxes(t *testing.T) {
+	t.Parallel()
+	st := storetest.New(t)
+	mustCreate(t, st, newUser("farm1", "bob+farm1@example.com", "farm1"))
+	mustCreate(t, st, newUser("farm2", "bob+farm2@example.com", "farm2"))
+	mustCreate(t, st, newUser("alone", "ann@example.com", "alone"))
+	mustCreate(t, st, newUser("fresh", "bob+farm3@example.com", "fresh"))
+	writeEarlierQuota(t, st, "farm1", "p1", "p2")
+	writeEarlierQuota(t, st, "farm2", "p3")
+	writeEarlierQuota(t, st, "alone", "p1")
+
+	for run := range 2 {
+		n, err := st.BackfillMailboxQuotas(ctx)
+		storetest.Must(t, err, "backfill")
+		if want := []int{3, 0}[run]; n != want {
+			t.Errorf("run %d folded %d accounts, want %d", run+1, n, want)
+		}
+	}
+	if got := freeStatus(t, st, "fresh"); got.Used != 3 || got.Remaining != 0 || len(got.PromptIDs) != 0 || !got.SharedWithOtherAccounts {
+		t.Errorf("the new alias after the backfill = %+v, want the address's 3 used, none left, none of its own, shared", got)
+	}
+	if got := freeStatus(t, st, "farm1"); got.Used != 3 || !slices.Equal(got.PromptIDs, []string{"p1", "p2"}) {
+		t.Errorf("an old account after the backfill = %+v, want 3 used and its own p1, p2", got)
+	}
+	if got := freeStatus(t, st, "alone"); got.Used != 1 || got.Remaining != 2 || !slices.Equal(got.PromptIDs, []string{"p1"}) {
+		t.Errorf("a lone account after the backfill = %+v, want exactly its own count", got)
+	}
+}

@@ -1,15 +1,19 @@
 // Command backfill-admin-index gives the orders and accounts stored before
 // the admin listings existed their GSI2 keys (store.BackfillAdminIndex), so
-// the admin area lists them. Run it once after the deploy that adds GSI2,
-// with credentials allowed to scan and update the table (the functions'
-// roles are not: none of them scans):
+// the admin area lists them, and folds the free-use counts kept per account
+// before quotas were per mailbox into the mailboxes
+// (store.BackfillMailboxQuotas), so a new alias of a farmed address gets
+// no fresh quota. Run it once after the deploy that adds GSI2 or mailbox
+// quotas, with credentials allowed to scan and update the table (the
+// functions' roles are not: none of them scans):
 //
 //	TABLE_NAME=<table> AWS_REGION=<region> go run ./infra/cmd/backfill-admin-index
 //
 // (the table's name is every function's TABLE_NAME setting).
 //
-// It only adds keys that are missing, so running it again, or while the
-// site runs, is safe. The devserver does the same at every start.
+// It only adds keys that are missing and folds each count once, so running
+// it again, or while the site runs, is safe. The devserver does the same at
+// every start.
 package main
 
 import (
@@ -39,4 +43,10 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Printf("%s: gave %d orders and %d accounts their admin listing keys\n", cfg.TableName, res.Orders, res.Users)
+	folded, err := st.BackfillMailboxQuotas(ctx)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Printf("%s: folded %d accounts' earlier free-use counts into their mailboxes\n", cfg.TableName, folded)
 }

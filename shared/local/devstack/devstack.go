@@ -208,7 +208,8 @@ func LoadConfig(ctx context.Context) (Config, error) {
 
 // Prepare creates the table when missing (or adds what an older table
 // lacks), gives the orders and accounts stored before the admin listings
-// their listing keys, and seeds the catalogues.
+// their listing keys, folds free-use counts from before mailboxes into
+// them, and seeds the catalogues.
 func Prepare(ctx context.Context, st *store.Store) error {
 	if err := st.EnsureTable(ctx); err != nil {
 		return err
@@ -219,6 +220,11 @@ func Prepare(ctx context.Context, st *store.Store) error {
 	}
 	if res != (store.BackfillResult{}) {
 		slog.InfoContext(ctx, "admin listings: earlier orders and accounts indexed", "orders", res.Orders, "accounts", res.Users)
+	}
+	if n, err := st.BackfillMailboxQuotas(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		slog.InfoContext(ctx, "free uses: earlier per-account counts folded into their mailboxes", "accounts", n)
 	}
 	if err := catalog.Seed(ctx, st); err != nil {
 		return err

@@ -208,7 +208,7 @@ func (b *bench) relay(ctx context.Context) error {
 		)
 		b.note("chat relay%s: %d rounds of %d chunks %s apart; TTFB p50 %.3f ms relayed, %.3f ms direct; CPU per message %.3f ms ours + %.3f ms the table engine's (dynalite, on the same cores), %.3f ms direct",
 			at, relayRounds, relayChunks, relayGap, ms(percentile(f.ttfbOurs, 50)), ms(percentile(f.ttfbRef, 50)),
-			f.cpuPerMessage(true), ms(f.engineOurs-f.engineRef)/float64(f.messages), f.cpuPerMessage(false))
+			f.perMessage(f.cpuOurs), f.perMessage(f.engineOurs-f.engineRef), f.perMessage(f.cpuRef))
 		upstreamCPU.add(f)
 	}
 	// CPU time does not grow with a busy machine the way wall time does: a
@@ -219,15 +219,15 @@ func (b *bench) relay(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("demo messages: %w", err)
 	}
-	b.rows = append(b.rows, addedRow("chat relay CPU per message", demo.cpuPerMessage(true), demo.cpuPerMessage(false), "ms", relayCPUBudgetMS))
+	b.rows = append(b.rows, addedRow("chat relay CPU per message", demo.perMessage(demo.cpuOurs), demo.perMessage(demo.cpuRef), "ms", relayCPUBudgetMS))
 	b.note("chat relay CPU: user+sys of the process serving (the bench runs our handlers in-process, as the devserver does) per demo message of %d chunks, over %d messages, against as many direct reads of %d chunks; the table engine (dynalite) spent %.3f ms more per message",
-		rig.demoChunks, demo.messages, rig.demoChunks, ms(demo.engineOurs-demo.engineRef)/float64(demo.messages))
+		rig.demoChunks, demo.messages, rig.demoChunks, demo.perMessage(demo.engineOurs-demo.engineRef))
 	if per, err := tableCallCPU(ctx, rig.store); err == nil {
 		b.note("one table call (a GetItem through the store's SDK client) costs this process %.3f ms of CPU here; a demo message makes %d (the session, today's tokens, the per-minute count, the stream slot taken and given back, the usage; its connection is read once)",
 			per, demoTableCalls)
 	}
 	b.note("chat relay CPU through the OpenAI-shaped upstream (its reading and decoding included): %.3f ms per message, %.3f ms the direct read, over %d messages",
-		upstreamCPU.cpuPerMessage(true), upstreamCPU.cpuPerMessage(false), upstreamCPU.messages)
+		upstreamCPU.perMessage(upstreamCPU.cpuOurs), upstreamCPU.perMessage(upstreamCPU.cpuRef), upstreamCPU.messages)
 	// A message kept with its conversation (issue 24), against the same
 	// message not kept: what storing it adds before its first content.
 	kept, err := measureRelay(1, relayRounds, rig.kept, rig.relayed, noClock)
@@ -278,15 +278,12 @@ func (f *relayFigures) add(g relayFigures) {
 	f.engineOurs, f.engineRef = f.engineOurs+g.engineOurs, f.engineRef+g.engineRef
 }
 
-// cpuPerMessage is ours' (or the reference's) CPU per message in ms.
-func (f relayFigures) cpuPerMessage(ours bool) float64 {
+// perMessage is d (a CPU time of f's rounds) per message, in ms.
+func (f relayFigures) perMessage(d time.Duration) float64 {
 	if f.messages == 0 {
 		return 0
 	}
-	if ours {
-		return ms(f.cpuOurs) / float64(f.messages)
-	}
-	return ms(f.cpuRef) / float64(f.messages)
+	return ms(d) / float64(f.messages)
 }
 
 // cpuTime is this process's user+sys time so far.

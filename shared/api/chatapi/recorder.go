@@ -151,13 +151,9 @@ func (r *recorder) fail(detail string) {
 // save writes the reply (final: it is over). A refused save means the user
 // stopped it, or deleted its conversation: the generation ends.
 func (r *recorder) save(final bool) error {
-	// The saves while it streams wait for the messages without starting
-	// their writes: those start after the first frames (stream).
-	stored := r.kept.written
-	if final {
-		stored = r.kept.wait
-	}
-	if err := stored(); err != nil {
+	// A save waits for the messages without starting their writes: the
+	// stream starts them after its first frames, finish at the latest.
+	if err := r.kept.written(); err != nil {
 		return store.ErrStopRequested // never stored: nothing to save
 	}
 	r.saving.Lock()
@@ -204,7 +200,7 @@ func (r *recorder) finish() error {
 	default:
 		close(r.quit)
 	}
-	r.kept.begin() // a save under way may wait for the writes
+	r.kept.begin() // a save under way, and the last one, wait for the writes
 	r.wg.Wait()
 	err := r.save(true)
 	if errors.Is(err, store.ErrStopRequested) {

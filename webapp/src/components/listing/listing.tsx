@@ -3,8 +3,8 @@
 // skeleton cards while the first list loads, the "N … found" line, and the
 // cards or the empty state. Each page brings its own cards and texts.
 
-import { Children, Fragment, type CSSProperties, type ReactNode } from 'react';
-import { Alert, Button } from '@aws-amplify/ui-react';
+import { Children, Fragment, useId, type CSSProperties, type ReactNode } from 'react';
+import { Alert, Button, VisuallyHidden } from '@aws-amplify/ui-react';
 import { Link } from 'react-router';
 import { useRenderedCount } from '../../lib/use-rendered-count';
 import './listing.css';
@@ -31,6 +31,23 @@ export function VisitorNotice({ testId, heading, lead, returnTo, purpose }: Visi
     <Alert variation="info" className="page__notice" data-testid={testId} heading={heading}>
       {lead} <Link to={`/login?redirect=${encodeURIComponent(returnTo)}`}>Log in</Link> or <Link to="/register">sign up</Link> {purpose}
     </Alert>
+  );
+}
+
+/**
+ * The listing's filters and results under their own h2, read by screen
+ * readers only: the cards' titles are h3s and need an h2 above them
+ * (heading order, issue 29).
+ */
+export function ListingCatalogue({ heading, children }: { heading: string; children: ReactNode }) {
+  const headingId = useId();
+  return (
+    <section className="listing-catalogue" aria-labelledby={headingId}>
+      <VisuallyHidden>
+        <h2 id={headingId}>{heading}</h2>
+      </VisuallyHidden>
+      {children}
+    </section>
   );
 }
 

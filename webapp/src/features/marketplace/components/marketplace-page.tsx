@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
-import { SelectField, TextField, VisuallyHidden } from '@aws-amplify/ui-react';
+import { SelectField, TextField } from '@aws-amplify/ui-react';
 import { Link, useSearchParams } from 'react-router';
-import { ListingFilters, ListingResults, SEARCH_DEBOUNCE_MS, VisitorNotice } from '../../../components/listing/listing';
+import { ListingCatalogue, ListingFilters, ListingResults, SEARCH_DEBOUNCE_MS, VisitorNotice } from '../../../components/listing/listing';
 import { Page } from '../../../components/page';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { trackViewItem } from '../../../lib/analytics';
@@ -103,12 +103,7 @@ export default function MarketplacePage() {
 
       {signedIn && free.freeStatus ? <FreePromptsPanel status={free.freeStatus} /> : null}
 
-      {/* The catalogue's own heading, read by screen readers: the cards'
-          titles are h3s, under an h2 (heading order, issue 29). */}
-      <section className="marketplace__catalogue" aria-labelledby="marketplace-prompts-heading">
-        <VisuallyHidden>
-          <h2 id="marketplace-prompts-heading">Prompts</h2>
-        </VisuallyHidden>
+      <ListingCatalogue heading="Prompts">
         <ListingFilters label="Filter prompts">
           <TextField
             label="Search prompts"
@@ -192,7 +187,7 @@ export default function MarketplacePage() {
             />
           ))}
         </ListingResults>
-      </section>
+      </ListingCatalogue>
 
       {selected ? (
         <PromptDetailModal

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { SelectField, TextField, VisuallyHidden } from '@aws-amplify/ui-react';
-import { ListingFilters, ListingResults, SEARCH_DEBOUNCE_MS, VisitorNotice } from '../../../components/listing/listing';
+import { SelectField, TextField } from '@aws-amplify/ui-react';
+import { ListingCatalogue, ListingFilters, ListingResults, SEARCH_DEBOUNCE_MS, VisitorNotice } from '../../../components/listing/listing';
 import { Page } from '../../../components/page';
 import { COPY_TOAST_MS, toast } from '../../../components/notifications/notification-store';
 import { errorMessage } from '../../../lib/api-client';
@@ -103,10 +103,7 @@ export default function RegistryPage() {
 
       {signedIn ? <MyConnections now={now} onSignInAgain={(server, endpointUrl) => setSigningIn({ server, endpointUrl })} servers={catalogue.servers} /> : null}
 
-      <section className="registry__catalogue" aria-labelledby="registry-servers-heading">
-        <VisuallyHidden>
-          <h2 id="registry-servers-heading">Servers</h2>
-        </VisuallyHidden>
+      <ListingCatalogue heading="Servers">
         <ListingFilters label="Filter servers">
           <TextField
             label="Search servers"
@@ -153,7 +150,7 @@ export default function RegistryPage() {
             />
           ))}
         </ListingResults>
-      </section>
+      </ListingCatalogue>
 
       {details ? <ServerDetailsModal server={details} now={now} onClose={() => setDetails(null)} onConnect={startConnect} /> : null}
       {connecting && signedIn && user ? <ConnectDialog server={connecting} userId={user.id} onClose={() => setConnecting(null)} /> : null}

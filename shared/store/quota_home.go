@@ -120,7 +120,7 @@ func (s *Store) foldEarlierCount(ctx context.Context, uid string, h quotaHomeIte
 		ConditionExpression:       aws.String("attribute_not_exists(folded) OR NOT contains(folded, :uid)"),
 		ExpressionAttributeValues: values,
 	})
-	if err != nil && !isConditionFailed(err) {
+	if err := conditional("fold free count", err, nil); err != nil {
 		return err
 	}
 	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -27,8 +26,5 @@ func (s *Store) Release(ctx context.Context, scope, k string, w Window) error {
 			":start": &types.AttributeValueMemberN{Value: strconv.FormatInt(w.Start.UnixMilli(), 10)},
 		},
 	})
-	if err != nil && !isConditionFailed(err) {
-		return fmt.Errorf("release: %w", err)
-	}
-	return nil
+	return conditional("release", err, nil)
 }

@@ -20,11 +20,8 @@ import (
 func writeEarlierQuota(t *testing.T, st *store.Store, uid string, pids ...string) {
 	t.Helper()
 	_, err := st.DB().UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: aws.String(st.Table()),
-		Key: map[string]types.AttributeValue{
-			store.AttrPK: &types.AttributeValueMemberS{Value: "USER#" + uid},
-			store.AttrSK: &types.AttributeValueMemberS{Value: "QUOTA"},
-		},
+		TableName:        aws.String(st.Table()),
+		Key:              userItemKey(uid, "QUOTA"),
 		UpdateExpression: aws.String("SET used = :n, prompt_ids = :ids"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":n":   &types.AttributeValueMemberN{Value: strconv.Itoa(len(pids))},
@@ -39,10 +36,7 @@ func quotaAttributes(t *testing.T, st *store.Store, uid string) []string {
 	t.Helper()
 	out, err := st.DB().GetItem(ctx, &dynamodb.GetItemInput{
 		TableName: aws.String(st.Table()), ConsistentRead: aws.Bool(true),
-		Key: map[string]types.AttributeValue{
-			store.AttrPK: &types.AttributeValueMemberS{Value: "USER#" + uid},
-			store.AttrSK: &types.AttributeValueMemberS{Value: "QUOTA"},
-		},
+		Key: userItemKey(uid, "QUOTA"),
 	})
 	storetest.Must(t, err, "quota item")
 	var names []string

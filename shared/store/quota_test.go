@@ -179,13 +179,19 @@ func TestDeletingAnAccountGivesNoUsesBack(t *testing.T) {
 func setEmail(t *testing.T, st *store.Store, uid, email string) {
 	t.Helper()
 	_, err := st.DB().UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: aws.String(st.Table()),
-		Key: map[string]types.AttributeValue{
-			store.AttrPK: &types.AttributeValueMemberS{Value: "USER#" + uid},
-			store.AttrSK: &types.AttributeValueMemberS{Value: "PROFILE"},
-		},
+		TableName:                 aws.String(st.Table()),
+		Key:                       userItemKey(uid, "PROFILE"),
 		UpdateExpression:          aws.String("SET email = :e"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":e": &types.AttributeValueMemberS{Value: email}},
 	})
 	storetest.Must(t, err, "set email")
+}
+
+// userItemKey is the key of uid's item sk (USER#<uid> / sk), for the tests
+// that read or write an account's items directly.
+func userItemKey(uid, sk string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{
+		store.AttrPK: &types.AttributeValueMemberS{Value: store.PKUser + uid},
+		store.AttrSK: &types.AttributeValueMemberS{Value: sk},
+	}
 }

@@ -51,7 +51,9 @@ type viewer struct {
 
 func (v viewer) hasAccess(pid string) bool { return v.owned[pid] || v.freeUsed[pid] }
 
-// loadViewer reads the caller's state: three reads, whatever the catalogue size.
+// loadViewer reads the caller's state, whatever the catalogue size: the
+// owned prompts, the free-use status (FreeStatus: the account's quota item,
+// its profile until its first claim, its mailbox's quota) and the ratings.
 func (s *Service) loadViewer(ctx context.Context) (viewer, error) {
 	uid, ok := auth.UserID(ctx)
 	if !ok {

@@ -27,7 +27,8 @@ var compressibleTypes = []string{"text/", "application/javascript", "application
 // client's Accept-Encoding ranks highest, with Content-Encoding and the
 // original's Content-Type, and always Vary: Accept-Encoding, so a cache
 // never hands a compressed copy to a client that did not ask for one.
-func serveFile(w http.ResponseWriter, r *http.Request, full string) {
+// original is full's FileInfo, as the caller found it.
+func serveFile(w http.ResponseWriter, r *http.Request, full string, original os.FileInfo) {
 	ctype := mime.TypeByExtension(filepath.Ext(full))
 	if ctype != "" {
 		w.Header().Set("Content-Type", ctype)
@@ -36,11 +37,6 @@ func serveFile(w http.ResponseWriter, r *http.Request, full string) {
 	if compressible(ctype) {
 		w.Header().Add("Vary", "Accept-Encoding")
 		path, coding = bestVariant(full, r.Header.Get("Accept-Encoding"))
-	}
-	original, err := os.Stat(full)
-	if err != nil {
-		http.Error(w, "file not readable", http.StatusInternalServerError)
-		return
 	}
 	f, err := os.Open(path)
 	if err != nil {

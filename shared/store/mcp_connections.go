@@ -29,7 +29,8 @@ type mcpConnItem struct {
 	ModelType       string                `dynamodbav:"model_type,omitempty"`
 	ProtocolVersion string                `dynamodbav:"protocol_version,omitempty"`
 	ServerInfo      *mcpImplementationAtt `dynamodbav:"server_info,omitempty"`
-	Tools           []mcpToolAtt          `dynamodbav:"tools,omitempty"`
+	Tools           []mcpToolAtt          `dynamodbav:"tools,omitempty"` // written before tools_json; read only
+	ToolsJSON       string                `dynamodbav:"tools_json,omitempty"`
 	SealedAPIKey    []byte                `dynamodbav:"sealed_api_key,omitempty"`
 	APIKeyLast4     string                `dynamodbav:"api_key_last4,omitempty"`
 	APIKeyHeader    string                `dynamodbav:"api_key_header,omitempty"`
@@ -45,7 +46,7 @@ func (it mcpConnItem) domain() domain.MCPConnection {
 	c := domain.MCPConnection{
 		ID: it.ID, ServerID: it.ServerID, ServerName: it.ServerName, EndpointURL: it.EndpointURL, EndpointHost: it.EndpointHost,
 		Transport: it.Transport, ModelType: it.ModelType, ProtocolVersion: it.ProtocolVersion,
-		Tools: toolsFromAtts(it.Tools), SealedAPIKey: slices.Clone(it.SealedAPIKey),
+		Tools: connTools(it.ToolsJSON, it.Tools), SealedAPIKey: slices.Clone(it.SealedAPIKey),
 		APIKeyLast4: it.APIKeyLast4, APIKeyHeader: it.APIKeyHeader, ConnectedAt: it.ConnectedAt,
 		ToolsCheckedAt: it.ToolsCheckedAt, OAuth: it.OAuth, GrantVersion: it.GrantVersion, NeedsSignIn: it.NeedsSignIn,
 		SignInScope: it.SignInScope,
@@ -69,7 +70,11 @@ func (s *Store) PutMCPConnection(ctx context.Context, uid string, c domain.MCPCo
 	if c.ID == "" {
 		return fmt.Errorf("put mcp connection: empty id")
 	}
-	if err := s.putNew(ctx, mcpConnItemOf(uid, c)); err != nil {
+	it, err := mcpConnItemOf(uid, c)
+	if err == nil {
+		err = s.putNew(ctx, it)
+	}
+	if err != nil {
 		return fmt.Errorf("put mcp connection: %w", err)
 	}
 	return nil
@@ -80,7 +85,11 @@ func (s *Store) PutMCPConnection(ctx context.Context, uid string, c domain.MCPCo
 // replaces that user's earlier one, so concurrent sign-ins end as one
 // connection.
 func (s *Store) ReplaceMCPConnection(ctx context.Context, uid string, c domain.MCPConnection) error {
-	av, err := attributevalue.MarshalMap(mcpConnItemOf(uid, c))
+	it, err := mcpConnItemOf(uid, c)
+	var av map[string]types.AttributeValue
+	if err == nil {
+		av, err = attributevalue.MarshalMap(it)
+	}
 	if err == nil {
 		_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: av})
 	}
@@ -90,15 +99,16 @@ func (s *Store) ReplaceMCPConnection(ctx context.Context, uid string, c domain.M
 	return nil
 }
 
-func mcpConnItemOf(uid string, c domain.MCPConnection) mcpConnItem {
+func mcpConnItemOf(uid string, c domain.MCPConnection) (mcpConnItem, error) {
+	tools, err := toolsJSON(c.Tools)
 	return mcpConnItem{
 		PK: userPK(uid), SK: mcpConnSK(c.ID), ID: c.ID, ServerID: c.ServerID, ServerName: c.ServerName,
 		EndpointURL: c.EndpointURL, EndpointHost: c.EndpointHost, Transport: c.Transport, ModelType: c.ModelType,
 		ProtocolVersion: c.ProtocolVersion, ServerInfo: implementationAtt(c.ServerInfo),
-		Tools: toolAttsWithSchemas(c.Tools), SealedAPIKey: c.SealedAPIKey, APIKeyLast4: c.APIKeyLast4,
+		ToolsJSON: tools, SealedAPIKey: c.SealedAPIKey, APIKeyLast4: c.APIKeyLast4,
 		APIKeyHeader: c.APIKeyHeader, ConnectedAt: c.ConnectedAt, ToolsCheckedAt: c.ToolsCheckedAt,
 		OAuth: c.OAuth, GrantVersion: c.GrantVersion, NeedsSignIn: c.NeedsSignIn, SignInScope: c.SignInScope,
-	}
+	}, err
 }
 
 // ListMCPConnections lists uid's MCP connections, newest first (connected_at,
@@ -140,24 +150,22 @@ func (s *Store) GetMCPConnection(ctx context.Context, uid, cid string) (domain.M
 }
 
 // UpdateMCPConnectionTools replaces the tools read from the server and when
-// they were read. Only an existing connection is updated (one deleted in
-// the meantime stays deleted): ErrNotFound otherwise.
+// they were read, in the compact form (an older list of maps is removed).
+// Only an existing connection is updated (one deleted in the meantime
+// stays deleted): ErrNotFound otherwise.
 func (s *Store) UpdateMCPConnectionTools(ctx context.Context, uid, cid string, tools []domain.MCPTool, checkedAt string) error {
-	av, err := attributevalue.Marshal(toolAttsWithSchemas(tools))
+	stored, err := toolsJSON(tools)
 	if err != nil {
 		return fmt.Errorf("update mcp connection tools: %w", err)
-	}
-	if len(tools) == 0 {
-		av = &types.AttributeValueMemberL{Value: []types.AttributeValue{}}
 	}
 	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:        aws.String(s.table),
 		Key:              key(userPK(uid), mcpConnSK(cid)),
-		UpdateExpression: aws.String("SET tools = :tools, tools_checked_at = :at"),
+		UpdateExpression: aws.String("SET " + attrToolsJSON + " = :tools, tools_checked_at = :at REMOVE tools"),
 		// Never recreate a connection the user deleted meanwhile.
 		ConditionExpression: aws.String("attribute_exists(PK)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":tools": av,
+			":tools": &types.AttributeValueMemberS{Value: stored},
 			":at":    &types.AttributeValueMemberS{Value: checkedAt},
 		},
 	})

@@ -65,9 +65,9 @@ type mcpImplementationAtt struct {
 	Version string `dynamodbav:"version,omitempty"`
 }
 
-// mcpToolAtt is one tool, stored as a map inside a list. The input schema
-// is kept only on a user's connection (toolAttsWithSchemas): registry items
-// stay small.
+// mcpToolAtt is one tool, stored as a map inside a list. Registry items
+// keep no input schema (they stay small); the schema is only read from
+// connections stored before tools_json (mcp_tools_json.go).
 type mcpToolAtt struct {
 	Name        string `dynamodbav:"name"`
 	Title       string `dynamodbav:"title,omitempty"`
@@ -130,15 +130,6 @@ func toolAtts(tools []domain.MCPTool) []mcpToolAtt {
 	out := make([]mcpToolAtt, len(tools))
 	for i, t := range tools {
 		out[i] = mcpToolAtt{Name: t.Name, Title: t.Title, Description: t.Description, ReadOnly: t.ReadOnly, Destructive: t.Destructive, HintAbsent: t.DestructiveHintAbsent}
-	}
-	return out
-}
-
-// toolAttsWithSchemas is toolAtts keeping each tool's input schema.
-func toolAttsWithSchemas(tools []domain.MCPTool) []mcpToolAtt {
-	out := toolAtts(tools)
-	for i, t := range tools {
-		out[i].InputSchema = string(t.InputSchema)
 	}
 	return out
 }

@@ -223,7 +223,7 @@ func (b *bench) relay(ctx context.Context) error {
 	b.note("chat relay CPU: user+sys of the process serving (the bench runs our handlers in-process, as the devserver does) per demo message of %d chunks, over %d messages, against as many direct reads of %d chunks; the table engine (dynalite) spent %.3f ms more per message",
 		rig.demoChunks, demo.messages, rig.demoChunks, demo.perMessage(demo.engineOurs-demo.engineRef))
 	if per, err := tableCallCPU(ctx, rig.store); err == nil {
-		b.note("one table call (a GetItem through the store's SDK client) costs this process %.3f ms of CPU here; a demo message makes %d (the session, today's tokens, the per-minute count, the stream slot taken and given back, the usage; its connection is read once)",
+		b.note("one table call (a GetItem through the store's SDK client) costs this process %.3f ms of CPU here; a demo message makes %d (the session; the limits' meter counting it and taking its slot; its end giving the slot back with its usage; its connection is read once)",
 			per, demoTableCalls)
 	}
 	b.note("chat relay CPU through the OpenAI-shaped upstream (its reading and decoding included): %.3f ms per message, %.3f ms the direct read, over %d messages",
@@ -242,7 +242,7 @@ func (b *bench) relay(ctx context.Context) error {
 
 // demoTableCalls is how many table calls a demo message makes once its
 // connection is known (chatapi's admission and its end).
-const demoTableCalls = 6
+const demoTableCalls = 3
 
 // tableCallCPU answers this process's CPU per GetItem through st's client,
 // over 300 calls after a warm-up.

@@ -79,7 +79,7 @@ func TestEachFunctionReadsOnlyItsSecretsAndUsesTheTable(t *testing.T) {
 			_, fn := tp.function(t, g.Function)
 			role := ref(props(fn, "Role"))
 			var secrets []string
-			var bedrock, ses bool
+			var bedrock, ses, invokes bool
 			table := map[string]string{} // "GetItem" or "index:Query" → its partition key patterns
 			for _, st := range rolePolicies(tp, role) {
 				for _, a := range st.Actions {
@@ -118,6 +118,8 @@ func TestEachFunctionReadsOnlyItsSecretsAndUsesTheTable(t *testing.T) {
 					}
 				case strings.Contains(all, "ses:"):
 					ses = true // checked in detail by TestOnlyAuthSendsMailAsTheSender
+				case strings.Contains(all, "lambda:"):
+					invokes = true // checked in detail by TestAdminInvokesMCPJobsOnly
 				default:
 					t.Errorf("unexpected statement %s", flat(st.Raw))
 				}
@@ -133,6 +135,9 @@ func TestEachFunctionReadsOnlyItsSecretsAndUsesTheTable(t *testing.T) {
 			}
 			if ses != (g.Function == "auth" || g.Function == "admin") {
 				t.Errorf("SES access = %v, want it for the auth and admin functions only", ses)
+			}
+			if invokes != (g.Function == "admin") {
+				t.Errorf("invokes a function = %v, want the admin function only", invokes)
 			}
 		})
 	}
@@ -279,9 +284,9 @@ var wantTable = map[string]map[string]string{
 		"index:Query": "MCPSERVERS",
 	},
 	"chat": {
-		"GetItem":    "MCP#* THROTTLE#* USER#*",
-		"PutItem":    "THROTTLE#* USER#*",
-		"UpdateItem": "THROTTLE#* USER#*",
+		"GetItem":    "MCP#* USER#*",
+		"PutItem":    "USER#*",
+		"UpdateItem": "USER#*",
 		"DeleteItem": "USER#*", // a conversation and its messages
 		"Query":      "USER#*",
 	},

@@ -116,16 +116,16 @@ var (
 		DeleteItem: {users},
 		Query:      {users},
 	}, Index: []string{store.GSI1MCPServers}}
-	// The connection, stream slots, daily usage (USER#) and the per-minute
-	// throttle.
+	// The connection and the day's usage item, which is also the meter of
+	// the chat limits (USER#).
 	// Tools in chat add, in the caller's partition: the MCP connections
 	// (read, their tools list refreshed), paused replies (put, taken once)
 	// and always-allowed tools (put, queried); and a registry entry read
 	// for a connection's key header.
 	accessChat = Access{Table: map[string][]string{
-		GetItem:    {users, throttles, mcpServers},
-		PutItem:    {users, throttles},
-		UpdateItem: {users, throttles},
+		GetItem:    {users, mcpServers},
+		PutItem:    {users},
+		UpdateItem: {users},
 		DeleteItem: {users}, // a conversation and its messages
 		Query:      {users},
 	}}

@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"aiwork/shared/domain"
@@ -34,33 +32,9 @@ import (
 const chatUsageRetention = 400 * 24 * time.Hour
 
 // RecordChatUsage adds u (tokens and its Requests, one per stream) to uid's
-// usage on at's UTC day, in one UpdateItem of ADDs.
+// usage on at's UTC day, in one UpdateItem of ADDs (EndChat without a slot).
 func (s *Store) RecordChatUsage(ctx context.Context, uid string, at time.Time, u domain.ModelUsage) error {
-	if !chatModelNamable(u.Provider, u.Model) {
-		return fmt.Errorf("record chat usage: bad model %q/%q", u.Provider, u.Model)
-	}
-	n := func(v int) types.AttributeValue { return &types.AttributeValueMemberN{Value: strconv.Itoa(v)} }
-	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:        aws.String(s.table),
-		Key:              key(userPK(uid), chatUsageSK(at)),
-		UpdateExpression: aws.String("SET #x = :exp ADD input_tokens :in, output_tokens :out, requests :req, #min :in, #mout :out, #mreq :req"),
-		ExpressionAttributeNames: map[string]string{
-			"#x":    AttrExpires,
-			"#min":  chatModelAttr("in", u.Provider, u.Model, u.Demo),
-			"#mout": chatModelAttr("out", u.Provider, u.Model, u.Demo),
-			"#mreq": chatModelAttr("req", u.Provider, u.Model, u.Demo),
-		},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":in":  n(u.InputTokens),
-			":out": n(u.OutputTokens),
-			":req": n(u.Requests),
-			":exp": &types.AttributeValueMemberN{Value: strconv.FormatInt(at.Add(chatUsageRetention).Unix(), 10)},
-		},
-	})
-	if err != nil {
-		return fmt.Errorf("record chat usage: %w", err)
-	}
-	return nil
+	return s.EndChat(ctx, uid, at, &u, false)
 }
 
 // ChatTokensOn answers uid's input+output tokens on day's UTC day.

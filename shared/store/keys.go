@@ -206,10 +206,9 @@ func mcpServersGSI1SK(displayName, sid string) string {
 	return strings.ToLower(displayName) + "#" + sid
 }
 
-// Chat metering: each user's open-stream counter, and one usage item per
-// UTC day (SK USAGE#2006-01-02, so a month is a begins_with query).
+// Chat metering: one usage item per UTC day, which is also the day's meter
+// (SK USAGE#2006-01-02, so a month is a begins_with query).
 const (
-	skChatStreams    = "STREAMS"
 	chatUsagePrefix  = "USAGE#"
 	chatUsageDayForm = "2006-01-02"
 )

@@ -56,7 +56,6 @@ func TestKeysAsStored(t *testing.T) {
 		{mcpConnSK("c1"), "MCPCONN#c1"},
 		{toolApprovalSK("h1"), "TOOLAPPROVAL#h1"},
 		{toolAllowSK("s1", "t1"), "TOOLALLOW#s1#t1"},
-		{skChatStreams, "STREAMS"},
 		{chatUsageSK(at), "USAGE#2026-11-22"},
 		{chatUsageMonthPrefix(at), "USAGE#2026-11-"},
 		{chatUsageDate("USAGE#2026-11-22"), "2026-11-22"},

@@ -17,9 +17,6 @@ import (
 	"aiwork/shared/store"
 )
 
-// rateScope is the store.Admit scope of chat messages (per user, per minute).
-const rateScope = "chat-message"
-
 // streamsRetryAfter is the Retry-After of a refusal for too many streams: a
 // reply usually finishes within seconds.
 const streamsRetryAfter = 5
@@ -28,14 +25,14 @@ const streamsRetryAfter = 5
 // context: a client that went away must not cancel them.
 const cleanupTimeout = 5 * time.Second
 
-// admission is one message's checks before the upstream call, all reads at
-// once (DESIGN §10: nothing slow in series before the upstream): the
-// session, the connection, today's tokens and store.Admit. Only a
-// message that passes them all takes a stream slot
-// (store.AcquireStreamSlot), so a burst gets exactly the limit's streams
-// whatever the other limits refuse. Each counter is one conditional write,
-// exact under concurrency. Every message counts toward the per-minute
-// limit, refused or not.
+// admission is one message's checks before the upstream call (DESIGN §10:
+// nothing slow in series before the upstream): the session and the
+// connection at once, then the limits in one write on the user's chat
+// meter (store.AdmitChat), which counts the message in the per-minute
+// window and takes a stream slot when every limit has room, so a burst gets
+// exactly the limits' streams. A message the session or the connection
+// refuses reaches no limit; one the limits refuse still counts toward the
+// per-minute limit (unless that is what refused it).
 type admission struct {
 	st  *store.Store
 	uid string
@@ -47,11 +44,8 @@ type admission struct {
 
 	conn    domain.ChatConnection
 	connErr error
-	used    int // tokens today
-	usedErr error
-	window  store.Window
-	rateOK  bool
-	rateErr error
+	used    int          // tokens today
+	window  store.Window // the per-minute window, this message counted
 
 	slot  bool // a slot is held and must be given back
 	ended bool
@@ -60,7 +54,7 @@ type admission struct {
 // admit prepares the checks of a message for connection cid and model;
 // they run from a.begin() on (wait and end begin them too).
 func (s *Service) admit(ctx context.Context, uid, cid, model string, now time.Time) *admission {
-	a := &admission{st: s.st, uid: uid, now: now, rateOK: true, done: make(chan struct{})}
+	a := &admission{st: s.st, uid: uid, now: now, done: make(chan struct{})}
 	a.begin = sync.OnceFunc(func() {
 		go func() {
 			defer close(a.done)
@@ -75,41 +69,29 @@ func (s *Service) admit(ctx context.Context, uid, cid, model string, now time.Ti
 	return a
 }
 
-// run is the checks: the reads and the count at once, then the slot; the
-// session lookup is the request's (auth.ConfirmSession).
+// run is the checks: the session (auth.ConfirmSession, the request's) and
+// the connection at once, then the meter.
 func (a *admission) run(ctx, request context.Context, cid, model string, lim config.ChatLimits, lease time.Duration) error {
 	var sessionErr error
 	var wg sync.WaitGroup
 	wg.Go(func() { sessionErr = auth.ConfirmSession(request) })
 	wg.Go(func() { a.conn, a.connErr = a.st.GetChatConnection(ctx, a.uid, cid) })
-	if lim.DailyTokenBudget > 0 {
-		wg.Go(func() { a.used, a.usedErr = a.st.ChatTokensOn(ctx, a.uid, a.now) })
-	}
-	if lim.RequestsPerMinute > 0 {
-		wg.Go(func() {
-			a.window, a.rateOK, a.rateErr = a.st.Admit(ctx, rateScope, a.uid, lim.RequestsPerMinute, time.Minute, a.now)
-		})
-	}
 	wg.Wait()
 	if sessionErr != nil {
 		return sessionErr
 	}
-	if err := a.refusal(model, lim); err != nil {
+	if err := a.connectionRefusal(model); err != nil {
 		return err
 	}
-	if lim.MaxConcurrentStreams > 0 {
-		err := a.st.AcquireStreamSlot(ctx, a.uid, lim.MaxConcurrentStreams, lease, a.now)
-		if errors.Is(err, store.ErrTooManyStreams) {
-			return &httpx.Error{Code: httpx.CodeRateLimited,
-				Detail:            fmt.Sprintf("You already have %d replies streaming; wait for one to finish.", lim.MaxConcurrentStreams),
-				RetryAfterSeconds: streamsRetryAfter}
-		}
-		if err != nil {
-			return err
-		}
-		a.slot = true
+	got, err := a.st.AdmitChat(ctx, a.uid, store.ChatLimits{
+		DailyTokens: lim.DailyTokenBudget, PerMinute: lim.RequestsPerMinute, Streams: lim.MaxConcurrentStreams,
+		Window: time.Minute, Lease: lease,
+	}, a.now)
+	if err != nil {
+		return err
 	}
-	return nil
+	a.used, a.window, a.slot = got.Tokens, got.Window, got.Slot
+	return a.limitRefusal(got.Refusal, lim)
 }
 
 // wait answers the connection once the checks are over, or why the message
@@ -120,10 +102,9 @@ func (a *admission) wait() (domain.ChatConnection, error) {
 	return a.conn, a.err
 }
 
-// refusal says why the concurrent checks refuse the message, most
-// fundamental first: the connection, its model, the budget, the rate.
-func (a *admission) refusal(model string, lim config.ChatLimits) error {
-	now := a.now
+// connectionRefusal says why the connection refuses the message: missing,
+// or for another model.
+func (a *admission) connectionRefusal(model string) error {
 	switch {
 	case errors.Is(a.connErr, store.ErrNotFound):
 		return httpx.NotFound("Connection not found. Connect again.")
@@ -131,26 +112,35 @@ func (a *admission) refusal(model string, lim config.ChatLimits) error {
 		return a.connErr
 	case model != "" && model != a.conn.Model:
 		return httpx.Invalid(fmt.Sprintf("This connection is for %s; connect again to use %s.", a.conn.Model, model))
-	case a.usedErr != nil:
-		return a.usedErr
-	case lim.DailyTokenBudget > 0 && a.used >= lim.DailyTokenBudget:
-		return &httpx.Error{Code: httpx.CodeRateLimited,
-			Detail:            fmt.Sprintf("You have used today's chat allowance of %s tokens; it resets at 00:00 UTC.", thousands(lim.DailyTokenBudget)),
-			RetryAfterSeconds: secondsUntil(domain.NextUTCDay(now), now)}
-	case a.rateErr != nil:
-		return a.rateErr
-	case !a.rateOK:
-		wait := secondsUntil(a.window.Ends(time.Minute), now)
-		return &httpx.Error{Code: httpx.CodeRateLimited,
-			Detail:            fmt.Sprintf("You have sent %d messages in the last minute; try again in %d seconds.", lim.RequestsPerMinute, wait),
-			RetryAfterSeconds: wait}
 	}
 	return nil
 }
 
-// end records usage (nil: nothing to record) and gives back the slot, once,
-// on a fresh context (both at the same time), whatever ended the stream. It
-// waits for the checks, which may still hold or take the slot.
+// limitRefusal is the 429 of the limit that refused the message (nil for
+// none), with when to try again.
+func (a *admission) limitRefusal(r store.ChatRefusal, lim config.ChatLimits) error {
+	now := a.now
+	switch r {
+	case store.ChatOverBudget:
+		return &httpx.Error{Code: httpx.CodeRateLimited,
+			Detail:            fmt.Sprintf("You have used today's chat allowance of %s tokens; it resets at 00:00 UTC.", thousands(lim.DailyTokenBudget)),
+			RetryAfterSeconds: secondsUntil(domain.NextUTCDay(now), now)}
+	case store.ChatOverRate:
+		wait := secondsUntil(a.window.Ends(time.Minute), now)
+		return &httpx.Error{Code: httpx.CodeRateLimited,
+			Detail:            fmt.Sprintf("You have sent %d messages in the last minute; try again in %d seconds.", lim.RequestsPerMinute, wait),
+			RetryAfterSeconds: wait}
+	case store.ChatNoStreamSlot:
+		return &httpx.Error{Code: httpx.CodeRateLimited,
+			Detail:            fmt.Sprintf("You already have %d replies streaming; wait for one to finish.", lim.MaxConcurrentStreams),
+			RetryAfterSeconds: streamsRetryAfter}
+	}
+	return nil
+}
+
+// end records usage (nil: nothing to record) and gives back the slot, in
+// one write on a fresh context, once, whatever ended the stream. It waits
+// for the checks, which may still hold or take the slot.
 func (a *admission) end(ctx context.Context, usage *domain.ModelUsage) {
 	if a.ended {
 		return
@@ -163,22 +153,13 @@ func (a *admission) end(ctx context.Context, usage *domain.ModelUsage) {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 	defer cancel()
-	var wg sync.WaitGroup
-	if a.slot {
-		wg.Go(func() {
-			if err := a.st.ReleaseStreamSlot(ctx, a.uid); err != nil {
-				slog.WarnContext(ctx, "chat stream slot not given back; its lease frees it", "err", err)
-			}
-		})
+	if err := a.st.EndChat(ctx, a.uid, a.now, usage, a.slot); err != nil {
+		attrs := []any{"err", err, "slot", a.slot}
+		if usage != nil {
+			attrs = append(attrs, "input_tokens", usage.InputTokens, "output_tokens", usage.OutputTokens)
+		}
+		slog.ErrorContext(ctx, "chat usage not recorded; a slot not given back is freed by its lease", attrs...)
 	}
-	if usage != nil {
-		wg.Go(func() {
-			if err := a.st.RecordChatUsage(ctx, a.uid, a.now, *usage); err != nil {
-				slog.ErrorContext(ctx, "chat usage not recorded", "err", err, "input_tokens", usage.InputTokens, "output_tokens", usage.OutputTokens)
-			}
-		})
-	}
-	wg.Wait()
 }
 
 func secondsUntil(t, now time.Time) int {

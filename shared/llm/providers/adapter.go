@@ -24,8 +24,8 @@ type Options struct {
 	// timeout (Bedrock: the AWS SDK's default client): a reply streams as
 	// long as it takes, and ctx bounds it.
 	HTTPClient *http.Client
-	// MaxRetries is how often a request refused before any output (429,
-	// 5xx, connection failure) is tried again; 0 tries once.
+	// MaxRetries is how often a request refused before any output (408,
+	// 409, 429, 5xx, connection failure) is tried again; 0 tries once.
 	MaxRetries int
 }
 
@@ -45,7 +45,7 @@ func (o Options) httpClient() *http.Client {
 }
 
 // drainingTransport hands out response bodies that are read to their end
-// when closed. The SDKs stop reading a stream at its last event ([DONE],
+// when closed. The adapters stop reading a stream at its last event ([DONE],
 // message_stop) and close it with the chunked body's end still unread, so
 // net/http could not reuse the connection: every message dialled (and
 // TLS-handshook) a new one before its first byte (DESIGN §10, time to
@@ -159,26 +159,6 @@ func errorCode(body []byte) int {
 		return code
 	}
 	return 0
-}
-
-// httpFailure keeps the status and body of a refused request, whatever the
-// body's shape, for SDKs that only parse the shape they expect.
-type httpFailure struct {
-	status int
-	body   []byte
-}
-
-// capture is an SDK middleware (openai-go and anthropic-sdk-go share the
-// signature) recording a failed response into f.
-func (f *httpFailure) capture(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
-	res, err := next(req)
-	if err == nil && res != nil && res.StatusCode >= 400 {
-		body, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
-		_ = res.Body.Close()
-		res.Body = io.NopCloser(bytes.NewReader(body))
-		f.status, f.body = res.StatusCode, body
-	}
-	return res, err
 }
 
 // turns splits a conversation into its system text and its user and

@@ -1,0 +1,58 @@
+package providers_test
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"aiwork/shared/llm"
+)
+
+// The event stream reader, through the OpenAI adapter: the shapes of SSE a
+// provider or a proxy in front of it may send.
+func TestSSEShapes(t *testing.T) {
+	t.Parallel()
+	chunk := func(text string) string {
+		return fmt.Sprintf(`{"choices":[{"index":0,"delta":{"content":%s}}]}`, mustJSON(text))
+	}
+	big := strings.Repeat("é", 1<<20) // a 2 MB line
+	cases := []struct {
+		name string
+		body string
+		want []string
+	}{
+		{"plain", "data: " + chunk("a") + "\n\ndata: " + chunk("b") + "\n\ndata: [DONE]\n\n", []string{"a", "b"}},
+		{"keep-alive comments", ": keep-alive\n\ndata: " + chunk("a") + "\n\n: ping\n\ndata: " + chunk("b") + "\n\n", []string{"a", "b"}},
+		{"CRLF line ends", "data: " + chunk("a") + "\r\n\r\ndata: [DONE]\r\n\r\n", []string{"a"}},
+		{"no space after the colon", "data:" + chunk("a") + "\n\n", []string{"a"}},
+		{"named events, id and retry fields", "event: chunk\nid: 7\nretry: 10\ndata: " + chunk("a") + "\n\n", []string{"a"}},
+		{"data on two lines", "data: {\"choices\":[{\"index\":0,\ndata: \"delta\":{\"content\":\"a\"}}]}\n\n", []string{"a"}},
+		{"nothing read after [DONE]", "data: " + chunk("a") + "\n\ndata: [DONE]\n\ndata: " + chunk("late") + "\n\n", []string{"a"}},
+		{"an event cut before its blank line is dropped", "data: " + chunk("a") + "\n\ndata: " + chunk("b"), []string{"a"}},
+		{"a long line", "data: " + chunk(big) + "\n\n", []string{big}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				_, _ = w.Write([]byte(tc.body))
+			})
+			var got []string
+			_, err := openaiWire.newProvider(t, up.URL).Stream(t.Context(), request("gpt-4o"), func(e llm.Event) error {
+				if e.Text != "" {
+					got = append(got, e.Text)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("Stream: %v", err)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("deltas = %.80q, want %.80q", got, tc.want)
+			}
+		})
+	}
+}

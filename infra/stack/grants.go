@@ -19,8 +19,9 @@ import (
 // action only on the partition keys it uses (a dynamodb:LeadingKeys
 // condition, ForAllValues:StringLike), one statement per set of actions
 // sharing the same keys, and Query on GSI1 and GSI2 only for the index
-// keys it queries there. Nothing else: no Scan, batch, transaction or
-// table-level action.
+// keys it queries there. Nothing else: no Scan, batched write,
+// transaction or table-level action (a BatchGetItem is held to the keys
+// of every item it reads, as GetItem is).
 func grantTable(fn awslambda.Function, table awsdynamodb.Table, f lambdas.Function) error {
 	function, access := f.Name, f.Access
 	if len(access.Table)+len(access.Index)+len(access.Index2) == 0 {

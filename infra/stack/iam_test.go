@@ -202,8 +202,8 @@ func tableGrant(t *testing.T, st statement, tableID string, got map[string]strin
 	for _, a := range st.Actions {
 		name := strings.TrimPrefix(a, "dynamodb:")
 		switch {
-		case !strings.HasPrefix(a, "dynamodb:") || !map[string]bool{"GetItem": true, "PutItem": true, "UpdateItem": true, "DeleteItem": true, "Query": true}[name]:
-			t.Errorf("dynamodb action %s, want GetItem, PutItem, UpdateItem, DeleteItem or Query", a)
+		case !strings.HasPrefix(a, "dynamodb:") || !map[string]bool{"GetItem": true, "BatchGetItem": true, "PutItem": true, "UpdateItem": true, "DeleteItem": true, "Query": true}[name]:
+			t.Errorf("dynamodb action %s, want GetItem, BatchGetItem, PutItem, UpdateItem, DeleteItem or Query", a)
 		case index != "" && name != "Query":
 			t.Errorf("%s on an index: only Query reads an index", a)
 		}
@@ -276,12 +276,13 @@ var wantTable = map[string]map[string]string{
 		"index:Query": "USER#*",
 	},
 	"mcp": {
-		"GetItem":     "MCP#* OAUTHCLIENT#* THROTTLE#* USER#*",
-		"PutItem":     "OAUTHCLIENT#* THROTTLE#* USER#*",
-		"UpdateItem":  "THROTTLE#* USER#*",
-		"DeleteItem":  "USER#*",
-		"Query":       "USER#*",
-		"index:Query": "MCPSERVERS",
+		"GetItem":      "MCP#* OAUTHCLIENT#* THROTTLE#* USER#*",
+		"BatchGetItem": "MCP#* USER#*", // a connect's session and registry entry
+		"PutItem":      "OAUTHCLIENT#* THROTTLE#* USER#*",
+		"UpdateItem":   "THROTTLE#* USER#*",
+		"DeleteItem":   "USER#*",
+		"Query":        "USER#*",
+		"index:Query":  "MCPSERVERS",
 	},
 	"chat": {
 		"GetItem":    "MCP#* USER#*",
@@ -300,15 +301,16 @@ var wantTable = map[string]map[string]string{
 	},
 }
 
-// No function may scan, batch, run transactions or touch the table itself;
-// every DynamoDB grant of a function's role carries a LeadingKeys condition.
-func TestNoFunctionScansBatchesOrManagesTheTable(t *testing.T) {
+// No function may scan, write in batches, run transactions or touch the
+// table itself; every DynamoDB grant of a function's role (a BatchGetItem's
+// too) carries a LeadingKeys condition.
+func TestNoFunctionScansBatchWritesOrManagesTheTable(t *testing.T) {
 	tp := synth(t, mainStack)
 	for _, g := range allFunctions() {
 		_, fn := tp.function(t, g.Function)
 		for _, st := range rolePolicies(tp, ref(props(fn, "Role"))) {
 			for _, a := range st.Actions {
-				for _, bad := range []string{"Scan", "Batch", "Transact", "PartiQL", "DescribeTable", "ConditionCheckItem", "DeleteTable", "UpdateTable", "CreateTable"} {
+				for _, bad := range []string{"Scan", "BatchWrite", "Transact", "PartiQL", "DescribeTable", "ConditionCheckItem", "DeleteTable", "UpdateTable", "CreateTable"} {
 					if strings.HasPrefix(a, "dynamodb:") && strings.Contains(a, bad) {
 						t.Errorf("%s may %s", g.Function, a)
 					}

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"sync"
@@ -18,7 +19,15 @@ import (
 // and its request context cancelled. A handler that is about to spend
 // (an upstream call) before writing anything calls ConfirmSession first.
 func (t *Tokens) RequiredConcurrent(next http.Handler) http.Handler {
-	return t.concurrent(next, true)
+	return t.concurrent(next, true, true)
+}
+
+// RequiredBatched is RequiredConcurrent for a handler that reads the
+// session itself, in one table call with its own reads (ClaimSessionCheck):
+// the lookup does not start at once. Unclaimed, it starts when the handler
+// asks (ConfirmSession, StartSessionCheck), writes, or returns.
+func (t *Tokens) RequiredBatched(next http.Handler) http.Handler {
+	return t.concurrent(next, true, false)
 }
 
 // RequiredSpeculative is RequiredConcurrent without holding the answer
@@ -28,10 +37,12 @@ func (t *Tokens) RequiredConcurrent(next http.Handler) http.Handler {
 // (StartSessionCheck or ConfirmSession), or when it returns. For the chat relay (chatapi), which writes nothing before
 // the lookup unless this process saw the same session live moments ago.
 func (t *Tokens) RequiredSpeculative(next http.Handler) http.Handler {
-	return t.concurrent(next, false)
+	return t.concurrent(next, false, false)
 }
 
-func (t *Tokens) concurrent(next http.Handler, gated bool) http.Handler {
+// concurrent is the three modes: gated holds the answer back until the
+// session is confirmed; eager starts the lookup before the handler.
+func (t *Tokens) concurrent(next http.Handler, gated, eager bool) http.Handler {
 	if t.sessions == nil {
 		return t.Required(next)
 	}
@@ -53,20 +64,9 @@ func (t *Tokens) concurrent(next http.Handler, gated bool) http.Handler {
 		}
 		base, cancel := context.WithCancel(r.Context())
 		defer cancel()
-		p := &pendingCheck{done: make(chan struct{})}
-		p.lookup = func() {
-			live, err := t.sessions.SessionLive(base, c.Subject, c.SessionID)
-			switch {
-			case err != nil:
-				p.err = fmt.Errorf("check session: %w", err)
-			case !live:
-				p.err = httpx.Unauthorized(msgSessionEnded)
-			}
-			close(p.done)
-			if p.err != nil {
-				cancel() // stop whatever the handler started
-			}
-		}
+		// cancel stops whatever the handler started for an ended session.
+		p := &pendingCheck{done: make(chan struct{}), uid: c.Subject, sid: c.SessionID, cancel: cancel}
+		p.lookup = func() { p.settle(t.sessions.SessionLive(base, c.Subject, c.SessionID)) }
 		ctx := context.WithValue(WithUserID(base, c.Subject), sessionKey{}, c.SessionID)
 		ctx = context.WithValue(ctx, checkKey{}, p)
 		if !gated {
@@ -75,13 +75,15 @@ func (t *Tokens) concurrent(next http.Handler, gated bool) http.Handler {
 			next.ServeHTTP(w, r.WithContext(ctx))
 			// The lookup ends before the request does: never cut off in
 			// the middle (a store call cancelled mid-request).
-			p.start()
-			<-p.done
+			p.finish()
 			return
 		}
-		p.start()
+		if eager {
+			p.start()
+		}
 		gw := &gatedWriter{ResponseWriter: w, check: p, r: r}
 		next.ServeHTTP(gw, r.WithContext(ctx))
+		p.finish()
 		gw.gate() // a handler that wrote nothing still answers 401 for an ended session
 	})
 }
@@ -113,14 +115,66 @@ func StartSessionCheck(ctx context.Context) {
 
 type checkKey struct{}
 
+// ClaimSessionCheck hands a RequiredBatched request's session lookup to
+// the handler, which reads the session (uid, sid) beside its own reads and
+// answers what it found with settle (as Sessions.SessionLive would); the
+// answer gates the response and ConfirmSession as the middleware's own
+// lookup does. ok is false when the lookup has already started (or there
+// is none): the handler then reads only its own and calls ConfirmSession.
+// A claimed lookup never settled fails the request (500), never hangs it.
+func ClaimSessionCheck(ctx context.Context) (uid, sid string, settle func(live bool, err error), ok bool) {
+	p, found := ctx.Value(checkKey{}).(*pendingCheck)
+	if !found {
+		return "", "", nil, false
+	}
+	p.once.Do(func() { p.claimed = true })
+	if !p.claimed {
+		return "", "", nil, false
+	}
+	return p.uid, p.sid, p.settle, true
+}
+
+var errUnsettled = errors.New("claimed and never answered")
+
 type pendingCheck struct {
-	once   sync.Once
-	lookup func() // closes done
-	done   chan struct{}
-	err    error
+	once     sync.Once
+	claimed  bool   // by the handler (ClaimSessionCheck), set inside once
+	lookup   func() // settles
+	uid, sid string
+	cancel   context.CancelFunc
+	settled  sync.Once
+	done     chan struct{}
+	err      error
 }
 
 func (p *pendingCheck) start() { p.once.Do(func() { go p.lookup() }) }
+
+// settle records the lookup's answer once and releases its waiters.
+func (p *pendingCheck) settle(live bool, err error) {
+	p.settled.Do(func() {
+		switch {
+		case err != nil:
+			p.err = fmt.Errorf("check session: %w", err)
+		case !live:
+			p.err = httpx.Unauthorized(msgSessionEnded)
+		}
+		close(p.done)
+		if p.err != nil {
+			p.cancel()
+		}
+	})
+}
+
+// finish runs when the handler has returned: the lookup is started if
+// nobody did, a claimed one left unanswered fails, and either way the
+// lookup has its answer before the request ends.
+func (p *pendingCheck) finish() {
+	p.start()
+	if p.claimed {
+		p.settle(false, errUnsettled)
+	}
+	<-p.done
+}
 
 // gatedWriter holds back the response until the session is confirmed.
 type gatedWriter struct {
@@ -135,6 +189,7 @@ type gatedWriter struct {
 // and drops everything the handler writes.
 func (g *gatedWriter) gate() bool {
 	if !g.decided {
+		g.check.start() // a RequiredBatched lookup nobody claimed or started
 		<-g.check.done
 		g.decided = true
 		if g.check.err != nil {

@@ -9,6 +9,9 @@ const (
 	UpdateItem = "UpdateItem"
 	DeleteItem = "DeleteItem"
 	Query      = "Query"
+	// BatchGetItem is granted where one request reads items of two
+	// partitions in one call (a connect's session and registry entry).
+	BatchGetItem = "BatchGetItem"
 )
 
 // Access is what one function may do on the product table (least
@@ -52,7 +55,7 @@ const (
 
 // Each function's Access, derived from the store methods its handler (or
 // job) calls; shared/store/keys.go says which partition each item lives
-// in. No function scans, batches or runs transactions.
+// in. No function scans, writes in batches or runs transactions.
 var (
 	// Accounts: profile, sessions and activity (USER#), the uniqueness
 	// guards, sign-in and registration throttles, Google sign-in state and
@@ -110,11 +113,12 @@ var (
 	// The registry (read), connections and sign-ins under way (USER#),
 	// connect throttles, and the site's client at each OAuth server.
 	accessMCP = Access{Table: map[string][]string{
-		GetItem:    {users, mcpServers, throttles, oauthClients},
-		PutItem:    {users, throttles, oauthClients},
-		UpdateItem: {users, throttles},
-		DeleteItem: {users},
-		Query:      {users},
+		GetItem:      {users, mcpServers, throttles, oauthClients},
+		BatchGetItem: {users, mcpServers}, // a connect's session and entry
+		PutItem:      {users, throttles, oauthClients},
+		UpdateItem:   {users, throttles},
+		DeleteItem:   {users},
+		Query:        {users},
 	}, Index: []string{store.GSI1MCPServers}}
 	// The connection and the day's usage item, which is also the meter of
 	// the chat limits (USER#).

@@ -48,15 +48,17 @@ func (s *Store) SessionLive(ctx context.Context, uid, sid string) (bool, error) 
 	if err != nil {
 		return false, fmt.Errorf("session live: %w", err)
 	}
-	if res.Item == nil {
-		return false, nil
-	}
-	n, ok := res.Item[AttrExpires].(*types.AttributeValueMemberN)
+	return sessionOpen(res.Item), nil
+}
+
+// sessionOpen reports whether a read session item (nil: none) is open.
+func sessionOpen(item map[string]types.AttributeValue) bool {
+	n, ok := item[AttrExpires].(*types.AttributeValueMemberN)
 	if !ok {
-		return false, nil
+		return false
 	}
 	exp, err := strconv.ParseInt(n.Value, 10, 64)
-	return err == nil && time.Now().Unix() < exp, nil
+	return err == nil && time.Now().Unix() < exp
 }
 
 // EndSession closes one session (logout). Ending a closed one is a no-op.

@@ -42,9 +42,9 @@ type admission struct {
 // and the target host's per-minute limits: all before any packet leaves,
 // so the service cannot be used to scan.
 //
-// The four table calls (the session, the entry, both counts) run at once,
-// the host counted being the override's or the one this entry had when
-// last read (hosts); a wrong or missing guess costs one more count after
+// The table calls (the session and the entry in one, both counts) run at
+// once, the host counted being the override's or the one this entry had
+// when last read (hosts); a wrong or missing guess costs one more count after
 // the read. The counts of a refused attempt are given back, so the outcome
 // is that of checking in turn: an ended session, a missing or inactive
 // entry, a refused key or endpoint count nothing, and a caller past their
@@ -68,7 +68,8 @@ func (s *Service) admit(r *http.Request, uid string, a admission) (domain.MCPSer
 	var srvErr, sessionErr error
 	var user, target count
 	var wg sync.WaitGroup
-	wg.Go(func() { srv, srvErr = s.serverOr404(r, a.serverID) })
+	read := s.entryRead(r, a.serverID)
+	wg.Go(func() { srv, srvErr = read() })
 	wg.Go(func() { user = s.count(counts, userConnectScope, uid, s.userLimit, now) })
 	if guessed {
 		wg.Go(func() { target = s.count(counts, hostConnectScope, host, s.hostLimit, now) })
@@ -106,6 +107,33 @@ func (s *Service) admit(r *http.Request, uid string, a admission) (domain.MCPSer
 		return srv, "", err
 	}
 	return srv, endpoint, nil
+}
+
+// entryRead claims the request's session lookup (the routes are
+// auth.RequiredBatched) before anything runs beside it, and answers the
+// read of the registry entry, which then reads the session in the same
+// table call; ConfirmSession answers what it found. Unclaimed (the lookup
+// already started), it reads the entry alone.
+func (s *Service) entryRead(r *http.Request, id string) func() (domain.MCPServer, error) {
+	uid, sid, settle, ok := auth.ClaimSessionCheck(r.Context())
+	if !ok {
+		return func() (domain.MCPServer, error) { return s.serverOr404(r, id) }
+	}
+	return func() (domain.MCPServer, error) {
+		id, valid := serverID(id)
+		if !valid {
+			id = "" // the session alone
+		}
+		got, err := s.st.SessionAndMCPServer(r.Context(), uid, sid, id)
+		settle(got.Live, err)
+		switch {
+		case err != nil:
+			return domain.MCPServer{}, err
+		case !got.Found:
+			return domain.MCPServer{}, noServer()
+		}
+		return got.Server, nil
+	}
 }
 
 // activeEntry is the entry read's refusal: missing (404) or no longer

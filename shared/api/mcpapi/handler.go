@@ -93,12 +93,12 @@ func (s *Service) Handler() http.Handler {
 	mux.Handle("GET /api/v1/mcp-servers/{$}", httpx.Handle(s.listServers))
 	mux.Handle("GET /api/v1/mcp-servers/{id}", httpx.Handle(s.getServer))
 	mux.Handle("GET /api/v1/mcp-connections/{$}", s.tokens.Required(httpx.Handle(s.listConnections)))
-	// A connect and a sign-in start confirm the session themselves (admit),
-	// beside their own table calls.
-	mux.Handle("POST /api/v1/mcp-connections/{$}", s.tokens.RequiredConcurrent(httpx.Handle(s.connectServer)))
+	// A connect and a sign-in start read the session themselves (admit), in
+	// one table call with the registry entry.
+	mux.Handle("POST /api/v1/mcp-connections/{$}", s.tokens.RequiredBatched(httpx.Handle(s.connectServer)))
 	mux.Handle("DELETE /api/v1/mcp-connections/{id}", s.tokens.Required(httpx.Handle(s.deleteConnection)))
 	mux.Handle("GET /api/v1/mcp-connections/tools", s.tokens.Required(httpx.Handle(s.listTools)))
-	mux.Handle("POST "+OAuthStartPath, s.tokens.RequiredConcurrent(httpx.Handle(s.oauthStart)))
+	mux.Handle("POST "+OAuthStartPath, s.tokens.RequiredBatched(httpx.Handle(s.oauthStart)))
 	mux.Handle("GET "+OAuthCallbackPath, http.HandlerFunc(s.oauthCallback))
 	mux.Handle("GET "+OAuthMetadataPath, httpx.Handle(s.clientMetadata))
 	mux.Handle("DELETE /api/v1/mcp-connections/tools/always/{server_id}/{tool}", s.tokens.Required(httpx.Handle(s.revokeAlways)))

@@ -81,13 +81,21 @@ func (s *Service) getServer(w http.ResponseWriter, r *http.Request) error {
 
 // serverOr404 reads a registry entry; an unknown or malformed id is 404.
 func (s *Service) serverOr404(r *http.Request, id string) (domain.MCPServer, error) {
-	id = strings.TrimSpace(id)
-	if id == "" || len(id) > 200 {
-		return domain.MCPServer{}, httpx.NotFound("MCP server not found.")
+	id, ok := serverID(id)
+	if !ok {
+		return domain.MCPServer{}, noServer()
 	}
 	srv, err := s.st.GetMCPServer(r.Context(), id)
 	if errors.Is(err, store.ErrNotFound) {
-		return domain.MCPServer{}, httpx.NotFound("MCP server not found.")
+		return domain.MCPServer{}, noServer()
 	}
 	return srv, err
+}
+
+func noServer() error { return httpx.NotFound("MCP server not found.") }
+
+// serverID is id trimmed, and whether it can name an entry at all.
+func serverID(id string) (string, bool) {
+	id = strings.TrimSpace(id)
+	return id, id != "" && len(id) <= 200
 }

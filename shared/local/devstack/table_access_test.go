@@ -58,9 +58,12 @@ func (c *callRecorder) middleware(stack *middleware.Stack) error {
 		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
 			if fn, ok := ctx.Value(functionKey{}).(string); ok {
 				call := tableCall{function: fn, op: awsmiddleware.GetOperationName(ctx)}
-				call.index, call.pk = addressed(in.Parameters)
+				var pks []string
+				call.index, pks = addressed(in.Parameters)
 				c.mu.Lock()
-				c.calls = append(c.calls, call)
+				for _, call.pk = range pks {
+					c.calls = append(c.calls, call)
+				}
 				c.mu.Unlock()
 			}
 			return next.HandleInitialize(ctx, in)
@@ -70,8 +73,9 @@ func (c *callRecorder) middleware(stack *middleware.Stack) error {
 var keyCondition = regexp.MustCompile(`(#?\w+)\s*=\s*(:\w+)`)
 
 // addressed answers the index a request reads (or "") and the partition key
-// value it addresses: the item's PK, or a query's partition key.
-func addressed(params any) (index, pk string) {
+// values it addresses: the item's PK, a query's partition key, or each key
+// of a batched read (each must be allowed).
+func addressed(params any) (index string, pks []string) {
 	str := func(av types.AttributeValue) string {
 		if s, ok := av.(*types.AttributeValueMemberS); ok {
 			return s.Value
@@ -80,13 +84,20 @@ func addressed(params any) (index, pk string) {
 	}
 	switch in := params.(type) {
 	case *dynamodb.GetItemInput:
-		return "", str(in.Key[store.AttrPK])
+		return "", []string{str(in.Key[store.AttrPK])}
+	case *dynamodb.BatchGetItemInput:
+		for _, table := range in.RequestItems {
+			for _, k := range table.Keys {
+				pks = append(pks, str(k[store.AttrPK]))
+			}
+		}
+		return "", pks
 	case *dynamodb.PutItemInput:
-		return "", str(in.Item[store.AttrPK])
+		return "", []string{str(in.Item[store.AttrPK])}
 	case *dynamodb.UpdateItemInput:
-		return "", str(in.Key[store.AttrPK])
+		return "", []string{str(in.Key[store.AttrPK])}
 	case *dynamodb.DeleteItemInput:
-		return "", str(in.Key[store.AttrPK])
+		return "", []string{str(in.Key[store.AttrPK])}
 	case *dynamodb.QueryInput:
 		index = aws.ToString(in.IndexName)
 		for _, m := range keyCondition.FindAllStringSubmatch(aws.ToString(in.KeyConditionExpression), -1) {
@@ -95,12 +106,12 @@ func addressed(params any) (index, pk string) {
 				name = n
 			}
 			if name == store.AttrPK || name == store.AttrGSI1PK || name == store.AttrGSI2PK {
-				return index, str(in.ExpressionAttributeValues[m[2]])
+				return index, []string{str(in.ExpressionAttributeValues[m[2]])}
 			}
 		}
-		return index, ""
+		return index, []string{""}
 	}
-	return "", "" // Scan, batches, transactions, table calls: never allowed
+	return "", []string{""} // Scan, batched writes, transactions, table calls: never allowed
 }
 
 // like is IAM's StringLike: * is any run of characters, ? one character.

@@ -136,13 +136,17 @@ func open(ctx context.Context, obs *observer, t Target, transport string) (*mcp.
 	}
 	// Empty client capabilities: we serve no roots, sampling or elicitation.
 	c := mcp.NewClient(clientInfo, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
+	key := transport + " " + t.Endpoint
+	opts := legacy.options(key)
 	start := time.Now()
-	cs, err := c.Connect(ctx, tr, nil)
+	cs, err := c.Connect(ctx, tr, opts)
 	if err != nil {
+		legacy.learn(key, opts, nil)
 		return nil, Result{}, err
 	}
 	latency := time.Since(start)
 	init := cs.InitializeResult()
+	legacy.learn(key, opts, init)
 	if init == nil {
 		go func() { _ = cs.Close() }()
 		return nil, Result{}, errors.New("no initialize result")

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"net"
-	"net/http"
 	"time"
 
 	"aiwork/shared/config"
@@ -100,8 +99,6 @@ func markUnavailable(stack *middleware.Stack) error {
 		}), middleware.Before)
 }
 
-// clientOptions bounds each call (attemptTimeout per attempt, maxAttempts)
-// and marks the unavailable ones.
 // idleConnections is how many connections to the table stay open between
 // calls. The SDK keeps 10: one process serving many users at once (the
 // devserver; a chat message makes several calls at once) then closed and
@@ -110,14 +107,12 @@ func markUnavailable(stack *middleware.Stack) error {
 // time and never reaches either number.
 const idleConnections = 64
 
-func keepConnections(t *http.Transport) {
-	t.MaxIdleConns = max(t.MaxIdleConns, idleConnections)
-	t.MaxIdleConnsPerHost = idleConnections
-}
-
+// clientOptions bounds each call (attemptTimeout per attempt, maxAttempts),
+// makes its exchanges on the caller's goroutine (tableClient) and marks the
+// unavailable ones.
 func clientOptions(attemptTimeout time.Duration) func(*dynamodb.Options) {
 	return func(o *dynamodb.Options) {
-		o.HTTPClient = awshttp.NewBuildableClient().WithTimeout(attemptTimeout).WithTransportOptions(keepConnections)
+		o.HTTPClient = newTableClient(attemptTimeout)
 		o.RetryMaxAttempts = maxAttempts
 		o.APIOptions = append(o.APIOptions, markUnavailable)
 	}

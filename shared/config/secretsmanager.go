@@ -1,33 +1,26 @@
 package config
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+
+	"aiwork/shared/awscall"
 )
 
 // SecretsManager reads secrets with Secrets Manager's GetSecretValue, the
 // one call the functions make, signed (SigV4) with the configuration's
-// credentials. The SDK's secretsmanager client is not linked into the
-// functions: its package init builds endpoint tables, ~0.1 ms and 90 KB of
-// every cold start (DESIGN §10 Lambda init). jwt-rotation, which writes
-// secrets, keeps the SDK client.
+// credentials (shared/awscall): the SDK's secretsmanager client is not
+// linked into the functions. jwt-rotation, which writes secrets, keeps the
+// SDK client.
 type SecretsManager struct {
-	cfg      aws.Config
+	call     *awscall.Client
 	endpoint string
-	client   *http.Client
-	signer   *v4.Signer
 }
 
 // secretsAttempts bounds the tries of one read (a throttled or failed
@@ -37,20 +30,7 @@ const secretsAttempts = 3
 // NewSecretsManager reads from the region's endpoint, or from
 // AWS_ENDPOINT_URL_SECRETS_MANAGER when set (make run-lambda's stand-in).
 func NewSecretsManager(cfg aws.Config) *SecretsManager {
-	endpoint := "https://secretsmanager." + cfg.Region + "." + dnsSuffix(cfg.Region)
-	if u := ServiceEndpoint("SECRETS_MANAGER"); u != nil {
-		endpoint = strings.TrimSuffix(*u, "/")
-	}
-	return &SecretsManager{cfg: cfg, endpoint: endpoint, client: &http.Client{Timeout: 10 * time.Second}, signer: v4.NewSigner()}
-}
-
-// dnsSuffix is the domain of AWS endpoints in region's partition: China's
-// regions have their own; the functions run in no other special partition.
-func dnsSuffix(region string) string {
-	if strings.HasPrefix(region, "cn-") {
-		return "amazonaws.com.cn"
-	}
-	return "amazonaws.com"
+	return &SecretsManager{call: awscall.New(cfg, 10*time.Second), endpoint: awscall.Endpoint(cfg.Region, "secretsmanager", "SECRETS_MANAGER")}
 }
 
 // SecretError is an error Secrets Manager answered, such as
@@ -83,69 +63,22 @@ func (s *SecretsManager) SecretValue(ctx context.Context, arn, stage string) (st
 	if err != nil {
 		return "", err
 	}
-	for attempt := 1; ; attempt++ {
-		value, retry, err := s.getSecretValue(ctx, body)
-		if err == nil || !retry || attempt == secretsAttempts {
-			return value, err
-		}
-		select {
-		case <-ctx.Done():
-			return "", ctx.Err()
-		case <-time.After(time.Duration(attempt) * 100 * time.Millisecond):
-		}
-	}
-}
-
-// getSecretValue makes one call; retry says whether another may succeed.
-func (s *SecretsManager) getSecretValue(ctx context.Context, body []byte) (value string, retry bool, err error) {
-	if s.cfg.Credentials == nil {
-		return "", false, errors.New("secrets manager: no AWS credentials (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)")
-	}
-	creds, err := s.cfg.Credentials.Retrieve(ctx)
+	ans, err := s.call.DoRetrying(ctx, awscall.Request{Service: "secretsmanager", URL: s.endpoint + "/", Body: body, Header: http.Header{
+		"Content-Type": {"application/x-amz-json-1.1"}, "X-Amz-Target": {"secretsmanager.GetSecretValue"}}}, secretsAttempts)
 	if err != nil {
-		return "", false, fmt.Errorf("secrets manager: credentials: %w", err)
+		return "", fmt.Errorf("secrets manager: %w", err)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.endpoint+"/", bytes.NewReader(body))
-	if err != nil {
-		return "", false, err
-	}
-	req.Header.Set("Content-Type", "application/x-amz-json-1.1")
-	req.Header.Set("X-Amz-Target", "secretsmanager.GetSecretValue")
-	sum := sha256.Sum256(body)
-	if err := s.signer.SignHTTP(ctx, creds, req, hex.EncodeToString(sum[:]), "secretsmanager", s.cfg.Region, time.Now()); err != nil {
-		return "", false, fmt.Errorf("secrets manager: sign: %w", err)
-	}
-	resp, err := s.client.Do(req)
-	if err != nil {
-		return "", ctx.Err() == nil, fmt.Errorf("secrets manager: %w", err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return "", true, fmt.Errorf("secrets manager: read answer: %w", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		var e struct {
-			Type    string `json:"__type"`
-			Message string `json:"message"`
-		}
-		_ = json.Unmarshal(raw, &e)
-		// __type may carry a namespace: "com.amazonaws...#ThrottlingException".
-		code := e.Type[strings.LastIndex(e.Type, "#")+1:]
-		if code == "" {
-			code, _, _ = strings.Cut(resp.Header.Get("X-Amzn-ErrorType"), ":")
-		}
-		retry := resp.StatusCode >= 500 || code == "ThrottlingException"
-		return "", retry, &SecretError{Status: resp.StatusCode, Code: code, Message: e.Message}
+	if e := ans.Err(); e != nil {
+		return "", &SecretError{Status: e.Status, Code: e.Code, Message: e.Message}
 	}
 	var out struct {
 		SecretString *string
 	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return "", false, fmt.Errorf("secrets manager: answer: %w", err)
+	if err := json.Unmarshal(ans.Body, &out); err != nil {
+		return "", fmt.Errorf("secrets manager: answer: %w", err)
 	}
 	if out.SecretString == nil {
-		return "", false, errors.New("secrets manager: the secret has no string value")
+		return "", errors.New("secrets manager: the secret has no string value")
 	}
-	return *out.SecretString, false, nil
+	return *out.SecretString, nil
 }

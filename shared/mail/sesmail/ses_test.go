@@ -11,16 +11,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/sesv2"
-
+	"aiwork/shared/config"
 	"aiwork/shared/mail"
 	"aiwork/shared/mail/sesmail"
 )
 
-// The real SES v2 client against a server speaking SES's REST wire format:
-// one signed POST /v2/email/outbound-emails with the raw RFC 5322 message.
+// The sender against a server speaking SES v2's REST wire format: one
+// signed POST /v2/email/outbound-emails with the raw RFC 5322 message.
 func TestSendsRawMailThroughSESv2(t *testing.T) {
 	var got struct {
 		FromEmailAddress string
@@ -38,11 +35,10 @@ func TestSendsRawMailThroughSESv2(t *testing.T) {
 		_, _ = w.Write([]byte(`{"MessageId":"0100018f-test"}`))
 	}))
 	defer srv.Close()
-	client := sesv2.New(sesv2.Options{
-		Region: "eu-west-1", BaseEndpoint: aws.String(srv.URL),
-		Credentials: credentials.NewStaticCredentialsProvider("AKID", "SECRET", ""),
-	})
-	s, err := sesmail.New(client, "AIWork <no-reply@mail.example.com>")
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKID")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "SECRET")
+	t.Setenv("AWS_ENDPOINT_URL_SESV2", srv.URL)
+	s, err := sesmail.FromConfig(config.AWS("eu-west-1"), "AIWork <no-reply@mail.example.com>")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +46,7 @@ func TestSendsRawMailThroughSESv2(t *testing.T) {
 	if err := s.Send(context.Background(), mail.Message{To: "ada@example.com", ToName: "Ada", Subject: "Reset your password", Text: "Open " + link + "\n"}); err != nil {
 		t.Fatal(err)
 	}
-	if method != http.MethodPost || path != "/v2/email/outbound-emails" || !strings.Contains(auth, "AWS4-HMAC-SHA256") || !strings.Contains(auth, "/ses/aws4_request") {
+	if method != http.MethodPost || path != "/v2/email/outbound-emails" || !strings.Contains(auth, "AWS4-HMAC-SHA256") || !strings.Contains(auth, "/eu-west-1/ses/aws4_request") {
 		t.Errorf("request %s %s with Authorization %q, want a signed SES v2 SendEmail", method, path, auth)
 	}
 	if got.FromEmailAddress != "no-reply@mail.example.com" || len(got.Destination.ToAddresses) != 1 || got.Destination.ToAddresses[0] != "ada@example.com" {
@@ -77,8 +73,8 @@ func TestSendsRawMailThroughSESv2(t *testing.T) {
 		_, _ = w.Write([]byte(`{"message":"Email address is not verified."}`))
 	}))
 	defer bad.Close()
-	s2, _ := sesmail.New(sesv2.New(sesv2.Options{Region: "eu-west-1", BaseEndpoint: aws.String(bad.URL),
-		Credentials: credentials.NewStaticCredentialsProvider("AKID", "SECRET", ""), RetryMaxAttempts: 1}), "no-reply@mail.example.com")
+	t.Setenv("AWS_ENDPOINT_URL_SESV2", bad.URL)
+	s2, _ := sesmail.FromConfig(config.AWS("eu-west-1"), "no-reply@mail.example.com")
 	if err := s2.Send(context.Background(), mail.Message{To: "ada@example.com", Subject: "s", Text: "t"}); err == nil || !strings.Contains(err.Error(), "not verified") {
 		t.Errorf("refused send = %v, want SES's reason", err)
 	}

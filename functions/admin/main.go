@@ -11,6 +11,7 @@ import (
 	"aiwork/shared/lambdaadapter"
 	"aiwork/shared/mail"
 	"aiwork/shared/mail/sesmail"
+	"aiwork/shared/mcpjobs/remote"
 	"aiwork/shared/store"
 )
 
@@ -29,5 +30,13 @@ func main() {
 	} else {
 		slog.Warn("MAIL_FROM is not set: an admin cannot resend a confirmation mail")
 	}
-	lambda.Start(lambdaadapter.NewProxy(adminapi.FromConfig(st, cfg, mailer).Handler(), lambdaadapter.OriginSecret(ctx, secrets)))
+	// Probe now and Sync run in the mcp-jobs function, so this one links no
+	// MCP SDK (its package inits cost every cold start).
+	var jobs adminapi.Jobs
+	if cfg.MCPJobsFunction != "" {
+		jobs = remote.New(awsCfg, cfg.MCPJobsFunction)
+	} else {
+		slog.Warn(config.MCPJobsFunctionVar + " is not set: Probe now and Sync from registry now answer 503")
+	}
+	lambda.Start(lambdaadapter.NewProxy(adminapi.FromConfig(st, cfg, mailer, jobs).Handler(), lambdaadapter.OriginSecret(ctx, secrets)))
 }

@@ -1,9 +1,9 @@
-// Command mcp-jobs runs the registry's scheduled jobs (shared/lambdas): each
-// EventBridge rule invokes it with {"job": "<name>"}.
+// Command mcp-jobs runs the registry's jobs (shared/lambdas): each
+// EventBridge rule invokes it with {"job": "<name>"}, and the admin
+// function with {"action": …} for Probe now and Sync (shared/mcpjobs/remote).
 package main
 
 import (
-	"context"
 	"log/slog"
 
 	"github.com/aws/aws-lambda-go/lambda"
@@ -14,10 +14,6 @@ import (
 	"aiwork/shared/store"
 )
 
-type event struct {
-	Job string `json:"job"`
-}
-
 func main() {
 	_, awsCfg, _ := lambdaadapter.Boot()
 	cfg := config.LoadMCPJobs()
@@ -25,5 +21,5 @@ func main() {
 	if err != nil {
 		lambdaadapter.Fatal("mcp-jobs", err)
 	}
-	lambda.Start(func(ctx context.Context, ev event) error { return runner.Run(ctx, ev.Job) })
+	lambda.Start(runner.Handle)
 }

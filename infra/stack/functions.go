@@ -118,6 +118,9 @@ func newFunctions(scope constructs.Construct, p functionsProps) (map[string]awsl
 		}
 		fns[d.Name] = fn
 	}
+	if err := grantInvokes(defs, fns); err != nil {
+		return nil, err
+	}
 	return fns, nil
 }
 

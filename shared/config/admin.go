@@ -14,12 +14,20 @@ type Admin struct {
 	// overrides Stripe's address, as for payments).
 	StripeSecretKey string
 	StripeAPIURL    string
-	// MCPJobs: Probe now and Sync from registry now run these.
+	// MCPJobs: Probe now and Sync from registry now run these, and an
+	// endpoint saved is judged by their outbound rules.
 	MCPJobs MCPJobs
+	// MCPJobsFunction is the mcp-jobs function the admin Lambda invokes to
+	// run them (MCP_JOBS_FUNCTION; empty: they do not run, 503).
+	MCPJobsFunction string
 	// MailFrom and PublicURL: a confirmation mail resent (as auth sends it).
 	MailFrom  string
 	PublicURL string
 }
+
+// MCPJobsFunctionVar names the mcp-jobs function in the admin function's
+// environment (the stack and make run-lambda set it).
+const MCPJobsFunctionVar = "MCP_JOBS_FUNCTION"
 
 // LoadAdmin reads the admin group's settings.
 func LoadAdmin(ctx context.Context, sm SecretFetcher) (Admin, error) {
@@ -33,5 +41,5 @@ func LoadAdmin(ctx context.Context, sm SecretFetcher) (Admin, error) {
 	}
 	jobs := LoadMCPJobs()
 	return Admin{Base: base, StripeSecretKey: key, StripeAPIURL: Env("STRIPE_API_URL", ""), MCPJobs: jobs,
-		MailFrom: Env("MAIL_FROM", ""), PublicURL: strings.TrimRight(Env("PUBLIC_URL", ""), "/")}, nil
+		MCPJobsFunction: Env(MCPJobsFunctionVar, ""), MailFrom: Env("MAIL_FROM", ""), PublicURL: strings.TrimRight(Env("PUBLIC_URL", ""), "/")}, nil
 }

@@ -10,6 +10,8 @@ package lambdas
 import (
 	"slices"
 	"time"
+
+	"aiwork/shared/config"
 )
 
 // Function is one Lambda function.
@@ -41,6 +43,10 @@ type Function struct {
 	Secrets []string
 	// Env holds fixed settings in AWS: literal values, never a secret.
 	Env map[string]string
+	// Invokes are the functions it invokes synchronously, each by the
+	// variable that carries its name (the stack sets it and grants
+	// lambda:InvokeFunction on that function alone).
+	Invokes map[string]string
 	// Settings are the deployment settings it reads, set by the stack from
 	// its configuration when the operator gives them (Settings* names).
 	Settings []string
@@ -148,12 +154,14 @@ var All = []Function{
 			// Handshakes with every active MCP server and records its health and tools.
 			{Name: "mcp-probe", Schedule: "rate(15 minutes)", LocalEvery: 15 * time.Minute},
 		}},
-	// The admin area: catalogue, registry (Probe now and Sync run the
-	// jobs' code: the same outbound rule), orders (refunds through the
-	// Stripe key) and users (confirmation mail resent).
+	// The admin area: catalogue, registry (Probe now and Sync run in
+	// mcp-jobs, invoked; an endpoint saved is judged by the same outbound
+	// rule), orders (refunds through the Stripe key) and users
+	// (confirmation mail resent).
 	{Name: "admin", Routes: []string{AdminPrefix}, Access: accessAdmin, MemoryMB: 512, Timeout: BufferedTimeout,
 		Secrets: []string{SecretJWT, SecretStripeKey}, Env: mcpOutbound,
-		Settings: []string{SettingPublicURL, SettingMailFrom, SettingMCPRegistryURL}},
+		Settings: []string{SettingPublicURL, SettingMailFrom, SettingMCPRegistryURL},
+		Invokes:  map[string]string{config.MCPJobsFunctionVar: "mcp-jobs"}},
 	// Rotates the JWT signing key every 30 days (infra/stack/rotation.go):
 	// no table, no environment; its grants are on that secret alone.
 	{Name: "jwt-rotation", Trigger: "secretsmanager", MemoryMB: 256, Timeout: BufferedTimeout},

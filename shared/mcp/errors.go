@@ -1,6 +1,10 @@
 package mcp
 
-import "errors"
+import (
+	"errors"
+
+	"aiwork/shared/mcp/outbound"
+)
 
 // Kind classifies why talking to an MCP server failed; the API maps each
 // kind to an HTTP status (refused → 400, timeout → 504, the rest → 502).
@@ -22,7 +26,7 @@ const (
 
 // ErrRefusedAddress is matched (errors.Is) by every *Error of KindRefused
 // that is about the address, whether caught up front or at dial time.
-var ErrRefusedAddress = errors.New("mcp: refused address")
+var ErrRefusedAddress = outbound.ErrRefusedAddress
 
 // Error is a failure to show to a user: Detail is a plain sentence that never
 // contains an API key. The underlying cause is kept for logs via Unwrap.
@@ -50,12 +54,8 @@ func (e *Error) Error() string { return e.Detail }
 // keys travel only in request headers.
 func (e *Error) Unwrap() error { return e.cause }
 
-// refusedAddress is the one wording for a private or local address, so the
-// user reads the same sentence whether the check ran up front or at dial time.
+// refusedAddress is a dial the rules refuse, in the words of an up-front
+// refusal (outbound.AddressDetail).
 func refusedAddress(cause error) *Error {
-	return &Error{
-		Kind:   KindRefused,
-		Detail: "The endpoint is a private or local address and is refused.",
-		cause:  errors.Join(ErrRefusedAddress, cause),
-	}
+	return &Error{Kind: KindRefused, Detail: outbound.AddressDetail, cause: errors.Join(ErrRefusedAddress, cause)}
 }

@@ -1,6 +1,8 @@
 // Package mcpjobs is the registry's scheduled work (shared/lambdas): importing
 // the catalogue and probing every server's health. The mcp-jobs Lambda runs
-// one job per scheduled event; the devserver runs them on timers.
+// one job per scheduled event, and Probe now and Sync from registry now when
+// the admin function asks (remote); the devserver runs them on timers and
+// in-process.
 package mcpjobs
 
 import (
@@ -14,6 +16,7 @@ import (
 	"aiwork/shared/domain"
 	"aiwork/shared/mcp"
 	"aiwork/shared/mcp/registry"
+	"aiwork/shared/mcpjobs/remote"
 	"aiwork/shared/store"
 )
 
@@ -66,23 +69,22 @@ func (r *Runner) sync(ctx context.Context) error {
 	return err
 }
 
-// Sync is the sync job, answering what it did (zero stats without a
-// registry): Sync from registry now in the admin area runs it.
-func (r *Runner) Sync(ctx context.Context) (registry.Stats, error) {
+// Sync is the sync job, answering what it did (zero counts without a
+// registry, MCP_REGISTRY_URL): Sync from registry now in the admin area
+// runs it.
+func (r *Runner) Sync(ctx context.Context) (remote.SyncReport, error) {
 	if err := catalog.SeedMCPServers(ctx, r.st); err != nil {
-		return registry.Stats{}, err
+		return remote.SyncReport{}, err
 	}
 	if r.registryURL == "" {
-		return registry.Stats{}, nil
+		return remote.SyncReport{}, nil
 	}
 	stats, err := (&registry.Syncer{BaseURL: r.registryURL, HTTP: r.client, Store: r.st, Log: r.log}).Run(ctx)
 	r.log.Info("mcp registry sync", "registry", r.registryURL, "pages", stats.Pages, "upserted", stats.Upserted,
 		"deactivated", stats.Deactivated, "skipped", stats.Skipped, "err", err)
-	return stats, err
+	return remote.SyncReport{Upserted: stats.Upserted, Deactivated: stats.Deactivated, Skipped: stats.Skipped, Pages: stats.Pages,
+		Registry: true}, err
 }
-
-// HasRegistry reports whether a registry is configured (MCP_REGISTRY_URL).
-func (r *Runner) HasRegistry() bool { return r.registryURL != "" }
 
 // ProbeOne is the probe job on one server, its health saved: Probe now in
 // the admin area runs it.

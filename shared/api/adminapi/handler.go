@@ -18,7 +18,7 @@ import (
 	"aiwork/shared/httpx"
 	"aiwork/shared/lambdas"
 	"aiwork/shared/mail"
-	"aiwork/shared/mcpjobs"
+	"aiwork/shared/mcp/outbound"
 	"aiwork/shared/payments"
 	"aiwork/shared/store"
 )
@@ -33,9 +33,12 @@ const MsgForbidden = "Admin access required."
 type Options struct {
 	// Now is the clock.
 	Now func() time.Time
-	// Jobs are the registry jobs Probe now and Sync from registry now run
-	// (nil: those routes answer 503).
-	Jobs *mcpjobs.Runner
+	// Jobs run Probe now and Sync from registry now (nil: those routes
+	// answer 503).
+	Jobs Jobs
+	// Endpoints judge an endpoint an admin saves by the outbound rules
+	// (nil: not judged).
+	Endpoints EndpointChecker
 	// Payments refunds orders (nil: a refund answers 503).
 	Payments payments.Provider
 	// Mailer sends the confirmation mail an admin resends (nil: none can
@@ -60,17 +63,20 @@ func New(st *store.Store, tokens *auth.Tokens, opts Options) *Service {
 	return &Service{st: st, tokens: tokens, opts: opts}
 }
 
-// FromConfig builds the group from its function's configuration: mailer
-// sends the confirmation mail an admin resends (SES in AWS, the local
-// outbox on the devserver), refunds go through the provider the Stripe key
-// names (payments.ProviderFor).
-func FromConfig(st *store.Store, cfg config.Admin, mailer mail.Mailer) *Service {
-	jobs, err := mcpjobs.FromConfig(st, cfg.MCPJobs, slog.Default())
-	if err != nil {
-		slog.Error("admin: the registry jobs cannot run (Probe now, Sync)", "err", err)
+// FromConfig builds the group from its function's configuration: jobs run
+// the registry jobs (Jobs), mailer sends the confirmation mail an admin
+// resends (SES in AWS, the local outbox on the devserver), refunds go
+// through the provider the Stripe key names (payments.ProviderFor), and
+// endpoints are judged by the jobs' outbound rules.
+func FromConfig(st *store.Store, cfg config.Admin, mailer mail.Mailer, jobs Jobs) *Service {
+	opts := Options{Jobs: jobs, Payments: payments.ProviderFor(st, cfg.StripeSecretKey, cfg.StripeAPIURL), Mailer: mailer,
+		PublicURL: cfg.PublicURL}
+	if policy, err := outbound.PolicyFor(cfg.MCPJobs.Outbound); err != nil {
+		slog.Error("admin: endpoints cannot be checked against the outbound rules", "err", err)
+	} else {
+		opts.Endpoints = policy
 	}
-	return New(st, auth.FromConfig(cfg.Base, 0, st), Options{Jobs: jobs,
-		Payments: payments.ProviderFor(st, cfg.StripeSecretKey, cfg.StripeAPIURL), Mailer: mailer, PublicURL: cfg.PublicURL})
+	return New(st, auth.FromConfig(cfg.Base, 0, st), opts)
 }
 
 // Handler routes the group.

@@ -16,7 +16,7 @@ import (
 
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
-	"aiwork/shared/mcp"
+	"aiwork/shared/mcpjobs/remote"
 	"aiwork/shared/store"
 )
 
@@ -175,6 +175,8 @@ func (in serverInput) apply(srv *domain.MCPServer) {
 
 const sourceAdmin = "admin"
 
+const msgServerNotFound = "MCP server not found."
+
 // checkServer holds srv (and the auth asked for) to the rules.
 func checkServer(srv domain.MCPServer, in serverInput) error {
 	name := srv.Title
@@ -218,18 +220,14 @@ func checkServer(srv domain.MCPServer, in serverInput) error {
 // refusedWarning: an endpoint the outbound rules refuse is saved disabled,
 // with why.
 func (s *Service) refusedWarning(r *http.Request, srv *domain.MCPServer) string {
-	if s.opts.Jobs == nil {
+	if s.opts.Endpoints == nil {
 		return ""
 	}
-	err := s.opts.Jobs.CheckEndpoint(r.Context(), srv.EndpointURL)
+	err := s.opts.Endpoints.CheckEndpoint(r.Context(), srv.EndpointURL)
 	if err == nil {
 		return ""
 	}
 	detail := err.Error()
-	var e *mcp.Error
-	if errors.As(err, &e) {
-		detail = e.Detail
-	}
 	if !srv.AdminDisabled {
 		srv.AdminDisabled = true
 		return "Saved, but disabled: the outbound rules refuse this endpoint. " + detail
@@ -273,7 +271,7 @@ func writeServer(w http.ResponseWriter, status int, srv domain.MCPServer, warnin
 func (s *Service) serverOr404(r *http.Request) (domain.MCPServer, error) {
 	srv, err := s.st.GetMCPServer(r.Context(), r.PathValue("id"))
 	if errors.Is(err, store.ErrNotFound) {
-		return srv, httpx.NotFound("MCP server not found.")
+		return srv, httpx.NotFound(msgServerNotFound)
 	}
 	return srv, err
 }
@@ -340,6 +338,9 @@ func (s *Service) probeServer(w http.ResponseWriter, r *http.Request) error {
 		h, err = s.opts.Jobs.ProbeOne(r.Context(), srv)
 		return err
 	})
+	if errors.Is(err, remote.ErrNotFound) {
+		return httpx.NotFound(msgServerNotFound)
+	}
 	if err != nil {
 		return err
 	}
@@ -376,14 +377,13 @@ func (s *Service) syncRegistry(w http.ResponseWriter, r *http.Request) error {
 	if s.opts.Jobs == nil {
 		return httpx.Errorf(httpx.CodeUnavailable, "Syncing is not set up here.")
 	}
-	var body map[string]any
+	var body remote.SyncReport
 	err := s.st.WithAudit(r.Context(), s.audit(r.Context(), "mcp.sync", "mcp_registry", "registry", nil, nil), func() error {
-		stats, err := s.opts.Jobs.Sync(r.Context())
+		report, err := s.opts.Jobs.Sync(r.Context())
 		if err != nil {
 			return httpx.Errorf(httpx.CodeUpstream, "The registry sync failed: %v", err)
 		}
-		body = map[string]any{"upserted": stats.Upserted, "deactivated": stats.Deactivated, "skipped": stats.Skipped, "pages": stats.Pages,
-			"registry": s.opts.Jobs.HasRegistry()}
+		body = report
 		return nil
 	})
 	if err != nil {

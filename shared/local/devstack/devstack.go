@@ -30,6 +30,7 @@ import (
 	"aiwork/shared/local/localcheckout"
 	"aiwork/shared/local/outbox"
 	"aiwork/shared/mail"
+	"aiwork/shared/mcpjobs"
 	"aiwork/shared/payments"
 	"aiwork/shared/routes"
 	"aiwork/shared/store"
@@ -57,6 +58,12 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 	if err != nil {
 		return nil, err
 	}
+	// The admin's Probe now and Sync run the jobs in this process (the
+	// admin Lambda asks the mcp-jobs function).
+	jobs, err := mcpjobs.FromConfig(st, cfg.Admin.MCPJobs, slog.Default())
+	if err != nil {
+		return nil, err
+	}
 	handlers := map[string]http.Handler{
 		"auth":           authapi.FromConfig(st, cfg.Auth, mailer).Handler(),
 		"users":          usersapi.FromConfig(st, config.Users{Base: cfg.Auth.Base, ChatLimits: cfg.Chat.Limits}).Handler(),
@@ -65,7 +72,7 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 		"stripe-webhook": webhook,
 		"mcp":            mcpGroup.Handler(),
 		"chat":           chat.Handler(),
-		"admin":          adminapi.FromConfig(st, cfg.Admin, mailer).Handler(),
+		"admin":          adminapi.FromConfig(st, cfg.Admin, mailer, jobs).Handler(),
 	}
 	if cfg.WrapGroup != nil {
 		for name, h := range handlers {

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stripe/stripe-go/v84"
 	"github.com/stripe/stripe-go/v84/webhook"
 
@@ -152,15 +151,8 @@ func TestTableDownDuringChatAndConnect(t *testing.T) {
 		t.Fatalf("the message after the table came back: %d %s", reply.Code, reply.Body)
 	}
 
-	server := sdk.NewServer(&sdk.Implementation{Name: "faults", Version: "0.1.0"}, nil)
-	server.AddTool(&sdk.Tool{Name: "echo", InputSchema: map[string]any{"type": "object"}},
-		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-			return &sdk.CallToolResult{}, nil
-		})
-	mcpHTTP := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil))
-	t.Cleanup(mcpHTTP.Close)
 	storetest.Must(t, f.st.UpsertMCPServer(context.Background(), domain.MCPServer{ID: "faults", Name: "test/faults", Title: "Faults",
-		EndpointURL: mcpHTTP.URL + "/mcp", Transport: domain.TransportStreamableHTTP, ModelType: "code", IsActive: true, Source: "local"}), "server")
+		EndpointURL: echoMCPServer(t, "faults"), Transport: domain.TransportStreamableHTTP, ModelType: "code", IsActive: true, Source: "local"}), "server")
 	f.table.Set(faultproxy.Refuse)
 	f.wantUnavailable(f.do("POST", "/api/v1/mcp-connections/", token, `{"server_id":"faults"}`))
 	f.table.Set(faultproxy.Pass)

@@ -98,8 +98,18 @@ func StartLambda(ctx context.Context, st *store.Store, cfg Config, opts LambdaOp
 	}
 	stack.stops = append(stack.stops, stop)
 
+	// Lambda's Invoke API: the admin function runs Probe now and Sync in
+	// mcp-jobs through it. The processes start only once functions is full.
+	functions := map[string]*lambdalocal.Function{}
+	lambdaURL, stop, err := serveLocal(&lambdalocal.InvokeAPI{Functions: functions})
+	if err != nil {
+		return stack, err
+	}
+	stack.stops = append(stack.stops, stop)
+
 	originSecret := randomHex(32)
 	set := map[string]string{
+		"AWS_ENDPOINT_URL_LAMBDA":          lambdaURL,
 		"TABLE_NAME":                       cfg.Auth.Store.TableName,
 		"AWS_ENDPOINT_URL_SECRETS_MANAGER": smURL,
 		"AWS_ENDPOINT_URL_SESV2":           sesURL,
@@ -107,6 +117,11 @@ func StartLambda(ctx context.Context, st *store.Store, cfg Config, opts LambdaOp
 		"MAIL_FROM":                        "AIWork <no-reply@aiwork.local>",
 		"AWS_ACCESS_KEY_ID":                "local",
 		"AWS_SECRET_ACCESS_KEY":            "local",
+	}
+	for _, f := range lambdas.Served() {
+		for variable, name := range f.Invokes {
+			set[variable] = name // as the stack names the function it invokes
+		}
 	}
 	environ := os.Environ()
 	localCheckout := paymentsapi.NewProvider(st, cfg.Payments).Name() == "local"
@@ -127,7 +142,6 @@ func StartLambda(ctx context.Context, st *store.Store, cfg Config, opts LambdaOp
 
 	// Every function the API or a schedule invokes, sized as the stack
 	// sizes it (jwt-rotation is Secrets Manager's, not run here).
-	functions := map[string]*lambdalocal.Function{}
 	var jobFunction string
 	for _, f := range lambdas.Served() {
 		if len(f.Jobs) > 0 {

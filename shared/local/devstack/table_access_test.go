@@ -23,7 +23,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go/middleware"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stripe/stripe-go/v84"
 	"github.com/stripe/stripe-go/v84/webhook"
 
@@ -171,15 +170,9 @@ func TestTableAccess(t *testing.T) {
 	storetest.Must(t, err, "catalogue")
 
 	// An MCP server of our own in the registry, so a connect succeeds.
-	mcpServer := sdk.NewServer(&sdk.Implementation{Name: "access-test", Version: "0.1.0"}, nil)
-	mcpServer.AddTool(&sdk.Tool{Name: "echo", InputSchema: map[string]any{"type": "object"}},
-		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-			return &sdk.CallToolResult{}, nil
-		})
-	mcpHTTP := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mcpServer }, nil))
-	t.Cleanup(mcpHTTP.Close)
+	mcpEndpoint := echoMCPServer(t, "access-test")
 	storetest.Must(t, st.UpsertMCPServer(ctx, domain.MCPServer{ID: "access-test", Name: "test/access", Title: "Access test",
-		Description: "In-process MCP server", EndpointURL: mcpHTTP.URL + "/mcp", Transport: domain.TransportStreamableHTTP,
+		Description: "In-process MCP server", EndpointURL: mcpEndpoint, Transport: domain.TransportStreamableHTTP,
 		ModelType: "general", IsActive: true, Source: "local"}), "MCP server")
 
 	// An OpenID provider that publishes its endpoints and refuses every code:
@@ -454,7 +447,7 @@ func TestTableAccess(t *testing.T) {
 		Server struct{ ID string } `json:"server"`
 	}
 	storetest.Must(t, json.Unmarshal(do("POST", "/api/v1/admin/mcp-servers", token,
-		`{"name":"Access admin","endpoint_url":"`+mcpHTTP.URL+`/mcp","model_type":"code","auth":"none"}`, http.StatusCreated), &added), "added server")
+		`{"name":"Access admin","endpoint_url":"`+mcpEndpoint+`","model_type":"code","auth":"none"}`, http.StatusCreated), &added), "added server")
 	do("PATCH", "/api/v1/admin/mcp-servers/"+added.Server.ID, token, `{"version":1,"enabled":false}`, http.StatusOK)
 	do("POST", "/api/v1/admin/mcp-servers/"+added.Server.ID+"/probe", token, "", http.StatusOK)
 	do("GET", "/api/v1/admin/mcp-servers/"+added.Server.ID+"/probes", token, "", http.StatusOK)

@@ -20,12 +20,8 @@ const AnthropicBaseURL = "https://api.anthropic.com/"
 // NewAnthropic builds the adapter. It reads nothing from the environment:
 // the key and address are the ones given.
 func NewAnthropic(o Options) *Anthropic {
-	base := AnthropicBaseURL
-	if o.BaseURL != "" {
-		base = o.BaseURL
-	}
 	header := http.Header{"X-Api-Key": {o.APIKey}, "Anthropic-Version": {"2023-06-01"}}
-	return &Anthropic{client: newStreamClient(o, joinURL(base, "v1/messages"), LabelAnthropic, header)}
+	return &Anthropic{client: newStreamClient(o, AnthropicBaseURL, "v1/messages", LabelAnthropic, header)}
 }
 
 // defaultMaxTokens is Anthropic's required max_tokens when the catalogue

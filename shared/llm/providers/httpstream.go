@@ -26,15 +26,16 @@ type streamClient struct {
 	key     string // cut out of any error detail
 }
 
-func newStreamClient(o Options, url, label string, header http.Header) *streamClient {
+// newStreamClient posts to path below o.BaseURL, or below base when o has
+// none; either may end in a slash or not.
+func newStreamClient(o Options, base, path, label string, header http.Header) *streamClient {
+	if o.BaseURL != "" {
+		base = o.BaseURL
+	}
 	header.Set("Content-Type", "application/json")
 	header.Set("Accept", "text/event-stream")
-	return &streamClient{http: o.httpClient(), url: url, header: header, retries: o.MaxRetries, label: label, key: o.APIKey}
-}
-
-// joinURL appends path to a base URL, with or without its trailing slash.
-func joinURL(base, path string) string {
-	return strings.TrimRight(base, "/") + "/" + path
+	return &streamClient{http: o.httpClient(), url: strings.TrimRight(base, "/") + "/" + path, header: header,
+		retries: o.MaxRetries, label: label, key: o.APIKey}
 }
 
 // Retry timing: exponential backoff from retryBase up to retryMax, unless

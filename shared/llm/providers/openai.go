@@ -42,10 +42,7 @@ func NewGoogle(o Options) *OpenAI {
 }
 
 func openAIClient(o Options, base, label string) *streamClient {
-	if o.BaseURL != "" {
-		base = o.BaseURL
-	}
-	return newStreamClient(o, joinURL(base, "chat/completions"), label, http.Header{"Authorization": {"Bearer " + o.APIKey}})
+	return newStreamClient(o, base, "chat/completions", label, http.Header{"Authorization": {"Bearer " + o.APIKey}})
 }
 
 // Stream sends the conversation with stream_options.include_usage, so the

@@ -234,10 +234,15 @@ func (m meter) settle(ctx context.Context, it meterItem) (ChatAdmission, error) 
 	case m.lim.Streams > 0 && streams >= m.lim.Streams:
 		a.Refusal = ChatNoStreamSlot
 	}
+	// A refused message counts too, while the window has room.
+	counts := m.lim.PerMinute > 0 && win.Count < m.lim.PerMinute
 	if a.Refusal != ChatAdmitted && win == it.window() && it.Tokens != nil {
-		return a, m.countRefused(ctx, &a)
+		if counts {
+			return a, m.countRefused(ctx, &a)
+		}
+		return a, nil
 	}
-	if m.lim.PerMinute > 0 {
+	if counts {
 		a.Window.Count++
 	}
 	lease := it.Lease
@@ -264,11 +269,9 @@ func (m meter) settle(ctx context.Context, it meterItem) (ChatAdmission, error) 
 
 // countRefused counts a message refused by the budget or the streams in
 // the open window it was read in (a, counted in place): one ADD, so that a
-// burst of refusals does not queue on ver.
+// burst of refusals does not queue on ver. When the window filled (or
+// ended) meanwhile the condition fails and AdmitChat decides again.
 func (m meter) countRefused(ctx context.Context, a *ChatAdmission) error {
-	if m.lim.PerMinute <= 0 {
-		return nil
-	}
 	_, err := m.write(ctx, meterWrite{add: ", window_count :one", quiet: true, cond: "window_start = :ws AND window_count < :rate",
 		vals: map[string]types.AttributeValue{":ws": num(a.Window.Start.UnixMilli()), ":rate": num(int64(m.lim.PerMinute))}})
 	if err == nil {

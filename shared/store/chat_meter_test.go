@@ -117,6 +117,26 @@ func TestChatMeterDailyBudget(t *testing.T) {
 	}
 }
 
+// Past the budget with the window full as well: the budget refuses (it is
+// checked first) and the message is not counted beyond the window's limit.
+func TestChatMeterBudgetRefusalInAFullWindow(t *testing.T) {
+	t.Parallel()
+	st := storetest.New(t)
+	lim := store.ChatLimits{DailyTokens: 1000, PerMinute: 2, Window: time.Minute}
+	for range 2 {
+		if a, err := st.AdmitChat(ctx, "ada", lim, meterNoon); err != nil || a.Refusal != store.ChatAdmitted {
+			t.Fatalf("admission: %+v, %v", a, err)
+		}
+	}
+	storetest.Must(t, st.EndChat(ctx, "ada", meterNoon, &domain.ModelUsage{Provider: "openai", Model: "gpt-4o-mini", InputTokens: 1000, Requests: 1}, false), "usage")
+	for range 3 {
+		a, err := st.AdmitChat(ctx, "ada", lim, meterNoon.Add(time.Second))
+		if err != nil || a.Refusal != store.ChatOverBudget || a.Window.Count != 2 {
+			t.Fatalf("past both: %+v, %v; want refused by the budget, the window at 2", a, err)
+		}
+	}
+}
+
 // A day item written before the meter (totals, no tokens counter) still
 // counts toward the budget: the admission fills the counter in from them.
 func TestChatMeterCountsAnItemFromBeforeTheMeter(t *testing.T) {

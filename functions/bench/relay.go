@@ -209,6 +209,15 @@ func (b *bench) relay(ctx context.Context) error {
 		b.note("chat relay%s: %d rounds of %d chunks %s apart; TTFB p50 %.3f ms relayed, %.3f ms direct; CPU per message %.3f ms ours + %.3f ms the table engine's (dynalite, on the same cores), %.3f ms direct",
 			at, relayRounds, relayChunks, relayGap, ms(percentile(f.ttfbOurs, 50)), ms(percentile(f.ttfbRef, 50)),
 			f.perMessage(f.cpuOurs), f.perMessage(f.engineOurs-f.engineRef), f.perMessage(f.cpuRef))
+		if conc > 1 {
+			// Where in a stream the slow gaps are: at its start and end run
+			// its table calls (the checks, the usage), beside the other
+			// streams' chunks on the same two cores.
+			ours, ref := gapsByPlace(f.gapOurs), gapsByPlace(f.gapRef)
+			b.note("chat relay%s, per-chunk p99 by place in the stream (ours / direct): first %d gaps %.3f / %.3f ms, the middle %.3f / %.3f ms, last %d gaps %.3f / %.3f ms",
+				at, edgeGaps, ms(percentile(ours[0], 99)), ms(percentile(ref[0], 99)), ms(percentile(ours[1], 99)), ms(percentile(ref[1], 99)),
+				edgeGaps, ms(percentile(ours[2], 99)), ms(percentile(ref[2], 99)))
+		}
 		upstreamCPU.add(f)
 	}
 	// CPU time does not grow with a busy machine the way wall time does: a
@@ -238,6 +247,29 @@ func (b *bench) relay(ctx context.Context) error {
 	b.note("conversation save: %d rounds kept with a conversation against the same message not kept; TTFB p50 %.3f ms kept, %.3f ms not",
 		relayRounds, ms(percentile(kept.ttfbOurs, 50)), ms(percentile(kept.ttfbRef, 50)))
 	return nil
+}
+
+// edgeGaps is how many chunk gaps at a stream's start and at its end
+// gapsByPlace sets apart from its middle.
+const edgeGaps = 5
+
+// gapsByPlace splits measureRelay's gaps (each stream's relayChunks-1 gaps
+// in order, stream after stream) into a stream's first edgeGaps, its
+// middle and its last edgeGaps.
+func gapsByPlace(gaps []time.Duration) [3][]time.Duration {
+	var out [3][]time.Duration
+	per := relayChunks - 1
+	for i, g := range gaps {
+		place := 1
+		switch k := i % per; {
+		case k < edgeGaps:
+			place = 0
+		case k >= per-edgeGaps:
+			place = 2
+		}
+		out[place] = append(out[place], g)
+	}
+	return out
 }
 
 // demoTableCalls is how many table calls a demo message makes once its

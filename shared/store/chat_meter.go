@@ -40,14 +40,9 @@ import (
 // stream before its lease runs out (chatapi caps a stream's duration below
 // it), so once lease has passed every stream the counter counted has ended:
 // the next admission starts the counter over.
-const (
-	meterTokens      = "tokens"
-	meterWindowStart = "window_start"
-	meterWindowCount = "window_count"
-	meterStreams     = "streams"
-	meterLease       = "lease"
-	meterVersion     = "ver"
-)
+
+// meterVersion is the attribute every meter write bumps.
+const meterVersion = "ver"
 
 // ChatLimits are the meter's limits; 0 switches one off. Lease is how long
 // a slot is held at most (it must outlast any stream).

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -29,7 +30,7 @@ type observer struct {
 	challenge   string // its WWW-Authenticate
 	authReason  string // its body's short reason, if it gave one
 	missingPOST bool   // a POST answered 404 or 405: not a streamable endpoint
-	initPOST    int    // the status of the first POST (the initialize)
+	initPOST    int    // the status of the initialize POST
 	status      int    // last other non-2xx status
 	badType     string // a 2xx answer that is neither JSON nor an event stream
 	netErr      error  // last transport error (dial, DNS, TLS, header timeout)
@@ -103,7 +104,7 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 		o.netErr = err
 		return nil, err
 	}
-	if req.Method == http.MethodPost && o.initPOST == 0 {
+	if req.Method == http.MethodPost && o.initPOST == 0 && isInitialize(req) {
 		o.initPOST = resp.StatusCode
 	}
 	switch code := resp.StatusCode; {
@@ -121,6 +122,29 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp.Body = &observedBody{ReadCloser: resp.Body, o: o, stop: stop}
 	return resp, nil
+}
+
+// isInitialize reports whether req (a POST) carries the initialize
+// request. The SDK may first ask server/discover, which a server older
+// than MCP 2026-07-28 refuses with a 400 that says nothing about the
+// transport; a body that cannot be read again counts as the initialize,
+// as the first POST always was before server/discover.
+func isInitialize(req *http.Request) bool {
+	if req.GetBody == nil {
+		return true
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return true
+	}
+	defer body.Close()
+	var msg struct {
+		Method string `json:"method"`
+	}
+	if err := json.NewDecoder(io.LimitReader(body, 1<<20)).Decode(&msg); err != nil {
+		return true
+	}
+	return msg.Method == "initialize"
 }
 
 func contentType(resp *http.Response) string {

@@ -137,3 +137,53 @@ func mapsEqual(a, b map[string]int) bool {
 	}
 	return true
 }
+
+// A server that refuses server/discover with a 400 (as
+// server-everything does) and then fails after initialize (its tools list
+// answers 500) is reported as it is: the refused
+// server/discover is no refused initialize, so no SSE attempt follows
+// (before, the 400 counted as the initialize's and the handshake tried the
+// SSE transport too, a GET the server never expected).
+func TestRefusedDiscoverIsNoRefusedInitialize(t *testing.T) {
+	t.Parallel()
+	var gets, toolLists int
+	var mu sync.Mutex
+	endpoint := sdkServer(t, 1, nil, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			var msg struct {
+				Method string `json:"method"`
+			}
+			_ = json.Unmarshal(body, &msg)
+			mu.Lock()
+			if r.Method == http.MethodGet {
+				gets++
+			}
+			if msg.Method == "tools/list" {
+				toolLists++
+			}
+			mu.Unlock()
+			switch msg.Method {
+			case "server/discover":
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				_, _ = w.Write([]byte(`{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: Server not initialized"},"id":null}`))
+				return
+			case "tools/list":
+				http.Error(w, "tools are down", http.StatusInternalServerError)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	})
+	_, err := mcp.Handshake(timeout(t, 10*time.Second), loopback.Client(), mcp.Target{Endpoint: endpoint})
+	if err == nil {
+		t.Fatal("a failed tools list: handshake succeeded")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if toolLists == 0 || gets != 0 {
+		t.Errorf("tools/list asked %d times, %d GETs (an SSE attempt); want the tools list asked and no GET (err %v)", toolLists, gets, err)
+	}
+}

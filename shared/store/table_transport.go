@@ -34,10 +34,9 @@ type tableClient struct {
 	// attempt bounds one exchange, the answer's body included.
 	attempt time.Duration
 	maxIdle int
-	// idleFor is how long a connection may wait for its next call. It is
-	// below the servers' own keep-alive timeouts (Node's, dynalite's, is
-	// 5 s), so a connection is not reused just as the server closes it: no
-	// reader watches an idle connection here.
+	// idleFor is how long a connection may wait for its next call (the
+	// SDK's own idle timeout). A server may close it sooner (Node's, so
+	// dynalite's, keep-alive is 5 s): take checks it is still open (alive).
 	idleFor time.Duration
 
 	mu   sync.Mutex
@@ -58,7 +57,7 @@ func newTableClient(attempt time.Duration) *tableClient {
 		fallback: awshttp.NewBuildableClient().WithTimeout(attempt),
 		attempt:  attempt,
 		maxIdle:  idleConnections,
-		idleFor:  4 * time.Second,
+		idleFor:  90 * time.Second,
 		idle:     map[string][]*tableConn{},
 	}
 }
@@ -134,8 +133,8 @@ func (t *tableClient) dial(ctx context.Context, scheme, addr, host string) (*tab
 	return &tableConn{Conn: nc, br: bufio.NewReader(nc), bw: bufio.NewWriter(nc)}, nil
 }
 
-// take answers the newest idle connection for key that has not waited too
-// long (closing those that have), or nil.
+// take answers the newest idle connection for key that is still open and
+// has not waited too long (closing the others), or nil.
 func (t *tableClient) take(key string) *tableConn {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -143,7 +142,7 @@ func (t *tableClient) take(key string) *tableConn {
 	for len(conns) > 0 {
 		c := conns[len(conns)-1]
 		conns = conns[:len(conns)-1]
-		if time.Since(c.idleFrom) < t.idleFor {
+		if time.Since(c.idleFrom) < t.idleFor && alive(c.Conn) {
 			t.idle[key] = conns
 			return c
 		}

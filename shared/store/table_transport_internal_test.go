@@ -166,3 +166,49 @@ func TestTableClientCutsOffSilentServers(t *testing.T) {
 		t.Errorf("%d connections, want 3 (none cut off reused)", n)
 	}
 }
+
+// A connection its server closed while it waited (a keep-alive timeout
+// shorter than ours: Node's, dynalite's, is 5 s) is not used again: the
+// next call dials afresh and succeeds, over TLS as well.
+func TestTableClientSkipsConnectionsTheServerClosed(t *testing.T) {
+	t.Parallel()
+	for _, tlsOn := range []bool{false, true} {
+		closed := make(chan struct{}, 4)
+		var accepted atomic.Int32
+		ts := httptest.NewUnstartedServer(http.HandlerFunc(echo))
+		ts.Config.IdleTimeout = 50 * time.Millisecond
+		ts.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+			switch s {
+			case http.StateNew:
+				accepted.Add(1)
+			case http.StateClosed:
+				closed <- struct{}{}
+			}
+		}
+		if tlsOn {
+			ts.StartTLS()
+		} else {
+			ts.Start()
+		}
+		t.Cleanup(ts.Close)
+		c := newTableClient(5 * time.Second)
+		if tlsOn {
+			c.tls.RootCAs = ts.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs
+		}
+		if code, _, err := call(t, t.Context(), c, ts.URL, true); err != nil || code != 200 {
+			t.Fatalf("tls %v, first call: %d %v", tlsOn, code, err)
+		}
+		select {
+		case <-closed: // the server closed the idle connection
+		case <-time.After(5 * time.Second):
+			t.Fatalf("tls %v: the server did not close its idle connection", tlsOn)
+		}
+		if code, body, err := call(t, t.Context(), c, ts.URL, true); err != nil || code != 200 || body == "" {
+			t.Fatalf("tls %v, the call after the server closed: %d %q %v", tlsOn, code, body, err)
+		}
+		if n := accepted.Load(); n != 2 {
+			t.Errorf("tls %v: %d connections, want 2", tlsOn, n)
+		}
+		c.CloseIdleConnections()
+	}
+}

@@ -26,24 +26,37 @@ type protocolServer struct {
 
 func (p *protocolServer) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		var msg struct {
-			Method string `json:"method"`
-		}
-		_ = json.Unmarshal(body, &msg)
+		method := rpcMethod(r)
 		p.mu.Lock()
-		p.methods[msg.Method]++
-		refused := msg.Method != "" && msg.Method == p.refuse
+		p.methods[method]++
+		refused := method != "" && method == p.refuse
 		p.mu.Unlock()
 		if refused {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusBadRequest)
-			_, _ = w.Write([]byte(`{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: Server not initialized"},"id":null}`))
+			refuseLikeAnOlderServer(w)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// rpcMethod is the JSON-RPC method r's body asks ("" for none), the body
+// left for the next handler to read.
+func rpcMethod(r *http.Request) string {
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var msg struct {
+		Method string `json:"method"`
+	}
+	_ = json.Unmarshal(body, &msg)
+	return msg.Method
+}
+
+// refuseLikeAnOlderServer answers as server-everything does a method it
+// does not know before initialize: 400.
+func refuseLikeAnOlderServer(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	_, _ = w.Write([]byte(`{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: Server not initialized"},"id":null}`))
 }
 
 // asked answers how often each method was asked since the last call.
@@ -150,25 +163,18 @@ func TestRefusedDiscoverIsNoRefusedInitialize(t *testing.T) {
 	var mu sync.Mutex
 	endpoint := sdkServer(t, 1, nil, func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			body, _ := io.ReadAll(r.Body)
-			r.Body = io.NopCloser(bytes.NewReader(body))
-			var msg struct {
-				Method string `json:"method"`
-			}
-			_ = json.Unmarshal(body, &msg)
+			method := rpcMethod(r)
 			mu.Lock()
 			if r.Method == http.MethodGet {
 				gets++
 			}
-			if msg.Method == "tools/list" {
+			if method == "tools/list" {
 				toolLists++
 			}
 			mu.Unlock()
-			switch msg.Method {
+			switch method {
 			case "server/discover":
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusBadRequest)
-				_, _ = w.Write([]byte(`{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: Server not initialized"},"id":null}`))
+				refuseLikeAnOlderServer(w)
 				return
 			case "tools/list":
 				http.Error(w, "tools are down", http.StatusInternalServerError)

@@ -131,9 +131,11 @@ func TestTableClientKeepsOnlyConnectionsReadyForTheNextCall(t *testing.T) {
 func TestTableClientCutsOffSilentServers(t *testing.T) {
 	t.Parallel()
 	hold := make(chan struct{})
+	held := make(chan struct{}, 2) // a silent request is in
 	ts, accepted := countedServer(t, func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body) // so that a client gone ends r's context
 		if r.URL.Path == "/silent" {
+			held <- struct{}{}
 			select {
 			case <-hold:
 			case <-r.Context().Done():
@@ -147,14 +149,17 @@ func TestTableClientCutsOffSilentServers(t *testing.T) {
 	if _, _, err := call(t, t.Context(), c, ts.URL+"/silent", true); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("a silent server: %v, want the attempt's deadline", err)
 	}
+	<-held // the first one's
 	c.attempt = time.Minute
 	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
 	go func() {
 		// Cancel once the request is in: the server then holds it.
-		for accepted.Load() < 2 {
-			time.Sleep(time.Millisecond)
+		select {
+		case <-held:
+			cancel()
+		case <-ctx.Done():
 		}
-		cancel()
 	}()
 	if _, _, err := call(t, ctx, c, ts.URL+"/silent", true); !errors.Is(err, context.Canceled) {
 		t.Fatalf("a caller gone: %v, want context.Canceled", err)

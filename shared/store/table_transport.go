@@ -206,11 +206,12 @@ func (b *tableBody) Close() error {
 // canonicalAddr is req's host:port, the scheme's port when it names none.
 func canonicalAddr(req *http.Request) string {
 	port := req.URL.Port()
-	if port == "" {
-		port = map[string]string{"https": "443"}[req.URL.Scheme]
-		if port == "" {
-			port = "80"
-		}
+	switch {
+	case port != "":
+	case req.URL.Scheme == "https":
+		port = "443"
+	default:
+		port = "80"
 	}
 	return net.JoinHostPort(req.URL.Hostname(), port)
 }

@@ -204,3 +204,23 @@ func TestChatMeterWithoutLimitsWritesNothing(t *testing.T) {
 		t.Fatalf("usage days = %v, %v; want none", days, err)
 	}
 }
+
+// A day whose messages were all refused before reaching a model holds the
+// meter's counters but no usage: the month's usage does not list it.
+func TestChatMeterDayWithoutUsageIsNoUsageDay(t *testing.T) {
+	t.Parallel()
+	st := storetest.New(t)
+	lim := store.ChatLimits{DailyTokens: 1000, PerMinute: 5, Streams: 2, Window: time.Minute, Lease: time.Minute}
+	a, err := st.AdmitChat(ctx, "ada", lim, meterNoon)
+	if err != nil || a.Refusal != store.ChatAdmitted {
+		t.Fatalf("admission: %+v, %v", a, err)
+	}
+	storetest.Must(t, st.EndChat(ctx, "ada", meterNoon, nil, true), "slot back, no usage")
+	if days, err := st.ChatUsageMonth(ctx, "ada", meterNoon); err != nil || len(days) != 0 {
+		t.Fatalf("usage days = %+v, %v; want none", days, err)
+	}
+	storetest.Must(t, st.RecordChatUsage(ctx, "ada", meterNoon, domain.ModelUsage{Provider: "openai", Model: "gpt-4o-mini", InputTokens: 3, Requests: 1}), "usage")
+	if days, err := st.ChatUsageMonth(ctx, "ada", meterNoon); err != nil || len(days) != 1 {
+		t.Fatalf("usage days = %+v, %v; want the day", days, err)
+	}
+}

@@ -63,7 +63,15 @@ func (s *Store) ChatUsageMonth(ctx context.Context, uid string, t time.Time) ([]
 	if err != nil {
 		return nil, err
 	}
-	return convertAll(items, dayUsageFrom), nil
+	// A day item may hold only the chat meter's counters (its messages
+	// were refused before reaching a model): no usage, so no usage day.
+	days := make([]domain.DayUsage, 0, len(items))
+	for _, it := range items {
+		if d := dayUsageFrom(it); len(d.Models) > 0 {
+			days = append(days, d)
+		}
+	}
+	return days, nil
 }
 
 // dayUsageFrom reads a day item's model counters.

@@ -29,6 +29,8 @@ describe('marketplace', () => {
     await page.getByTestId('demo-banner').waitFor();
     const prompts = await catalogue(page);
     await page.getByTestId('prompt-count').getByText(`${prompts.length} prompts found`).waitFor();
+    // A long list is rendered a few cards per idle moment: wait for the last one.
+    await page.getByTestId('prompt-card').nth(prompts.length - 1).waitFor();
     assert.equal(await page.getByTestId('prompt-card').count(), prompts.length);
     assert.equal(await page.getByTestId('prompt-content').count(), 0);
     // The detail modal shows the preview and no content.

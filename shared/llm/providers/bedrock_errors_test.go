@@ -1,0 +1,95 @@
+package providers_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
+
+	"aiwork/shared/llm"
+)
+
+// The error texts of Bedrock's refusals and broken streams, as the SDK's
+// bedrockruntime client made them (recorded at the commit that added this
+// test): users and logs read them, and chatapi tells a cut stream by them.
+func TestBedrockErrorTexts(t *testing.T) {
+	t.Parallel()
+	refuse := func(status int, errorType, body string) func(w http.ResponseWriter, r *http.Request) {
+		return func(w http.ResponseWriter, r *http.Request) {
+			if errorType != "" {
+				w.Header().Set("X-Amzn-Errortype", errorType)
+			}
+			w.WriteHeader(status)
+			_, _ = w.Write([]byte(body))
+		}
+	}
+	// stream answers the opening and a delta, then the frames.
+	stream := func(frames ...[]byte) func(w http.ResponseWriter, r *http.Request) {
+		return func(w http.ResponseWriter, r *http.Request) {
+			play(w, bedrockWire, append([][]byte{bedrockStart(), bedrockWire.delta("Bon")}, frames...))
+		}
+	}
+	exception := func(typ, payload string) []byte {
+		return awsMessage(eventstream.Headers{
+			{Name: ":message-type", Value: eventstream.StringValue("exception")},
+			{Name: ":exception-type", Value: eventstream.StringValue(typ)},
+			{Name: ":content-type", Value: eventstream.StringValue("application/json")},
+		}, payload)
+	}
+	corrupt := bedrockWire.delta("jour")
+	corrupt[len(corrupt)-6] ^= 1 // a byte of the payload: the message's checksum fails
+	cases := []struct {
+		name   string
+		answer func(w http.ResponseWriter, r *http.Request)
+		want   string
+	}{
+		{"refused with a message", refuse(403, "AccessDeniedException:http://internal.amazon.com/coral/com.amazon.bedrock/", `{"message":"You don't have access to the model."}`),
+			"Amazon Bedrock answered 403: You don't have access to the model."},
+		{"a known error without a message", refuse(400, "ValidationException", `{}`), "Amazon Bedrock answered 400: ValidationException"},
+		{"an unknown error without a message", refuse(400, "FooException:x", `{}`), "Amazon Bedrock answered 400: UnknownError"},
+		{"the type in the body", refuse(400, "", `{"__type":"com.amazon.bedrock#ValidationException","Message":"Malformed input."}`),
+			"Amazon Bedrock answered 400: Malformed input."},
+		{"no body", refuse(500, "", ``), "Amazon Bedrock answered 500: UnknownError"},
+		{"a body that is not JSON", refuse(502, "", `<html>Bad gateway</html>`), "Amazon Bedrock answered 502: Bad Gateway"},
+		{"a body that is not an object", refuse(400, "", `[1]`), "Amazon Bedrock answered 400: Bad Request"},
+
+		{"model stream error", stream(exception("modelStreamErrorException", `{"message":"The model broke.","originalStatusCode":500}`)),
+			"Amazon Bedrock answered 424: The model broke."},
+		{"throttled without a message", stream(exception("throttlingException", `{}`)), "Amazon Bedrock answered 429: ThrottlingException"},
+		{"a timeout the stream has no type for", stream(exception("modelTimeoutException", `{"message":"Too slow."}`)),
+			"Amazon Bedrock answered 408: Too slow."},
+		{"an unknown exception", stream(exception("fooException", `{"message":"Foo."}`)), "Amazon Bedrock: Foo."},
+		{"an unknown exception without a message", stream(exception("fooException", `{}`)), "Amazon Bedrock: UnknownError"},
+		{"an error message", stream(awsMessage(eventstream.Headers{
+			{Name: ":message-type", Value: eventstream.StringValue("error")},
+			{Name: ":error-code", Value: eventstream.StringValue("InternalFailure")},
+			{Name: ":error-message", Value: eventstream.StringValue("Something failed.")},
+		}, "")), "Amazon Bedrock: Something failed."},
+		{"an error message without its message", stream(awsMessage(eventstream.Headers{
+			{Name: ":message-type", Value: eventstream.StringValue("error")},
+			{Name: ":error-code", Value: eventstream.StringValue("InternalFailure")},
+		}, "")), "Amazon Bedrock: UnknownError"},
+		{"an exception without its type", stream(awsMessage(eventstream.Headers{
+			{Name: ":message-type", Value: eventstream.StringValue("exception")},
+		}, `{"message":"m"}`)), "bedrock stream: :exception-type event header not present"},
+		{"a message without its type", stream(awsMessage(nil, `{}`)), "bedrock stream: :message-type event header not present"},
+		{"a message of an unknown type", stream(awsMessage(eventstream.Headers{
+			{Name: ":message-type", Value: eventstream.StringValue("weird")},
+		}, `{}`)), "bedrock stream: unknown event stream message type, weird"},
+
+		{"no messageStop", stream(), "bedrock stream: unexpected EOF"},
+		{"cut inside a message", stream(bedrockWire.delta("jour")[:10]), "bedrock stream: unexpected EOF"},
+		{"a corrupt message", stream(corrupt), "bedrock stream: message checksum mismatch"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			up := newUpstream(t, tc.answer)
+			_, err := bedrockWire.newProvider(t, up.URL).Stream(context.Background(), request(bedrockWire.model), func(llm.Event) error { return nil })
+			if got := errorText(err); got != tc.want {
+				t.Errorf("error = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

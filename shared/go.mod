@@ -8,12 +8,11 @@ require (
 	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.26
 	github.com/aws/aws-sdk-go-v2/credentials v1.20.15
 	// AWS service modules pinned below their schema-based serde releases
-	// (dynamodb v1.69, dynamodbstreams v1.42, secretsmanager v1.50,
-	// bedrockruntime v1.63), which build every shape's schema at package init:
-	// dynamodb's alone took ~0.6 ms and 590 KB of every Lambda's cold start.
-	// Move past them only with make bench's lambda init rows in budget.
+	// (dynamodb v1.69, dynamodbstreams v1.42, secretsmanager v1.50), which
+	// build every shape's schema at package init: dynamodb's alone took
+	// ~0.6 ms and 590 KB of every Lambda's cold start. Move past them only
+	// with make bench's lambda init rows in budget.
 	github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue v1.21.4
-	github.com/aws/aws-sdk-go-v2/service/bedrockruntime v1.62.0
 	github.com/aws/aws-sdk-go-v2/service/dynamodb v1.68.0
 	github.com/aws/aws-sdk-go-v2/service/secretsmanager v1.49.0
 	github.com/aws/smithy-go v1.28.8

@@ -8,8 +8,6 @@ package awscall
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,7 +18,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 )
 
 // MaxAnswer bounds an answer's body: Lambda's synchronous payload limit
@@ -29,15 +26,14 @@ const MaxAnswer = 7 << 20
 
 // Client signs and sends calls for one region.
 type Client struct {
-	cfg    aws.Config
 	http   *http.Client
-	signer *v4.Signer
+	signer *Signer
 }
 
 // New is a client with the configuration's region and credentials; timeout
 // bounds each call (contexts may end it sooner).
 func New(cfg aws.Config, timeout time.Duration) *Client {
-	return &Client{cfg: cfg, http: &http.Client{Timeout: timeout}, signer: v4.NewSigner()}
+	return &Client{http: &http.Client{Timeout: timeout}, signer: NewSigner(cfg)}
 }
 
 // Endpoint is where the service is reached: AWS_ENDPOINT_URL_<envName> when
@@ -56,6 +52,27 @@ func dnsSuffix(region string) string {
 		return "amazonaws.com.cn"
 	}
 	return "amazonaws.com"
+}
+
+// PathLabel escapes s for one segment of a REST API's path as the AWS SDKs
+// send it: every byte but RFC 3986's unreserved ones, so a Bedrock model
+// id's ":" and an inference profile ARN's "/" go as %3A and %2F (Go's
+// url.PathEscape would leave ":" bare). The signer escapes the path once
+// more for its canonical request, as the service expects.
+func PathLabel(s string) string {
+	const hexDigits = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hexDigits[c>>4])
+		b.WriteByte(hexDigits[c&15])
+	}
+	return b.String()
 }
 
 // Request is one call: Service is the signing name (secretsmanager,
@@ -82,13 +99,6 @@ var ErrNoCredentials = errors.New("no AWS credentials (AWS_ACCESS_KEY_ID, AWS_SE
 // Answer.Err). An error is the call's own: no credentials, or a
 // *SendError when no complete answer came.
 func (c *Client) Do(ctx context.Context, req Request) (*Answer, error) {
-	if c.cfg.Credentials == nil {
-		return nil, ErrNoCredentials
-	}
-	creds, err := c.cfg.Credentials.Retrieve(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("credentials: %w", err)
-	}
 	hr, err := http.NewRequestWithContext(ctx, cmpMethod(req.Method), req.URL, bytes.NewReader(req.Body))
 	if err != nil {
 		return nil, err
@@ -96,9 +106,8 @@ func (c *Client) Do(ctx context.Context, req Request) (*Answer, error) {
 	for k, vs := range req.Header {
 		hr.Header[k] = vs
 	}
-	sum := sha256.Sum256(req.Body)
-	if err := c.signer.SignHTTP(ctx, creds, hr, hex.EncodeToString(sum[:]), req.Service, c.cfg.Region, time.Now()); err != nil {
-		return nil, fmt.Errorf("sign: %w", err)
+	if err := c.signer.Sign(ctx, hr, req.Service, req.Body); err != nil {
+		return nil, err
 	}
 	resp, err := c.http.Do(hr)
 	if err != nil {

@@ -21,8 +21,7 @@ type Options struct {
 	// gateway, a proxy, a test server); empty means the provider's own.
 	BaseURL string
 	// HTTPClient sends the requests; nil means a client without an overall
-	// timeout (Bedrock: the AWS SDK's default client): a reply streams as
-	// long as it takes, and ctx bounds it.
+	// timeout: a reply streams as long as it takes, and ctx bounds it.
 	HTTPClient *http.Client
 	// MaxRetries is how often a request refused before any output (408,
 	// 409, 429, 5xx, connection failure) is tried again; 0 tries once.

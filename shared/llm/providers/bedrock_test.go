@@ -177,9 +177,10 @@ func awsMessage(h eventstream.Headers, payload string) []byte {
 	return buf.Bytes()
 }
 
-// A reply whose events come with pauses survives the SDK closing the
-// request body under net/http's feet (see plainBodyClient): repeated,
-// because the race it guards against is a matter of scheduling.
+// A reply whose events come with pauses is read whole (the SDK's client
+// once closed the request body under net/http's feet, which dropped the
+// connection after the first events): repeated, because that race was a
+// matter of scheduling.
 func TestBedrockStreamWithPauses(t *testing.T) {
 	t.Parallel()
 	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {

@@ -16,7 +16,8 @@ import (
 // streamClient posts a request to a provider's streaming endpoint and hands
 // back the event stream of its answer. It is the whole HTTP side of the
 // OpenAI-shaped and Anthropic adapters: their SDKs cost the chat function
-// more package init than the rest of it (DESIGN §10, Lambda init).
+// more package init than the rest of it (DESIGN §10, Lambda init). Bedrock
+// shares its retries (postRetrying), signing each attempt.
 type streamClient struct {
 	http    *http.Client
 	url     string
@@ -52,13 +53,12 @@ const (
 
 // open sends body and returns the event stream of a 2xx answer; the caller
 // closes it. A refusal is an *llm.UpstreamError with the provider's message.
-// Retries happen here only, so never once any output was read.
 func (c *streamClient) open(ctx context.Context, body any) (*sseStream, error) {
 	b, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
-	for attempt := 0; ; attempt++ {
+	res, err := postRetrying(ctx, c.http, c.retries, func() (*http.Request, error) {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(b))
 		if err != nil {
 			return nil, err
@@ -66,7 +66,28 @@ func (c *streamClient) open(ctx context.Context, body any) (*sseStream, error) {
 		for k, v := range c.header {
 			req.Header[k] = v
 		}
-		res, err := c.http.Do(req)
+		return req, nil
+	}, c.failure)
+	if err != nil {
+		return nil, err
+	}
+	return &sseStream{sseReader: newSSEReader(res.Body), body: res.Body}, nil
+}
+
+// postRetrying sends the request newRequest makes (a new one each attempt:
+// a signed request carries its time) and returns the 2xx answer, whose
+// body the caller closes. A refusal or a send error is tried again while
+// retryWait allows it and retries remain; failure makes the error of the
+// last one (reading and closing a refusal's body). newRequest's error ends
+// it at once. Retries happen here only, so never once any output was read.
+func postRetrying(ctx context.Context, hc *http.Client, retries int, newRequest func() (*http.Request, error),
+	failure func(*http.Response, error) error) (*http.Response, error) {
+	for attempt := 0; ; attempt++ {
+		req, err := newRequest()
+		if err != nil {
+			return nil, err
+		}
+		res, err := hc.Do(req)
 		if ctx.Err() != nil {
 			if err == nil {
 				_ = res.Body.Close()
@@ -74,12 +95,12 @@ func (c *streamClient) open(ctx context.Context, body any) (*sseStream, error) {
 			return nil, ctx.Err()
 		}
 		if err == nil && res.StatusCode < 300 {
-			return &sseStream{sseReader: newSSEReader(res.Body), body: res.Body}, nil
+			return res, nil
 		}
-		failure := c.failure(res, err)
+		failed := failure(res, err)
 		wait, again := retryWait(res, attempt)
-		if !again || attempt >= c.retries {
-			return nil, failure
+		if !again || attempt >= retries {
+			return nil, failed
 		}
 		t := time.NewTimer(wait)
 		select {

@@ -16,7 +16,8 @@ import (
 // The streaming HTTP client under the OpenAI-shaped and Anthropic adapters:
 // retries, the waits providers ask for, errors, cancellation.
 
-// httpWires are the providers reached through it (Bedrock has the AWS SDK's).
+// httpWires are the providers reached through it (Bedrock, which shares
+// only its retries, has its own tests in bedrock_call_test.go).
 var httpWires = []wire{openaiWire, googleWire, anthropicWire}
 
 // withRetries builds wf's adapter on the test server with n retries.

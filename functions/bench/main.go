@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"aiwork/shared/gcpace"
 	"aiwork/shared/local/localdynamo"
 )
 
@@ -35,6 +36,9 @@ func main() {
 	peers := flag.Bool("peers", false, "only the relay measurement through peer gateways (make bench-peers)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the parts that run in this process (go tool pprof)")
 	flag.Parse()
+	// The relay, tools and connect parts run our handlers in this process,
+	// standing for the devserver: the same collector pace as it.
+	gcpace.Apply()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 
 	abs, err := filepath.Abs(*root)

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"aiwork/shared/config"
+	"aiwork/shared/gcpace"
 	"aiwork/shared/local/devstack"
 	"aiwork/shared/local/localdynamo"
 	"aiwork/shared/store"
@@ -27,6 +28,7 @@ import (
 
 func main() {
 	dieWithParent()
+	gcpace.Apply()
 	if err := run(); err != nil {
 		slog.Error("devserver", "err", err)
 		os.Exit(1)

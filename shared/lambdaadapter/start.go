@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 
 	"aiwork/shared/config"
+	"aiwork/shared/gcpace"
 )
 
 // Logging makes slog write JSON with the Lambda request id on every line.
@@ -39,10 +40,12 @@ func (h requestIDHandler) WithGroup(name string) slog.Handler {
 	return requestIDHandler{h.Handler.WithGroup(name)}
 }
 
-// Boot prepares a Lambda's process: JSON logging, the AWS configuration
+// Boot prepares a Lambda's process: the collector's pace (gcpace), JSON
+// logging, the AWS configuration
 // for its region, and the Secrets Manager reader (nil when no secret is
 // read by ARN). A failure ends the process, which Lambda reports.
 func Boot() (context.Context, aws.Config, config.SecretFetcher) {
+	gcpace.Apply()
 	Logging()
 	awsCfg := config.AWS(config.LoadStore().Region)
 	return context.Background(), awsCfg, config.SecretsClient(awsCfg)

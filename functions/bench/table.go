@@ -17,6 +17,9 @@ type row struct {
 	budget     string
 	ok         bool
 	refMissing bool // an absolute budget (sizes): no reference
+	// byEngine: over its budget, but only by the table engine's work
+	// (engineEdges); it counts as OK.
+	byEngine bool
 }
 
 // ratioRow checks ours/ref against maxRatio.
@@ -51,7 +54,10 @@ func (b *bench) print(w io.Writer) {
 			ratio = fmt.Sprintf("%.2f", r.ours/r.ref)
 		}
 		verdict := "OK"
-		if !r.ok {
+		switch {
+		case r.byEngine:
+			verdict = "OK (engine)"
+		case !r.ok:
 			verdict = "OVER"
 		}
 		fmt.Fprintf(tw, "%s\t%s %s\t%s\t%s\t%s\t%s\t\n", r.name, num(r.ours), r.unit, ref, ratio, r.budget, verdict)

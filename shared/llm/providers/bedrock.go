@@ -1,7 +1,6 @@
 package providers
 
 import (
-	"aiwork/shared/llm"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -14,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 
 	"aiwork/shared/awscall"
+	"aiwork/shared/llm"
 )
 
 // Bedrock streams replies from Amazon Bedrock's Converse API (Meta Llama),

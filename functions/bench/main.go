@@ -81,7 +81,8 @@ func main() {
 			defer db.Stop()
 			b.dynamo, b.engine = db.Endpoint, db
 			b.run(ctx, "api", partTimeout, b.devAPI)
-			b.run(ctx, "relay", partTimeout, b.relay)
+			// 300 streams alone, 800 at 8 at once, 300 kept: about 2.5 minutes.
+			b.run(ctx, "relay", 4*time.Minute, b.relay)
 			b.run(ctx, "tools", partTimeout, b.toolRound)
 			b.run(ctx, "connect", partTimeout, b.mcpConnect)
 			// Most of init is a first go build of amd64 copies; later runs hit the cache.

@@ -28,16 +28,25 @@ func (d *Demo) Stream(ctx context.Context, req Request, emit func(Event) error) 
 	if c, ok := DemoToolCall(req); ok {
 		reply, call = demoCallNote(c), &c
 	}
+	// One timer for the whole reply, not one per chunk (time.After).
+	var pause *time.Timer
+	if d.Delay > 0 {
+		pause = time.NewTimer(d.Delay)
+		defer pause.Stop()
+	}
 	for i, c := range splitWords(reply, 4) {
-		if i > 0 && d.Delay > 0 {
+		if i > 0 && pause != nil {
 			select {
 			case <-ctx.Done():
 				return Usage{}, ctx.Err()
-			case <-time.After(d.Delay):
+			case <-pause.C:
 			}
 		}
 		if err := emit(Event{Text: c}); err != nil {
 			return Usage{}, err
+		}
+		if pause != nil {
+			pause.Reset(d.Delay) // the next chunk comes Delay after this one went out
 		}
 	}
 	// No real tokenizer here: counted as any provider that reports none.

@@ -176,3 +176,22 @@ func TestDemoStopsWhenEmitFails(t *testing.T) {
 		t.Errorf("err = %v after %d emits, want the emit error after 1", err, n)
 	}
 }
+
+func TestDemoPacesItsChunks(t *testing.T) {
+	t.Parallel()
+	const delay = 3 * time.Millisecond
+	var last time.Time
+	n := 0
+	_, err := (&llm.Demo{Provider: "x", Delay: delay}).Stream(context.Background(), demoRequest("a longer question for several chunks"), llm.TextOnly(func(string) error {
+		// Each chunk comes at least Delay after the one before went out.
+		if n > 0 && time.Since(last) < delay {
+			t.Errorf("chunk %d came %v after the one before, want at least %v", n, time.Since(last), delay)
+		}
+		n++
+		last = time.Now()
+		return nil
+	}))
+	if err != nil || n < 3 {
+		t.Fatalf("err %v after %d chunks, want several", err, n)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -120,23 +121,54 @@ func FindUpward(envVar, rel, missing string) (string, error) {
 // once to the next process listening on port 0 or dialling out, so with
 // several stacks starting side by side, a devserver and another stack's
 // dynalite were given one port (and the first to bind took the other's
-// requests). Below the range, only another FreePort picks the same port,
-// one chance in thousands, and the bind then fails loudly.
+// requests). Below the range, only another FreePort picks the same port:
+// never this process's (it remembers what it handed out: the devserver's
+// reference server and OAuth example, started side by side, were once given
+// one port, and the example's authorization server answered the reference
+// server's requests), one chance in thousands another process's.
 func FreePort() (int, error) {
-	lo, hi := pickRange()
+	handed.mu.Lock()
+	defer handed.mu.Unlock()
+	lo, hi := portRange()
 	for range 50 {
 		port := lo + rand.IntN(hi-lo)
-		if l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port)); err == nil {
-			_ = l.Close()
+		if !handed.ports[port] && free(port) {
+			handed.ports[port] = true
 			return port, nil
 		}
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
+	for range 50 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return 0, err
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		_ = l.Close()
+		if !handed.ports[port] {
+			handed.ports[port] = true
+			return port, nil
+		}
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	return 0, errors.New("no free loopback port")
+}
+
+// handed is every port FreePort answered in this process.
+var handed = struct {
+	mu    sync.Mutex
+	ports map[int]bool
+}{ports: map[int]bool{}}
+
+// portRange is pickRange; tests narrow it.
+var portRange = pickRange
+
+// free reports whether nothing listens on port.
+func free(port int) bool {
+	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		return false
+	}
+	_ = l.Close()
+	return true
 }
 
 // pickRange is where FreePort picks from: 10000 up to the start of the

@@ -1,10 +1,12 @@
 package localproc
 
 import (
+	"math/rand/v2"
 	"net"
 	"os/exec"
 	"runtime"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 )
@@ -42,6 +44,35 @@ func TestFreePortIsBelowTheEphemeralRange(t *testing.T) {
 	if p := l.Addr().(*net.TCPAddr).Port; p >= lo && p < hi {
 		t.Errorf("the kernel handed port %d, inside the range FreePort picks from (%d–%d)", p, lo, hi)
 	}
+}
+
+// FreePort never answers one port twice in a process: two helpers started
+// side by side (the reference server and the OAuth example) were once given
+// one port. Over a range of 16 ports, 16 picks are 16 ports.
+func TestFreePortNeverAnswersAPortTwice(t *testing.T) {
+	lo, _ := pickRange()
+	lo += 1000 + 16*rand.IntN(200) // a block other tests here do not pick from often
+	defer func(r func() (int, int)) { portRange = r }(portRange)
+	portRange = func() (int, int) { return lo, lo + 16 }
+	seen := map[int]bool{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			port, err := FreePort()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if seen[port] {
+				t.Errorf("port %d answered twice", port)
+			}
+			seen[port] = true
+		})
+	}
+	wg.Wait()
 }
 
 // A child's CPU time grows while it computes: a busy loop's reading after

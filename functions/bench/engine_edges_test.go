@@ -17,17 +17,17 @@ func TestEngineEdges(t *testing.T) {
 		noNote bool
 	}{
 		{"within its budget: untouched", addedRow("per-chunk", 3.0, 2.5, "ms", relayBudgetMS),
-			engineEdges{middle: 0.2, edge: 0.4, enginePerMessage: 2, streams: 8}, true, false, true},
+			edgesOf(0.2, 0.4, 2), true, false, true},
 		{"over at the edges only, the engine's work", over,
-			engineEdges{middle: 0.3, edge: 4 * 2 / cores, enginePerMessage: 1, streams: 8}, true, true, false},
+			edgesOf(0.3, 4*2/cores, 1), true, true, false},
 		{"the middle over: ours", over,
-			engineEdges{middle: 1.2, edge: 3, enginePerMessage: 2, streams: 8}, true, false, false},
+			edgesOf(1.2, 3, 2), true, false, false},
 		{"the CPU row over: ours", over,
-			engineEdges{middle: 0.3, edge: 3, enginePerMessage: 2, streams: 8}, false, false, false},
+			edgesOf(0.3, 3, 2), false, false, false},
 		{"edges slower than the engine's CPU explains", over,
-			engineEdges{middle: 0.3, edge: 8*0.5/cores + 0.01, enginePerMessage: 0.5, streams: 8}, true, false, false},
+			edgesOf(0.3, 8*0.5/cores+0.01, 0.5), true, false, false},
 		{"no engine figure (no /proc)", over,
-			engineEdges{middle: 0.3, edge: 3, enginePerMessage: 0, streams: 8}, true, false, false},
+			edgesOf(0.3, 3, 0), true, false, false},
 		{"no concurrent rows measured", over, engineEdges{}, true, false, true},
 	}
 	for _, c := range cases {
@@ -45,4 +45,11 @@ func TestEngineEdges(t *testing.T) {
 			}
 		})
 	}
+}
+
+// edgesOf is a round of 8 streams whose middle adds middle ms at p99, whose
+// slower edge adds edge ms, with engine ms of the engine's CPU a message.
+func edgesOf(middle, edge, engine float64) engineEdges {
+	return engineEdges{ours: [3]float64{2.5 + edge, 2.5 + middle, 2.5}, ref: [3]float64{2.5, 2.5, 2.5},
+		enginePerMessage: engine, streams: 8}
 }

@@ -217,11 +217,9 @@ func (b *bench) relay(ctx context.Context) error {
 			// Where in a stream the slow gaps are: at its start and end run
 			// its table calls (the checks, the usage), beside the other
 			// streams' chunks on the same two cores.
-			ours, ref := gapsByPlace(f.gapOurs), gapsByPlace(f.gapRef)
-			b.note("chat relay%s, per-chunk p99 by place in the stream (ours / direct): first %d gaps %.3f / %.3f ms, the middle %.3f / %.3f ms, last %d gaps %.3f / %.3f ms",
-				at, edgeGaps, ms(percentile(ours[0], 99)), ms(percentile(ref[0], 99)), ms(percentile(ours[1], 99)), ms(percentile(ref[1], 99)),
-				edgeGaps, ms(percentile(ours[2], 99)), ms(percentile(ref[2], 99)))
 			edges = newEngineEdges(len(b.rows)-1, conc, f)
+			b.note("chat relay%s, per-chunk p99 by place in the stream (ours / direct): first %d gaps %.3f / %.3f ms, the middle %.3f / %.3f ms, last %d gaps %.3f / %.3f ms",
+				at, edgeGaps, edges.ours[0], edges.ref[0], edges.ours[1], edges.ref[1], edgeGaps, edges.ours[2], edges.ref[2])
 		}
 		upstreamCPU.add(f)
 	}

@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"aiwork/shared/httpx"
-	"aiwork/shared/warm"
 )
 
 // RequiredConcurrent is Required for a route whose own reads should not wait
@@ -148,7 +147,7 @@ type pendingCheck struct {
 	err      error
 }
 
-func (p *pendingCheck) start() { p.once.Do(func() { warm.Go(p.lookup) }) }
+func (p *pendingCheck) start() { p.once.Do(func() { go p.lookup() }) }
 
 // settle records the lookup's answer once and releases its waiters.
 func (p *pendingCheck) settle(live bool, err error) {

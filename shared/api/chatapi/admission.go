@@ -15,7 +15,6 @@ import (
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
 	"aiwork/shared/store"
-	"aiwork/shared/warm"
 )
 
 // streamsRetryAfter is the Retry-After of a refusal for too many streams: a
@@ -57,7 +56,7 @@ type admission struct {
 func (s *Service) admit(ctx context.Context, uid, cid, model string, now time.Time) *admission {
 	a := &admission{st: s.st, uid: uid, now: now, done: make(chan struct{})}
 	a.begin = sync.OnceFunc(func() {
-		warm.Go(func() {
+		go func() {
 			defer close(a.done)
 			// The checks finish what they started even when the request's
 			// context ends (an ended session cancels it): each store call
@@ -65,7 +64,7 @@ func (s *Service) admit(ctx context.Context, uid, cid, model string, now time.Ti
 			checks, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 			defer cancel()
 			a.err = a.run(checks, ctx, cid, model, s.opts.Limits, s.opts.slotLease())
-		})
+		}()
 	})
 	return a
 }

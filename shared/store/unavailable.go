@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"time"
 
 	"aiwork/shared/config"
@@ -100,20 +101,33 @@ func markUnavailable(stack *middleware.Stack) error {
 }
 
 // idleConnections is how many connections to the table stay open between
-// calls. The SDK keeps 10: one process serving many users at once (the
-// devserver; a chat message makes several calls at once) then closed and
-// dialled connections all the time, which cost the process and the engine
-// CPU on every call (issue 27). A Lambda instance serves one request at a
-// time and never reaches either number.
+// calls. The SDK keeps 10 per host: one process serving many users at once
+// (the devserver; a chat message makes several calls at once) then closed
+// and dialled connections on every burst, which cost it and the engine CPU.
+// A Lambda instance serves one request at a time and never reaches either.
 const idleConnections = 64
 
-// clientOptions bounds each call (attemptTimeout per attempt, maxAttempts),
-// makes its exchanges on the caller's goroutine (tableClient) and marks the
-// unavailable ones.
+// clientOptions bounds each call (attemptTimeout per attempt, the answer's
+// body included; maxAttempts), keeps idleConnections open to the table and
+// marks the unavailable calls.
 func clientOptions(attemptTimeout time.Duration) func(*dynamodb.Options) {
 	return func(o *dynamodb.Options) {
-		o.HTTPClient = newTableClient(attemptTimeout)
+		o.HTTPClient = tableHTTPClient(attemptTimeout)
 		o.RetryMaxAttempts = maxAttempts
 		o.APIOptions = append(o.APIOptions, markUnavailable)
 	}
+}
+
+// tableHTTPClient is the SDK's HTTP client with the table's bounds: a
+// connection is dialled within 10 s and kept idle up to 90 s (the SDK's
+// own; the server may close it sooner, which net/http notices).
+func tableHTTPClient(attemptTimeout time.Duration) *awshttp.BuildableClient {
+	return awshttp.NewBuildableClient().
+		WithTimeout(attemptTimeout).
+		WithDialerOptions(func(d *net.Dialer) { d.Timeout = 10 * time.Second }).
+		WithTransportOptions(func(t *http.Transport) {
+			t.MaxIdleConns = max(t.MaxIdleConns, idleConnections)
+			t.MaxIdleConnsPerHost = idleConnections
+			t.IdleConnTimeout = 90 * time.Second
+		})
 }

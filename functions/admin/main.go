@@ -9,7 +9,6 @@ import (
 	"aiwork/shared/api/adminapi"
 	"aiwork/shared/config"
 	"aiwork/shared/lambdaadapter"
-	"aiwork/shared/mail"
 	"aiwork/shared/mail/sesmail"
 	"aiwork/shared/mcpjobs/remote"
 	"aiwork/shared/store"
@@ -22,13 +21,9 @@ func main() {
 		lambdaadapter.Fatal("config", err)
 	}
 	st := store.NewFromAWS(awsCfg, cfg.Store)
-	var mailer mail.Mailer = mail.Disabled{}
-	if cfg.MailFrom != "" {
-		if mailer, err = sesmail.FromConfig(awsCfg, cfg.MailFrom); err != nil {
-			lambdaadapter.Fatal("mail", err)
-		}
-	} else {
-		slog.Warn("MAIL_FROM is not set: an admin cannot resend a confirmation mail")
+	mailer, err := sesmail.Mailer(awsCfg, cfg.MailFrom)
+	if err != nil {
+		lambdaadapter.Fatal("mail", err)
 	}
 	// Probe now and Sync run in the mcp-jobs function, so this one links no
 	// MCP SDK (its package inits cost every cold start).

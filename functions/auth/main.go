@@ -3,14 +3,11 @@
 package main
 
 import (
-	"log/slog"
-
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"aiwork/shared/api/authapi"
 	"aiwork/shared/config"
 	"aiwork/shared/lambdaadapter"
-	"aiwork/shared/mail"
 	"aiwork/shared/mail/sesmail"
 	"aiwork/shared/store"
 )
@@ -22,13 +19,9 @@ func main() {
 		lambdaadapter.Fatal("config", err)
 	}
 	st := store.NewFromAWS(awsCfg, cfg.Store)
-	var mailer mail.Mailer = mail.Disabled{}
-	if cfg.MailFrom != "" {
-		if mailer, err = sesmail.FromConfig(awsCfg, cfg.MailFrom); err != nil {
-			lambdaadapter.Fatal("mail", err)
-		}
-	} else {
-		slog.Warn("MAIL_FROM is not set: verification and password-reset mail cannot be sent")
+	mailer, err := sesmail.Mailer(awsCfg, cfg.MailFrom)
+	if err != nil {
+		lambdaadapter.Fatal("mail", err)
 	}
 	lambda.Start(lambdaadapter.NewProxy(authapi.FromConfig(st, cfg, mailer).Handler(), lambdaadapter.OriginSecret(ctx, secrets)))
 

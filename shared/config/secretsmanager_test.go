@@ -7,6 +7,10 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 
 	"aiwork/shared/config"
 	"aiwork/shared/local/lambdalocal"
@@ -21,7 +25,14 @@ func secretsManager(t *testing.T, h http.Handler) *config.SecretsManager {
 	t.Setenv("AWS_ENDPOINT_URL_SECRETS_MANAGER", srv.URL)
 	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDTEST")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "secret-test")
-	return config.NewSecretsManager(config.AWS("us-east-1"))
+	return config.NewSecretsManager(quickRetries(config.AWS("us-east-1")))
+}
+
+// quickRetries is cfg with the SDK's standard retryer waiting at most a
+// millisecond between attempts.
+func quickRetries(cfg aws.Config) aws.Config {
+	cfg.Retryer = func() aws.Retryer { return retry.AddWithMaxBackoffDelay(retry.NewStandard(), time.Millisecond) }
+	return cfg
 }
 
 func TestSecretsManagerReadsSignedFromTheStandIn(t *testing.T) {
@@ -64,14 +75,5 @@ func TestSecretsManagerTriesAgainAfterAFailedAnswer(t *testing.T) {
 	got, err := sm.SecretValue(context.Background(), arn, "")
 	if err != nil || got != "value-2" || calls.Load() != 2 {
 		t.Errorf("SecretValue = %q, %v after %d calls; want value-2 after 2", got, err, calls.Load())
-	}
-}
-
-func TestSecretsManagerNeedsCredentials(t *testing.T) {
-	t.Setenv("AWS_ACCESS_KEY_ID", "")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "")
-	sm := config.NewSecretsManager(config.AWS("us-east-1"))
-	if _, err := sm.SecretValue(context.Background(), lambdalocal.SecretARN("JWT_SECRET"), ""); err == nil {
-		t.Error("SecretValue without credentials: no error")
 	}
 }

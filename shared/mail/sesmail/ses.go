@@ -1,38 +1,47 @@
-// Package sesmail sends the product's mail through Amazon SES (API v2) in
-// AWS. It lives apart from package mail so that only the functions that
-// send mail (auth, admin) link it. Its one call, SendEmail, is signed and
-// sent by shared/awscall rather than the SDK's sesv2 client, whose endpoint
-// tables are built at every cold start (DESIGN §10 Lambda init).
+// Package sesmail sends the product's mail through Amazon SES (API v2,
+// SendEmail with raw content) in AWS. It lives apart from package mail so
+// that only the functions that send mail (auth, admin) link it.
 package sesmail
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
+	"log/slog"
 	"net/mail"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/service/sesv2"
+	"github.com/aws/aws-sdk-go-v2/service/sesv2/types"
 
-	"aiwork/shared/awscall"
+	"aiwork/shared/config"
 	aimail "aiwork/shared/mail"
 )
 
-// sendAttempts bounds the tries of one mail (a throttled or failed answer
-// is tried again, as the SDK's standard retryer did).
-const sendAttempts = 3
+// sendTimeout bounds one attempt of a send; the SDK's standard retryer
+// tries a throttled or failed send again (3 attempts).
+const sendTimeout = 10 * time.Second
 
 // Sender sends each message as raw RFC 5322 (the same bytes the local
 // outbox keeps) from the configured sender identity (MAIL_FROM).
 type Sender struct {
-	call *awscall.Client
-	url  string
-	from *mail.Address
-	now  func() time.Time
+	client *sesv2.Client
+	from   *mail.Address
+	now    func() time.Time
 }
 
 var _ aimail.Mailer = (*Sender)(nil)
+
+// Mailer is the mail of a function that sends some: through SES from from
+// (MAIL_FROM), or mail.Disabled, logged, when from is empty.
+func Mailer(cfg aws.Config, from string) (aimail.Mailer, error) {
+	if from == "" {
+		slog.Warn("MAIL_FROM is not set: account mail (verification, password reset, a confirmation resent) cannot be sent")
+		return aimail.Disabled{}, nil
+	}
+	return FromConfig(cfg, from)
+}
 
 // FromConfig sends with the function's AWS configuration, to the region's
 // SES endpoint or AWS_ENDPOINT_URL_SESV2 when set (make run-lambda's
@@ -43,15 +52,13 @@ func FromConfig(cfg aws.Config, from string) (*Sender, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Sender{call: awscall.New(cfg, 10*time.Second), url: awscall.Endpoint(cfg.Region, "email", "SESV2") + "/v2/email/outbound-emails",
-		from: a, now: time.Now}, nil
-}
-
-// sendEmail is SES v2's SendEmail request with raw content.
-type sendEmail struct {
-	FromEmailAddress string
-	Destination      struct{ ToAddresses []string }
-	Content          struct{ Raw struct{ Data []byte } } // base64 in JSON, as the API wants
+	client := sesv2.NewFromConfig(cfg, func(o *sesv2.Options) {
+		if u := config.ServiceEndpoint("SESV2"); u != nil {
+			o.BaseEndpoint = u
+		}
+		o.HTTPClient = awshttp.NewBuildableClient().WithTimeout(sendTimeout)
+	})
+	return &Sender{client: client, from: a, now: time.Now}, nil
 }
 
 // Send hands one message to SES.
@@ -60,19 +67,13 @@ func (s *Sender) Send(ctx context.Context, m aimail.Message) error {
 	if err != nil {
 		return err
 	}
-	var in sendEmail
-	in.FromEmailAddress, in.Destination.ToAddresses, in.Content.Raw.Data = s.from.Address, []string{m.To}, raw
-	body, err := json.Marshal(in)
-	if err != nil {
-		return err
-	}
-	ans, err := s.call.DoRetrying(ctx, awscall.Request{Service: "ses", Method: http.MethodPost, URL: s.url, Body: body,
-		Header: http.Header{"Content-Type": {"application/json"}}}, sendAttempts)
+	_, err = s.client.SendEmail(ctx, &sesv2.SendEmailInput{
+		FromEmailAddress: aws.String(s.from.Address),
+		Destination:      &types.Destination{ToAddresses: []string{m.To}},
+		Content:          &types.EmailContent{Raw: &types.RawMessage{Data: raw}},
+	})
 	if err != nil {
 		return fmt.Errorf("ses send: %w", err)
-	}
-	if e := ans.Err(); e != nil {
-		return fmt.Errorf("ses send: %w", e)
 	}
 	return nil
 }

@@ -9,7 +9,12 @@ import (
 	"net/http/httptest"
 	netmail "net/mail"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 
 	"aiwork/shared/config"
 	"aiwork/shared/mail"
@@ -77,5 +82,48 @@ func TestSendsRawMailThroughSESv2(t *testing.T) {
 	s2, _ := sesmail.FromConfig(config.AWS("eu-west-1"), "no-reply@mail.example.com")
 	if err := s2.Send(context.Background(), mail.Message{To: "ada@example.com", Subject: "s", Text: "t"}); err == nil || !strings.Contains(err.Error(), "not verified") {
 		t.Errorf("refused send = %v, want SES's reason", err)
+	}
+}
+
+// A throttled send is tried again (the SDK's standard retryer) and goes
+// through once SES takes it.
+func TestThrottledSendIsTriedAgain(t *testing.T) {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if calls.Add(1) == 1 {
+			w.Header().Set("x-amzn-ErrorType", "TooManyRequestsException")
+			w.WriteHeader(http.StatusTooManyRequests)
+			_, _ = w.Write([]byte(`{"message":"Maximum sending rate exceeded."}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"MessageId":"0100018f-test"}`))
+	}))
+	defer srv.Close()
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKID")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "SECRET")
+	t.Setenv("AWS_ENDPOINT_URL_SESV2", srv.URL)
+	cfg := config.AWS("eu-west-1")
+	cfg.Retryer = func() aws.Retryer { return retry.AddWithMaxBackoffDelay(retry.NewStandard(), time.Millisecond) }
+	s, err := sesmail.FromConfig(cfg, "no-reply@mail.example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Send(context.Background(), mail.Message{To: "ada@example.com", Subject: "s", Text: "t"}); err != nil || calls.Load() != 2 {
+		t.Errorf("throttled send = %v after %d calls; want sent after 2", err, calls.Load())
+	}
+}
+
+// Without MAIL_FROM a function's mail is disabled: every send says so.
+func TestMailerWithoutSender(t *testing.T) {
+	m, err := sesmail.Mailer(config.AWS("eu-west-1"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Send(context.Background(), mail.Message{To: "ada@example.com", Subject: "s", Text: "t"}); err != mail.ErrNotConfigured {
+		t.Errorf("send without MAIL_FROM = %v, want %v", err, mail.ErrNotConfigured)
+	}
+	if _, err := sesmail.Mailer(config.AWS("eu-west-1"), "not an address"); err == nil {
+		t.Error("a MAIL_FROM that is no address: no error")
 	}
 }

@@ -5,22 +5,22 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/service/lambda"
+	"github.com/aws/aws-sdk-go-v2/service/lambda/types"
 
-	"aiwork/shared/awscall"
+	"aiwork/shared/config"
 	"aiwork/shared/domain"
 )
 
 // Client runs the jobs in the mcp-jobs function: a synchronous Lambda
-// Invoke (RequestResponse), signed by shared/awscall rather than the SDK's
-// lambda client, whose endpoint tables cost every cold start.
+// Invoke (RequestResponse).
 type Client struct {
-	call *awscall.Client
-	url  string
+	lambda   *lambda.Client
+	function string
 }
 
 // invokeTimeout bounds one call: the admin function's own 30 s.
@@ -29,8 +29,13 @@ const invokeTimeout = 30 * time.Second
 // New invokes function (a name or ARN) at the region's Lambda endpoint, or
 // at AWS_ENDPOINT_URL_LAMBDA when set (make run-lambda's Invoke API).
 func New(cfg aws.Config, function string) *Client {
-	endpoint := awscall.Endpoint(cfg.Region, "lambda", "LAMBDA")
-	return &Client{call: awscall.New(cfg, invokeTimeout), url: endpoint + "/2015-03-31/functions/" + url.PathEscape(function) + "/invocations"}
+	client := lambda.NewFromConfig(cfg, func(o *lambda.Options) {
+		if u := config.ServiceEndpoint("LAMBDA"); u != nil {
+			o.BaseEndpoint = u
+		}
+		o.HTTPClient = awshttp.NewBuildableClient().WithTimeout(invokeTimeout)
+	})
+	return &Client{lambda: client, function: function}
 }
 
 // ErrNotFound: the server to probe is no longer in the registry.
@@ -76,24 +81,21 @@ func (c *Client) invoke(ctx context.Context, ev Event) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	ans, err := c.call.Do(ctx, awscall.Request{Service: "lambda", Method: http.MethodPost, URL: c.url, Body: body,
-		Header: http.Header{"Content-Type": {"application/json"}, "X-Amz-Invocation-Type": {"RequestResponse"}}})
+	out, err := c.lambda.Invoke(ctx, &lambda.InvokeInput{FunctionName: aws.String(c.function),
+		InvocationType: types.InvocationTypeRequestResponse, Payload: body})
 	if err != nil {
 		return Reply{}, fmt.Errorf("invoke mcp-jobs: %w", err)
 	}
-	if e := ans.Err(); e != nil {
-		return Reply{}, fmt.Errorf("invoke mcp-jobs: %w", e)
-	}
-	if ans.Header.Get("X-Amz-Function-Error") != "" {
+	if out.FunctionError != nil {
 		fe := &FunctionError{}
-		if json.Unmarshal(ans.Body, fe) != nil || fe.Type+fe.Message == "" {
-			fe.Type, fe.Message = ans.Header.Get("X-Amz-Function-Error"), string(ans.Body)
+		if json.Unmarshal(out.Payload, fe) != nil || fe.Type+fe.Message == "" {
+			fe.Type, fe.Message = *out.FunctionError, string(out.Payload)
 		}
 		return Reply{}, fe
 	}
 	var reply Reply
-	if err := json.Unmarshal(ans.Body, &reply); err != nil {
-		return Reply{}, fmt.Errorf("mcp-jobs answered %q: %w", truncate(ans.Body), err)
+	if err := json.Unmarshal(out.Payload, &reply); err != nil {
+		return Reply{}, fmt.Errorf("mcp-jobs answered %q: %w", truncate(out.Payload), err)
 	}
 	switch {
 	case reply.NotFound:

@@ -36,7 +36,7 @@ CDK       := CDK_DISABLE_CLI_TELEMETRY=true $(INFRA)/node_modules/.bin/cdk --no-
 .PHONY: help deps run run-lambda lambdas-local test-e2e-lambda dev test test-suites test-go test-web test-e2e bench bench-peers build webapp clean synth deploy test-infra
 
 help: ## list targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | column -t -s $$'\t'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | column -t -s $$'\t'
 
 ## --- installing what is missing ------------------------------------------
 
@@ -86,11 +86,9 @@ GO_SRC := go.work $(shell find shared functions -type f -not -path '*/node_modul
 $(BIN)/devserver: $(BIN)/.go-modules $(GO_SRC)
 	$(GO) build -o $@ ./functions/devserver
 
-# LAMBDAS must list every Function of shared/routes.Groups and of
-# routes.JobFunctions, and jwt-rotation, the JWT key's rotation function (an
-# infra test checks it). Zips are packed
-# deterministically, so unchanged code keeps its CDK asset hash and is not
-# redeployed.
+# LAMBDAS must list every function of shared/lambdas (an infra test checks
+# it). Zips are packed deterministically, so unchanged code keeps its CDK
+# asset hash and is not redeployed.
 build: $(BIN)/.go-modules ## cross-compile every Lambda as bootstrap zips in dist/lambda
 	@mkdir -p dist/lambda $(BIN)
 	@$(GO) build -o $(BIN)/lambdazip ./infra/cmd/lambdazip
@@ -101,18 +99,18 @@ build: $(BIN)/.go-modules ## cross-compile every Lambda as bootstrap zips in dis
 	  echo "dist/lambda/$$fn.zip $$(du -h dist/lambda/$$fn/bootstrap | cut -f1)"; \
 	done
 
-## --- deploying (AWS CDK; see infra/README-deploy.md) ---------------------
+## --- deploying (AWS CDK; see docs/deploy.md) ----------------------------
 
 synth: build webapp $(INFRA)/node_modules/.installed ## synthesize the CloudFormation templates offline into CDK_OUTDIR (default cdk.out)
 	$(CDK) synth --quiet --output $(CDK_OUTDIR)
 	@echo "templates in $(CDK_OUTDIR)/: $$(cd $(CDK_OUTDIR) && ls *.template.json | tr '\n' ' ')"
 
-deploy: build webapp $(INFRA)/node_modules/.installed ## deploy to the AWS account of your credentials (cdk deploy)
+deploy: build webapp $(INFRA)/node_modules/.installed ## deploy to the AWS account of your credentials (cdk deploy; docs/deploy.md)
 	$(CDK) deploy --output $(CDK_OUTDIR) $(CDK_DEPLOY_FLAGS)
 
 ## --- running --------------------------------------------------------------
 
-run: deps webapp $(BIN)/devserver ## start the whole product on http://localhost:$(PORT)
+run: deps webapp $(BIN)/devserver ## start the whole product with sample data on http://localhost:8080 (PORT; docs/local.md)
 	@echo "Starting on http://localhost:$(PORT) (data in $(DATA_DIR); Ctrl-C stops everything)"
 	$(BIN)/devserver
 
@@ -147,7 +145,7 @@ dev: deps $(BIN)/devserver ## devserver plus Vite with hot reload on http://loca
 # suite that runs them); then the four suites run two by two (test-suites),
 # each one's output printed whole when it ends, with its own time.
 TEST_LOGS := $(BIN)/test-logs
-test: ## run every test: Go, Vitest, browser end-to-end (installs what is missing first)
+test: ## run every test: Go, Vitest, browser end-to-end (installs what is missing first; docs/testing.md)
 	@rm -rf $(TEST_LOGS); mkdir -p $(TEST_LOGS); status=0; t0=$$(date +%s); \
 	step() { local name=$$1 s=$$(date +%s) rc=0; shift; "$$@" || rc=$$?; \
 	  printf '  %-20s %4ss%s\n' "$$name" $$(( $$(date +%s) - s )) "$$( [ $$rc -eq 0 ] || echo '  FAILED')" >> $(TEST_LOGS)/times; return $$rc; }; \
@@ -223,10 +221,10 @@ $(BENCH_LIGHTHOUSE)/node_modules/.installed: $(BENCH_LIGHTHOUSE)/package-lock.js
 	cd $(BENCH_LIGHTHOUSE) && $(NPM) ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# Prints one table of the DESIGN §10 budgets, each figure beside a reference
-# measured in the same run; over budget is reported, not failed (unless
-# BENCH_STRICT=1: then a row OVER exits 1).
-bench: deps webapp build $(BIN)/devserver $(CHROMIUM) $(BENCH_LIGHTHOUSE)/node_modules/.installed ## measure the §10 budgets (sizes, API, chat relay, Lambda init, LCP, Lighthouse) against same-run references
+# Prints one table of the performance budgets (docs/benchmarks.md), each
+# figure beside a reference measured in the same run; over budget is
+# reported, not failed (unless BENCH_STRICT=1: then a row OVER exits 1).
+bench: deps webapp build $(BIN)/devserver $(CHROMIUM) $(BENCH_LIGHTHOUSE)/node_modules/.installed ## measure the performance budgets (sizes, API, chat relay, tools, MCP connect, Lambda init, LCP, Lighthouse) against same-run references; docs/benchmarks.md
 	@$(GO) build -o $(BIN)/bench ./functions/bench
 	@CHROMIUM=$(CHROMIUM) $(BIN)/bench -devserver $(abspath $(BIN)/devserver) $(if $(BENCH_STRICT),-strict)
 

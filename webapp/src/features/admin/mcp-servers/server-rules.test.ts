@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readServer } from '../api/read-mcp';
-import { server } from '../test-fixtures';
-import { changedServerFields, checkFeature, EMPTY_SERVER_FORM, isHttpUrl, serverDraftOf, serverFormOf, validateServerForm } from './server-rules';
+import { checkFeature, EMPTY_SERVER_FORM, isHttpUrl, validateServerForm } from './server-rules';
 
 const VALID = { ...EMPTY_SERVER_FORM, name: 'Linear', endpoint_url: 'https://mcp.linear.app/sse', model_type: 'productivity' };
 
@@ -38,13 +36,5 @@ describe('validateServerForm (the API rules)', () => {
     expect(checkFeature('f'.repeat(41), [])).toBe('A feature must be at most 40 characters.');
     expect(checkFeature('tools', Array.from({ length: 20 }, (_, i) => `f${i}`))).toBe('At most 20 features.');
     expect(checkFeature('tools', [])).toBeNull();
-  });
-});
-
-describe('changedServerFields', () => {
-  it('an edit sends only what changed; the features list is compared item by item', () => {
-    const s = readServer(server({ id: 's1', features: ['tools', 'prompts'] }))!;
-    expect(changedServerFields(s, serverDraftOf(serverFormOf(s)))).toEqual({});
-    expect(changedServerFields(s, serverDraftOf({ ...serverFormOf(s), features: ['prompts', 'tools'], auth: 'oauth' }))).toEqual({ features: ['prompts', 'tools'], auth: 'oauth' });
   });
 });

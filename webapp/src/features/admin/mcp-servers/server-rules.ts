@@ -81,15 +81,3 @@ export function serverDraftOf(form: ServerForm): McpServerDraft {
 export function serverFormOf(s: AdminMcpServer): ServerForm {
   return { name: s.name, description: s.description, endpoint_url: s.endpoint_url, model_type: s.model_type, auth: s.auth, features: [...s.features] };
 }
-
-/** The fields that differ from the server as it was read (an edit sends only these). */
-export function changedServerFields(s: AdminMcpServer, draft: McpServerDraft): Partial<McpServerDraft> {
-  const changes: Partial<McpServerDraft> = {};
-  for (const key of Object.keys(draft) as (keyof McpServerDraft)[]) {
-    const was = s[key];
-    const now = draft[key];
-    const same = Array.isArray(now) && Array.isArray(was) ? now.length === was.length && now.every((f, i) => f === was[i]) : now === was;
-    if (!same) Object.assign(changes, { [key]: now });
-  }
-  return changes;
-}

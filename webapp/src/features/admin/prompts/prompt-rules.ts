@@ -92,12 +92,3 @@ export function formOf(p: AdminPrompt): PromptForm {
     published: p.published,
   };
 }
-
-/** The fields of `draft` that differ from the prompt as it was read (an edit sends only these). */
-export function changedFields(p: AdminPrompt, draft: PromptDraft): Partial<PromptDraft> {
-  const changes: Partial<PromptDraft> = {};
-  for (const key of Object.keys(draft) as (keyof PromptDraft)[]) {
-    if (draft[key] !== p[key]) Object.assign(changes, { [key]: draft[key] });
-  }
-  return changes;
-}

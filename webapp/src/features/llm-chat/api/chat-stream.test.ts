@@ -2,18 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getAuthState, resetAuthForTests } from '../../../lib/auth-session';
 import { installFakeApi, type FakeApi } from '../../../test/fake-api';
 import { startSignedIn } from '../../../test/session';
-import {
-  createSseParser,
-  errorEventMessage,
-  httpErrorMessage,
-  interpretEvent,
-  isAbortError,
-  reattachReply,
-  streamChatMessage,
-  StreamError,
-  type SseEvent,
-  type StreamRequest,
-} from './chat-stream';
+import { APPROVAL, CALL, frame, RESULT } from '../test-fixtures';
+import { createSseParser, httpErrorMessage, isAbortError, reattachReply, streamChatMessage, type StreamRequest } from './chat-stream';
+import { StreamError, type SseEvent } from './frames';
 
 const enc = new TextEncoder();
 const REQUEST: StreamRequest = { connection_id: 'c1', message: 'Hi', model: 'gpt-4o-mini', context: [{ role: 'user', content: 'before' }] };
@@ -98,35 +89,6 @@ describe('createSseParser', () => {
 
   it('emits an error event even without data, and skips empty non-error frames', () => {
     expect(collect(['event: error\n\nevent: ping\n\n'])).toEqual([{ event: 'error', data: '' }]);
-  });
-});
-
-describe('interpretEvent', () => {
-  const ev = (data: string, event = 'message'): SseEvent => ({ event, data });
-  it('reads content, usage and [DONE]', () => {
-    expect(interpretEvent(ev('{"content":"hi"}'))).toEqual({ content: 'hi' });
-    expect(interpretEvent(ev('{"usage":{"input_tokens":3,"output_tokens":5,"cost_usd":0.01}}'))).toEqual({
-      usage: { input_tokens: 3, output_tokens: 5, cost_usd: 0.01 },
-    });
-    expect(interpretEvent(ev('[DONE]'))).toEqual({ done: true });
-    expect(interpretEvent(ev('{}'))).toEqual({});
-  });
-  it('takes a plain-text data line (not JSON) as content', () => {
-    expect(interpretEvent(ev('just text'))).toEqual({ content: 'just text' });
-    expect(interpretEvent(ev('42'))).toEqual({ content: '42' });
-  });
-  it('throws the error event detail, else Stream error occurred', () => {
-    expect(() => interpretEvent(ev('{"detail":"Stream timeout"}', 'error'))).toThrow('Stream timeout');
-    expect(() => interpretEvent(ev('{}', 'error'))).toThrow('Stream error occurred');
-    expect(() => interpretEvent(ev('', 'error'))).toThrow('Stream error occurred');
-    expect(() => interpretEvent(ev('{"error":"bad key"}'))).toThrow('bad key');
-  });
-  it('errorEventMessage reads detail, message, error, or plain text', () => {
-    expect(errorEventMessage('{"detail":"d"}')).toBe('d');
-    expect(errorEventMessage('{"message":"m"}')).toBe('m');
-    expect(errorEventMessage('{"error":"e"}')).toBe('e');
-    expect(errorEventMessage('upstream broke')).toBe('upstream broke');
-    expect(errorEventMessage('{"detail":""}')).toBe('');
   });
 });
 
@@ -346,52 +308,6 @@ describe('httpErrorMessage', () => {
 
 // ------------------------------------------------------- MCP tool frames
 
-const CALL = { id: 'call_1', server_id: 'local-everything', server_name: 'Everything', tool: 'get-sum', arguments: { a: 2, b: 3 } };
-const RESULT = { id: 'call_1', is_error: false, content: [{ type: 'text', text: 'The sum of 2 and 3 is 5.' }], duration_ms: 12 };
-const APPROVAL = {
-  token: 'tok_1',
-  expires_at: '2026-03-07T10:10:00Z',
-  call: { ...CALL, tool: 'toggle-simulated-logging', arguments: {}, description: 'Toggles logging.', annotations: { readOnlyHint: false, destructiveHint: false } },
-};
-const frame = (v: unknown) => `data: ${JSON.stringify(v)}\n\n`;
-
-describe('interpretEvent: tool frames', () => {
-  const ev = (data: string, event = 'message'): SseEvent => ({ event, data });
-  it('reads tool_call with its arguments as sent', () => {
-    expect(interpretEvent(ev(JSON.stringify({ tool_call: CALL })))).toEqual({ toolCall: CALL });
-    // Arguments the model wrote as text (not JSON) come as a string.
-    expect(interpretEvent(ev(JSON.stringify({ tool_call: { ...CALL, arguments: 'a=2' } }))).toolCall?.arguments).toBe('a=2');
-  });
-  it('reads tool_result, with denied and truncated only when true', () => {
-    expect(interpretEvent(ev(JSON.stringify({ tool_result: RESULT })))).toEqual({ toolResult: RESULT });
-    const denied = { id: 'c', is_error: true, content: [{ type: 'text', text: 'The user denied this tool call.' }], duration_ms: 0, denied: true };
-    expect(interpretEvent(ev(JSON.stringify({ tool_result: denied })))).toEqual({ toolResult: denied });
-    expect(interpretEvent(ev(JSON.stringify({ tool_result: { ...RESULT, truncated: true, denied: false } }))).toolResult).toEqual({ ...RESULT, truncated: true });
-  });
-  it('keeps only content blocks that have a type; a null content is empty', () => {
-    const got = interpretEvent(ev(JSON.stringify({ tool_result: { id: 'c', is_error: false, content: [{ type: 'image', data: 'AA==', mimeType: 'image/png' }, { text: 'no type' }, null], duration_ms: 3 } })));
-    expect(got.toolResult?.content).toEqual([{ type: 'image', data: 'AA==', mimeType: 'image/png' }]);
-    expect(interpretEvent(ev(JSON.stringify({ tool_result: { id: 'c', is_error: false, content: null, duration_ms: 1 } }))).toolResult?.content).toEqual([]);
-  });
-  it('ignores tool frames without an id', () => {
-    expect(interpretEvent(ev(JSON.stringify({ tool_call: { ...CALL, id: '' } })))).toEqual({});
-    expect(interpretEvent(ev(JSON.stringify({ tool_result: { is_error: false } })))).toEqual({});
-  });
-  it('reads a notice', () => {
-    expect(interpretEvent(ev(JSON.stringify({ notice: 'The reply stopped after 8 tool rounds.' })))).toEqual({ notice: 'The reply stopped after 8 tool rounds.' });
-    expect(interpretEvent(ev(JSON.stringify({ notice: '  ' })))).toEqual({});
-  });
-  it('reads the tool_approval event; destructiveHint only when sent', () => {
-    expect(interpretEvent(ev(JSON.stringify(APPROVAL), 'tool_approval'))).toEqual({ approval: APPROVAL });
-    const noHint = { ...APPROVAL, call: { ...APPROVAL.call, annotations: { readOnlyHint: false } } };
-    expect(interpretEvent(ev(JSON.stringify(noHint), 'tool_approval')).approval?.call.annotations).toEqual({ readOnlyHint: false });
-  });
-  it('a tool_approval without a token or call is a stream error', () => {
-    expect(() => interpretEvent(ev('{"call":{}}', 'tool_approval'))).toThrow('Stream error occurred');
-    expect(() => interpretEvent(ev('{"token":"t"}', 'tool_approval'))).toThrow('Stream error occurred');
-  });
-});
-
 describe('streamChatMessage: tools', () => {
   it('sends the tool fields and reports calls, results and notices in stream order', async () => {
     answer(
@@ -494,7 +410,7 @@ describe('streamChatMessage: tools', () => {
   });
 });
 
-describe('conversations kept with the account (issue 24)', () => {
+describe('conversations kept with the account', () => {
   it('sends conversation_id and reports the message_ids frame before the reply', async () => {
     answer(sseResponse([`data: ${JSON.stringify({ message_ids: { user: 'mU', assistant: 'mA' } })}\n\n`, 'data: {"content":"Hi"}\n\n', 'data: [DONE]\n\n']));
     const order: string[] = [];
@@ -505,10 +421,6 @@ describe('conversations kept with the account (issue 24)', () => {
     expect(api.callsTo('POST', '/api/v1/mcp-connections/message')[0].body).toEqual({ ...REQUEST, conversation_id: 'c9' });
     expect(order).toEqual(['ids mU mA', 'content Hi']);
     expect(result.content).toBe('Hi');
-  });
-
-  it('a resumed reply names only its assistant message', () => {
-    expect(interpretEvent({ event: 'message', data: '{"message_ids":{"assistant":"mA"}}' })).toEqual({ messageIds: { user: '', assistant: 'mA' } });
   });
 
   it('reattachReply GETs the reply again with the bearer token and reads it as a stream (comments first)', async () => {

@@ -1,33 +1,35 @@
 // POST /api/v1/mcp-connections/message as an event stream (SPEC §7,
-// DESIGN §4): frames `data: {"content":"…"}`, optionally a usage frame,
-// then `data: [DONE]`; errors `event: error` + `data: {"detail":"…"}`.
-// A data line that is not JSON is content as it stands. Nothing arriving
-// for 30 s fails with 'Stream timeout' (SPEC §8 texts throughout). After
-// [DONE] the body is read to its end, so a finished stream is a completed
-// request, not a cancelled one (no net::ERR_ABORTED in the network log).
-//
-// MCP tools in the reply (issue 22): `{"tool_call":{…}}` when the model
-// calls a tool, `{"tool_result":{…}}` with its outcome, `{"notice":"…"}` a
-// note for the reader, and `event: tool_approval` when a call waits for the
-// user's decision: the stream then ends WITHOUT [DONE]. That is a pause, not
-// an error: the result carries the approval, and a POST with `approval`
-// resumes the same reply. Lines starting with ':' (kept alive while a tool
-// runs) are comments and only restart the stall clock.
-//
-// Conversations kept with the account (issue 24): a message sent with
-// `conversation_id` opens with `{"message_ids":{"user":"…","assistant":"…"}}`
-// (the ids the server keeps them under); GET …/messages/{id}/stream
-// (reattachReply) sends a reply being generated again, from its start, with
-// the same frames, after `: generating` comments while nothing is new.
+// DESIGN §4), and GET …/messages/{id}/stream (reattachReply), which sends a
+// reply still being generated again, from its start, with the same frames
+// (what each means: frames.ts), after `: generating` comments while nothing
+// is new. Nothing arriving for 30 s fails with 'Stream timeout' (SPEC §8
+// texts throughout); lines starting with ':' (kept alive while a tool runs)
+// are comments and only restart the stall clock. After [DONE] the body is
+// read to its end, so a finished stream is a completed request, not a
+// cancelled one (no net::ERR_ABORTED in the network log). A reply waiting
+// for the user's decision on a tool call ends WITHOUT [DONE]: that is a
+// pause, not an error; the result carries the approval, and a POST with
+// `approval` resumes the same reply.
 
 import { authorizedFetch } from '../../../lib/api-client';
+import { isRecord } from '../../../lib/api/wire';
 import { STREAM_STALL_MS } from '../constants';
 import { reattachPath } from './conversations';
+import {
+  interpretEvent,
+  parseJson,
+  StreamError,
+  type SseEvent,
+  type StreamApproval,
+  type StreamMessageIds,
+  type StreamToolCall,
+  type StreamToolResult,
+  type StreamUsage,
+} from './frames';
 
 export const STREAM_PATH = '/mcp-connections/message';
 export const STREAM_TIMEOUT = 'Stream timeout';
 export const NO_RESPONSE_BODY = 'No response body';
-export const STREAM_ERROR = 'Stream error occurred';
 
 export interface ChatContextMessage {
   role: 'user' | 'assistant';
@@ -50,59 +52,6 @@ export interface StreamRequest {
   approval?: { token: string; decision: ApprovalDecision };
   /** Keeps the message and its reply with this conversation of the user's (omitted: not kept, e.g. summaries). */
   conversation_id?: string;
-}
-
-/** `{"message_ids":{…}}`: the ids a kept message and its reply have on the server ('' for none). */
-export interface StreamMessageIds {
-  user: string;
-  assistant: string;
-}
-
-export interface StreamUsage {
-  input_tokens: number;
-  output_tokens: number;
-  cost_usd: number;
-  /** The local demo model answered (its tokens are estimated and cost nothing). */
-  demo?: boolean;
-}
-
-/** `{"tool_call":{…}}`: the model called a tool of one of the user's MCP servers. */
-export interface StreamToolCall {
-  id: string;
-  server_id: string;
-  server_name: string;
-  tool: string;
-  /** The arguments as the model wrote them: a JSON object, or whatever else it produced. */
-  arguments: unknown;
-}
-
-/** One MCP content block of a tool result ({type:'text',text}, {type:'image',data,mimeType}, …). */
-export interface ToolContentBlock {
-  type: string;
-  [field: string]: unknown;
-}
-
-/** `{"tool_result":{…}}`: how a call ended. */
-export interface StreamToolResult {
-  id: string;
-  is_error: boolean;
-  content: ToolContentBlock[];
-  duration_ms: number;
-  /** The user denied the call: it never ran. */
-  denied?: boolean;
-  /** The result was cut at the size the browser is sent. */
-  truncated?: boolean;
-}
-
-/** `event: tool_approval`: the reply paused until the user decides on `call`. */
-export interface StreamApproval {
-  token: string;
-  /** RFC 3339. */
-  expires_at: string;
-  call: StreamToolCall & {
-    description: string;
-    annotations: { readOnlyHint: boolean; destructiveHint?: boolean };
-  };
 }
 
 export interface StreamResult {
@@ -133,19 +82,6 @@ export interface StreamOptions {
 /** The server closes the body right after [DONE]; this is only a safety net. */
 export const DRAIN_MS = 2000;
 
-/** A failed stream; `status` is the HTTP status for a non-OK answer. */
-export class StreamError extends Error {
-  readonly status: number | undefined;
-  /** A non-OK answer's JSON `detail`, as the server wrote it. */
-  readonly detail: string | undefined;
-  constructor(message: string, status?: number, detail?: string) {
-    super(message);
-    this.name = 'StreamError';
-    this.status = status;
-    this.detail = detail;
-  }
-}
-
 export function isAbortError(error: unknown): boolean {
   return error instanceof DOMException ? error.name === 'AbortError' : error instanceof Error && error.name === 'AbortError';
 }
@@ -153,13 +89,6 @@ export function isAbortError(error: unknown): boolean {
 const abortError = () => new DOMException('The stream was cancelled.', 'AbortError');
 
 // ------------------------------------------------------------ SSE framing
-
-export interface SseEvent {
-  /** The `event:` field; 'message' when absent. */
-  event: string;
-  /** The `data:` lines joined with '\n'. */
-  data: string;
-}
 
 export interface SseParser {
   /** Feed decoded text; complete events are emitted as soon as they end. */
@@ -215,29 +144,6 @@ export function createSseParser(onEvent: (event: SseEvent) => void): SseParser {
   };
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** The message an error event carries: its JSON detail (or message / error), or its plain text. */
-export function errorEventMessage(data: string): string {
-  const parsed = parseJson(data);
-  if (isRecord(parsed)) {
-    for (const key of ['detail', 'message', 'error'] as const) {
-      const value = parsed[key];
-      if (typeof value === 'string' && value.trim()) return value;
-    }
-    return '';
-  }
-  return parsed === undefined ? data.trim() : '';
-}
-
 /**
  * The text of a non-OK answer: SPEC §8's 'HTTP error! status: {n}, message: {text}'
  * where {text} is the JSON body's detail (else the body as it came). A 429
@@ -253,97 +159,6 @@ export function httpErrorMessage(status: number, body: string): string {
 export function bodyDetail(body: string): string | null {
   const parsed = parseJson(body);
   return isRecord(parsed) && typeof parsed.detail === 'string' && parsed.detail.trim() ? parsed.detail.trim() : null;
-}
-
-function readUsage(value: unknown): StreamUsage | null {
-  if (!isRecord(value)) return null;
-  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-  const usage: StreamUsage = { input_tokens: num(value.input_tokens), output_tokens: num(value.output_tokens), cost_usd: num(value.cost_usd) };
-  if (value.demo === true) usage.demo = true;
-  return usage;
-}
-
-const asText = (v: unknown): string => (typeof v === 'string' ? v : '');
-
-function readToolCall(value: unknown): StreamToolCall | null {
-  if (!isRecord(value) || typeof value.id !== 'string' || !value.id) return null;
-  return {
-    id: value.id,
-    server_id: asText(value.server_id),
-    server_name: asText(value.server_name),
-    tool: asText(value.tool),
-    arguments: value.arguments === undefined ? null : value.arguments,
-  };
-}
-
-function readToolResult(value: unknown): StreamToolResult | null {
-  if (!isRecord(value) || typeof value.id !== 'string' || !value.id) return null;
-  const content = Array.isArray(value.content)
-    ? value.content.filter((b): b is ToolContentBlock => isRecord(b) && typeof b.type === 'string')
-    : [];
-  const duration = typeof value.duration_ms === 'number' && Number.isFinite(value.duration_ms) && value.duration_ms > 0 ? Math.round(value.duration_ms) : 0;
-  const result: StreamToolResult = { id: value.id, is_error: value.is_error === true, content, duration_ms: duration };
-  if (value.denied === true) result.denied = true;
-  if (value.truncated === true) result.truncated = true;
-  return result;
-}
-
-/** The data of a tool_approval event; null when it is not one (no token or call). */
-export function readApproval(data: string): StreamApproval | null {
-  const parsed = parseJson(data);
-  if (!isRecord(parsed) || typeof parsed.token !== 'string' || !parsed.token) return null;
-  const raw = parsed.call;
-  const call = readToolCall(raw);
-  if (!call || !isRecord(raw)) return null;
-  const notes = isRecord(raw.annotations) ? raw.annotations : {};
-  const annotations: StreamApproval['call']['annotations'] = { readOnlyHint: notes.readOnlyHint === true };
-  if (typeof notes.destructiveHint === 'boolean') annotations.destructiveHint = notes.destructiveHint;
-  return { token: parsed.token, expires_at: asText(parsed.expires_at), call: { ...call, description: asText(raw.description), annotations } };
-}
-
-/** What one event means; `approval` and `done` both end the stream. */
-export interface EventMeaning {
-  content?: string;
-  usage?: StreamUsage;
-  done?: true;
-  toolCall?: StreamToolCall;
-  toolResult?: StreamToolResult;
-  notice?: string;
-  approval?: StreamApproval;
-  messageIds?: StreamMessageIds;
-}
-
-/**
- * What one event means: content to append, usage, a tool call or result, a
- * notice, the pause for an approval, the end, or an error (thrown as
- * StreamError).
- */
-export function interpretEvent(event: SseEvent): EventMeaning {
-  if (event.event === 'error') throw new StreamError(errorEventMessage(event.data) || STREAM_ERROR);
-  if (event.event === 'tool_approval') {
-    const approval = readApproval(event.data);
-    if (!approval) throw new StreamError(STREAM_ERROR);
-    return { approval };
-  }
-  if (event.data.trim() === '[DONE]') return { done: true };
-  const parsed = parseJson(event.data);
-  if (!isRecord(parsed)) return event.data ? { content: event.data } : {}; // plain text (or a bare JSON value) is content
-  if (typeof parsed.error === 'string' || isRecord(parsed.error)) {
-    const err = parsed.error;
-    const message = typeof err === 'string' ? err : typeof err.message === 'string' ? err.message : '';
-    throw new StreamError(message || STREAM_ERROR);
-  }
-  const out: EventMeaning = {};
-  if (typeof parsed.content === 'string' && parsed.content) out.content = parsed.content;
-  const usage = readUsage(parsed.usage);
-  if (usage) out.usage = usage;
-  const toolCall = readToolCall(parsed.tool_call);
-  if (toolCall) out.toolCall = toolCall;
-  const toolResult = readToolResult(parsed.tool_result);
-  if (toolResult) out.toolResult = toolResult;
-  if (typeof parsed.notice === 'string' && parsed.notice.trim()) out.notice = parsed.notice.trim();
-  if (isRecord(parsed.message_ids)) out.messageIds = { user: asText(parsed.message_ids.user), assistant: asText(parsed.message_ids.assistant) };
-  return out;
 }
 
 // ------------------------------------------------------------- the call

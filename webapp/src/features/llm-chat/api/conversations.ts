@@ -15,7 +15,7 @@
 
 import { ApiError, apiRequest, authorizedFetch } from '../../../lib/api-client';
 import { bool, isRecord, list, num, str } from '../../../lib/api/wire';
-import type { StreamUsage } from './chat-stream';
+import { readUsage, type StreamUsage } from './frames';
 
 export const CONVERSATIONS_PATH = '/chat/conversations';
 /** One page of the open conversations the chat asks for (the API's page limit). */
@@ -92,13 +92,6 @@ export function readConversationPage(raw: unknown): ConversationPage {
     next_cursor: str(body.next_cursor),
     total: Math.max(0, Math.floor(num(body.total))),
   };
-}
-
-function readUsage(raw: unknown): StreamUsage | null {
-  if (!isRecord(raw)) return null;
-  const usage: StreamUsage = { input_tokens: num(raw.input_tokens), output_tokens: num(raw.output_tokens), cost_usd: num(raw.cost_usd) };
-  if (raw.demo === true) usage.demo = true;
-  return usage;
 }
 
 export function readMessage(raw: unknown): ServerMessage | null {

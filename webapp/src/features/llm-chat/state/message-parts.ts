@@ -3,7 +3,7 @@
 // summary and the context use it); tool calls and notes are kept beside it
 // in `blocks`, each placed by the length of the text that came before it.
 
-import type { StreamApproval } from '../api/chat-stream';
+import type { StreamApproval } from '../api/frames';
 import type { ChatMessage, MessageBlock, MessagePart, PendingApproval, ToolBlock, ToolCallState } from './types';
 
 /** The reply's text, tool calls and notes, in the order they streamed. */

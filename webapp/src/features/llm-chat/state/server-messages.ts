@@ -5,7 +5,7 @@
 // browser knows about a message (its summary, View Full, a tool approval's
 // connection) is kept from the copy it already had.
 
-import { interpretEvent, readApproval } from '../api/chat-stream';
+import { interpretEvent, readApproval } from '../api/frames';
 import type { ServerMessage } from '../api/conversations';
 import { messageUsage } from '../usage';
 import { chatReducer, createMessage, type ChatAction } from './chat-state';

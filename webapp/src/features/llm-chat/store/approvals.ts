@@ -2,7 +2,8 @@
 // tool call holds new messages in its tab back until it is answered or
 // expires; the decision resumes the same reply in the same message.
 
-import { isAbortError, StreamError, type StreamRequest } from '../api/chat-stream';
+import { isAbortError, type StreamRequest } from '../api/chat-stream';
+import { StreamError } from '../api/frames';
 import type { ApprovalDecision } from '../state/chat-state';
 import { approvalExpired, awaitingApproval } from '../state/message-parts';
 import type { ChatMessage } from '../state/types';

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { installFakeApi, sseData, SSE_DONE, sseResponse, sseStream, type FakeApi } from '../../../test/fake-api';
 import { ADA, startSignedIn } from '../../../test/session';
-import type { StreamApproval, StreamRequest } from '../api/chat-stream';
+import type { StreamRequest } from '../api/chat-stream';
+import type { StreamApproval } from '../api/frames';
 import { createMessage } from '../state/chat-state';
 import { approvalFrom, setSending, settleReply, streamReply, type ReplyTarget } from './reply';
 import { createSession, dispatch, endSession, findMessage, type Session } from './session';

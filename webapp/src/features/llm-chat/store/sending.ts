@@ -9,7 +9,8 @@
 // given up (the session over) ends quietly.
 
 import { errorMessage } from '../../../lib/api-client';
-import { isAbortError, StreamError, type StreamRequest } from '../api/chat-stream';
+import { isAbortError, type StreamRequest } from '../api/chat-stream';
+import { StreamError } from '../api/frames';
 import { connectionKey } from '../connection';
 import { newId } from '../ids';
 import { contextFor, createMessage } from '../state/chat-state';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getNotifications, toast } from '../../../components/notifications/notification-store';
-import { StreamError } from '../api/chat-stream';
+import { StreamError } from '../api/frames';
 import { APPROVAL_FIRST, CHAT_TOAST_ID, chatError, chatSuccess, STREAM_FAILED, streamFailure } from './toasts';
 
 const shown = () => getNotifications().map((n) => [n.id, n.kind, n.message]);

@@ -1,0 +1,199 @@
+// A reply's frames, as the message stream sends them (chat-stream.ts) and
+// a conversation's history keeps them (conversations.ts,
+// state/server-messages.ts): `data: {"content":"…"}`, optionally a usage
+// frame, then `data: [DONE]`; errors `event: error` + `data: {"detail":"…"}`.
+// A data line that is not JSON is content as it stands. With MCP tools,
+// `{"tool_call":{…}}` when the model calls a tool, `{"tool_result":{…}}`
+// with its outcome, `{"notice":"…"}` a note for the reader, and
+// `event: tool_approval` when a call waits for the user's decision. A
+// message kept with a conversation opens with
+// `{"message_ids":{"user":"…","assistant":"…"}}`, the ids the server keeps
+// it and its reply under.
+
+import { isRecord, num, str } from '../../../lib/api/wire';
+
+export const STREAM_ERROR = 'Stream error occurred';
+
+export interface SseEvent {
+  /** The `event:` field; 'message' when absent. */
+  event: string;
+  /** The `data:` lines joined with '\n'. */
+  data: string;
+}
+
+/** `{"message_ids":{…}}`: the ids a kept message and its reply have on the server ('' for none). */
+export interface StreamMessageIds {
+  user: string;
+  assistant: string;
+}
+
+export interface StreamUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+  /** The local demo model answered (its tokens are estimated and cost nothing). */
+  demo?: boolean;
+}
+
+/** `{"tool_call":{…}}`: the model called a tool of one of the user's MCP servers. */
+export interface StreamToolCall {
+  id: string;
+  server_id: string;
+  server_name: string;
+  tool: string;
+  /** The arguments as the model wrote them: a JSON object, or whatever else it produced. */
+  arguments: unknown;
+}
+
+/** One MCP content block of a tool result ({type:'text',text}, {type:'image',data,mimeType}, …). */
+export interface ToolContentBlock {
+  type: string;
+  [field: string]: unknown;
+}
+
+/** `{"tool_result":{…}}`: how a call ended. */
+export interface StreamToolResult {
+  id: string;
+  is_error: boolean;
+  content: ToolContentBlock[];
+  duration_ms: number;
+  /** The user denied the call: it never ran. */
+  denied?: boolean;
+  /** The result was cut at the size the browser is sent. */
+  truncated?: boolean;
+}
+
+/** `event: tool_approval`: the reply paused until the user decides on `call`. */
+export interface StreamApproval {
+  token: string;
+  /** RFC 3339. */
+  expires_at: string;
+  call: StreamToolCall & {
+    description: string;
+    annotations: { readOnlyHint: boolean; destructiveHint?: boolean };
+  };
+}
+
+/** A failed stream; `status` is the HTTP status for a non-OK answer. */
+export class StreamError extends Error {
+  readonly status: number | undefined;
+  /** A non-OK answer's JSON `detail`, as the server wrote it. */
+  readonly detail: string | undefined;
+  constructor(message: string, status?: number, detail?: string) {
+    super(message);
+    this.name = 'StreamError';
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+/** The JSON value of `text`; undefined when it is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The message an error event carries: its JSON detail (or message / error), or its plain text. */
+export function errorEventMessage(data: string): string {
+  const parsed = parseJson(data);
+  if (isRecord(parsed)) {
+    for (const key of ['detail', 'message', 'error'] as const) {
+      const value = parsed[key];
+      if (typeof value === 'string' && value.trim()) return value;
+    }
+    return '';
+  }
+  return parsed === undefined ? data.trim() : '';
+}
+
+/** A usage frame's (or a kept message's) usage; null when there is none. */
+export function readUsage(value: unknown): StreamUsage | null {
+  if (!isRecord(value)) return null;
+  const usage: StreamUsage = { input_tokens: num(value.input_tokens), output_tokens: num(value.output_tokens), cost_usd: num(value.cost_usd) };
+  if (value.demo === true) usage.demo = true;
+  return usage;
+}
+
+function readToolCall(value: unknown): StreamToolCall | null {
+  if (!isRecord(value) || typeof value.id !== 'string' || !value.id) return null;
+  return {
+    id: value.id,
+    server_id: str(value.server_id),
+    server_name: str(value.server_name),
+    tool: str(value.tool),
+    arguments: value.arguments === undefined ? null : value.arguments,
+  };
+}
+
+function readToolResult(value: unknown): StreamToolResult | null {
+  if (!isRecord(value) || typeof value.id !== 'string' || !value.id) return null;
+  const content = Array.isArray(value.content)
+    ? value.content.filter((b): b is ToolContentBlock => isRecord(b) && typeof b.type === 'string')
+    : [];
+  const duration = typeof value.duration_ms === 'number' && Number.isFinite(value.duration_ms) && value.duration_ms > 0 ? Math.round(value.duration_ms) : 0;
+  const result: StreamToolResult = { id: value.id, is_error: value.is_error === true, content, duration_ms: duration };
+  if (value.denied === true) result.denied = true;
+  if (value.truncated === true) result.truncated = true;
+  return result;
+}
+
+/** The data of a tool_approval event; null when it is not one (no token or call). */
+export function readApproval(data: string): StreamApproval | null {
+  const parsed = parseJson(data);
+  if (!isRecord(parsed) || typeof parsed.token !== 'string' || !parsed.token) return null;
+  const raw = parsed.call;
+  const call = readToolCall(raw);
+  if (!call || !isRecord(raw)) return null;
+  const notes = isRecord(raw.annotations) ? raw.annotations : {};
+  const annotations: StreamApproval['call']['annotations'] = { readOnlyHint: notes.readOnlyHint === true };
+  if (typeof notes.destructiveHint === 'boolean') annotations.destructiveHint = notes.destructiveHint;
+  return { token: parsed.token, expires_at: str(parsed.expires_at), call: { ...call, description: str(raw.description), annotations } };
+}
+
+/** What one event means; `approval` and `done` both end the stream. */
+export interface EventMeaning {
+  content?: string;
+  usage?: StreamUsage;
+  done?: true;
+  toolCall?: StreamToolCall;
+  toolResult?: StreamToolResult;
+  notice?: string;
+  approval?: StreamApproval;
+  messageIds?: StreamMessageIds;
+}
+
+/**
+ * What one event means: content to append, usage, a tool call or result, a
+ * notice, the pause for an approval, the end, or an error (thrown as
+ * StreamError).
+ */
+export function interpretEvent(event: SseEvent): EventMeaning {
+  if (event.event === 'error') throw new StreamError(errorEventMessage(event.data) || STREAM_ERROR);
+  if (event.event === 'tool_approval') {
+    const approval = readApproval(event.data);
+    if (!approval) throw new StreamError(STREAM_ERROR);
+    return { approval };
+  }
+  if (event.data.trim() === '[DONE]') return { done: true };
+  const parsed = parseJson(event.data);
+  if (!isRecord(parsed)) return event.data ? { content: event.data } : {}; // plain text (or a bare JSON value) is content
+  if (typeof parsed.error === 'string' || isRecord(parsed.error)) {
+    const err = parsed.error;
+    const message = typeof err === 'string' ? err : typeof err.message === 'string' ? err.message : '';
+    throw new StreamError(message || STREAM_ERROR);
+  }
+  const out: EventMeaning = {};
+  if (typeof parsed.content === 'string' && parsed.content) out.content = parsed.content;
+  const usage = readUsage(parsed.usage);
+  if (usage) out.usage = usage;
+  const toolCall = readToolCall(parsed.tool_call);
+  if (toolCall) out.toolCall = toolCall;
+  const toolResult = readToolResult(parsed.tool_result);
+  if (toolResult) out.toolResult = toolResult;
+  if (typeof parsed.notice === 'string' && parsed.notice.trim()) out.notice = parsed.notice.trim();
+  if (isRecord(parsed.message_ids)) out.messageIds = { user: str(parsed.message_ids.user), assistant: str(parsed.message_ids.assistant) };
+  return out;
+}

@@ -87,7 +87,7 @@ export const ROUTES: readonly AppRoute[] = [
   route('/agents', () => import('../features/agents/components/agents-page')),
   route('/registry', () => import('../features/registry/components/registry-page'), prefetchMcpServers),
   route('/llm-chat', () => import('../features/llm-chat/components/llm-chat-page')),
-  route('/chat', () => import('../features/chat/components/chat-page')),
+  route('/chat', () => import('../features/llm-chat/components/chat-placeholder-page')),
   route('/dashboard', () => import('../features/dashboard/components/dashboard-page')),
   // '/*': the admin sections are its own sub-routes (/admin/prompts, …).
   route('/admin/*', () => import('./admin-route')),

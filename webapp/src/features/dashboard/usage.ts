@@ -4,9 +4,8 @@
 // decoration; the text is what a screen reader, or a colour-blind reader,
 // gets). Formats match the chat's own ("412 → 1,093 tokens · $0.0021").
 
+import { isRecord } from '../../lib/api/wire';
 import type { ChatLimits, ChatUsage, ModelUsage, UsageTotals } from './api/types';
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A whole, non-negative count; anything else is 0. */
 function count(v: unknown): number {

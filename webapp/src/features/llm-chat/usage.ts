@@ -3,9 +3,8 @@
 // running total per tab. The numbers come from the stream's usage frame
 // `{"usage":{"input_tokens":…,"output_tokens":…,"cost_usd":…}}`.
 
+import { isRecord } from '../../lib/api/wire';
 import type { ChatMessage, MessageUsage } from './state/types';
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A whole, non-negative count; anything else is 0. */
 function count(v: unknown): number {

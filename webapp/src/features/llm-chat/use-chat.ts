@@ -5,7 +5,7 @@
 
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { ChatConnection } from './api/connect';
-import { chatStore, getChatSnapshot, streamingReply, subscribeChat, type SendOptions } from './chat-store';
+import { chatStore, getChatSnapshot, streamingReply, subscribeChat, type SendOptions } from './store/chat-store';
 import { connectionKey, connectionStatus, type ConnectionStatus } from './connection';
 import type { ProviderId } from './providers';
 import { activeTab, type ApprovalDecision } from './state/chat-state';
@@ -13,7 +13,7 @@ import { awaitingApproval } from './state/message-parts';
 import type { ChatMessage, ChatState, ChatTab, MessageUsage } from './state/types';
 import { totalUsage } from './usage';
 
-export { APPROVAL_FIRST, STREAM_FAILED, type SendOptions } from './chat-store';
+export { APPROVAL_FIRST, STREAM_FAILED, type SendOptions } from './store/chat-store';
 
 export interface ChatController {
   /** The signed-in account; null when nobody is. */

@@ -12,7 +12,7 @@ import { jsonResponse } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
 import { renderApp } from '../../../test/render-app';
 import { ADA, startSignedIn } from '../../../test/session';
-import { resetChatStoreForTests } from '../chat-store';
+import { resetChatStoreForTests } from '../store/chat-store';
 
 const enc = new TextEncoder();
 function sse(frames: string[]): Response {

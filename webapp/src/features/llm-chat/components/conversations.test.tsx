@@ -22,7 +22,7 @@ import { jsonResponse } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
 import { renderApp } from '../../../test/render-app';
 import { startSignedIn } from '../../../test/session';
-import { resetChatStoreForTests } from '../chat-store';
+import { resetChatStoreForTests } from '../store/chat-store';
 import { HISTORY_EMPTY } from './history-control';
 
 const STREAM = 'POST /api/v1/mcp-connections/message';

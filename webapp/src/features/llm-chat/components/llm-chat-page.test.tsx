@@ -11,7 +11,7 @@ import { renderApp } from '../../../test/render-app';
 import { tokenExpiringIn } from '../../../test/jwt-fixtures';
 import { ADA, startSignedIn } from '../../../test/session';
 import { assertNoLeakedTimers } from '../../../test/timer-guard';
-import { chatStore, resetChatStoreForTests } from '../chat-store';
+import { chatStore, resetChatStoreForTests } from '../store/chat-store';
 import { buildMenuMessage, TEMPLATE_NOTE } from '../menu';
 
 const enc = new TextEncoder();

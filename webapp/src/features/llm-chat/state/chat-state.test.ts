@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildMenuMessage } from '../menu';
 import type { ConversationInfo } from '../api/conversations';
 import { chatReducer, contextFor, createMessage, freshChatState, isDefaultTitle, nextTabTitle, tabFromConversation, titleFromMessage, type ChatAction } from './chat-state';
-import { loadChatState, restoreChatState, saveChatState } from './persistence';
+import { restoreChatState, storableState } from './persistence';
 import type { ChatState, ChatTab } from './types';
 
 const NOW = '2026-03-07T10:00:00.000Z';
@@ -150,40 +150,16 @@ describe('messages', () => {
   });
 });
 
+/** What storage gives back of `state`, as store/save.ts writes and reads it. */
+function roundTrip(state: ChatState): ChatState {
+  const { tabs, conversations } = JSON.parse(JSON.stringify(storableState(state))) as ReturnType<typeof storableState>;
+  return restoreChatState(tabs, state.activeTabId, conversations, 'unused', NOW);
+}
+
 /** The state with a server conversation for every tab (only those are stored). */
 const kept = (state: ChatState): ChatState => ({ ...state, tabs: state.tabs.map((t) => ({ ...t, conversationId: `c-${t.id}`, messageCount: 0 })) });
 
 describe('persistence', () => {
-  it('round-trips tabs, the active tab and conversations through localStorage', () => {
-    const s = kept(
-      run(
-        freshChatState('t1', NOW),
-        { type: 'addMessage', tabId: 't1', message: user('u1', 'Hello') },
-        newTab('t2'),
-        { type: 'setTabModel', tabId: 't2', provider: 'google', model: 'gemini-1.5-pro' },
-        { type: 'selectTab', tabId: 't1' },
-      ),
-    );
-    saveChatState('u1', s);
-    expect(JSON.parse(localStorage.getItem('chat-tabs:u1')!)).toHaveLength(2);
-    expect(localStorage.getItem('chat-active-tab:u1')).toBe('t1');
-    expect(Object.keys(JSON.parse(localStorage.getItem('chat-conversations:u1')!)).sort()).toEqual(['t1', 't2']);
-    expect(loadChatState('u1', 'unused', NOW)).toEqual(s);
-  });
-
-  it('keeps each account to itself: per-user keys, never the bare ones', () => {
-    const mine = kept(run(freshChatState('t1', NOW), { type: 'addMessage', tabId: 't1', message: user('u1', 'My private note') }));
-    saveChatState('alice', mine);
-    expect(localStorage.getItem('chat-tabs')).toBeNull();
-    expect(localStorage.getItem('chat-conversations')).toBeNull();
-    expect(loadChatState('bob', 'b1', NOW)).toEqual(freshChatState('b1', NOW));
-    expect(loadChatState('alice', 'unused', NOW)).toEqual(mine);
-    // A legacy unscoped copy is not picked up by anyone.
-    localStorage.setItem('chat-tabs', JSON.stringify(mine.tabs));
-    localStorage.setItem('chat-conversations', JSON.stringify(mine.conversations));
-    expect(loadChatState('bob', 'b1', NOW)).toEqual(freshChatState('b1', NOW));
-  });
-
   it('keeps the usage of a reply and restores it defensively', () => {
     const usage = { input_tokens: 412, output_tokens: 1093, cost_usd: 0.0021 };
     const s = kept(
@@ -196,8 +172,7 @@ describe('persistence', () => {
       ),
     );
     expect(s.conversations.t1[1].usage).toEqual(usage);
-    saveChatState('u1', s);
-    expect(loadChatState('u1', 'unused', NOW).conversations.t1[1].usage).toEqual(usage);
+    expect(roundTrip(s).conversations.t1[1].usage).toEqual(usage);
 
     const restored = restoreChatState(
       [{ id: 't', title: 'T' }],
@@ -222,7 +197,7 @@ describe('persistence', () => {
   });
 
   it('with nothing stored there is a fresh Chat 1', () => {
-    expect(loadChatState('u1', 'f1', NOW)).toEqual(freshChatState('f1', NOW));
+    expect(restoreChatState(null, null, null, 'f1', NOW)).toEqual(freshChatState('f1', NOW));
     expect(restoreChatState([], 'x', {}, 'f1', NOW)).toEqual(freshChatState('f1', NOW));
     expect(restoreChatState('junk', null, null, 'f1', NOW)).toEqual(freshChatState('f1', NOW));
   });
@@ -379,7 +354,7 @@ describe('server conversations (issue 24)', () => {
   });
 });
 
-describe('persistence as a cache of the server (issue 24)', () => {
+describe('persistence as a cache of the server', () => {
   it('writes only tabs with a server conversation; a legacy tab not uploaded yet is written back as it was', () => {
     const s = run(freshChatState('t1', NOW), newTab('t2'), newTab('t3'), { type: 'setConversation', tabId: 't2', conversation: conversation('c2') });
     const legacyTab: ChatTab = { ...s.tabs.find((t) => t.id === 't3')!, legacy: true };
@@ -388,13 +363,12 @@ describe('persistence as a cache of the server (issue 24)', () => {
       tabs: s.tabs.map((t) => (t.id === 't3' ? legacyTab : t)),
       conversations: { ...s.conversations, t3: [{ ...user('old', 'From before'), legacy: true }] },
     };
-    saveChatState('u1', state);
-    const stored = JSON.parse(localStorage.getItem('chat-tabs:u1')!) as ChatTab[];
+    const stored = storableState(state).tabs;
     expect(stored.map((t) => [t.id, t.conversationId, t.legacy])).toEqual([
       ['t2', 'c2', undefined],
       ['t3', undefined, undefined],
     ]);
-    const loaded = loadChatState('u1', 'unused', NOW);
+    const loaded = roundTrip(state);
     expect(loaded.tabs.map((t) => [t.id, t.legacy])).toEqual([
       ['t2', undefined],
       ['t3', true],
@@ -404,8 +378,7 @@ describe('persistence as a cache of the server (issue 24)', () => {
 
   it("an uploaded tab's old messages are shown this session only: never written again", () => {
     const s = run(freshChatState('t1', NOW), { type: 'setConversation', tabId: 't1', conversation: conversation('c1') });
-    saveChatState('u1', { ...s, conversations: { t1: [{ ...user('old', 'From before'), legacy: true }, user('new', 'Kept')] } });
-    expect(loadChatState('u1', 'unused', NOW).conversations.t1.map((m) => m.id)).toEqual(['new']);
+    expect(roundTrip({ ...s, conversations: { t1: [{ ...user('old', 'From before'), legacy: true }, user('new', 'Kept')] } }).conversations.t1.map((m) => m.id)).toEqual(['new']);
   });
 
   it('keeps the server ids, errors and Stop of messages; a reply the server keeps stays open to be re-attached', () => {

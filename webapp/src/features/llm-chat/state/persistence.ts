@@ -1,25 +1,23 @@
-// Tabs, active tab and conversations persist in localStorage (SPEC §4),
-// per account: under userKey(STORAGE_KEYS.chatTabs / chatActiveTab /
-// chatConversations, user id), never under the bare keys, so the next
-// person on the same browser does not see them (clearUserData removes them
-// when the session ends). What is read back is checked field by field:
-// anything unusable is dropped, and with no usable tab the chat starts with
-// a fresh 'Chat 1'.
+// What of the chat is kept in the browser (SPEC §4), and how it is read
+// back: tabs, the active tab and conversations, per account (store/save.ts
+// reads and writes them under the account's own keys). What is read back is
+// checked field by field: anything unusable is dropped, and with no usable
+// tab the chat starts with a fresh 'Chat 1'.
 //
-// Since conversations are kept with the account (issue 24) this is a cache
-// of the server's: only tabs with a server conversation are written, so a
-// tab read back without one was written by the app before that change
-// (legacy): it is uploaded once, then no longer written. A tab not made on
-// the server yet is not written either (it is empty: a message makes it).
+// The server keeps the conversations; this is a cache of them: only tabs
+// with a server conversation are written, so a tab read back without one
+// was written by the app before the server kept conversations (legacy): it
+// is uploaded once (store/migration.ts), then no longer written. A tab not
+// made on the server yet is not written either (it is empty: a message
+// makes it).
 
-import { readJson, readString, STORAGE_KEYS, userKey, writeJson, writeString } from '../../../lib/storage';
+import { isRecord } from '../../../lib/api/wire';
 import { isProviderId, modelFor } from '../providers';
 import { isLongMessage } from '../summary';
 import { restoreUsage } from '../usage';
 import { freshChatState } from './chat-state';
 import type { ChatMessage, ChatState, ChatTab, MessageBlock, PendingApproval, ToolBlock, ToolCallState, ToolContent } from './types';
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): v is string => typeof v === 'string';
 const offset = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
 
@@ -216,21 +214,6 @@ export function restoreChatState(rawTabs: unknown, rawActive: unknown, rawConver
   return { tabs, activeTabId, conversations };
 }
 
-/** The storage keys of one account's chat. */
-export function chatStorageKeys(userId: string): { tabs: string; activeTab: string; conversations: string } {
-  return {
-    tabs: userKey(STORAGE_KEYS.chatTabs, userId),
-    activeTab: userKey(STORAGE_KEYS.chatActiveTab, userId),
-    conversations: userKey(STORAGE_KEYS.chatConversations, userId),
-  };
-}
-
-/** The account's stored chat, or a fresh 'Chat 1' (named `freshId`) when it has none. */
-export function loadChatState(userId: string, freshId: string, now: string): ChatState {
-  const keys = chatStorageKeys(userId);
-  return restoreChatState(readJson<unknown>(keys.tabs), readString(keys.activeTab), readJson<unknown>(keys.conversations), freshId, now);
-}
-
 /** A tab as written: without the flags that reading derives. */
 function storableTab(tab: ChatTab): ChatTab {
   if (!tab.legacy) return tab;
@@ -260,12 +243,4 @@ export function storableState(state: ChatState): { tabs: ChatTab[]; conversation
       });
   }
   return { tabs: tabs.map(storableTab), conversations };
-}
-
-export function saveChatState(userId: string, state: ChatState): void {
-  const keys = chatStorageKeys(userId);
-  const { tabs, conversations } = storableState(state);
-  writeJson(keys.tabs, tabs);
-  writeString(keys.activeTab, state.activeTabId);
-  writeJson(keys.conversations, conversations);
 }

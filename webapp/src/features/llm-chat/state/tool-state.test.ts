@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatReducer, contextFor, createMessage, freshChatState, type ChatAction, type ToolCallInput } from './chat-state';
 import { approvalExpired, awaitingApproval, isDestructive, isPaused, messageParts, toolStateText } from './message-parts';
-import { restoreChatState, saveChatState, loadChatState, storableMessage, STORED_IMAGE_CHARS, STORED_TOOL_TEXT_CHARS } from './persistence';
+import { restoreChatState, storableMessage, storableState, STORED_IMAGE_CHARS, STORED_TOOL_TEXT_CHARS } from './persistence';
 import type { ChatMessage, ChatState, PendingApproval, ToolBlock } from './types';
 
 const NOW = '2026-03-07T10:00:00.000Z';
@@ -196,8 +196,8 @@ describe('tab tool settings', () => {
 describe('persistence of tool calls and approvals', () => {
   // Tabs are stored once they have a server conversation.
   const roundTrip = (s: ChatState) => {
-    saveChatState('u1', { ...s, tabs: s.tabs.map((t) => ({ ...t, conversationId: `c-${t.id}` })) });
-    return loadChatState('u1', 'fresh', NOW);
+    const { tabs, conversations } = JSON.parse(JSON.stringify(storableState({ ...s, tabs: s.tabs.map((t) => ({ ...t, conversationId: `c-${t.id}` })) }))) as ReturnType<typeof storableState>;
+    return restoreChatState(tabs, s.activeTabId, conversations, 'fresh', NOW);
   };
 
   it('a paused reply survives a reload with its approval, still paused', () => {

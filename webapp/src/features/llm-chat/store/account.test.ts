@@ -4,10 +4,9 @@ import { fakeConversations, installFakeApi, sseData, sseStream } from '../../../
 import { jsonResponse, tokenExpiringIn } from '../../../test/jwt-fixtures';
 import { ADA, startSignedIn, startSignedOut } from '../../../test/session';
 import { createMessage, freshChatState } from '../state/chat-state';
-import { chatStorageKeys, saveChatState } from '../state/persistence';
 import { currentSession, getChatSnapshot, resetChatStoreForTests, runningStreams, subscribeChat } from './account';
+import { chatStorageKeys, SAVE_DELAY_MS, saveChatState } from './save';
 import { setDraft } from './drafts';
-import { SAVE_DELAY_MS } from './save';
 import { send } from './sending';
 import { dispatch, track } from './session';
 

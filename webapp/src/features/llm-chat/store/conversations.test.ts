@@ -3,7 +3,7 @@ import { deferred, fakeConversations, installFakeApi, sseData, SSE_DONE, sseResp
 import { jsonResponse } from '../../../test/jwt-fixtures';
 import { ADA, startSignedIn } from '../../../test/session';
 import { createMessage } from '../state/chat-state';
-import { chatStorageKeys, saveChatState } from '../state/persistence';
+import { chatStorageKeys, saveChatState } from './save';
 import type { ChatState, ChatTab } from '../state/types';
 import { ensureConversation, loadMessages, removeConversation, reopenConversation, syncConversations } from './conversations';
 import { migrateLegacyTabs } from './migration';

@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearSession } from '../../../lib/auth-session';
 import { ADA, startSignedIn } from '../../../test/session';
-import { freshChatState } from '../state/chat-state';
-import { chatStorageKeys } from '../state/persistence';
+import { createMessage, freshChatState } from '../state/chat-state';
 import type { ChatState } from '../state/types';
-import { SAVE_DELAY_MS, saveNow, saveSoon, type Saveable } from './save';
+import { chatStorageKeys, loadChatState, SAVE_DELAY_MS, saveChatState, saveNow, saveSoon, type Saveable } from './save';
 
 const NOW = '2026-03-07T10:00:00.000Z';
 const keys = chatStorageKeys(ADA.id);
@@ -25,6 +24,40 @@ beforeEach(() => {
 afterEach(() => {
   if (s.saveTimer !== undefined) clearTimeout(s.saveTimer);
   vi.useRealTimers();
+});
+
+describe('saveChatState and loadChatState', () => {
+  /** Two tabs with a server conversation each, the second active. */
+  const two = (): ChatState => {
+    const first = titled('First');
+    const second = { ...first.tabs[0], id: 't2', title: 'Second', provider: 'google' as const, model: 'gemini-1.5-pro', conversationId: 'c2' };
+    return {
+      tabs: [first.tabs[0], second],
+      activeTabId: 't2',
+      conversations: { t1: [createMessage('u1', 'user', 'My private note', NOW, true)], t2: [] },
+    };
+  };
+
+  it("round-trips tabs, the active tab and conversations under the account's own keys", () => {
+    const state = two();
+    saveChatState('alice', state);
+    expect(JSON.parse(localStorage.getItem('chat-tabs:alice')!)).toHaveLength(2);
+    expect(localStorage.getItem('chat-active-tab:alice')).toBe('t2');
+    expect(Object.keys(JSON.parse(localStorage.getItem('chat-conversations:alice')!)).sort()).toEqual(['t1', 't2']);
+    expect(loadChatState('alice', 'unused', NOW)).toEqual(state);
+  });
+
+  it('keeps each account to itself: never the bare keys, and another account starts afresh', () => {
+    const state = two();
+    saveChatState('alice', state);
+    expect(localStorage.getItem('chat-tabs')).toBeNull();
+    expect(localStorage.getItem('chat-conversations')).toBeNull();
+    expect(loadChatState('bob', 'b1', NOW)).toEqual(freshChatState('b1', NOW));
+    // A copy under the bare keys is not picked up by anyone.
+    localStorage.setItem('chat-tabs', JSON.stringify(state.tabs));
+    localStorage.setItem('chat-conversations', JSON.stringify(state.conversations));
+    expect(loadChatState('bob', 'b1', NOW)).toEqual(freshChatState('b1', NOW));
+  });
 });
 
 describe('saveNow', () => {

@@ -1,15 +1,42 @@
-// Writing a session's chat to storage (the format: state/persistence.ts).
-// Every change is written at once, except streamed text, which is batched
-// to at most one write per SAVE_DELAY_MS (and written at once when the reply
-// ends, as any other change is). Only ever the signed-in account's own keys,
-// and nothing once its session ended: clearUserData may just have removed them.
+// A session's chat in storage, under keys of the account's own (what is
+// kept and how it is read back: state/persistence.ts), so the next person
+// on the same browser does not see it (clearUserData removes the keys when
+// the session ends). Every change is written at once, except streamed text,
+// which is batched to at most one write per SAVE_DELAY_MS (and written at
+// once when the reply ends, as any other change is). Only ever the
+// signed-in account's own keys, and nothing once its session ended:
+// clearUserData may just have removed them.
 
 import { signedInUserId } from '../../../lib/auth-session';
+import { readJson, readString, STORAGE_KEYS, userKey, writeJson, writeString } from '../../../lib/storage';
+import { restoreChatState, storableState } from '../state/persistence';
 import type { ChatState } from '../state/types';
-import { saveChatState } from '../state/persistence';
 
 /** Streamed text is written to storage at most this often; everything else at once. */
 export const SAVE_DELAY_MS = 250;
+
+/** The storage keys of one account's chat. */
+export function chatStorageKeys(userId: string): { tabs: string; activeTab: string; conversations: string } {
+  return {
+    tabs: userKey(STORAGE_KEYS.chatTabs, userId),
+    activeTab: userKey(STORAGE_KEYS.chatActiveTab, userId),
+    conversations: userKey(STORAGE_KEYS.chatConversations, userId),
+  };
+}
+
+/** The account's stored chat, or a fresh 'Chat 1' (named `freshId`) when it has none. */
+export function loadChatState(userId: string, freshId: string, now: string): ChatState {
+  const keys = chatStorageKeys(userId);
+  return restoreChatState(readJson<unknown>(keys.tabs), readString(keys.activeTab), readJson<unknown>(keys.conversations), freshId, now);
+}
+
+export function saveChatState(userId: string, state: ChatState): void {
+  const keys = chatStorageKeys(userId);
+  const { tabs, conversations } = storableState(state);
+  writeJson(keys.tabs, tabs);
+  writeString(keys.activeTab, state.activeTabId);
+  writeJson(keys.conversations, conversations);
+}
 
 /** The part of a session saving needs (a Session is one). */
 export interface Saveable {

@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { ADA, startSignedIn } from '../../../test/session';
 import { createMessage, freshChatState } from '../state/chat-state';
-import { chatStorageKeys, loadChatState, saveChatState } from '../state/persistence';
 import type { ChatState } from '../state/types';
-import { SAVE_DELAY_MS } from './save';
+import { chatStorageKeys, loadChatState, SAVE_DELAY_MS, saveChatState } from './save';
 import { abortTab, createSession, dispatch, endSession, findMessage, findTab, setSnap, SIGNED_OUT, track, type Session } from './session';
 
 const NOW = '2026-03-07T10:00:00.000Z';

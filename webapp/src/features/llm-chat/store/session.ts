@@ -10,9 +10,8 @@
 import type { ChatConnection } from '../api/connect';
 import { newId } from '../ids';
 import { chatReducer, freshChatState, type ChatAction } from '../state/chat-state';
-import { loadChatState } from '../state/persistence';
 import type { ChatMessage, ChatState, ChatTab } from '../state/types';
-import { saveNow, saveSoon } from './save';
+import { loadChatState, saveNow, saveSoon } from './save';
 
 export interface ChatSnapshot {
   /** The account this chat belongs to; null when nobody is signed in. */

@@ -4,7 +4,7 @@ import { getNotifications } from '../../../components/notifications/notification
 import { jsonResponse } from '../../../test/jwt-fixtures';
 import { ADA, startSignedIn } from '../../../test/session';
 import { AUTO_CONNECT_DELAY_MS } from '../constants';
-import { chatStorageKeys } from '../state/persistence';
+import { chatStorageKeys } from './save';
 import { createMessage } from '../state/chat-state';
 import { ARCHIVE_FAILED } from './conversations';
 import { setDraft } from './drafts';

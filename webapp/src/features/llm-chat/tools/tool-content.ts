@@ -3,6 +3,7 @@
 // thumbnail, and only when it is image/* data of at most 1 MB; everything
 // else is named, never rendered (audio, binary resources, unknown types).
 
+import { isRecord } from '../../../lib/api/wire';
 import { safeHref } from '../../../lib/safe-href';
 import type { ToolContent } from '../state/types';
 
@@ -16,7 +17,6 @@ export type ContentView =
   | { kind: 'note'; text: string };
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const IMAGE_MIME = /^image\/[a-z0-9.+-]+$/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;

@@ -1,12 +1,15 @@
 // The LLM chat's running state, outside React (SPEC §4), and the one place
-// the chat page and the tests reach it: the signed-in account's tabs and
-// conversations, drafts, connections, and the streams and summaries in
-// flight. The work is done in store/, one job per module:
+// the chat page and the tests reach it. The chat has two layers: state/
+// holds what a chat is and how each action changes it (pure: ids and times
+// come in from outside); store/, this folder, runs it for the signed-in
+// account: the requests, the streams and summaries in flight, the timers
+// and the storage, one job per module:
 //
 //   account.ts        which account's session is current; subscribe and snapshot
 //   session.ts        one account's running state and the primitives on it
-//   save.ts           writing it to storage (streamed text batched)
+//   save.ts           reading and writing it in storage (streamed text batched)
 //   conversations.ts  the server's conversations: sync, make, archive, reopen, delete, messages
+//   migration.ts      tabs stored before conversations were kept on the server, uploaded once
 //   tabs.ts           new, select, close (gives up its replies), change model
 //   drafts.ts         the unsent text of each tab
 //   connections.ts    connect, reuse, share concurrent connects
@@ -22,28 +25,29 @@
 // not on screen (another chat tab, or /dashboard and back). Unmounting the
 // page therefore aborts nothing. A stream ends when it ends, when its chat
 // tab is closed, or when the session ends (logout, a 401, another account
-// signing in). React reads it with useSyncExternalStore (use-chat.ts).
-// The server keeps each reply too (issue 24): a reload re-attaches to it.
+// signing in). React reads it with useSyncExternalStore (use-chat.ts). The
+// server keeps each reply too, so a reload re-attaches to one still being
+// generated (reattach.ts).
 
-import type { ChatConnection } from './api/connect';
-import type { ProviderId } from './providers';
-import { activeTab, type ApprovalDecision } from './state/chat-state';
-import { currentSession, runningStreams } from './store/account';
-import { answerApproval } from './store/approvals';
-import { connectTo } from './store/connections';
-import { keepTab, removeConversation, reopenConversation } from './store/conversations';
-import { setDraft } from './store/drafts';
-import { retry, send, type SendOptions } from './store/sending';
-import { dispatch } from './store/session';
-import { stop } from './store/stop';
-import { changeModel, closeTab, newTab, selectTab } from './store/tabs';
+import type { ChatConnection } from '../api/connect';
+import type { ProviderId } from '../providers';
+import { activeTab, type ApprovalDecision } from '../state/chat-state';
+import { currentSession, runningStreams } from './account';
+import { answerApproval } from './approvals';
+import { connectTo } from './connections';
+import { keepTab, removeConversation, reopenConversation } from './conversations';
+import { setDraft } from './drafts';
+import { retry, send, type SendOptions } from './sending';
+import { dispatch } from './session';
+import { stop } from './stop';
+import { changeModel, closeTab, newTab, selectTab } from './tabs';
 
-export { getChatSnapshot, resetChatStoreForTests, subscribeChat } from './store/account';
-export { SAVE_DELAY_MS } from './store/save';
-export type { ChatSnapshot } from './store/session';
-export type { SendOptions } from './store/sending';
-export { APPROVAL_FIRST, CHAT_TOAST_ID, STREAM_FAILED } from './store/toasts';
-export { streamingReply } from './store/stop';
+export { getChatSnapshot, resetChatStoreForTests, subscribeChat } from './account';
+export { SAVE_DELAY_MS } from './save';
+export type { ChatSnapshot } from './session';
+export type { SendOptions } from './sending';
+export { APPROVAL_FIRST, CHAT_TOAST_ID, STREAM_FAILED } from './toasts';
+export { streamingReply } from './stop';
 
 /** Actions on the signed-in account's chat; each is a no-op when nobody is signed in. */
 export const chatStore = {

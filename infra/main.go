@@ -1,6 +1,6 @@
 // Command infra is the CDK app that deploys the product: `cdk synth` and
 // `cdk deploy` run it through cdk.json ("go run ./infra" from the top of
-// the repository). See infra/README-deploy.md.
+// the repository). See docs/deploy.md.
 //
 // Context values (cdk.json or `-c key=value`):
 //

@@ -23,9 +23,8 @@ import (
 // Rounds of the devserver API part.
 const (
 	apiWarmup = 30
-	// apiRequests gives each p99 thirty samples beyond it: with 300 it was
-	// the third slowest request, and one hiccup of the engine moved its
-	// ratio by 0.4× (0.81–1.68 over eight runs; 0.99–1.25 in six with 3000).
+	// apiRequests gives each p99 thirty samples beyond it, so a single
+	// hiccup of the engine does not decide the row.
 	apiRequests = 3000
 	apiBudget   = 1.5 // p99 ratio
 )

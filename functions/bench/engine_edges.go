@@ -2,7 +2,7 @@ package main
 
 import "runtime"
 
-// Issue 27 lets the per-chunk row at concurrency 8 pass another way: show,
+// The per-chunk row at concurrency 8 may also pass another way: by showing,
 // with the CPU row, that what stays over the budget is the table engine
 // beside us, not our code. engineEdges checks that in every run, from the
 // same run's figures, so a regression of ours still shows as OVER:
@@ -62,6 +62,6 @@ func (e engineEdges) apply(b *bench, cpuOK bool) {
 		r.byEngine = true
 		verdict = "is OK (engine)"
 	}
-	b.note("%s %s: over only at a stream's edges? the middle %+.3f ms (budget %+.3f), CPU per message within budget: %v, the slowest edge %+.3f ms against the engine's CPU for a round, %.3f ms per message × %d streams / %d cores = %.3f ms (issue 27: what remains must be the engine beside us)",
+	b.note("%s %s: over only at a stream's edges? the middle %+.3f ms (budget %+.3f), CPU per message within budget: %v, the slowest edge %+.3f ms against the engine's CPU for a round, %.3f ms per message × %d streams / %d cores = %.3f ms (what remains must be the engine beside us)",
 		r.name, verdict, e.middle(), relayBudgetMS, cpuOK, e.edge(), e.enginePerMessage, e.streams, runtime.NumCPU(), e.engineQueue())
 }

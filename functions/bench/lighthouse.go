@@ -22,7 +22,7 @@ const lighthouseRuns = 3 // per page; each category's median is kept
 
 var (
 	lighthousePages = []string{"/", "/marketplace", "/registry"}
-	// Each category's lowest acceptable score (0–100), issue 29.
+	// Each category's lowest acceptable score (0–100).
 	lighthouseBudgets = []struct {
 		category string
 		min      float64

@@ -12,7 +12,7 @@ import (
 	"aiwork/shared/catalog"
 )
 
-// The MCP connect part (issue 27): connecting the reference server through
+// The MCP connect part: connecting the reference server through
 // our API (POST /api/v1/mcp-connections/: the handshake, tools/list, the
 // outbound checks and storing the connection) against the same handshake
 // and tools/list made directly with the go-sdk client, round by round.

@@ -37,8 +37,8 @@ func TestOwnDomainServesModernTLS(t *testing.T) {
 }
 
 // Without them the distribution keeps its *.cloudfront.net name and
-// CloudFront's default certificate (CFR4 suppressed, README says what it
-// costs), and no DNS record is asked for.
+// CloudFront's default certificate (CFR4 suppressed, docs/deploy.md says
+// what it costs), and no DNS record is asked for.
 func TestWithoutADomainTheDefaultNameStays(t *testing.T) {
 	tp := synth(t, plainStack)
 	_, cfg := distribution(t, tp)

@@ -165,7 +165,7 @@ func newGoFunction(scope constructs.Construct, p goFunctionProps) (awslambda.Fun
 		Environment:  env,
 		LogGroup:     logs,
 		Role:         role,
-		// Chat's cap and the webhook's own share (stack.go, README).
+		// Chat's cap and the webhook's own share (stack.go, docs/deploy.md).
 		ReservedConcurrentExecutions: reserved,
 		// No Vpc: outbound internet, no private network (see newFunctions).
 	}), nil

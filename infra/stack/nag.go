@@ -21,8 +21,8 @@ func AddNagChecks(scope constructs.IConstruct) {
 	awscdk.Aspects_Of(scope).Add(cdknag.NewAwsSolutionsChecks(&cdknag.NagPackProps{Verbose: jsii.Bool(true)}), nil)
 }
 
-// Why each finding that stays is accepted. The README's operator section
-// ("cdk-nag: what is suppressed and why") lists the same.
+// Why each finding that stays is accepted. docs/deploy.md ("cdk-nag: what is
+// suppressed and why") lists the same.
 const (
 	ReasonAuthInFunction = "Authorization is done in the function with the product's JWT (see shared/auth): it checks the token's signature, expiry and server-side session on every signed-in route; sign-in, register, the catalogue and health are public by design."
 	ReasonNoCognito      = "The product's accounts are its own (users in DynamoDB, HS256 JWTs from shared/auth, Google through OAuth), not an Amazon Cognito user pool."

@@ -41,7 +41,7 @@ var secretNames = config.SecretNames
 const Unset = " "
 
 // generatedSecrets are made at deploy and never typed by an operator; the
-// others start Unset for the operator to fill (README "Deploying to AWS").
+// others start Unset for the operator to fill (docs/deploy.md, "Fill the secrets").
 var generatedSecrets = map[string]*awssecretsmanager.SecretStringGenerator{
 	// 64 characters of letters and digits: an HS256 key.
 	SecretJWT: {

@@ -93,7 +93,7 @@ type Props struct {
 	SkipAPIGatewayAccount bool
 }
 
-// Reserved concurrency defaults (README "Concurrency").
+// Reserved concurrency defaults (docs/deploy.md, "Concurrency").
 const (
 	DefaultChatReservedConcurrency    = 50
 	DefaultWebhookReservedConcurrency = 5

@@ -13,8 +13,8 @@ import (
 // whatever the developer exported (`eval "$(aws configure
 // export-credentials --format env)"`), or none (dynalite). The SDK's
 // shared-config loader is not used: it would link and start its SSO, STS
-// and sign-in clients in every function for nothing (DESIGN §10: Lambda
-// init within 1.5× of a hello world).
+// and sign-in clients in every function for nothing (Lambda init is
+// budgeted against a hello world's, docs/benchmarks.md).
 //
 // RetryMode is the SDK's default, standard, said outright: left empty, each
 // client looks it up for the legacy defaults mode, which has none, and pays a

@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// Conversation is one chat tab's conversation, kept with the account
-// (issue 24): the same on every device, archived when its tab closes.
+// Conversation is one chat tab's conversation, kept with the account: the
+// same on every device, archived when its tab closes.
 type Conversation struct {
 	ID        string
 	Title     string

@@ -10,7 +10,7 @@ import (
 	"sync"
 )
 
-// The demo model's tool rule (README, "Tools in chat"): when the user's
+// The demo model's tool rule (docs/chat.md, "Tools in chat"): when the user's
 // last message says "use <tool>" naming a tool it was offered (by its name
 // on its server, e.g. "use echo to say hello", "use get-sum with 2 and 3"),
 // it calls that tool with arguments taken from the rest of the message,

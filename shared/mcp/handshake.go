@@ -108,8 +108,9 @@ func attempt(ctx context.Context, hc *http.Client, t Target, transport string) (
 	if err != nil {
 		return Result{}, obs, err
 	}
-	// Close may wait on the server (a DELETE for streamable sessions, go-sdk
-	// issue 1183); the observer bounds that request by closeTimeout.
+	// Close may wait on the server (a DELETE for streamable sessions,
+	// modelcontextprotocol/go-sdk#1183); the observer bounds that request by
+	// closeTimeout.
 	defer func() { go func() { _ = cs.Close() }() }()
 	if slices.Contains(res.Features, "tools") {
 		tools, err := listTools(ctx, cs)

@@ -12,8 +12,8 @@ import (
 // user's partition (USER#<uid> / CONN#<cid>); the chat names it in every
 // message. A user's MCP connections are another item (mcp_connections.go).
 
-// chatConnKind marks a chat connection item. Items of kind "mcp" were once
-// stored under the same key prefix; they are no chat connection.
+// chatConnKind marks a chat connection item. Items of kind "mcp" may sit
+// under the same key prefix in older tables; they are no chat connection.
 const chatConnKind = "llm"
 
 // chatConnAttrs is a domain.ChatConnection as stored: the same fields in

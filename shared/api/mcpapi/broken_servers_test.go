@@ -12,7 +12,7 @@ import (
 	"aiwork/shared/domain"
 )
 
-// MCP servers that break while connecting (issue 26): one that closes the
+// MCP servers that break while connecting: one that closes the
 // connection mid-handshake, one that answers initialize with a JSON-RPC
 // error, one that answers 10 MB. Each is a clear 502, and nothing is
 // stored for the user.

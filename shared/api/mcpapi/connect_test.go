@@ -233,7 +233,8 @@ func TestConnectErrors(t *testing.T) {
 
 // MCP_CONNECT_TIMEOUT alone bounds a connect: a server that answers
 // initialize after the outbound client's default 10 s wait for headers,
-// but within the connect timeout, is connected (it was cut at 10 s, 504).
+// but within the connect timeout, is connected (not cut at 10 s with a
+// 504).
 func TestConnectTimeoutGovernsTheHandshake(t *testing.T) {
 	t.Parallel()
 	o := local()

@@ -16,7 +16,7 @@ import (
 	"aiwork/shared/store/storetest"
 )
 
-// Stripe answers 500 when a checkout is opened (issue 26): the buyer gets a
+// Stripe answers 500 when a checkout is opened: the buyer gets a
 // clear 502, no open checkout is recorded (the next click asks Stripe again
 // at once, not after a lease), and no order is left pending.
 func TestStripeErrorOpensNoCheckout(t *testing.T) {

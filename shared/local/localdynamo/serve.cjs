@@ -1,6 +1,6 @@
 // Runs dynalite as its cli.js does (node -e <this> <dynalite's index.js> <options as JSON>),
 // with one change: a client that closes its connection before dynalite answered (a request
-// cancelled mid-call) no longer stops the engine. dynalite throws from each request's 'error'
+// cancelled mid-call) does not stop the engine. dynalite throws from each request's 'error'
 // listener, and Node raises that error for such a request; nobody waits for its answer, so
 // the error is dropped instead.
 'use strict';

@@ -122,10 +122,10 @@ func FindUpward(envVar, rel, missing string) (string, error) {
 // several stacks starting side by side, a devserver and another stack's
 // dynalite were given one port (and the first to bind took the other's
 // requests). Below the range, only another FreePort picks the same port:
-// never this process's (it remembers what it handed out: the devserver's
-// reference server and OAuth example, started side by side, were once given
-// one port, and the example's authorization server answered the reference
-// server's requests), one chance in thousands another process's.
+// never this process's (it remembers what it handed out, so helpers started
+// side by side, such as the devserver's reference server and OAuth example,
+// never share a port and answer each other's requests), one chance in
+// thousands another process's.
 func FreePort() (int, error) {
 	handed.mu.Lock()
 	defer handed.mu.Unlock()

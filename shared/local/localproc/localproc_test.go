@@ -46,9 +46,9 @@ func TestFreePortIsBelowTheEphemeralRange(t *testing.T) {
 	}
 }
 
-// FreePort never answers one port twice in a process: two helpers started
-// side by side (the reference server and the OAuth example) were once given
-// one port. Over a range of 16 ports, 16 picks are 16 ports.
+// FreePort never answers one port twice in a process, so two helpers
+// started side by side (the reference server and the OAuth example) get
+// ports of their own. Over a range of 16 ports, 16 picks are 16 ports.
 func TestFreePortNeverAnswersAPortTwice(t *testing.T) {
 	lo, _ := pickRange()
 	lo += 1000 + 16*rand.IntN(200) // a block other tests here do not pick from often

@@ -18,7 +18,7 @@ import (
 // against a one-heading static page in the same browser.
 const (
 	lcpRuns    = 5
-	lcpBudget  = 8.0 // ratio of medians to the static page's (DESIGN §10)
+	lcpBudget  = 8.0 // ratio of medians to the static page's (docs/benchmarks.md)
 	lcpRefPage = `<!doctype html><html><head><meta charset="utf-8"><title>ref</title></head>` +
 		`<body><h1>Reference page</h1><p>One heading and a line of text.</p></body></html>`
 	// lcpScript is CommonJS so playwright-core loads from an absolute path.

@@ -1,4 +1,4 @@
-// Command bench measures the budgets of DESIGN §10 and prints one table:
+// Command bench measures the budgets of docs/benchmarks.md and prints one table:
 // each figure next to a reference measured in the same run, their ratio, the
 // budget and OK or OVER. It is a benchmark tool run by `make bench` from the
 // repository root, not a Lambda function, and it exits 0 when it could

@@ -12,7 +12,7 @@ import (
 	"aiwork/shared/routes"
 )
 
-// Budgets of DESIGN §10 for sizes.
+// Budgets of docs/benchmarks.md for sizes.
 const (
 	bootstrapBudgetMB = 20
 	// chatBootstrapBudgetMB: chat links the providers' official SDKs.

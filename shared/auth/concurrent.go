@@ -11,7 +11,7 @@ import (
 )
 
 // RequiredConcurrent is Required for a route whose own reads should not wait
-// for the session lookup (the chat stream, DESIGN §10: nothing slow between
+// for the session lookup (the chat stream, docs/benchmarks.md: nothing slow between
 // the request and the upstream call). The token is verified at once; the
 // session is looked up in parallel with the handler, and nothing reaches
 // the client before it is confirmed: the handler's first write (or flush)

@@ -4,7 +4,7 @@
 // Their live heap is small (a few MB) and each request allocates tens of
 // KB, mostly inside the AWS SDK's per-call middleware stacks. At Go's
 // default GOGC=100 that runs a collection every few dozen chat messages,
-// measured as ~0.17 ms of CPU per message (DESIGN §10, the relay CPU row);
+// measured as ~0.17 ms of CPU per message (docs/benchmarks.md, the relay CPU row);
 // at 400 the heap may grow to five times the live data between
 // collections, a few tens of MB, far below any function's memory.
 package gcpace

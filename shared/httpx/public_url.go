@@ -10,7 +10,7 @@ import (
 // hostPattern is a host name or address with an optional port: nothing
 // that could add a path, a user or a second host to a URL.
 // Compiled on first use: a package-level regexp.MustCompile would run in
-// every function's start-up (DESIGN §10 Lambda init).
+// every function's start-up (docs/benchmarks.md, Lambda init).
 var hostPattern = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?$`)
 })

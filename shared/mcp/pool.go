@@ -14,7 +14,7 @@ import (
 )
 
 // Pool keeps sessions open between tool calls, one per user connection, so
-// a tool round costs one request rather than a handshake (DESIGN §10: a
+// a tool round costs one request rather than a handshake (docs/benchmarks.md: a
 // warm tool round's overhead). A session unused for idle is closed; at most
 // max stay open (the least recently used goes first). Safe for concurrent
 // use.

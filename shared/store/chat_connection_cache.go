@@ -10,7 +10,7 @@ import (
 // A chat connection never changes once stored (there is no update, and no
 // delete but its expiry), and every chat message reads one: the process
 // keeps those it read until they expire, which spares each message after a
-// user's first a table call (DESIGN §10: CPU per relayed message).
+// user's first a table call (docs/benchmarks.md: CPU per relayed message).
 
 // maxCachedChatConns bounds the cache; past it, it starts over.
 const maxCachedChatConns = 10_000

@@ -1,6 +1,6 @@
 // Package outbox is the local stack's mail: messages kept as files and
 // listed on a devserver page. Lambda never links it (its page template
-// would cost every function start-up; DESIGN §10).
+// would cost every function start-up; docs/benchmarks.md).
 package outbox
 
 import (

@@ -18,7 +18,8 @@ type Prompt struct {
 	// Unpublished: an admin took it off the catalogue; its owners still
 	// read it. (Zero value: published, as every prompt before admins.)
 	Unpublished bool
-	// Version counts admin edits (conditional writes); UpdatedAt is the last.
+	// Version counts the writes (prompts.New, prompts.Edit; 0: seeded and
+	// never edited), each a conditional write; UpdatedAt is the last.
 	Version   int
 	UpdatedAt time.Time
 	// Stats are kept beside the prompt as its uses happen.

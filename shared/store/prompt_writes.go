@@ -1,12 +1,12 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -15,9 +15,11 @@ import (
 	"aiwork/shared/domain"
 )
 
-// Admins' writes to the catalogue: each a conditional single-item write
-// made after its audit line (WithAudit); an edit or removal only at the
-// version the admin read.
+// Writes to the catalogue's prompts, each a conditional single-item write:
+// a new prompt only under a new id, an edit or a removal only at the
+// version the writer read. What a prompt may hold and which version comes
+// next are the prompts package's rules; the history of a write is its
+// writer's (an admin's write runs inside WithAudit).
 
 // ErrVersionConflict: the item changed since the version the writer read
 // (or is gone: the caller reads it again to tell).
@@ -27,23 +29,29 @@ var ErrVersionConflict = errors.New("changed since it was read")
 // (unpublishing takes it off the catalogue and keeps it for its owners).
 var ErrPromptInUse = errors.New("prompt is owned or used")
 
-// CreatePrompt adds a prompt at version 1.
-func (s *Store) CreatePrompt(ctx context.Context, p domain.Prompt, audit AuditEntry) error {
+// CreatePrompt adds p under a new id, at p.Version (at least 1: version 0
+// is a seeded prompt's, which seeding may overwrite).
+func (s *Store) CreatePrompt(ctx context.Context, p domain.Prompt) error {
+	if p.Version < 1 {
+		return fmt.Errorf("create prompt %s: version %d, want at least 1", p.ID, p.Version)
+	}
 	it := promptItem{PK: promptPK(p.ID), SK: skPromptMeta, GSI1PK: gsiCatalogKey, GSI1SK: promptGSI1SK(p.CreatedAt, p.ID), ID: p.ID,
 		Title: p.Title, Description: p.Description, Content: p.Content, Price: roundCents(p.Price), CategoryID: p.CategoryID,
-		Featured: p.Featured, CreatedAt: formatTime(p.CreatedAt), Unpublished: p.Unpublished, Version: 1, UpdatedAt: formatTime(p.CreatedAt)}
-	return s.WithAudit(ctx, audit, func() error {
-		if err := s.putNew(ctx, it); err != nil {
-			return fmt.Errorf("create prompt: %w", err)
-		}
-		return nil
-	})
+		Featured: p.Featured, CreatedAt: formatTime(p.CreatedAt), Unpublished: p.Unpublished, Version: p.Version,
+		UpdatedAt: formatTime(cmp.Or(p.UpdatedAt, p.CreatedAt))}
+	if err := s.putNew(ctx, it); err != nil {
+		return fmt.Errorf("create prompt: %w", err)
+	}
+	return nil
 }
 
 // UpdatePrompt writes p's editable fields (title, description, content,
-// price, category, featured, unpublished) if the prompt is still at
-// version read; ErrVersionConflict otherwise.
-func (s *Store) UpdatePrompt(ctx context.Context, p domain.Prompt, read int, now time.Time, audit AuditEntry) error {
+// price, category, featured, unpublished), its version and updated_at if
+// the prompt is still at version read; ErrVersionConflict otherwise.
+func (s *Store) UpdatePrompt(ctx context.Context, p domain.Prompt, read int) error {
+	if p.Version <= read {
+		return fmt.Errorf("update prompt %s: version %d does not follow %d", p.ID, p.Version, read)
+	}
 	cond, values := atVersion(read)
 	values[":title"] = &types.AttributeValueMemberS{Value: p.Title}
 	values[":desc"] = &types.AttributeValueMemberS{Value: p.Description}
@@ -52,38 +60,37 @@ func (s *Store) UpdatePrompt(ctx context.Context, p domain.Prompt, read int, now
 	values[":cat"] = &types.AttributeValueMemberS{Value: p.CategoryID}
 	values[":featured"] = &types.AttributeValueMemberBOOL{Value: p.Featured}
 	values[":unpub"] = &types.AttributeValueMemberBOOL{Value: p.Unpublished}
-	values[":next"] = &types.AttributeValueMemberN{Value: strconv.Itoa(read + 1)}
-	values[":now"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	values[":next"] = &types.AttributeValueMemberN{Value: strconv.Itoa(p.Version)}
+	values[":now"] = &types.AttributeValueMemberS{Value: formatTime(p.UpdatedAt)}
 	if read > 0 {
 		delete(values, ":zero")
 	}
-	return s.WithAudit(ctx, audit, func() error {
-		_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-			TableName: aws.String(s.table),
-			Key:       key(promptPK(p.ID), skPromptMeta),
-			UpdateExpression: aws.String("SET title = :title, description = :desc, content = :content, price = :price, category_id = :cat, " +
-				"featured = :featured, unpublished = :unpub, version = :next, updated_at = :now"),
-			ConditionExpression:       aws.String(cond),
-			ExpressionAttributeValues: values,
-		})
-		return conditional("update prompt", err, fmt.Errorf("update prompt: %w", ErrVersionConflict))
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName: aws.String(s.table),
+		Key:       key(promptPK(p.ID), skPromptMeta),
+		UpdateExpression: aws.String("SET title = :title, description = :desc, content = :content, price = :price, category_id = :cat, " +
+			"featured = :featured, unpublished = :unpub, version = :next, updated_at = :now"),
+		ConditionExpression:       aws.String(cond),
+		ExpressionAttributeValues: values,
 	})
+	return conditional("update prompt", err, fmt.Errorf("update prompt: %w", ErrVersionConflict))
 }
 
-// DeletePrompt removes a prompt nobody owns or used, at version read, and
-// then its ratings.
-func (s *Store) DeletePrompt(ctx context.Context, pid string, read int, audit AuditEntry) error {
+// DeletePrompt removes a prompt nobody owns or used, at version read
+// (ErrPromptInUse, ErrVersionConflict otherwise), then its ratings. Once
+// the prompt is gone the removal is done: ratings left behind by a failure
+// are logged, never reported as the removal's failure (they belong to no
+// listed prompt).
+func (s *Store) DeletePrompt(ctx context.Context, pid string, read int) error {
 	cond, values := atVersion(read)
-	err := s.WithAudit(ctx, audit, func() error {
-		_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
-			TableName: aws.String(s.table),
-			Key:       key(promptPK(pid), skPromptMeta),
-			ConditionExpression: aws.String(cond + " AND (attribute_not_exists(purchases) OR purchases = :zero)" +
-				" AND (attribute_not_exists(free_uses) OR free_uses = :zero)"),
-			ExpressionAttributeValues: values,
-		})
-		return conditional("delete prompt", err, fmt.Errorf("delete prompt: %w", ErrVersionConflict))
+	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+		TableName: aws.String(s.table),
+		Key:       key(promptPK(pid), skPromptMeta),
+		ConditionExpression: aws.String(cond + " AND (attribute_not_exists(purchases) OR purchases = :zero)" +
+			" AND (attribute_not_exists(free_uses) OR free_uses = :zero)"),
+		ExpressionAttributeValues: values,
 	})
+	err = conditional("delete prompt", err, fmt.Errorf("delete prompt: %w", ErrVersionConflict))
 	if errors.Is(err, ErrVersionConflict) {
 		if p, gerr := s.GetPrompt(ctx, pid); gerr == nil && p.Version == read && (p.Stats.Purchases > 0 || p.Stats.FreeUses > 0) {
 			return fmt.Errorf("delete prompt: %w", ErrPromptInUse)
@@ -92,8 +99,8 @@ func (s *Store) DeletePrompt(ctx context.Context, pid string, read int, audit Au
 	if err != nil {
 		return err
 	}
-	if _, err := s.deleteAll(ctx, promptPK(pid), ratingPrefix); err != nil {
-		return fmt.Errorf("delete prompt ratings: %w", err)
+	if _, err := s.deleteAll(context.WithoutCancel(ctx), promptPK(pid), ratingPrefix); err != nil {
+		slog.WarnContext(ctx, "ratings of a deleted prompt left behind", "prompt", pid, "err", err)
 	}
 	return nil
 }

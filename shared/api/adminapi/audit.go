@@ -43,7 +43,7 @@ func (s *Service) listAudit(w http.ResponseWriter, r *http.Request) error {
 	}
 	items := make([]auditView, len(entries))
 	for i, e := range entries {
-		items[i] = auditView{ID: e.ID, At: rfc3339(e.At), ActorID: e.ActorID, ActorEmail: e.ActorEmail, Action: e.Action,
+		items[i] = auditView{ID: e.ID, At: utcSeconds(e.At), ActorID: e.ActorID, ActorEmail: e.ActorEmail, Action: e.Action,
 			TargetType: e.TargetType, TargetID: e.TargetID, Before: orNull(e.Before), After: orNull(e.After), Pending: e.Pending}
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"items": items, "next_cursor": next})

@@ -10,6 +10,7 @@ import (
 
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
+	"aiwork/shared/random"
 	"aiwork/shared/store"
 )
 
@@ -131,7 +132,7 @@ func categoryID(name string) string {
 	if len(slug) > 40 {
 		slug = slug[:40]
 	}
-	return strings.TrimPrefix(slug+"-"+randomHex(3), "-")
+	return strings.TrimPrefix(slug+"-"+random.Hex(3), "-")
 }
 
 func (s *Service) categoryOr404(r *http.Request) (domain.Category, error) {

@@ -125,3 +125,7 @@ func (s *Service) audit(ctx context.Context, action, targetType, targetID string
 	return store.AuditEntry{At: s.opts.Now().UTC(), ActorID: a.ID, ActorEmail: a.Email, Action: action, TargetType: targetType,
 		TargetID: targetID, Before: store.AuditSnapshot(before), After: store.AuditSnapshot(after)}
 }
+
+// utcSeconds is how the admin views write a moment: RFC 3339 in UTC, whole
+// seconds (the admin pages show moments to the minute).
+func utcSeconds(t time.Time) string { return t.UTC().Format(time.RFC3339) }

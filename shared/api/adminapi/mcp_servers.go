@@ -1,8 +1,7 @@
 package adminapi
 
 import (
-	"crypto/rand"
-	"encoding/hex"
+	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
@@ -17,6 +16,7 @@ import (
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
 	"aiwork/shared/mcpjobs/remote"
+	"aiwork/shared/random"
 	"aiwork/shared/store"
 )
 
@@ -107,7 +107,7 @@ func (s *Service) listServers(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	q := r.URL.Query()
-	search, state := strings.ToLower(strings.TrimSpace(q.Get("q"))), cmpDefault(q.Get("state"), "all")
+	search, state := strings.ToLower(strings.TrimSpace(q.Get("q"))), cmp.Or(q.Get("state"), "all")
 	if !slices.Contains([]string{"all", "enabled", "disabled"}, state) {
 		return httpx.Invalid("state must be enabled, disabled or all")
 	}
@@ -241,8 +241,8 @@ func (s *Service) createServer(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	now := s.opts.Now().UTC()
-	srv := domain.MCPServer{ID: "adm-" + randomHex(6), Source: sourceAdmin, Transport: domain.TransportStreamableHTTP,
-		UpdatedAt: rfc3339(now), Health: domain.MCPHealth{Status: domain.HealthUnknown}}
+	srv := domain.MCPServer{ID: "adm-" + random.Hex(6), Source: sourceAdmin, Transport: domain.TransportStreamableHTTP,
+		UpdatedAt: utcSeconds(now), Health: domain.MCPHealth{Status: domain.HealthUnknown}}
 	in.apply(&srv)
 	if in.Auth == nil {
 		return httpx.Invalid(`auth is required: "none", "api_key" or "oauth"`)
@@ -304,7 +304,7 @@ func (s *Service) patchServer(w http.ResponseWriter, r *http.Request) error {
 	if cur.Source != sourceAdmin && cur.Source != "" {
 		next.UpdatedAt = cur.UpdatedAt
 	} else {
-		next.UpdatedAt = rfc3339(s.opts.Now())
+		next.UpdatedAt = utcSeconds(s.opts.Now())
 	}
 	next.AdminVersion = cur.AdminVersion + 1
 	err = s.st.UpdateMCPServer(r.Context(), next, cur.AdminVersion, s.audit(r.Context(), "mcp_server.update", "mcp_server", cur.ID, presentServer(cur), presentServer(next)))
@@ -366,7 +366,7 @@ func (s *Service) probeHistory(w http.ResponseWriter, r *http.Request) error {
 	}
 	items := make([]probeView, len(records))
 	for i, p := range records {
-		items[i] = probeView{At: rfc3339(p.At), Status: p.Status, LatencyMS: p.LatencyMS, ToolsCount: p.ToolsCount, Error: p.Error}
+		items[i] = probeView{At: utcSeconds(p.At), Status: p.Status, LatencyMS: p.LatencyMS, ToolsCount: p.ToolsCount, Error: p.Error}
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"items": items})
 	return nil
@@ -391,10 +391,4 @@ func (s *Service) syncRegistry(w http.ResponseWriter, r *http.Request) error {
 	}
 	httpx.WriteJSON(w, http.StatusOK, body)
 	return nil
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }

@@ -2,8 +2,6 @@ package adminapi
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +15,7 @@ import (
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
 	"aiwork/shared/payments"
+	"aiwork/shared/random"
 	"aiwork/shared/store"
 )
 
@@ -79,7 +78,7 @@ func storedTime(s string) string {
 	if err != nil {
 		return s
 	}
-	return rfc3339(t)
+	return utcSeconds(t)
 }
 
 func (s *Service) orderRoutes(mux *http.ServeMux) {
@@ -210,7 +209,7 @@ func (s *Service) getOrder(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := orderDetailView{orderView: view, Events: make([]orderEventView, len(events))}
 	for i, e := range events {
-		out.Events[i] = orderEventView{ID: e.ID, Type: e.Type, ReceivedAt: rfc3339(e.ReceivedAt)}
+		out.Events[i] = orderEventView{ID: e.ID, Type: e.Type, ReceivedAt: utcSeconds(e.ReceivedAt)}
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
 	return nil
@@ -289,7 +288,7 @@ func (s *Service) refundOrder(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	after := before
-	after.Status, after.RefundedAt, after.RefundReason = strings.ToLower(domain.OrderRefunded), rfc3339(now), reason
+	after.Status, after.RefundedAt, after.RefundReason = strings.ToLower(domain.OrderRefunded), utcSeconds(now), reason
 	f := payments.NewFulfiller(s.st, s.opts.Payments)
 	claim := newClaimID()
 	var (
@@ -346,11 +345,7 @@ func (s *Service) releaseClaim(ctx context.Context, sid, claim string) {
 	}
 }
 
-func newClaimID() string {
-	b := make([]byte, 8)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
+func newClaimID() string { return random.Hex(8) }
 
 // answerOrder answers 200 with the order.
 func (s *Service) answerOrder(ctx context.Context, w http.ResponseWriter, o domain.Order) error {

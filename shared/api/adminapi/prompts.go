@@ -1,29 +1,21 @@
 package adminapi
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"slices"
-	"strings"
-	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
+	"aiwork/shared/prompts"
+	"aiwork/shared/random"
 	"aiwork/shared/store"
 )
 
-// Rules of a prompt's fields (the web app checks the same).
-const (
-	MaxPromptTitle       = 200
-	MaxPromptDescription = 2000
-	MaxPromptContent     = 50_000
-	MaxPromptPrice       = 999.99
-	promptBody           = 512 << 10
-)
+// promptBodyLimit bounds a prompt's request body.
+const promptBodyLimit = 512 << 10
 
 type promptView struct {
 	ID           string          `json:"id"`
@@ -53,12 +45,10 @@ func presentPrompt(p domain.Prompt, categories map[string]string) promptView {
 		updated = p.CreatedAt
 	}
 	return promptView{ID: p.ID, Title: p.Title, Description: p.Description, Content: p.Content, Price: p.Price, CategoryID: p.CategoryID,
-		CategoryName: categories[p.CategoryID], Featured: p.Featured, Published: !p.Unpublished, CreatedAt: rfc3339(p.CreatedAt),
-		UpdatedAt: rfc3339(updated), Version: p.Version,
+		CategoryName: categories[p.CategoryID], Featured: p.Featured, Published: !p.Unpublished, CreatedAt: utcSeconds(p.CreatedAt),
+		UpdatedAt: utcSeconds(updated), Version: p.Version,
 		Stats: promptStatsView{PromptStats: p.Stats, RatingAvg: p.RatingAvg(), RatingCount: p.RatingCount}}
 }
-
-func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 func (s *Service) promptRoutes(mux *http.ServeMux) {
 	mux.Handle("GET "+Prefix+"prompts", s.admin(s.listPrompts))
@@ -87,8 +77,8 @@ func (s *Service) listPrompts(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	q := r.URL.Query()
-	search, category, state := strings.ToLower(strings.TrimSpace(q.Get("q"))), q.Get("category"), cmpDefault(q.Get("state"), "all")
-	if !slices.Contains([]string{"all", "published", "unpublished"}, state) {
+	filter := prompts.Filter{Search: q.Get("q"), CategoryID: q.Get("category"), State: prompts.State(cmp.Or(q.Get("state"), string(prompts.AnyState)))}
+	if !slices.Contains(prompts.States, filter.State) {
 		return httpx.Invalid("state must be published, unpublished or all")
 	}
 	all, err := s.st.Prompts(r.Context())
@@ -101,143 +91,71 @@ func (s *Service) listPrompts(w http.ResponseWriter, r *http.Request) error {
 	}
 	var views []promptView
 	for _, p := range all {
-		if (search != "" && !strings.Contains(strings.ToLower(p.Title+" "+p.Description), search)) || (category != "" && p.CategoryID != category) ||
-			(state == "published" && p.Unpublished) || (state == "unpublished" && !p.Unpublished) {
-			continue
+		if filter.Matches(p) {
+			views = append(views, presentPrompt(p, names))
 		}
-		views = append(views, presentPrompt(p, names))
 	}
 	items, next := page(views, func(v promptView) string { return v.ID }, limit, after)
 	writePage(w, items, next, len(views))
 	return nil
 }
 
-func cmpDefault(v, d string) string {
-	if v == "" {
-		return d
+// ruleBroken is a broken prompt rule as the client's 400, other errors as
+// they are.
+func ruleBroken(err error) error {
+	if bad, ok := errors.AsType[*prompts.InvalidError](err); ok {
+		return httpx.Invalid(bad.Message)
 	}
-	return v
-}
-
-type promptInput struct {
-	Version     *int     `json:"version"`
-	Title       *string  `json:"title"`
-	Description *string  `json:"description"`
-	Content     *string  `json:"content"`
-	Price       *float64 `json:"price"`
-	CategoryID  *string  `json:"category_id"`
-	Featured    *bool    `json:"featured"`
-	Published   *bool    `json:"published"`
-}
-
-// apply sets what in gives on p.
-func (in promptInput) apply(p *domain.Prompt) {
-	set := func(dst *string, v *string) {
-		if v != nil {
-			*dst = strings.TrimSpace(*v)
-		}
-	}
-	set(&p.Title, in.Title)
-	set(&p.Description, in.Description)
-	if in.Content != nil {
-		p.Content = *in.Content
-	}
-	set(&p.CategoryID, in.CategoryID)
-	if in.Price != nil {
-		p.Price = *in.Price
-	}
-	if in.Featured != nil {
-		p.Featured = *in.Featured
-	}
-	if in.Published != nil {
-		p.Unpublished = !*in.Published
-	}
-}
-
-// checkPrompt holds p to the rules; categories are the known ones.
-func checkPrompt(p domain.Prompt, categories map[string]string) error {
-	switch n := utf8.RuneCountInString(p.Title); {
-	case n == 0:
-		return httpx.Invalid("title is required")
-	case n > MaxPromptTitle:
-		return httpx.Invalid(fmt.Sprintf("title must be at most %d characters", MaxPromptTitle))
-	case strings.IndexFunc(p.Title, unicode.IsControl) >= 0:
-		return httpx.Invalid("title must not contain control characters")
-	}
-	if utf8.RuneCountInString(p.Description) > MaxPromptDescription {
-		return httpx.Invalid(fmt.Sprintf("description must be at most %d characters", MaxPromptDescription))
-	}
-	switch n := utf8.RuneCountInString(p.Content); {
-	case strings.TrimSpace(p.Content) == "":
-		return httpx.Invalid("content is required")
-	case n > MaxPromptContent:
-		return httpx.Invalid(fmt.Sprintf("content must be at most %d characters (it has %d)", MaxPromptContent, n))
-	}
-	if math.IsNaN(p.Price) || p.Price <= 0 || p.Price > MaxPromptPrice {
-		return httpx.Invalid(fmt.Sprintf("price must be more than 0 and at most %.2f", MaxPromptPrice))
-	}
-	if cents := p.Price * 100; math.Abs(cents-math.Round(cents)) > 1e-6 {
-		return httpx.Invalid("price must have at most two decimals")
-	}
-	if _, ok := categories[p.CategoryID]; !ok {
-		if p.CategoryID == "" {
-			return httpx.Invalid("category_id is required")
-		}
-		return httpx.Invalid(fmt.Sprintf("category %q does not exist", p.CategoryID))
-	}
-	return nil
+	return err
 }
 
 // createPrompt adds a prompt (published unless told otherwise).
 func (s *Service) createPrompt(w http.ResponseWriter, r *http.Request) error {
-	var in promptInput
-	if err := httpx.DecodeJSONLimit(w, r, &in, promptBody); err != nil {
+	var in prompts.Input
+	if err := httpx.DecodeJSONLimit(w, r, &in, promptBodyLimit); err != nil {
 		return err
 	}
 	names, err := s.categoryNames(r)
 	if err != nil {
 		return err
 	}
-	now := s.opts.Now().UTC()
-	p := domain.Prompt{ID: newPromptID(), CreatedAt: now, UpdatedAt: now, Version: 1}
-	in.apply(&p)
-	if err := checkPrompt(p, names); err != nil {
-		return err
+	p, err := prompts.New(newPromptID(), in, s.opts.Now(), names)
+	if err != nil {
+		return ruleBroken(err)
 	}
-	if err := s.st.CreatePrompt(r.Context(), p, s.audit(r.Context(), "prompt.create", "prompt", p.ID, nil, presentPrompt(p, names))); err != nil {
+	audit := s.audit(r.Context(), "prompt.create", "prompt", p.ID, nil, presentPrompt(p, names))
+	if err := s.st.WithAudit(r.Context(), audit, func() error { return s.st.CreatePrompt(r.Context(), p) }); err != nil {
 		return err
 	}
 	httpx.WriteJSON(w, http.StatusCreated, presentPrompt(p, names))
 	return nil
 }
 
-func newPromptID() string { return "p-" + randomHex(6) }
+func newPromptID() string { return "p-" + random.Hex(6) }
 
 // patchPrompt edits a prompt at the version the admin read.
 func (s *Service) patchPrompt(w http.ResponseWriter, r *http.Request) error {
-	var in promptInput
-	if err := httpx.DecodeJSONLimit(w, r, &in, promptBody); err != nil {
+	var in prompts.Input
+	if err := httpx.DecodeJSONLimit(w, r, &in, promptBodyLimit); err != nil {
 		return err
 	}
-	if in.Version == nil {
-		return httpx.Invalid("version is required (the version you read)")
+	if _, err := in.VersionRead(); err != nil {
+		return ruleBroken(err)
 	}
 	cur, names, err := s.promptOr404(r)
 	if err != nil {
 		return err
 	}
-	if cur.Version != *in.Version {
+	next, err := prompts.Edit(cur, in, s.opts.Now(), names)
+	if errors.Is(err, prompts.ErrStale) {
 		writeConflict(w, "This prompt changed since you opened it; here it is as it is now.", presentPrompt(cur, names))
 		return nil
 	}
-	next := cur
-	in.apply(&next)
-	if err := checkPrompt(next, names); err != nil {
-		return err
+	if err != nil {
+		return ruleBroken(err)
 	}
-	next.Version, next.UpdatedAt = cur.Version+1, s.opts.Now().UTC()
-	err = s.st.UpdatePrompt(r.Context(), next, cur.Version, next.UpdatedAt,
-		s.audit(r.Context(), "prompt.update", "prompt", cur.ID, presentPrompt(cur, names), presentPrompt(next, names)))
+	audit := s.audit(r.Context(), "prompt.update", "prompt", cur.ID, presentPrompt(cur, names), presentPrompt(next, names))
+	err = s.st.WithAudit(r.Context(), audit, func() error { return s.st.UpdatePrompt(r.Context(), next, cur.Version) })
 	if errors.Is(err, store.ErrVersionConflict) {
 		return s.promptConflict(w, r, names)
 	}
@@ -258,7 +176,8 @@ func (s *Service) deletePrompt(w http.ResponseWriter, r *http.Request) error {
 		writeConflict(w, "This prompt changed since you opened it; here it is as it is now.", presentPrompt(cur, names))
 		return nil
 	}
-	err = s.st.DeletePrompt(r.Context(), cur.ID, cur.Version, s.audit(r.Context(), "prompt.delete", "prompt", cur.ID, presentPrompt(cur, names), nil))
+	audit := s.audit(r.Context(), "prompt.delete", "prompt", cur.ID, presentPrompt(cur, names), nil)
+	err = s.st.WithAudit(r.Context(), audit, func() error { return s.st.DeletePrompt(r.Context(), cur.ID, cur.Version) })
 	switch {
 	case errors.Is(err, store.ErrPromptInUse):
 		return httpx.Conflict("Users bought or used this prompt, so it cannot be deleted: unpublish it instead (its owners keep it).")

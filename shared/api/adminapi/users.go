@@ -61,13 +61,13 @@ func (s *Service) userRoutes(mux *http.ServeMux) {
 func (s *Service) present(ctx context.Context, u domain.User) (userView, error) {
 	now := s.opts.Now()
 	v := userView{ID: u.ID, Email: u.Email, Username: u.Username, FullName: u.FullName, IsVerified: u.IsVerified,
-		IsSuperuser: u.IsSuperuser, Disabled: u.Disabled, CreatedAt: rfc3339(u.CreatedAt)}
+		IsSuperuser: u.IsSuperuser, Disabled: u.Disabled, CreatedAt: utcSeconds(u.CreatedAt)}
 	win, err := s.st.FailureWindow(ctx, auth.LoginThrottleScope, u.Email, auth.LoginWindow, now)
 	if err != nil {
 		return v, err
 	}
 	if win.Count >= auth.LoginLimitPerEmail {
-		v.LockedUntil = rfc3339(win.Ends(auth.LoginWindow))
+		v.LockedUntil = utcSeconds(win.Ends(auth.LoginWindow))
 	}
 	c, err := s.st.CountsOf(ctx, u.ID, now)
 	if err != nil {

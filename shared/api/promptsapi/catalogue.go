@@ -11,6 +11,7 @@ import (
 
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
+	"aiwork/shared/prompts"
 	"aiwork/shared/store"
 )
 
@@ -23,7 +24,7 @@ const maxLimit = 100
 type listQuery struct {
 	search     string
 	categoryID string
-	sort       string
+	order      prompts.Order
 	limit      int
 	offset     int
 }
@@ -31,15 +32,11 @@ type listQuery struct {
 func parseListQuery(r *http.Request) (listQuery, error) {
 	q := r.URL.Query()
 	lq := listQuery{
-		search:     strings.ToLower(strings.TrimSpace(q.Get("search"))),
+		search:     q.Get("search"),
 		categoryID: strings.TrimSpace(q.Get("category_id")),
-		sort:       q.Get("sort"),
+		order:      prompts.Order(cmp.Or(q.Get("sort"), string(prompts.Newest))),
 	}
-	switch lq.sort {
-	case "":
-		lq.sort = "newest"
-	case "newest", "price-low", "price-high":
-	default:
+	if !slices.Contains(prompts.Orders, lq.order) {
 		return lq, httpx.Invalid("sort must be one of newest, price-low, price-high")
 	}
 	var err error
@@ -73,65 +70,32 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) error {
 	// The three reads are independent: at once, so the answer takes about
 	// as long as the catalogue's own query (DESIGN §10).
 	var (
-		prompts                    []domain.Prompt
+		all                        []domain.Prompt
 		names                      map[string]string
 		v                          viewer
 		promptsErr, namesErr, vErr error
 		wg                         sync.WaitGroup
 	)
-	wg.Go(func() { prompts, promptsErr = s.st.Prompts(ctx) })
+	wg.Go(func() { all, promptsErr = s.st.Prompts(ctx) })
 	wg.Go(func() { names, namesErr = s.categoryNames(ctx) })
 	wg.Go(func() { v, vErr = s.loadViewer(ctx) })
 	wg.Wait()
 	if err := errors.Join(promptsErr, namesErr, vErr); err != nil {
 		return err
 	}
-	// An unpublished prompt is listed only to those who own it (My prompts).
-	prompts = slices.DeleteFunc(prompts, func(p domain.Prompt) bool { return !lq.matches(p, names) || (p.Unpublished && !v.hasAccess(p.ID)) })
-	sortPrompts(prompts, lq.sort)
-	page := window(prompts, lq.offset, lq.limit)
+	// The search covers the category's name too ("by title, description or
+	// category"); an unpublished prompt is listed only to those who own it
+	// (My prompts).
+	filter := prompts.Filter{Search: lq.search, CategoryNames: names, CategoryID: lq.categoryID}
+	all = slices.DeleteFunc(all, func(p domain.Prompt) bool { return !filter.Matches(p) || (p.Unpublished && !v.hasAccess(p.ID)) })
+	prompts.Sort(all, lq.order)
+	page := window(all, lq.offset, lq.limit)
 	out := make([]promptJSON, 0, len(page))
 	for _, p := range page {
 		out = append(out, s.present(p, v, names))
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
 	return nil
-}
-
-func (lq listQuery) matches(p domain.Prompt, names map[string]string) bool {
-	if lq.categoryID != "" && p.CategoryID != lq.categoryID {
-		return false
-	}
-	if lq.search == "" {
-		return true
-	}
-	return strings.Contains(strings.ToLower(p.Title), lq.search) ||
-		strings.Contains(strings.ToLower(p.Description), lq.search) ||
-		strings.Contains(strings.ToLower(names[p.CategoryID]), lq.search)
-}
-
-// newestFirst orders by created_at, newest first, then by id (SPEC §9).
-func newestFirst(a, b domain.Prompt) int {
-	if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
-		return c
-	}
-	return cmp.Compare(b.ID, a.ID)
-}
-
-func sortPrompts(ps []domain.Prompt, order string) {
-	slices.SortStableFunc(ps, func(a, b domain.Prompt) int {
-		switch order {
-		case "price-low":
-			if c := cmp.Compare(a.Price, b.Price); c != 0 {
-				return c
-			}
-		case "price-high":
-			if c := cmp.Compare(b.Price, a.Price); c != 0 {
-				return c
-			}
-		}
-		return newestFirst(a, b)
-	})
 }
 
 func window(ps []domain.Prompt, offset, limit int) []domain.Prompt {
@@ -141,11 +105,11 @@ func window(ps []domain.Prompt, offset, limit int) []domain.Prompt {
 	return ps[offset:min(len(ps), offset+limit)]
 }
 
-// featured: prompts flagged featured first, then the best rated (average,
-// then number of ratings), then the newest; FeaturedCount of them.
+// featured answers the first FeaturedCount published prompts in the
+// featured order (prompts.SortFeatured).
 func (s *Service) featured(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	prompts, err := s.st.Prompts(ctx)
+	all, err := s.st.Prompts(ctx)
 	if err != nil {
 		return err
 	}
@@ -157,24 +121,10 @@ func (s *Service) featured(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	prompts = slices.DeleteFunc(prompts, func(p domain.Prompt) bool { return p.Unpublished })
-	slices.SortStableFunc(prompts, func(a, b domain.Prompt) int {
-		if a.Featured != b.Featured {
-			if a.Featured {
-				return -1
-			}
-			return 1
-		}
-		if c := cmp.Compare(b.RatingAvg(), a.RatingAvg()); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(b.RatingCount, a.RatingCount); c != 0 {
-			return c
-		}
-		return newestFirst(a, b)
-	})
+	all = slices.DeleteFunc(all, func(p domain.Prompt) bool { return p.Unpublished })
+	prompts.SortFeatured(all)
 	out := []promptJSON{}
-	for _, p := range window(prompts, 0, FeaturedCount) {
+	for _, p := range window(all, 0, FeaturedCount) {
 		out = append(out, s.present(p, v, names))
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)

@@ -1,4 +1,4 @@
-// Accessibility (issue 13): axe-core (npm, pinned) runs inside the browser on
+// Accessibility: axe-core (npm, pinned) runs inside the browser on
 // every page of the app (webapp/src/app/routes.ts) and on the dialogs pages
 // open, as a visitor, signed in, and as an admin (every section of the admin
 // area and its forms), in the light and the dark theme. Any
@@ -24,8 +24,8 @@ import { newUser, signInAs, startStack, verifyEmail } from './stack.mjs';
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const FAILING_IMPACTS = new Set(['serious', 'critical']);
 // Rules that fail whatever axe's impact: heading-order is "moderate" to axe,
-// but Lighthouse's accessibility score counts it (issue 29: an h3 card title
-// with no h2 above it on /marketplace).
+// but Lighthouse's accessibility score counts it (an h3 card title with no
+// h2 above it, as /marketplace could have).
 const ALWAYS_FAILING = new Set(['heading-order']);
 
 const h1 = (page, name) => page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
@@ -124,7 +124,7 @@ export const PAGES = [
   { name: 'payment success (no session)', path: '/payment/success', as: 'user', ready: (p) => p.getByRole('heading', { level: 1 }).waitFor() },
   { name: 'payment cancel', path: '/payment/cancel', ready: (p) => h1(p, 'Payment cancelled') },
   { name: 'not found', path: '/no-such-page', as: 'user', ready: (p) => h1(p, 'Page not found') },
-  // The admin area (issue 25): its 403 page for a user, every section and its forms for an admin.
+  // The admin area: its 403 page for a user, every section and its forms for an admin.
   { name: 'admin (403 for a user)', path: '/admin', as: 'user', ready: (p) => p.getByTestId('admin-forbidden').waitFor() },
   ...[
     ['prompts', 'prompts-table'],

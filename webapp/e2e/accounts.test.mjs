@@ -1,4 +1,4 @@
-// Browser tests of accounts you can trust (issue 12): a new account confirms
+// Browser tests of accounts you can trust: a new account confirms
 // its address through the mailed link before it gets free prompts; a
 // forgotten password is reset through the mailed link and the old one stops
 // working; logout ends the session on the server; tokens in the address

@@ -1,4 +1,4 @@
-// Browser tests of the admin area (issue 25) against the devserver: an
+// Browser tests of the admin area against the devserver: an
 // admin creates a prompt, a user sees and buys it, the admin refunds the
 // order and the user loses the prompt; the admin adds an MCP server and
 // probes it; a user who is not an admin is refused /admin, and a visitor is

@@ -211,7 +211,7 @@ describe('shell', () => {
 
   test('every route of the spec answers with the app, and placeholders say what SPEC says', async () => {
     const page = await stack.newPage();
-    // /admin is no placeholder any more (issue 25): a visitor is sent to log in (e2e/admin.test.mjs).
+    // /admin is guarded, not a placeholder: a visitor is sent to log in (e2e/admin.test.mjs).
     for (const [path, text] of [
       ['/agents', 'Coming Soon'],
       ['/chat', 'Chat interface coming soon...'],

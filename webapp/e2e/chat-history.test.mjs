@@ -1,4 +1,4 @@
-// Browser tests of conversations kept with the account (issue 24) against
+// Browser tests of conversations kept with the account against
 // the devserver and its slow local demo model: a reload mid-reply
 // re-attaches to the reply, which completes on screen; a second browser of
 // the same user sees the same tabs and messages; Stop ends a reply; a

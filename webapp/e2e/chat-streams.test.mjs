@@ -1,5 +1,5 @@
 // Browser tests of a streaming reply while the reader looks elsewhere, and
-// of following it (issue 11), with a slow local demo model: switching chat
+// of following it, with a slow local demo model: switching chat
 // tabs, or going to /dashboard and back, neither stops nor loses the reply;
 // the view follows the stream at the bottom, and a reader who scrolled up
 // gets 'New messages ↓' instead; no stream request fails (aborted) at all.

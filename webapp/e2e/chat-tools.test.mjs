@@ -1,4 +1,4 @@
-// Browser tests of MCP tools in the LLM chat (issue 22) against the
+// Browser tests of MCP tools in the LLM chat against the
 // devserver, its local demo model and the local reference server
 // (@modelcontextprotocol/server-everything, `local-everything`): connect it
 // on /registry, the Tools control lists it, "use get-sum with 2 and 3" shows

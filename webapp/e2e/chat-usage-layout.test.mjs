@@ -1,4 +1,4 @@
-// Browser tests of the chat's usage line and layout (issue 11), measured in
+// Browser tests of the chat's usage line and layout, measured in
 // a real browser at 1280×800 and 390×844 against the local demo model:
 // tokens and cost under each reply and a running total per tab; the
 // conversation takes the window's height; a long hand-off caps the message

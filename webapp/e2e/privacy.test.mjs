@@ -1,11 +1,11 @@
-// Privacy between accounts on one browser (issue 11): what one account wrote
+// Privacy between accounts on one browser: what one account wrote
 // in the chat never reaches the next person who signs in on the same browser.
 //
 // Decision: chat tabs, conversations, the chat hand-off and the MCP
 // connection copies are stored per user id (`<base>:<uid>`) AND removed when
 // the session ends (logout, or a 401 that clears it): nothing of A's stays
 // in the browser for the next person. Conversations are kept with the
-// account on the server (issue 24), so when A signs in again, A's own
+// account on the server, so when A signs in again, A's own
 // conversation comes back from there.
 //
 // Every sign-in goes through the login form in the same browser context

@@ -1,4 +1,4 @@
-// Conversations kept with the account (issue 24), through the function
+// Conversations kept with the account, through the function
 // binaries (make run-lambda, LAMBDA_DIR): the tests of ../chat-history.test.mjs
 // run again unchanged (a reload mid-reply re-attached through the chat
 // function's streaming integration, another browser of the same user,

@@ -56,7 +56,7 @@ describe('route guard in the app', () => {
     }
   });
 
-  // README "## Admin": the admin area is no placeholder any more and is guarded.
+  // README "## Admin": the admin area is guarded.
   it.each([
     ['/admin', '%2Fadmin'],
     ['/admin/orders?state=paid', '%2Fadmin%2Forders%3Fstate%3Dpaid'],
@@ -184,7 +184,7 @@ describe('user guide', () => {
   });
 });
 
-describe('privacy policy and /prompts (issue 13: both public)', () => {
+describe('privacy policy and /prompts (both public)', () => {
   it("a visitor follows the user guide's privacy-policy link to the policy, not to sign in", async () => {
     startSignedOut();
     renderApp('/user-guide');
@@ -236,7 +236,7 @@ describe('privacy policy and /prompts (issue 13: both public)', () => {
   });
 });
 
-describe('toasts and navigation (issue 13)', () => {
+describe('toasts and navigation', () => {
   it("a page's error toasts do not follow the user to the next page; other toasts do", async () => {
     startSignedOut();
     renderApp('/user-guide');

@@ -9,7 +9,7 @@
 // - /marketplace and /registry: visitors browse them (demo mode, listing);
 //   /prompts is a redirect to /marketplace.
 // - /privacy-policy: linked from the user guide; anyone must be able to read
-//   it before creating an account (issue 13).
+//   it before creating an account.
 // - /agents, /chat: placeholders.
 // - /payment/cancel: shows only "nothing was charged"; no data to protect.
 // Protected (signed out → /login?redirect=<path+search>):

@@ -1,5 +1,6 @@
-// Every route of SPEC §2, each page in its own lazily loaded chunk; SPEC §2's
-// linked-but-undefined /privacy-policy and /prompts are defined (issue 13).
+// Every route of SPEC §2, each page in its own lazily loaded chunk. SPEC §2
+// links to /privacy-policy and /prompts without defining them; both are
+// defined here, so the links lead somewhere.
 
 import { createElement, lazy, useState, type ComponentType } from 'react';
 

@@ -1,7 +1,7 @@
 // A long list rendered in steps: the first `first` items at once, then `step`
 // more per idle moment until all are there. Rendering every card of a
 // listing in one go was one long task between the data's arrival and the
-// first card's paint (Lighthouse's TBT and LCP, issue 29); a step of six
+// first card's paint (Lighthouse's TBT and LCP); a step of six
 // cards stays well under the 50 ms a task may take on a slow phone.
 
 import { useEffect, useState } from 'react';

@@ -130,7 +130,7 @@ export function sseStream(): { response: Response; push: (frame: string) => void
   };
 }
 
-// ------------------------------------------------- conversations (issue 24)
+// ---------------------------------------------------------- conversations
 
 /** A conversation as GET /chat/conversations lists it. */
 export interface FakeConversation {

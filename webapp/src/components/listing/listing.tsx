@@ -37,7 +37,7 @@ export function VisitorNotice({ testId, heading, lead, returnTo, purpose }: Visi
 /**
  * The listing's filters and results under their own h2, read by screen
  * readers only: the cards' titles are h3s and need an h2 above them
- * (heading order, issue 29).
+ * (heading order).
  */
 export function ListingCatalogue({ heading, children }: { heading: string; children: ReactNode }) {
   const headingId = useId();

@@ -39,7 +39,7 @@ export interface NotifyOptions {
   keepOnNavigate?: boolean;
 }
 
-/** At most three toasts on screen: a fourth drops the oldest (issue 13). */
+/** At most three toasts on screen: a fourth drops the oldest. */
 export const MAX_VISIBLE = 3;
 
 let items: Notification[] = [];
@@ -103,7 +103,7 @@ export function notify(kind: NotificationKind, message: string, options: NotifyO
 
 /**
  * The user went to another page: error toasts raised on the page they left
- * go, so they cannot be mistaken for errors of the new page (issue 13).
+ * go, so they cannot be mistaken for errors of the new page.
  * Other kinds stay ("Login successful!" shows while the app redirects), and
  * so do errors raised with keepOnNavigate, for this one navigation.
  */

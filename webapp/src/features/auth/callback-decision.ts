@@ -14,7 +14,7 @@ export type CallbackDecision =
  */
 export function decideCallback(params: URLSearchParams, token: string | null = params.get('token')): CallbackDecision {
   const error = params.get('error');
-  // An admin disabled the account (issue 25): said as such, not as a failed sign-in.
+  // An admin disabled the account: said as such, not as a failed sign-in.
   if (error === 'account_disabled') return { kind: 'error', code: 'account_disabled' };
   if (error !== null) return { kind: 'error', code: 'oauth_failed' };
   if (!token) return { kind: 'error', code: 'no_token' };

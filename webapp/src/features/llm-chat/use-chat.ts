@@ -1,16 +1,17 @@
-// The chat page's view of the chat store (chat-store.ts): the signed-in
+// The chat page's view of the chat store (store/chat-store.ts): the signed-in
 // account's tabs and conversations, the active tab's connection status,
 // draft and running usage total. The store, not this hook, owns streams
 // and timers, so unmounting the page stops nothing.
 
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import type { ApprovalDecision } from './api/chat-stream';
 import type { ChatConnection } from './api/connect';
-import { chatStore, getChatSnapshot, streamingReply, subscribeChat, type SendOptions } from './store/chat-store';
 import { connectionKey, connectionStatus, type ConnectionStatus } from './connection';
 import type { ProviderId } from './providers';
-import { activeTab, type ApprovalDecision } from './state/chat-state';
+import { activeTab } from './state/chat-state';
 import { awaitingApproval } from './state/message-parts';
 import type { ChatMessage, ChatState, ChatTab, MessageUsage } from './state/types';
+import { chatStore, getChatSnapshot, streamingReply, subscribeChat, type SendOptions } from './store/chat-store';
 import { totalUsage } from './usage';
 
 export { APPROVAL_FIRST, STREAM_FAILED, type SendOptions } from './store/chat-store';

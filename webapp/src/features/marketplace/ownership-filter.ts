@@ -2,9 +2,8 @@
 //
 // - filter=purchased (SPEC §2: linked from the dashboard's "Purchased
 //   Prompts" card): the purchased prompts only, so the list shows exactly
-//   what that card counts (issue 13: the card said 1 and the list showed 6,
-//   free claims included). SPEC and the FAQ call a purchase, not a free use,
-//   a "Purchased Prompt".
+//   what that card counts (free claims would make the two disagree). SPEC
+//   and the FAQ call a purchase, not a free use, a "Purchased Prompt".
 // - filter=mine ("Show only my prompts"): purchased and claimed free, every
 //   prompt the caller can open in full.
 

@@ -26,8 +26,8 @@ describe('cutPreview', () => {
   });
 });
 
-// Issue 13: "IN..." and "system...." — cut at the last word boundary within
-// 200 characters, then one ellipsis.
+// Never "IN..." (mid-word) nor "system....": cut at the last word boundary
+// within 200 characters, then one ellipsis.
 describe('cutPreview at word boundaries', () => {
   const words = (n: number) => 'word '.repeat(n).trimEnd(); // 5n-1 characters
 

@@ -36,8 +36,8 @@ export function withEllipsis(text: string): string {
 }
 
 /**
- * Cut at the last word boundary within 200 characters, then '...' (issue 13:
- * never mid-word as in "IN...", never "system...."); text of 200 characters
+ * Cut at the last word boundary within 200 characters, then '...' (never
+ * mid-word as in "IN...", never "system...."); text of 200 characters
  * or fewer comes back unchanged.
  */
 export function cutPreview(text: string, max: number = PREVIEW_LENGTH): string {

@@ -1,4 +1,4 @@
-// Model types (the registry's filter values) and their emojis (issue 10 contract).
+// Model types (the registry's filter values) and their emojis, as the registry's HTTP contract names them.
 
 import type { McpServer } from './api/types';
 

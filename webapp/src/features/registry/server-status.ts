@@ -44,7 +44,7 @@ export function signsIn(server: Pick<McpServer, 'oauth_required' | 'api_key_requ
 
 const WEEK_MS = 7 * 24 * 60 * 60_000;
 
-/** True when the tool list changed within the last 7 days (issue 10: "tools changed" for a week). */
+/** True when the tool list changed within the last 7 days ("tools changed" shows for a week). */
 export function toolsChangedRecently(toolsChangedAt: string, now: number): boolean {
   if (!toolsChangedAt) return false;
   const at = Date.parse(toolsChangedAt);

@@ -1,4 +1,4 @@
-// Contract-shaped MCP registry data for tests (issue 10's HTTP contract).
+// MCP registry data for tests, shaped as the registry's HTTP contract.
 
 import type { McpConnectResponse, McpServer, McpServerDetail, McpTool } from './api/types';
 import type { McpConnection } from '../../lib/api/types';

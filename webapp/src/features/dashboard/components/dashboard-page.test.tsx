@@ -51,7 +51,7 @@ describe('DashboardPage', () => {
     }
   });
 
-  // Issue 24: Chat Sessions is the real number of the user's conversations.
+  // Chat Sessions is the real number of the user's conversations.
   it('counts the conversations kept with the account in Chat Sessions, linking to the chat', async () => {
     startSignedIn();
     serve({
@@ -65,7 +65,7 @@ describe('DashboardPage', () => {
     expect(api.callsTo('GET', '/api/v1/chat/conversations')[0].search).toBe('?limit=1');
   });
 
-  // Issue 13: "Purchased Prompts 1" linked to a list of 6 (purchases and free claims).
+  // The count and the list behind its link agree: free claims are in neither.
   it('the Purchased Prompts count and the list it links to agree: purchases, not free claims', async () => {
     startSignedIn();
     const p = (id: string, extra: object = {}) => ({ id, title: `Prompt ${id}`, description: '', preview: 'Preview', price: 5, ...extra });

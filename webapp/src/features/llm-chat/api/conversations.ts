@@ -1,4 +1,4 @@
-// Conversations kept with the account (issue 24), under /api/v1/chat/conversations:
+// Conversations kept with the account, under /api/v1/chat/conversations:
 //   GET    ?archived=false|true&q=&limit=&cursor=  → {conversations, next_cursor, total}, newest first
 //   POST   {title?, provider, model}               → 201 conversation
 //          … with messages and upload_key: an upload of past messages (201; the same key again: 200, the same one)

@@ -1,4 +1,4 @@
-// History (issue 24): the user's archived conversations, newest first,
+// History: the user's archived conversations, newest first,
 // searched by title and text, a page at a time (GET
 // /chat/conversations?archived=true&q=…&limit=…&cursor=…). Keyed by user,
 // so two accounts on one browser never share what SWR keeps in memory.

@@ -61,7 +61,7 @@ beforeEach(() => {
   stubSystemTheme(false);
   startSignedIn();
   api = installFakeApi();
-  // Conversations kept with the account (issue 24): every message stream is kept as the server does.
+  // Conversations kept with the account: every message stream is kept as the server does.
   const convs = fakeConversations(api);
   const route = api.route;
   api.route = (key, handler) =>

@@ -1,4 +1,4 @@
-// Conversations kept with the account (issue 24) on the chat page: the tabs
+// Conversations kept with the account, on the chat page: the tabs
 // are the server's open conversations; a reload mid-reply re-attaches to
 // it; Stop; Retry of a failed reply; History (search, Reopen, Delete);
 // old browser-stored tabs uploaded once; offline shows what was stored.

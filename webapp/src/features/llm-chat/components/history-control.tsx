@@ -1,4 +1,4 @@
-// History (issue 24), in the tab strip: the conversations whose tabs were
+// History, in the tab strip: the conversations whose tabs were
 // closed (archived), newest first, searched by title and text as one types,
 // each with Reopen (it opens as the first tab) and Delete (after a confirm:
 // gone for good). Loading, empty and error states; keyboard-usable (the

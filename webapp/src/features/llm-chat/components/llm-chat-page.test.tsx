@@ -119,7 +119,7 @@ describe('LLM chat page', () => {
 
     expect(chatCalls().map((c) => c.path)).toEqual(['/api/v1/mcp-connections/openai', '/api/v1/mcp-connections/message']);
     expect(chatCalls()[0].body).toEqual({ model: 'gpt-4o-mini' });
-    // Kept with the tab's conversation, made for it (issue 24).
+    // Kept with the tab's conversation, made for it.
     expect(convs.all).toHaveLength(1);
     expect(chatCalls()[1].body).toEqual({
       connection_id: 'conn-gpt-4o-mini',
@@ -528,7 +528,7 @@ describe('chats belong to one account', () => {
     expect(document.body).not.toHaveTextContent('salary');
     await waitFor(() => expect(api.callsTo('GET', CONVERSATIONS).at(-1)?.search).toBe('?archived=false&limit=100'));
 
-    // Alice signs in again: her conversation comes back from the server (issue 24).
+    // Alice signs in again: her conversation comes back from the server.
     bob.unmount();
     act(() => clearSession());
     alice.use();

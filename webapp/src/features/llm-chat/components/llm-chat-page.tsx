@@ -1,16 +1,16 @@
 // SPEC §2 'llm-chat': tabs, provider/model picker with connection status,
 // the conversation, the message box, and the editor / menu / viewer dialogs.
-// Issue 24: the tabs are the conversations kept with the account; History
+// The tabs are the conversations kept with the account; History
 // (closed ones: Reopen, Delete), Stop for a streaming reply, Retry for a
 // failed one.
 
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Page } from '../../../components/page';
 import { takeChatHandoff } from '../../../lib/chat-handoff';
+import type { ApprovalDecision } from '../api/chat-stream';
 import { useMcpTools } from '../api/mcp-tools';
 import { holdsMenu } from '../menu';
 import { providerLabel } from '../providers';
-import type { ApprovalDecision } from '../state/chat-state';
 import type { ChatMessage } from '../state/types';
 import { enabledServers, toolsForSend, toolsLine } from '../tools/tool-settings';
 import { APPROVAL_FIRST, useChat, type SendOptions } from '../use-chat';

@@ -1,9 +1,9 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Markdown } from '../../../components/markdown';
+import type { ApprovalDecision } from '../api/chat-stream';
 import { copyWithToast, formatTime } from '../copy';
 import { displayText, holdsMenu } from '../menu';
 import { isLongMessage } from '../summary';
-import type { ApprovalDecision } from '../state/chat-state';
 import { isPaused, messageParts } from '../state/message-parts';
 import type { ChatMessage, MessagePart } from '../state/types';
 import { formatUsage } from '../usage';

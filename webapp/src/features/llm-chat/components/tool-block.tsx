@@ -4,7 +4,7 @@
 // (<details>), open at first when short.
 
 import { useEffect, useState } from 'react';
-import type { ApprovalDecision } from '../state/chat-state';
+import type { ApprovalDecision } from '../api/chat-stream';
 import { approvalExpired, toolStateText } from '../state/message-parts';
 import type { PendingApproval, ToolBlock } from '../state/types';
 import { contentViews, formatArguments } from '../tools/tool-content';

@@ -251,7 +251,7 @@ const conversation = (id: string, over: Partial<ConversationInfo> = {}): Convers
   ...over,
 });
 
-describe('server conversations (issue 24)', () => {
+describe('server conversations', () => {
   it("'New chat' (the server's default) is a default title too: the first message names the tab", () => {
     expect(isDefaultTitle('New chat')).toBe(true);
     expect(isDefaultTitle('Chat 12')).toBe(true);

@@ -1,6 +1,7 @@
 // The tab and conversation rules of SPEC §4 as a pure reducer. Ids and
 // times come in with the actions, so every rule is testable as is.
 
+import type { ApprovalDecision } from '../api/chat-stream';
 import type { ConversationInfo } from '../api/conversations';
 import { TAB_TITLE_CHARS } from '../constants';
 import { displayText } from '../menu/display';
@@ -21,8 +22,6 @@ export interface ToolResultInput {
   denied?: boolean;
   truncated?: boolean;
 }
-
-export type ApprovalDecision = 'approve' | 'always' | 'deny';
 
 const DEFAULT_TITLE = /^Chat \d+$/;
 /** The title the server gives a conversation made without one. */

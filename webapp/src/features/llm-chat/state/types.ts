@@ -15,7 +15,7 @@ export interface ChatTab {
   /** Ask before read-only tools too (sent as confirm_read_only). */
   confirmReadOnly?: boolean;
   /**
-   * The server conversation this tab is (issue 24). Absent until it is made:
+   * The server conversation this tab is. Absent until it is made:
    * a fresh 'Chat 1' is made with its first message, a new tab at once.
    */
   conversationId?: string;

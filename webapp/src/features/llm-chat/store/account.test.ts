@@ -131,7 +131,7 @@ describe('signed in', () => {
   });
 });
 
-describe('a page going away and coming back (issue 24)', () => {
+describe('a page going away and coming back', () => {
   it("lets its streams go, so a reload's broken connection is no failed reply; back from the back/forward cache, the reply is re-attached", async () => {
     startSignedIn();
     const api = installFakeApi();

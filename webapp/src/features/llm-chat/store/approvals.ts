@@ -1,10 +1,9 @@
-// Tool approvals (issue 22): a reply paused for the user's decision on a
+// Tool approvals: a reply paused for the user's decision on a
 // tool call holds new messages in its tab back until it is answered or
 // expires; the decision resumes the same reply in the same message.
 
-import { isAbortError, type StreamRequest } from '../api/chat-stream';
+import { isAbortError, type ApprovalDecision, type StreamRequest } from '../api/chat-stream';
 import { StreamError } from '../api/frames';
-import type { ApprovalDecision } from '../state/chat-state';
 import { approvalExpired, awaitingApproval } from '../state/message-parts';
 import type { ChatMessage } from '../state/types';
 import { setSending, settleReply, streamReply, type ReplyTarget } from './reply';

@@ -29,9 +29,10 @@
 // server keeps each reply too, so a reload re-attaches to one still being
 // generated (reattach.ts).
 
+import type { ApprovalDecision } from '../api/chat-stream';
 import type { ChatConnection } from '../api/connect';
 import type { ProviderId } from '../providers';
-import { activeTab, type ApprovalDecision } from '../state/chat-state';
+import { activeTab } from '../state/chat-state';
 import { currentSession, runningStreams } from './account';
 import { answerApproval } from './approvals';
 import { connectTo } from './connections';

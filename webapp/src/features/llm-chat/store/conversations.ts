@@ -1,5 +1,5 @@
-// The chat as a cache of the conversations kept with the account (issue
-// 24). Each tab is a server conversation: made when the tab is opened with
+// The chat as a cache of the conversations kept with the account. Each tab
+// is a server conversation: made when the tab is opened with
 // + (a fresh 'Chat 1' with its first message), renamed and re-modelled with
 // it, archived when it closes. When a session starts, the tabs are the
 // user's open conversations, newest first (what the browser stored shows
@@ -7,7 +7,7 @@
 // are asked for when it is first shown, and a reply still being generated
 // is re-attached (reattach.ts).
 //
-// Tabs stored before this change are uploaded first (migration.ts).
+// Tabs stored before the server kept conversations are uploaded first (migration.ts).
 
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import {

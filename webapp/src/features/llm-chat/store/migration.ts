@@ -1,5 +1,5 @@
-// Migration (issue 24): tabs the app stored before conversations were kept
-// with the account (persistence.ts reads them as legacy) are uploaded once
+// Migration: tabs the app stored before conversations were kept with the
+// account (state/persistence.ts reads them as legacy) are uploaded once
 // when the session starts, each a conversation with its title, provider,
 // model and messages, the last tab first so the first ends newest. The
 // upload is keyed by the tab's id, so one whose answer was lost is not made

@@ -1,8 +1,8 @@
 // Sending a message (SPEC §4): connect when needed, add the user's message
 // and an empty reply, then stream the reply into it with the conversation
 // so far as context and the MCP servers whose tools the model may call.
-// The message goes to the tab's server conversation (issue 24; made first
-// when the tab has none): the stream's first frame gives the ids the server
+// The message goes to the tab's server conversation (made first when the
+// tab has none): the stream's first frame gives the ids the server
 // keeps both under, and the server keeps generating if the page goes.
 // A failed reply stays, saying why, with Retry (which sends the same
 // message again in its place), and the chat's toast says why too; a reply

@@ -1,4 +1,4 @@
-// Stop (issue 24): the server ends the generation of a reply; its stream
+// Stop: the server ends the generation of a reply; its stream
 // then ends as a finished one, and the message is marked stopped. Pressed
 // before the server named the reply (its message_ids frame), the request
 // goes as soon as it does (sending.ts).

@@ -125,7 +125,7 @@ describe('MarketplacePage: listing', () => {
     expect(within(card('short')).queryByText(/Click View/)).not.toBeInTheDocument();
   });
 
-  it("ends a cut preview at a whole word with one ellipsis, in the card and the dialog (issue 13: no 'IN...', no '....')", async () => {
+  it("ends a cut preview at a whole word with one ellipsis, in the card and the dialog (no 'IN...', no '....')", async () => {
     startSignedOut();
     // As promptsapi sends them: cut at a word boundary within 200 characters, flagged.
     const cutWord = 'Write a cold email for a founder in the [INDUSTRY] space about';
@@ -652,8 +652,8 @@ describe('MarketplacePage: ?filter=purchased and ?filter=mine', () => {
   };
   const shownIds = () => screen.getAllByTestId('prompt-card').map((c) => c.getAttribute('data-prompt-id')).sort();
 
-  // Issue 13: the dashboard's "Purchased Prompts" card links here and counts
-  // purchases only; this list showed the free claims too (1 vs 6).
+  // The dashboard's "Purchased Prompts" card links here and counts purchases
+  // only: the list must show the same prompts, not the free claims too.
   it('?filter=purchased (the dashboard card) shows the purchased prompts only, as the card counts them', async () => {
     startSignedIn();
     mixed();

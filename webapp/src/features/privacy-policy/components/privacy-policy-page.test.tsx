@@ -4,7 +4,7 @@ import { stubSystemTheme } from '../../../test/match-media';
 import { renderApp } from '../../../test/render-app';
 import { startSignedOut } from '../../../test/session';
 
-describe('privacy policy: chat conversations (issue 24)', () => {
+describe('privacy policy: chat conversations', () => {
   it('says chats are stored with the account, kept until deleted (Delete in History) or the account is, archived ones too', async () => {
     stubSystemTheme(false);
     startSignedOut();

@@ -1,4 +1,4 @@
-// The MCP registry's wire types, exactly as the HTTP contract (issue 10) and
+// The MCP registry's wire types, exactly as the HTTP contract and
 // shared/domain/mcp.go send them. Times are RFC 3339 strings; "" means "never".
 // A connection (read by the dashboard too) is in lib/api/types.ts.
 

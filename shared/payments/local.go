@@ -2,12 +2,11 @@ package payments
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
 
+	"aiwork/shared/random"
 	"aiwork/shared/store"
 )
 
@@ -35,7 +34,7 @@ func (p *LocalProvider) Name() string { return "local" }
 // CreateCheckout stores an open session; its URL is the local checkout page
 // (relative to the site that asked, like Stripe's hosted page but on this host).
 func (p *LocalProvider) CreateCheckout(ctx context.Context, req CheckoutRequest) (Session, error) {
-	id := "cs_local_" + randomHex(12)
+	id := "cs_local_" + random.Hex(12)
 	ls := store.LocalSession{
 		ID: id, Status: "open", PaymentStatus: "unpaid", AmountCents: req.AmountCents, Currency: "usd",
 		ProductName: req.ProductName, ClientRef: req.UserID,
@@ -68,18 +67,12 @@ func fromLocal(ls store.LocalSession, path string) Session {
 	}
 }
 
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
 // Refund records the refund in our table, once per idempotency key: no
 // money moved, so none moves back, but the record is what a test (and the
 // local checkout page) can see.
 func (p *LocalProvider) Refund(ctx context.Context, req RefundRequest) (string, error) {
 	r, err := p.st.PutLocalRefund(ctx, store.LocalRefund{
-		ID: "re_local_" + randomHex(12), SessionID: req.SessionID, PaymentIntent: req.PaymentIntent,
+		ID: "re_local_" + random.Hex(12), SessionID: req.SessionID, PaymentIntent: req.PaymentIntent,
 		AmountCents: req.AmountCents, Reason: req.reason(), Created: time.Now().Unix(), IdemKey: req.IdempotencyKey,
 	})
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"aiwork/shared/auth"
+	"aiwork/shared/clip"
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
 	"aiwork/shared/mcp"
@@ -154,9 +155,9 @@ func (s *Service) oauthCallback(w http.ResponseWriter, r *http.Request) {
 	case q.Get("error") != "":
 		detail := "You cancelled the sign-in."
 		if q.Get("error") != "access_denied" {
-			detail = "The server refused the sign-in: " + clip(q.Get("error")+" "+q.Get("error_description"), 200)
+			detail = "The server refused the sign-in: " + clip.Runes(strings.TrimSpace(q.Get("error")+" "+q.Get("error_description")), 200)
 		}
-		back(flow.ServerID, clip(q.Get("error"), 40), detail)
+		back(flow.ServerID, clip.Runes(strings.TrimSpace(q.Get("error")), 40), detail)
 		return
 	}
 	if err := s.finishSignIn(r.Context(), uid, flow, q.Get("code")); err != nil {
@@ -348,14 +349,6 @@ func hash(s string) string {
 func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
-}
-
-func clip(s string, n int) string {
-	s = strings.TrimSpace(s)
-	if len(s) > n {
-		return s[:n]
-	}
-	return s
 }
 
 func isLoopbackHost(h string) bool {

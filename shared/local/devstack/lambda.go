@@ -3,8 +3,6 @@ package devstack
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,6 +25,7 @@ import (
 	"aiwork/shared/local/outbox"
 	"aiwork/shared/local/stripestandin"
 	"aiwork/shared/payments"
+	"aiwork/shared/random"
 	"aiwork/shared/routes"
 	"aiwork/shared/store"
 )
@@ -107,7 +106,7 @@ func StartLambda(ctx context.Context, st *store.Store, cfg Config, opts LambdaOp
 	}
 	stack.stops = append(stack.stops, stop)
 
-	originSecret := randomHex(32)
+	originSecret := random.Hex(32)
 	set := map[string]string{
 		"AWS_ENDPOINT_URL_LAMBDA":          lambdaURL,
 		"TABLE_NAME":                       cfg.Auth.Store.TableName,
@@ -248,10 +247,4 @@ func serveLocal(h http.Handler) (url string, stop func(), err error) {
 		}
 	}()
 	return "http://" + ln.Addr().String(), func() { _ = srv.Close() }, nil
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }

@@ -15,8 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
+	"aiwork/shared/clip"
 	"aiwork/shared/domain"
 )
 
@@ -206,12 +206,12 @@ func parseEntry(raw json.RawMessage) (parsed, entryStatus, error) {
 			} `json:"server"`
 		}
 		_ = json.Unmarshal(raw, &named)
-		return parsed{server: domain.MCPServer{Name: clip(named.Server.Name, 200)}}, 0, fmt.Errorf("not a server entry: %w", err)
+		return parsed{server: domain.MCPServer{Name: clip.Runes(named.Server.Name, 200)}}, 0, fmt.Errorf("not a server entry: %w", err)
 	}
 	s := sr.Server
-	p := parsed{server: domain.MCPServer{Name: clip(s.Name, 200)}}
+	p := parsed{server: domain.MCPServer{Name: clip.Runes(s.Name, 200)}}
 	if len(s.Name) > 200 || !namePattern().MatchString(s.Name) {
-		return p, 0, fmt.Errorf("name %q is not a registry name", clip(s.Name, 80))
+		return p, 0, fmt.Errorf("name %q is not a registry name", clip.Runes(s.Name, 80))
 	}
 	p.server.ID = ServerID(s.Name)
 
@@ -242,15 +242,15 @@ func parseEntry(raw json.RawMessage) (parsed, entryStatus, error) {
 	}
 
 	srv := &p.server
-	srv.Title = clip(strings.TrimSpace(s.Title), maxTitle)
+	srv.Title = clip.Runes(strings.TrimSpace(s.Title), maxTitle)
 	if srv.Title == "" {
 		srv.Title = s.Name[strings.IndexByte(s.Name, '/')+1:]
 	}
-	srv.Description = clip(strings.TrimSpace(s.Description), maxDescription)
+	srv.Description = clip.Runes(strings.TrimSpace(s.Description), maxDescription)
 	srv.EndpointURL, srv.Transport = rem.URL, rem.Type
 	srv.APIKeyHeader, srv.APIKeyRequired = keyHeader(rem.Headers)
 	srv.IsActive = true
-	srv.Version = clip(s.Version, 100)
+	srv.Version = clip.Runes(s.Version, 100)
 	srv.WebsiteURL = httpURLOrEmpty(s.WebsiteURL)
 	if s.Repository != nil {
 		srv.Repository = httpURLOrEmpty(s.Repository.URL)
@@ -359,14 +359,6 @@ func cleanFeatures(in []string) []string {
 }
 
 // clip cuts s to at most n runes.
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n])
-}
-
 // ServerID turns a registry name into the catalogue id: lowercase, "/" →
 // "--", any other character outside [a-z0-9.-] → "-". The result is safe in
 // a URL path segment ("com.notion/mcp" → "com.notion--mcp").

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"aiwork/shared/clip"
 	"aiwork/shared/domain"
 )
 
@@ -170,7 +171,7 @@ func (s *Syncer) Run(ctx context.Context) (Stats, error) {
 			break
 		}
 		if seen[page.nextCursor] {
-			return st, fmt.Errorf("mcp registry sync: the registry repeated cursor %q", clip(page.nextCursor, 80))
+			return st, fmt.Errorf("mcp registry sync: the registry repeated cursor %q", clip.Runes(page.nextCursor, 80))
 		}
 		seen[page.nextCursor] = true
 		cursor = page.nextCursor

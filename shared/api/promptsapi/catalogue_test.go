@@ -50,9 +50,9 @@ func TestPreviewCountsCharactersNotBytes(t *testing.T) {
 	}
 }
 
-// Issue 13: previews were cut mid-word ("IN...", "system...."). The preview
-// ends at the last word boundary within 200 characters; the API says whether
-// the content goes on.
+// A preview is never cut mid-word ("IN...", "system...."): it ends at the
+// last word boundary within 200 characters; the API says whether the
+// content goes on.
 func TestPreviewCutsAtAWordBoundary(t *testing.T) {
 	t.Parallel()
 	words := func(n int) string { return strings.TrimSpace(strings.Repeat("word ", n)) } // 5n-1 characters

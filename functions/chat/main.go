@@ -1,13 +1,18 @@
-// Command chat streams chat replies through Lambda response streaming.
+// Command chat streams chat replies and serves the conversations kept with
+// the account, through Lambda response streaming.
 package main
 
 import (
+	"net/http"
+
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"aiwork/shared/api/chatapi"
+	"aiwork/shared/api/conversationsapi"
 	"aiwork/shared/config"
 	"aiwork/shared/lambdaadapter"
 	"aiwork/shared/llm/providers"
+	"aiwork/shared/routes"
 	"aiwork/shared/store"
 )
 
@@ -26,5 +31,10 @@ func main() {
 	if err != nil {
 		lambdaadapter.Fatal("chat", err)
 	}
-	lambda.Start(lambdaadapter.NewStreaming(chat.Handler(), lambdaadapter.OriginSecret(ctx, secrets)))
+	h, err := routes.Function("chat", map[string]http.Handler{
+		"chat": chat.Handler(), "conversations": conversationsapi.FromConfig(st, cfg).Handler()})
+	if err != nil {
+		lambdaadapter.Fatal("chat", err)
+	}
+	lambda.Start(lambdaadapter.NewStreaming(h, lambdaadapter.OriginSecret(ctx, secrets)))
 }

@@ -1,4 +1,4 @@
-package chatapi
+package chat
 
 import (
 	"fmt"

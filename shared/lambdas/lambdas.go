@@ -50,6 +50,11 @@ type Function struct {
 	// Settings are the deployment settings it reads, set by the stack from
 	// its configuration when the operator gives them (Settings* names).
 	Settings []string
+	// Groups splits Routes between the route groups (shared/api packages)
+	// of a function that mounts more than one, by group name
+	// (routes.Function); a function without Groups is one group, named as
+	// it is.
+	Groups map[string][]string
 }
 
 // API reports whether the function serves API routes (reached through
@@ -139,9 +144,11 @@ var All = []Function{
 	{Name: "mcp", Routes: []string{"/api/v1/mcp-servers/", "/api/v1/mcp-connections/", MCPOAuthPrefix}, Access: accessMCP, MemoryMB: 512, Timeout: BufferedTimeout,
 		Secrets: append([]string{SecretJWT, SecretMCPKeyEncryptionKey}, providerKeys...), Env: mcpOutbound,
 		Settings: []string{SettingMetaBedrock, SettingPublicURL}},
-	// The chat streams replies, and keeps conversations (their re-attach
-	// streams too: one streaming integration for both).
+	// The chat streams replies (chatapi) and keeps conversations
+	// (conversationsapi, whose re-attach streams too: one streaming
+	// integration for both).
 	{Name: "chat", Routes: []string{ChatPath, ChatPrefix}, Methods: map[string]string{ChatPath: "POST"}, Streaming: true,
+		Groups: map[string][]string{"chat": {ChatPath}, "conversations": {ChatPrefix}},
 		Access: accessChat, MemoryMB: 1024, Timeout: LongTimeout,
 		Secrets: append([]string{SecretJWT, SecretMCPKeyEncryptionKey}, providerKeys...), Env: mcpOutbound,
 		Settings: append([]string{SettingMetaBedrock}, ChatLimitSettings...)},

@@ -48,3 +48,25 @@ func TestTableEntries(t *testing.T) {
 		t.Errorf("chat limit settings %v, config reads %v", lambdas.ChatLimitSettings, config.ChatLimitVars)
 	}
 }
+
+// A function that mounts several route groups gives each of its routes to
+// exactly one of them.
+func TestGroupsSplitRoutes(t *testing.T) {
+	for _, f := range lambdas.All {
+		if f.Groups == nil {
+			continue
+		}
+		var split []string
+		for name, routes := range f.Groups {
+			if name == "" || len(routes) == 0 {
+				t.Errorf("%s: group %q without routes", f.Name, name)
+			}
+			split = append(split, routes...)
+		}
+		slices.Sort(split)
+		all := slices.Sorted(slices.Values(f.Routes))
+		if !slices.Equal(split, all) {
+			t.Errorf("%s: its groups serve %v, its routes are %v", f.Name, split, all)
+		}
+	}
+}

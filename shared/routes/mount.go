@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"aiwork/shared/httpx"
+	"aiwork/shared/lambdas"
 )
 
 // Mount builds one handler the way API Gateway routes: each group's prefixes
@@ -18,12 +19,7 @@ func Mount(handlers map[string]http.Handler, app http.Handler) (http.Handler, er
 		if !ok {
 			continue // not built yet in this run
 		}
-		for _, p := range g.Prefixes {
-			mux.Handle(p, h)
-			if strings.HasSuffix(p, "/") {
-				mux.Handle(strings.TrimSuffix(p, "/"), h)
-			}
-		}
+		handle(mux, g.Prefixes, h)
 	}
 	for name := range handlers {
 		if !known(name) {
@@ -44,4 +40,36 @@ func known(function string) bool {
 		}
 	}
 	return false
+}
+
+// Function builds the handler of a function that mounts several route
+// groups (lambdas.Function.Groups) from theirs, by group name: each group's
+// routes go to its handler, any other path gets a JSON 404. The function's
+// Lambda serves it, and Mount mounts it under the function's name.
+func Function(function string, groups map[string]http.Handler) (http.Handler, error) {
+	f, ok := lambdas.Get(function)
+	if !ok {
+		return nil, fmt.Errorf("mount: no function %q", function)
+	}
+	mux := http.NewServeMux()
+	for name, h := range groups {
+		prefixes, ok := f.Groups[name]
+		if !ok {
+			return nil, fmt.Errorf("mount: %s has no route group %q", function, name)
+		}
+		handle(mux, prefixes, h)
+	}
+	mux.Handle("/", httpx.NotFoundHandler())
+	return mux, nil
+}
+
+// handle routes each prefix to h (a subtree's with and without its final
+// "/").
+func handle(mux *http.ServeMux, prefixes []string, h http.Handler) {
+	for _, p := range prefixes {
+		mux.Handle(p, h)
+		if strings.HasSuffix(p, "/") {
+			mux.Handle(strings.TrimSuffix(p, "/"), h)
+		}
+	}
 }

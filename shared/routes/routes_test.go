@@ -101,3 +101,34 @@ func TestMountRefusesUnknownGroup(t *testing.T) {
 		t.Error("Mount accepted a handler for a group that is not in the route table")
 	}
 }
+
+// A function of several route groups gives each group its own routes; a
+// group it does not have is refused.
+func TestFunctionMountsItsGroups(t *testing.T) {
+	h, err := routes.Function("chat", map[string]http.Handler{"chat": named("chat"), "conversations": named("conversations")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		routes.ChatPath:                      "chat " + routes.ChatPath,
+		routes.ChatConversationsPath + "/c1": "conversations " + routes.ChatConversationsPath + "/c1",
+		"/api/v1/chat":                       "conversations /api/v1/chat",
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		if rec.Body.String() != want {
+			t.Errorf("GET %s = %q, want %q", path, rec.Body.String(), want)
+		}
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/v1/users/me", nil))
+	if rec.Code != http.StatusNotFound {
+		t.Errorf("a path of another function = %d, want 404", rec.Code)
+	}
+	if _, err := routes.Function("chat", map[string]http.Handler{"users": named("x")}); err == nil {
+		t.Error("Function accepted a group the function does not mount")
+	}
+	if _, err := routes.Function("nope", nil); err == nil {
+		t.Error("Function accepted an unknown function")
+	}
+}

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"aiwork/shared/api/chatapi"
+	"aiwork/shared/api/conversationsapi"
 	"aiwork/shared/llm"
 	"aiwork/shared/store"
 )
@@ -99,7 +99,7 @@ func TestBadConversationUploads(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, patience, nil)
 	_, token := s.user()
-	many := make([]any, chatapi.MaxUploadedMessages+1)
+	many := make([]any, conversationsapi.MaxUploadedMessages+1)
 	for i := range many {
 		many[i] = map[string]any{"role": "user", "content": "x"}
 	}

@@ -18,15 +18,17 @@ import (
 	"time"
 
 	"aiwork/shared/api/chatapi"
+	"aiwork/shared/api/conversationsapi"
 	"aiwork/shared/api/mcpapi"
 	"aiwork/shared/auth"
+	"aiwork/shared/chat"
 	"aiwork/shared/llm"
 	"aiwork/shared/routes"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 )
 
-const convPath = chatapi.ConversationsPath
+const convPath = conversationsapi.ConversationsPath
 
 type convJSON struct {
 	ID           string `json:"id"`
@@ -107,7 +109,7 @@ func TestConversationRoutes(t *testing.T) {
 	if b.Title != "New chat" || a.Provider != "openai" || a.Model != "gpt-4o-mini" || a.MessageCount != 0 || a.Archived {
 		t.Errorf("created %+v / %+v", a, b)
 	}
-	if n := len([]rune(c.Title)); n != chatapi.MaxTitleRunes || strings.ContainsAny(c.Title, "\x00\x07") {
+	if n := len([]rune(c.Title)); n != conversationsapi.MaxTitleRunes || strings.ContainsAny(c.Title, "\x00\x07") {
 		t.Errorf("a 10,000-character title with control characters came back %d runes: %q…", n, c.Title[:20])
 	}
 	for _, body := range []string{`{"provider":"nope","model":"x"}`, `{"provider":"openai","model":"gpt-9"}`, `{"provider":"openai"}`, `{"provider":1}`, `{`} {
@@ -304,7 +306,7 @@ func TestStopAndDeleteEndGeneration(t *testing.T) {
 			}
 			select {
 			case <-up.ended:
-			case <-time.After(chatapi.SaveEvery + patience):
+			case <-time.After(chat.SaveEvery + patience):
 				t.Fatal("the model call went on after " + how)
 			}
 			tail := readToEnd(t, r)
@@ -423,7 +425,7 @@ func newFlakyStack(t *testing.T, up *upstream) *flakyStack {
 	reg.Use("openai", up)
 	h, err := routes.Mount(map[string]http.Handler{
 		"mcp":  mcpapi.New(st, tokens, map[string]bool{"openai": true}, mcpapi.Options{}).Handler(),
-		"chat": chatapi.New(flaky, tokens, reg, chatapi.Options{StallTimeout: patience}).Handler(),
+		"chat": chatFunction(t, chatapi.New(flaky, tokens, reg, chatapi.Options{StallTimeout: patience}), conversationsapi.New(flaky, tokens, conversationsapi.Options{})),
 	}, nil)
 	storetest.Must(t, err, "mount")
 	fs.stack = &stack{t: t, h: h, st: st, tokens: tokens}

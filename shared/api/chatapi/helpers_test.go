@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"aiwork/shared/api/chatapi"
+	"aiwork/shared/api/conversationsapi"
 	"aiwork/shared/api/mcpapi"
 	"aiwork/shared/api/usersapi"
 	"aiwork/shared/auth"
@@ -95,13 +96,24 @@ func mountStack(t *testing.T, st *store.Store, opts chatapi.Options, upstreams m
 	}
 	h, err := routes.Mount(map[string]http.Handler{
 		"mcp":   mcpapi.New(st, tokens, real, mcpOpts).Handler(),
-		"chat":  chatapi.New(st, tokens, reg, opts).Handler(),
+		"chat":  chatFunction(t, chatapi.New(st, tokens, reg, opts), conversationsapi.New(st, tokens, conversationsapi.Options{Now: opts.Now})),
 		"users": usersapi.New(st, tokens, usersapi.Options{ChatLimits: opts.Limits, Now: opts.Now}).Handler(),
 	}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return &stack{t: t, h: h, st: st, tokens: tokens}
+}
+
+// chatFunction is the chat function's handler: the chat group and the
+// conversations it keeps replies with, as its Lambda mounts them.
+func chatFunction(t *testing.T, chat *chatapi.Service, conversations *conversationsapi.Service) http.Handler {
+	t.Helper()
+	h, err := routes.Function("chat", map[string]http.Handler{"chat": chat.Handler(), "conversations": conversations.Handler()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }
 
 // user answers a new user's token.

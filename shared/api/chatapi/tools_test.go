@@ -18,6 +18,7 @@ import (
 
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/api/chatapi"
+	"aiwork/shared/chat"
 	"aiwork/shared/config"
 	"aiwork/shared/domain"
 	"aiwork/shared/llm"
@@ -189,7 +190,7 @@ func TestToolApprovalExpires(t *testing.T) {
 	})
 	token, conn, _, r := s.pausedReply()
 	mu.Lock()
-	now = now.Add(chatapi.ApprovalTTL + time.Second)
+	now = now.Add(chat.ApprovalTTL + time.Second)
 	mu.Unlock()
 	w := s.send(token, toolMsg{ConnectionID: conn, Approval: &approvalInput{Token: r.approval.Token, Decision: "approve"}})
 	if e := wantError(t, w, http.StatusConflict); !strings.Contains(e.Detail, "expired") {
@@ -234,7 +235,7 @@ func TestToolConnectionIDsChecked(t *testing.T) {
 		}
 	}
 	var many []string
-	for i := range chatapi.MaxMCPConnections + 1 {
+	for i := range chat.MaxMCPConnections + 1 {
 		many = append(many, "c"+strings.Repeat("x", i))
 	}
 	w := s.send(token, toolMsg{ConnectionID: conn, Message: "hi", MCPConnectionIDs: many})
@@ -280,8 +281,8 @@ func TestToolFaults(t *testing.T) {
 			for _, c := range res.Content {
 				size += len(c)
 			}
-			if res.IsError || !res.Truncated || size > chatapi.MaxToolResultShown+1024 || !strings.Contains(res.text(), "short") {
-				t.Errorf("result truncated=%v, %d bytes shown, want cut at %d", res.Truncated, size, chatapi.MaxToolResultShown)
+			if res.IsError || !res.Truncated || size > chat.MaxToolResultShown+1024 || !strings.Contains(res.text(), "short") {
+				t.Errorf("result truncated=%v, %d bytes shown, want cut at %d", res.Truncated, size, chat.MaxToolResultShown)
 			}
 			if !strings.Contains(r.text, "huge error=false") {
 				t.Errorf("model saw %q", r.text)
@@ -303,7 +304,7 @@ func TestToolFaults(t *testing.T) {
 			}
 			tc.check(t, r)
 			if reqs := up.requests(); len(reqs) == 2 {
-				if tr := reqs[1].Messages[len(reqs[1].Messages)-1]; len(tr.ToolResults) != 1 || len(tr.ToolResults[0].Content) > chatapi.MaxToolTextForModel+200 {
+				if tr := reqs[1].Messages[len(reqs[1].Messages)-1]; len(tr.ToolResults) != 1 || len(tr.ToolResults[0].Content) > chat.MaxToolTextForModel+200 {
 					t.Errorf("the model's tool turn: %d results, %d bytes", len(tr.ToolResults), len(tr.ToolResults[0].Content))
 				}
 			}

@@ -1,4 +1,4 @@
-package chatapi
+package conversationsapi
 
 import (
 	"crypto/sha256"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"aiwork/shared/chat"
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
 )
@@ -51,7 +52,7 @@ func uploadedMessages(in []uploadedMessage, cid string, now time.Time) ([]domain
 		if err != nil || at.After(now) {
 			at = now
 		}
-		m := domain.ConversationMessage{ID: newMessageID(first.Add(time.Duration(i) * time.Microsecond)), ConversationID: cid, Role: u.Role,
+		m := domain.ConversationMessage{ID: chat.NewMessageID(first.Add(time.Duration(i) * time.Microsecond)), ConversationID: cid, Role: u.Role,
 			Content: *u.Content, CreatedAt: at.UTC(), UpdatedAt: now, Complete: true}
 		if u.Role == domain.RoleAssistant {
 			m.Error = clipRunes(strings.TrimSpace(u.Error), maxErrorText)

@@ -17,6 +17,7 @@ import (
 	"aiwork/shared/api/adminapi"
 	"aiwork/shared/api/authapi"
 	"aiwork/shared/api/chatapi"
+	"aiwork/shared/api/conversationsapi"
 	"aiwork/shared/api/mcpapi"
 	"aiwork/shared/api/paymentsapi"
 	"aiwork/shared/api/promptsapi"
@@ -58,6 +59,12 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 	if err != nil {
 		return nil, err
 	}
+	// The chat function mounts two route groups, as its Lambda does.
+	chatFunction, err := routes.Function("chat", map[string]http.Handler{
+		"chat": chat.Handler(), "conversations": conversationsapi.FromConfig(st, cfg.Chat).Handler()})
+	if err != nil {
+		return nil, err
+	}
 	// The admin's Probe now and Sync run the jobs in this process (the
 	// admin Lambda asks the mcp-jobs function).
 	jobs, err := mcpjobs.FromConfig(st, cfg.Admin.MCPJobs, slog.Default())
@@ -71,7 +78,7 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 		"payments":       paymentsapi.New(st, auth.FromConfig(cfg.Payments.Base, 0, st), provider, cfg.Payments).Handler(),
 		"stripe-webhook": webhook,
 		"mcp":            mcpGroup.Handler(),
-		"chat":           chat.Handler(),
+		"chat":           chatFunction,
 		"admin":          adminapi.FromConfig(st, cfg.Admin, mailer, jobs).Handler(),
 	}
 	if cfg.WrapGroup != nil {

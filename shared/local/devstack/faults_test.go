@@ -13,8 +13,8 @@ import (
 	"github.com/stripe/stripe-go/v84/webhook"
 
 	"aiwork/shared/api/apitest"
-	"aiwork/shared/api/chatapi"
 	"aiwork/shared/catalog"
+	"aiwork/shared/chat"
 	"aiwork/shared/config"
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
@@ -236,7 +236,7 @@ func TestProviderFaultsOnTheWire(t *testing.T) {
 		name, detail string
 		serve        func(w http.ResponseWriter, r *http.Request, flush func())
 	}{
-		{"dropped mid-reply", chatapi.MsgProviderCut, func(w http.ResponseWriter, r *http.Request, flush func()) {
+		{"dropped mid-reply", chat.MsgProviderCut, func(w http.ResponseWriter, r *http.Request, flush func()) {
 			_, _ = w.Write([]byte(openAIChunk("Tides ") + openAIChunk("are ")))
 			flush()
 			conn, _, err := http.NewResponseController(w).Hijack()
@@ -244,7 +244,7 @@ func TestProviderFaultsOnTheWire(t *testing.T) {
 				_ = conn.Close()
 			}
 		}},
-		{"invalid JSON in an event", chatapi.MsgProviderUnreadable, func(w http.ResponseWriter, r *http.Request, flush func()) {
+		{"invalid JSON in an event", chat.MsgProviderUnreadable, func(w http.ResponseWriter, r *http.Request, flush func()) {
 			_, _ = w.Write([]byte(openAIChunk("Tides ") + "data: {\"choices\": [{\"delta\": {\"content\": \"are\n\n"))
 			flush()
 		}},

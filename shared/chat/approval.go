@@ -1,0 +1,259 @@
+package chat
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"aiwork/shared/llm"
+	"aiwork/shared/store"
+)
+
+// ApprovalTTL is how long a reply waits for the user's decision on a tool
+// call.
+const ApprovalTTL = 10 * time.Minute
+
+// maxPausedBytes keeps a paused reply's item well inside DynamoDB's 400 KB.
+const maxPausedBytes = 300 << 10
+
+// pause stores the paused reply, with what the reply spent so far, and
+// ends the stream with its tool_approval event (no [DONE]: the reply is
+// not over).
+func (r *reply) pause(spent llm.Usage) error {
+	r.paused.Usage = spent
+	token, expires, err := savePaused(context.WithoutCancel(r.parent), r.st, r.uid, *r.paused, r.opts.Now())
+	if err != nil {
+		slog.ErrorContext(r.parent, "reply not paused", "err", err)
+		detail := "The reply could not be paused for your approval of a tool call. Please try again."
+		if err == errTooLongToPause {
+			detail = "This conversation is too long to pause for your approval of a tool call. Start a new chat tab."
+		}
+		_ = r.out.error(detail)
+		return nil
+	}
+	_ = r.out.event("tool_approval", approvalView{Token: token, ExpiresAt: expires.UTC().Format(time.RFC3339), Call: r.pending})
+	return nil
+}
+
+// savePaused stores p for uid and answers its token: random, single-use,
+// only its hash is stored (in uid's partition, so it names nothing for
+// anyone else).
+func savePaused(ctx context.Context, st *store.Store, uid string, p pausedReply, now time.Time) (string, time.Time, error) {
+	state, err := p.encode()
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	raw := make([]byte, 32)
+	_, _ = rand.Read(raw)
+	token := "ta_" + base64.RawURLEncoding.EncodeToString(raw)
+	expires := now.Add(ApprovalTTL)
+	if err := st.SaveToolApproval(ctx, uid, tokenHash(token), store.ToolApproval{State: state, Expires: expires}); err != nil {
+		return "", time.Time{}, err
+	}
+	return token, expires, nil
+}
+
+func tokenHash(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// resume takes the paused reply req.Approval names, once (of concurrent
+// answers exactly one gets it; the rest, replays, expired, forged and other
+// users' tokens are refused with what happened), and reads its tools again:
+// a server disconnected meanwhile is no longer offered, its pending call
+// fails saying so, and the others still serve.
+func (e *Engine) resume(ctx context.Context, req Request, now time.Time) (*pausedReply, *turn, error) {
+	a, err := e.st.TakeToolApproval(ctx, req.UserID, tokenHash(req.Approval.Token), now)
+	switch {
+	case errors.Is(err, store.ErrApprovalUnknown):
+		return nil, nil, refuse(NotFound, "This approval is not known: the reply it paused belongs to another account or no longer exists.")
+	case errors.Is(err, store.ErrApprovalUsed):
+		return nil, nil, refuse(Conflict, "This tool call was already answered.")
+	case errors.Is(err, store.ErrApprovalExpired):
+		return nil, nil, refuse(Conflict, "This approval expired: a paused reply waits %d minutes. Send your message again.", int(ApprovalTTL.Minutes()))
+	case err != nil:
+		return nil, nil, err
+	}
+	p, err := decodePaused(a.State)
+	if err != nil {
+		return nil, nil, fmt.Errorf("resume paused reply: %w", err)
+	}
+	if p.ConnectionID != req.ConnectionID {
+		return nil, nil, refuse(Conflict, "This approval belongs to another chat connection.")
+	}
+	if p.Pending < 0 || p.Pending >= len(p.Calls) {
+		return nil, nil, fmt.Errorf("paused reply: pending call %d of %d", p.Pending, len(p.Calls))
+	}
+	tr, err := e.tools.load(ctx, req.UserID, p.MCPConnectionIDs, p.ConfirmReadOnly, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	tr.keepBindings(loadCalls(p.Calls), p.Bound)
+	return &p, tr, nil
+}
+
+// finishRound answers a resumed round's pending call as the user decided,
+// then the round's other calls (reply.toolCalls); false when one of them
+// pauses the reply again.
+func (r *reply) finishRound() bool {
+	p := r.resumed
+	r.rounds, r.msgs = p.Rounds, loadMessages(p.Messages)
+	calls, results := loadCalls(p.Calls), loadResults(p.Results)
+	c := calls[p.Pending]
+	switch r.decision {
+	case Deny:
+		res, view := denied(c)
+		_ = r.out.data(toolResultFrame{ToolResult: view})
+		results = append(results, res)
+	case AlwaysAllow:
+		if bt, ok := r.tr.tools.byName[c.Name]; ok {
+			if err := r.st.AllowToolAlways(r.ctx, r.uid, bt.conn.ServerID, bt.tool.Name, r.opts.Now()); err != nil {
+				slog.WarnContext(r.ctx, "always-allow not saved", "err", err)
+			} else {
+				r.tr.allowed[allowKey(bt.conn.ServerID, bt.tool.Name)] = true
+			}
+		}
+		results = append(results, r.runTool(c))
+	default:
+		results = append(results, r.runTool(c))
+	}
+	return r.toolCalls(calls, results, p.Pending+1)
+}
+
+// pausedReply is everything a reply needs to go on after the user's
+// decision, stored server-side (any chat instance may resume it). The
+// user's server keys are not in it: they are unsealed again on resume.
+type pausedReply struct {
+	ConnectionID     string          `json:"connection_id"`
+	Model            string          `json:"model"`
+	MCPConnectionIDs []string        `json:"mcp_connection_ids"`
+	ConfirmReadOnly  bool            `json:"confirm_read_only,omitempty"`
+	Messages         []storedMessage `json:"messages"` // up to the assistant turn that made Calls
+	Calls            []storedCall    `json:"calls"`
+	// Bound is the MCP connection each of Calls was bound to ("" when it
+	// named no offered tool): on resume a name must still reach the same
+	// connection.
+	Bound   []string       `json:"bound"`
+	Results []storedResult `json:"results"` // of Calls[:Pending]
+	Pending int            `json:"pending"` // the call awaiting the decision
+	Rounds  int            `json:"rounds"`
+	// Usage is what the reply spent before the pause (already metered),
+	// so the last usage frame covers every model call of the reply.
+	Usage llm.Usage `json:"usage"`
+	// The conversation and message a kept reply goes on in when resumed.
+	ConversationID string `json:"conversation_id,omitempty"`
+	MessageID      string `json:"message_id,omitempty"`
+}
+
+// The conversation as stored (llm.Message keeps its tool fields out of
+// JSON, so that no client can send them).
+type (
+	storedMessage struct {
+		Role        string         `json:"role"`
+		Content     string         `json:"content,omitempty"`
+		ToolCalls   []storedCall   `json:"tool_calls,omitempty"`
+		ToolResults []storedResult `json:"tool_results,omitempty"`
+	}
+	storedCall struct {
+		ID        string `json:"id"`
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+		Signature string `json:"signature,omitempty"`
+	}
+	storedResult struct {
+		CallID  string `json:"call_id"`
+		Name    string `json:"name"`
+		Content string `json:"content"`
+		IsError bool   `json:"is_error,omitempty"`
+	}
+)
+
+func storeMessages(ms []llm.Message) []storedMessage {
+	out := make([]storedMessage, len(ms))
+	for i, m := range ms {
+		out[i] = storedMessage{Role: m.Role, Content: m.Content, ToolCalls: storeCalls(m.ToolCalls), ToolResults: storeResults(m.ToolResults)}
+	}
+	return out
+}
+
+func loadMessages(ms []storedMessage) []llm.Message {
+	out := make([]llm.Message, len(ms))
+	for i, m := range ms {
+		out[i] = llm.Message{Role: m.Role, Content: m.Content, ToolCalls: loadCalls(m.ToolCalls), ToolResults: loadResults(m.ToolResults)}
+	}
+	return out
+}
+
+func storeCalls(cs []llm.ToolCall) []storedCall {
+	var out []storedCall
+	for _, c := range cs {
+		out = append(out, storedCall(c))
+	}
+	return out
+}
+
+func loadCalls(cs []storedCall) []llm.ToolCall {
+	var out []llm.ToolCall
+	for _, c := range cs {
+		out = append(out, llm.ToolCall(c))
+	}
+	return out
+}
+
+func storeResults(rs []llm.ToolResult) []storedResult {
+	var out []storedResult
+	for _, r := range rs {
+		out = append(out, storedResult(r))
+	}
+	return out
+}
+
+func loadResults(rs []storedResult) []llm.ToolResult {
+	var out []llm.ToolResult
+	for _, r := range rs {
+		out = append(out, llm.ToolResult(r))
+	}
+	return out
+}
+
+// encode gzips the state's JSON: conversations compress well, and an item
+// holds at most 400 KB.
+func (p pausedReply) encode() ([]byte, error) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if err := json.NewEncoder(zw).Encode(p); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	if buf.Len() > maxPausedBytes {
+		return nil, errTooLongToPause
+	}
+	return buf.Bytes(), nil
+}
+
+var errTooLongToPause = errors.New("this conversation is too long to pause for an approval")
+
+func decodePaused(b []byte) (pausedReply, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return pausedReply{}, err
+	}
+	var p pausedReply
+	if err := json.NewDecoder(io.LimitReader(zr, 16<<20)).Decode(&p); err != nil {
+		return pausedReply{}, err
+	}
+	return p, nil
+}

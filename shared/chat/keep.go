@@ -1,0 +1,691 @@
+package chat
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"aiwork/shared/domain"
+	"aiwork/shared/random"
+	"aiwork/shared/store"
+)
+
+// SaveEvery is how often a reply kept with its conversation is saved while
+// it streams (and once more at its end).
+const SaveEvery = 2 * time.Second
+
+// maxStoredBlock bounds one tool frame as history keeps it; a larger result
+// is kept as a note (the live stream still carried it whole).
+const maxStoredBlock = 16 << 10
+
+// maxStoredBlocks bounds the tool frames of one reply in history.
+const maxStoredBlocks = 64 << 10
+
+// Bounds of what a kept message carries.
+const (
+	maxIDLen     = 100
+	snippetRunes = 200
+)
+
+// replyNotSaved is the error frame of a reply the table did not keep.
+const replyNotSaved = "The reply was not saved with the conversation: the service is busy. Copy it before you leave this page."
+
+// kept is a reply kept with its conversation: the user message stored
+// beside it ("" when a paused reply resumes) and the reply's message. A new
+// message's storing runs beside the model call; stored closes once it is
+// over (err saying why it failed). The stream's first frame waits for it:
+// a conversation that is not the caller's is still a plain 404, and every
+// id the client is given names a stored message.
+type kept struct {
+	userID string
+	reply  domain.ConversationMessage
+	// begin starts the writes (once); a known conversation's start after
+	// the stream's first frames (reply.stream), so they do not compete with
+	// them.
+	begin  func()
+	stored chan struct{}
+	err    error
+	// known: this process recently stored a message of the caller's in
+	// this conversation, so the first frame does not wait for stored (a
+	// reader of the ids just handed out may find a message still being
+	// written: re-attach and Stop wait for it briefly).
+	known bool
+}
+
+// wait starts the writes if they have not started, and answers once the
+// messages are stored: nil, or why they are not.
+func (k *kept) wait() error {
+	k.begin()
+	return k.written()
+}
+
+// written is wait without starting the writes: it answers once whoever
+// started them sees them over.
+func (k *kept) written() error {
+	<-k.stored
+	return k.err
+}
+
+func (k *kept) conversationID() string {
+	if k == nil {
+		return ""
+	}
+	return k.reply.ConversationID
+}
+
+func (k *kept) messageID() string {
+	if k == nil {
+		return ""
+	}
+	return k.reply.ID
+}
+
+// keepWith stores a message and its (empty) reply in the caller's
+// conversation, or finds the reply a resumed approval goes on in; nil when
+// the message is not kept with a conversation.
+func (e *Engine) keepWith(ctx context.Context, req Request, resumed *pausedReply, now time.Time) (*kept, error) {
+	uid := req.UserID
+	if resumed != nil {
+		if resumed.ConversationID == "" {
+			return nil, nil
+		}
+		m, err := e.st.GetMessage(ctx, uid, resumed.ConversationID, resumed.MessageID)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, refuse(NotFound, "The conversation of this reply was deleted.")
+		}
+		if err != nil {
+			return nil, err
+		}
+		k := &kept{reply: m, begin: func() {}, stored: make(chan struct{})}
+		close(k.stored)
+		return k, nil
+	}
+	cid := strings.TrimSpace(req.ConversationID)
+	if cid == "" {
+		return nil, nil
+	}
+	if len(cid) > maxIDLen {
+		return nil, refuse(NotFound, "Conversation not found.")
+	}
+	message := req.Messages[len(req.Messages)-1].Content
+	user := domain.ConversationMessage{ID: NewMessageID(now), ConversationID: cid, Role: domain.RoleUser, Content: message,
+		CreatedAt: now, UpdatedAt: now, Complete: true}
+	reply := domain.ConversationMessage{ID: NewMessageID(now.Add(time.Microsecond)), ConversationID: cid, Role: domain.RoleAssistant,
+		CreatedAt: now, UpdatedAt: now}
+	k := &kept{userID: user.ID, reply: reply, stored: make(chan struct{}), known: e.known.has(uid, cid, now)}
+	ctx = context.WithoutCancel(ctx)
+	k.begin = sync.OnceFunc(func() { go e.storeKept(ctx, k, uid, cid, user, message, now) })
+	if !k.known {
+		k.begin() // the first frame waits for them
+	}
+	return k, nil
+}
+
+// storeKept writes a kept message and its reply, and closes k.stored.
+func (e *Engine) storeKept(ctx context.Context, k *kept, uid, cid string, user domain.ConversationMessage, message string, now time.Time) {
+	reply := k.reply
+	defer close(k.stored)
+	// The claim (which proves the conversation is the caller's) and
+	// the two messages are written at once: one store call's time. The
+	// messages go in the caller's own partition; if the claim fails
+	// they are removed again.
+	var claimErr, putErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { claimErr = e.st.ClaimMessages(ctx, uid, cid, 2, now) })
+	wg.Go(func() { putErr = e.st.PutMessages(ctx, uid, reply) })
+	userErr := e.st.PutMessages(ctx, uid, user)
+	wg.Wait()
+	switch {
+	case errors.Is(claimErr, store.ErrNotFound):
+		k.err = refuse(NotFound, "Conversation not found.")
+	default:
+		k.err = cmp.Or(claimErr, putErr, userErr)
+	}
+	if k.err != nil {
+		e.known.forget(uid, cid)
+		if err := e.st.DeleteMessages(ctx, uid, cid, user.ID, reply.ID); err != nil {
+			slog.WarnContext(ctx, "unkept messages not removed", "err", err)
+		}
+		return
+	}
+	e.known.claimed(uid, cid, now)
+	go func() {
+		if err := e.st.AddSearchSnippet(ctx, uid, cid, clipRunes(message, snippetRunes)); err != nil {
+			slog.WarnContext(ctx, "conversation search words not saved", "err", err)
+		}
+	}()
+}
+
+// recorder keeps a reply with its conversation as the stream writes it:
+// the text, the tool frames at their place in it, the usage and how it
+// ended. It saves every SaveEvery from its own goroutine and at the end; a
+// save refused because the user pressed Stop (or deleted the conversation)
+// ends the generation through stop.
+type recorder struct {
+	// next is the client's sink. The reply outlives its client: a write
+	// to a client that left is dropped (gone), and the generation goes on.
+	next Sink
+	gone bool
+
+	st   *store.Store
+	uid  string
+	stop func() // ends the generation (Stop pressed, conversation deleted)
+
+	mu         sync.Mutex
+	msg        domain.ConversationMessage // its Content is buf's, at each save
+	buf        strings.Builder            // appended per delta: no copy of what came before
+	blockBytes int
+	stopped    bool // a save was refused: the user stopped the reply
+
+	kept   *kept      // saves wait for its messages to be stored
+	saving sync.Mutex // one save at a time, in order
+	ticker *time.Ticker
+	first  chan struct{} // the first text came: save it at once
+	quit   chan struct{}
+	wg     sync.WaitGroup
+	now    func() time.Time
+}
+
+// newRecorder starts recording into msg (an assistant message already
+// stored, empty or, for a resumed reply, with what it had before the
+// pause).
+func newRecorder(next Sink, st *store.Store, uid string, k *kept, now func() time.Time, stop func()) *recorder {
+	msg := k.reply
+	rec := &recorder{next: next, st: st, uid: uid, stop: stop, msg: msg, now: now, quit: make(chan struct{}), first: make(chan struct{}, 1),
+		ticker: time.NewTicker(SaveEvery), kept: k}
+	rec.msg.Complete, rec.msg.Error = false, ""
+	rec.buf.WriteString(msg.Content)
+	for _, b := range msg.Blocks {
+		rec.blockBytes += len(b.Frame)
+	}
+	rec.wg.Go(func() {
+		for {
+			select {
+			case <-rec.quit:
+				return
+			case <-rec.first:
+				rec.save(false)
+			case <-rec.ticker.C:
+				rec.save(false)
+			}
+		}
+	})
+	return rec
+}
+
+// text adds a content delta.
+func (r *recorder) text(t string) {
+	r.mu.Lock()
+	first := r.buf.Len() == 0
+	if r.buf.Len() < store.MaxMessageText {
+		r.buf.WriteString(t)
+	}
+	r.mu.Unlock()
+	if first { // a reload right after the reply began finds it
+		select {
+		case r.first <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// frame records a data frame: the usage, or a tool frame in stream order.
+func (r *recorder) frame(v any) {
+	switch f := v.(type) {
+	case usageFrame:
+		u := domain.MessageUsage{InputTokens: f.Usage.InputTokens, OutputTokens: f.Usage.OutputTokens, CostUSD: f.Usage.CostUSD, Demo: f.Usage.Demo}
+		r.mu.Lock()
+		r.msg.Usage = &u
+		r.mu.Unlock()
+		return
+	case messageIDsFrame:
+		return
+	}
+	r.block(v)
+}
+
+// block records a tool frame (tool_call, tool_result, notice, the
+// tool_approval of a pause) after the text so far.
+func (r *recorder) block(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	if len(b) > maxStoredBlock {
+		b = keptAsNote(v, len(b))
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.blockBytes+len(b) > maxStoredBlocks {
+		return
+	}
+	r.blockBytes += len(b)
+	r.msg.Blocks = append(r.msg.Blocks, domain.MessageBlock{At: r.buf.Len(), Frame: b})
+}
+
+// keptAsNote is what history keeps of a tool result too large for it.
+func keptAsNote(v any, size int) []byte {
+	if f, ok := v.(toolResultFrame); ok {
+		f.ToolResult.Content = textBlock("(This result, " + humanBytes(size) + ", was shown when it arrived; history keeps only its size.)")
+		f.ToolResult.Truncated = true
+		b, _ := json.Marshal(f)
+		return b
+	}
+	b, _ := json.Marshal(noticeFrame{Notice: "A tool frame of " + humanBytes(size) + " was not kept in history."})
+	return b
+}
+
+func humanBytes(n int) string { return strconv.Itoa(n/1024) + " KB" }
+
+// fail records the error the reply ended with.
+func (r *recorder) fail(detail string) {
+	r.mu.Lock()
+	r.msg.Error = detail
+	r.mu.Unlock()
+}
+
+// save writes the reply (final: it is over). A refused save means the user
+// stopped it, or deleted its conversation: the generation ends.
+func (r *recorder) save(final bool) error {
+	// A save waits for the messages without starting their writes: the
+	// stream starts them after its first frames, finish at the latest.
+	if err := r.kept.written(); err != nil {
+		return store.ErrStopRequested // never stored: nothing to save
+	}
+	r.saving.Lock()
+	defer r.saving.Unlock()
+	// Written at every tick, changed or not: the item's time tells a
+	// re-attaching reader that the reply is still being generated (a tool
+	// may run for a minute), and the write is what learns of a Stop.
+	r.mu.Lock()
+	m := r.msg
+	m.Content = r.buf.String()
+	m.Blocks = append([]domain.MessageBlock(nil), r.msg.Blocks...)
+	m.Complete, m.UpdatedAt = final, r.now().UTC()
+	stopped := r.stopped
+	r.mu.Unlock()
+	var err error
+	if stopped {
+		err = r.st.FinishStoppedReply(context.Background(), r.uid, m)
+	} else {
+		err = r.st.SaveReply(context.Background(), r.uid, m)
+	}
+	switch {
+	case errors.Is(err, store.ErrStopRequested) && !stopped:
+		r.mu.Lock()
+		r.stopped = true
+		r.mu.Unlock()
+		r.stop()
+		if final { // the generation ended as Stop came: keep what it had
+			return r.st.FinishStoppedReply(context.Background(), r.uid, m)
+		}
+		return nil
+	case err != nil && !errors.Is(err, store.ErrStopRequested):
+		slog.Warn("chat reply not saved", "message", m.ID, "final", final, "err", err)
+	}
+	return err
+}
+
+// finish stops the periodic saves and writes the reply's last state; an
+// error when it could not be saved.
+func (r *recorder) finish() error {
+	r.ticker.Stop()
+	select {
+	case <-r.quit:
+		return nil // finished already
+	default:
+		close(r.quit)
+	}
+	r.kept.begin() // a save under way, and the last one, wait for the writes
+	r.wg.Wait()
+	err := r.save(true)
+	if errors.Is(err, store.ErrStopRequested) {
+		return nil // deleted: nothing to keep
+	}
+	return err
+}
+
+// knownTTL is how long a conversation this process saw claimed by a user
+// lets that user's next message in it open its stream before its own claim
+// and messages are written.
+const knownTTL = 5 * time.Minute
+
+// maxKnown bounds the remembered conversations (all are forgotten past it).
+const maxKnown = 10_000
+
+// knownConversations remembers which user's conversations this process
+// recently stored a message in: a next message there is sure to be the
+// user's, so its first frame need not wait for its writes (its claim still
+// runs, and a failed one stops the reply and removes what was written).
+type knownConversations struct {
+	mu sync.Mutex
+	at map[string]time.Time
+}
+
+func newKnownConversations() *knownConversations {
+	return &knownConversations{at: map[string]time.Time{}}
+}
+
+func knownKey(uid, cid string) string { return uid + "\x00" + cid }
+
+// has reports whether uid's conversation cid was claimed within knownTTL.
+func (k *knownConversations) has(uid, cid string, now time.Time) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	at, ok := k.at[knownKey(uid, cid)]
+	return ok && now.Sub(at) < knownTTL && !now.Before(at)
+}
+
+// claimed records that uid's conversation cid took a message at now.
+func (k *knownConversations) claimed(uid, cid string, now time.Time) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if len(k.at) >= maxKnown {
+		clear(k.at)
+	}
+	k.at[knownKey(uid, cid)] = now
+}
+
+// forget drops uid's conversation cid (its claim failed: deleted).
+func (k *knownConversations) forget(uid, cid string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	delete(k.at, knownKey(uid, cid))
+}
+
+// record keeps the reply out writes with k as it streams: the recorder
+// tees its frames into the stored reply, and the opening frame (the
+// message ids) waits for the messages to be stored, so that a conversation
+// that is not the caller's is still a plain refusal and the model call it
+// started is cancelled. In a known conversation the stream does not wait
+// for the writes: they start after its first frames (begin, nil
+// otherwise), and should they fail (the conversation deleted meanwhile),
+// the reply stops.
+func (k *kept) record(ctx context.Context, cancel context.CancelCauseFunc, out *frames, st *store.Store, uid string, now func() time.Time) (rec *recorder, begin func()) {
+	rec = newRecorder(out.sink, st, uid, k, now, func() { cancel(errStopped) })
+	out.sink = rec
+	var ids messageIDsFrame
+	ids.MessageIDs.User, ids.MessageIDs.Assistant = k.userID, k.reply.ID
+	out.open = func() error {
+		if !k.known {
+			if err := k.wait(); err != nil {
+				cancel(errNotKept)
+				return err
+			}
+		}
+		return rec.Data(ids)
+	}
+	if !k.known {
+		return rec, nil
+	}
+	go func() {
+		select {
+		case <-k.stored:
+			if k.written() != nil {
+				cancel(errNotKept)
+			}
+		case <-ctx.Done():
+		}
+	}()
+	return rec, k.begin
+}
+
+// notKeptDetail is what an error frame says of a reply whose messages
+// could not be stored with its conversation.
+func notKeptDetail(err error) string {
+	if e, ok := errors.AsType[*Error](err); ok && e.Kind == NotFound {
+		return "The conversation was deleted, so this reply was not kept."
+	}
+	return replyNotSaved
+}
+
+// The recorder is the Sink a kept reply writes to: each frame is recorded,
+// then passed to the client's sink unless the client left.
+
+func (r *recorder) Content(text string) error {
+	r.text(text)
+	if r.gone {
+		return nil
+	}
+	return r.sent(r.next.Content(text))
+}
+
+func (r *recorder) Data(v any) error {
+	r.frame(v)
+	if r.gone {
+		return nil
+	}
+	return r.sent(r.next.Data(v))
+}
+
+// Event records the tool_approval that pauses the reply, which ends its
+// recording.
+func (r *recorder) Event(name string, v any) error {
+	r.block(map[string]any{name: v})
+	_ = r.finish()
+	if r.gone {
+		return nil
+	}
+	return r.sent(r.next.Event(name, v))
+}
+
+// Error saves the reply with the error it ended with first.
+func (r *recorder) Error(detail string) error {
+	r.fail(detail)
+	_ = r.finish()
+	if r.gone {
+		return nil
+	}
+	return r.sent(r.next.Error(detail))
+}
+
+// Done saves the reply first; one that could not be saved ends with an
+// error frame saying so.
+func (r *recorder) Done() error {
+	err := r.finish()
+	if r.gone {
+		return nil
+	}
+	if err != nil {
+		return r.sent(r.next.Error(replyNotSaved))
+	}
+	return r.sent(r.next.Done())
+}
+
+func (r *recorder) Comment(text string) error {
+	if r.gone {
+		return nil
+	}
+	return r.sent(r.next.Comment(text))
+}
+
+// sent notes a client a write failed to as gone; the reply goes on being
+// saved.
+func (r *recorder) sent(err error) error {
+	if err != nil {
+		r.gone = true
+	}
+	return nil
+}
+
+// Re-attaching polls the stored reply: first soon, then less often.
+const (
+	reattachFirstPoll = 100 * time.Millisecond
+	reattachMaxPoll   = time.Second
+	// reattachDead: a reply not complete whose item did not change for this
+	// long lost its generator (its process died); the stream says so.
+	reattachDead = 5 * SaveEvery
+)
+
+// Replies reaches the replies kept with conversations from any instance,
+// through what their generators save: the conversation routes re-attach
+// to one (Reattach) and stop one (Stop).
+type Replies struct {
+	st   *store.Store
+	opts Options
+}
+
+// NewReplies reads kept replies from st; of opts, Now and
+// MaxStreamDuration count.
+func NewReplies(st *store.Store, opts Options) *Replies {
+	return &Replies{st: st, opts: opts.completed()}
+}
+
+// Reattach streams uid's reply mid in conversation cid to sink: what it
+// has so far at once, then what its generator saves as it comes (the
+// stored item is polled), ending as the reply ended; a finished reply is
+// answered at once. The error is a refusal before anything was written
+// (an *Error NotFound: no such reply of the caller's).
+func (rs *Replies) Reattach(ctx context.Context, uid, cid, mid string, sink Sink) error {
+	var m domain.ConversationMessage
+	err := rs.whileWritten(ctx, mid, func() (err error) {
+		m, err = rs.st.GetMessage(ctx, uid, cid, mid)
+		return err
+	})
+	if errors.Is(err, store.ErrNotFound) || (err == nil && m.Role != domain.RoleAssistant) {
+		return refuse(NotFound, "Message not found.")
+	}
+	if err != nil {
+		return err
+	}
+	out := &frames{sink: sink}
+	sent, blocks := 0, 0
+	wait := reattachFirstPoll
+	deadline := time.Now().Add(rs.opts.MaxStreamDuration + time.Minute)
+	for {
+		sent, blocks = replay(out, m, sent, blocks)
+		switch {
+		case m.Complete || m.StopRequested:
+			finishReplay(out, m)
+			return nil
+		case rs.opts.Now().Sub(m.UpdatedAt) > reattachDead || time.Now().After(deadline):
+			_ = out.error("The reply stopped being generated before it finished. Send your message again.")
+			return nil
+		}
+		if !out.started {
+			_ = out.comment("generating")
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(wait):
+		}
+		wait = min(wait*3/2, reattachMaxPoll)
+		next, err := rs.st.GetMessage(ctx, uid, cid, mid)
+		if errors.Is(err, store.ErrNotFound) {
+			_ = out.error("This conversation was deleted.")
+			return nil
+		}
+		if err == nil {
+			m = next
+		}
+	}
+}
+
+// Stop asks the invocation generating uid's reply mid in conversation cid
+// to end it (it learns so at its next save); an *Error NotFound when there
+// is no such message.
+func (rs *Replies) Stop(ctx context.Context, uid, cid, mid string) error {
+	err := rs.whileWritten(ctx, mid, func() error { return rs.st.RequestStop(ctx, uid, cid, mid) })
+	if errors.Is(err, store.ErrNotFound) {
+		return refuse(NotFound, "Message not found.")
+	}
+	return err
+}
+
+// writeGrace bounds how long after its id was made a message may still be
+// being written (its stream opened before its writes were over).
+const writeGrace = 2 * time.Second
+
+// whileWritten runs op, and again every 50 ms while it finds no message and
+// the message's id is young enough that it may still be being written.
+func (rs *Replies) whileWritten(ctx context.Context, mid string, op func() error) error {
+	at, known := messageIDTime(mid)
+	for {
+		err := op()
+		age := rs.opts.Now().Sub(at)
+		if !errors.Is(err, store.ErrNotFound) || !known || age > writeGrace || age < -time.Second {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// replay writes what m has past sent bytes of text and blocks frames, in
+// stream order, and answers the new positions.
+func replay(out *frames, m domain.ConversationMessage, sent, blocks int) (int, int) {
+	for ; blocks < len(m.Blocks); blocks++ {
+		b := m.Blocks[blocks]
+		if b.At > len(m.Content) {
+			break
+		}
+		if b.At > sent {
+			_ = out.content(m.Content[sent:b.At])
+			sent = b.At
+		}
+		if !strings.HasPrefix(string(b.Frame), `{"tool_approval"`) {
+			_ = out.data(json.RawMessage(b.Frame))
+		}
+	}
+	if len(m.Content) > sent {
+		_ = out.content(m.Content[sent:])
+		sent = len(m.Content)
+	}
+	return sent, blocks
+}
+
+// finishReplay ends a re-attached stream as its reply ended.
+func finishReplay(out *frames, m domain.ConversationMessage) {
+	if m.Error != "" {
+		_ = out.error(m.Error)
+		return
+	}
+	if n := len(m.Blocks); n > 0 && strings.HasPrefix(string(m.Blocks[n-1].Frame), `{"tool_approval"`) {
+		// Paused for an approval: the event as it was sent.
+		_ = out.event("tool_approval", json.RawMessage(strings.TrimSuffix(strings.TrimPrefix(string(m.Blocks[n-1].Frame), `{"tool_approval":`), "}")))
+		return
+	}
+	if m.Usage != nil {
+		var uf usageFrame
+		uf.Usage.InputTokens, uf.Usage.OutputTokens, uf.Usage.CostUSD, uf.Usage.Demo = m.Usage.InputTokens, m.Usage.OutputTokens, m.Usage.CostUSD, m.Usage.Demo
+		_ = out.data(uf)
+	}
+	_ = out.done()
+}
+
+// NewMessageID is sortable by time and of fixed length: m, 16 hex digits of
+// the time in µs, 8 random hex digits (messageIDTime reads the time back).
+func NewMessageID(at time.Time) string {
+	return fmt.Sprintf("m%016x%s", at.UnixMicro(), random.Hex(4))
+}
+
+// messageIDTime reads the time NewMessageID put in an id.
+func messageIDTime(mid string) (time.Time, bool) {
+	if len(mid) != 25 || mid[0] != 'm' {
+		return time.Time{}, false
+	}
+	us, err := strconv.ParseInt(mid[1:17], 16, 64)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return time.UnixMicro(us), true
+}
+
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n])
+}

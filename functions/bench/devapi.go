@@ -16,8 +16,8 @@ import (
 
 	"aiwork/shared/config"
 	"aiwork/shared/local/devstack"
-	"aiwork/shared/local/localproc"
 	"aiwork/shared/store"
+	"aiwork/shared/testbed/localproc"
 )
 
 // Rounds of the devserver API part.

@@ -25,7 +25,7 @@ import (
 	"time"
 
 	"aiwork/shared/gcpace"
-	"aiwork/shared/local/localdynamo"
+	"aiwork/shared/testbed/localdynamo"
 )
 
 func main() {

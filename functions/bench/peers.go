@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"aiwork/shared/local/localproc"
+	"aiwork/shared/testbed/localproc"
 )
 
 // The peers part (`make bench-peers`, flag -peers): the relay measurement

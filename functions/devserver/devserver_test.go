@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"aiwork/shared/local/localproc"
+	"aiwork/shared/testbed/localproc"
 )
 
 // The devserver as `make run` runs it: a real process with its own dynalite.

@@ -22,8 +22,8 @@ import (
 	"aiwork/shared/config"
 	"aiwork/shared/gcpace"
 	"aiwork/shared/local/devstack"
-	"aiwork/shared/local/localdynamo"
 	"aiwork/shared/store"
+	"aiwork/shared/testbed/localdynamo"
 )
 
 func main() {

@@ -301,9 +301,9 @@ func TestReservedConcurrency(t *testing.T) {
 	}
 }
 
-// No Lambda links the local stand-ins (shared/local/...): they would grow
-// every bootstrap and could answer in AWS what only a developer's machine
-// should.
+// No Lambda links the local stand-ins and engines (shared/local/...,
+// shared/testbed/...): they would grow every bootstrap and could answer in
+// AWS what only a developer's machine should.
 func TestNoFunctionLinksLocalPackages(t *testing.T) {
 	args := []string{"list", "-deps", "-f", "{{.ImportPath}}"}
 	for _, name := range lambdas.Names() {
@@ -316,8 +316,10 @@ func TestNoFunctionLinksLocalPackages(t *testing.T) {
 		t.Fatalf("go list: %v", err)
 	}
 	for _, pkg := range strings.Fields(string(out)) {
-		if strings.HasPrefix(pkg, "aiwork/shared/local/") || pkg == "aiwork/shared/local" {
-			t.Errorf("a function links %s", pkg)
+		for _, group := range []string{"aiwork/shared/local", "aiwork/shared/testbed"} {
+			if pkg == group || strings.HasPrefix(pkg, group+"/") {
+				t.Errorf("a function links %s", pkg)
+			}
 		}
 	}
 }

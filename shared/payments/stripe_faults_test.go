@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"aiwork/shared/local/faultproxy"
 	"aiwork/shared/payments"
+	"aiwork/shared/testbed/faultproxy"
 )
 
 // Stripe answering nothing (a silent port) fails the checkout after the

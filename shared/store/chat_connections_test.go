@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"aiwork/shared/domain"
-	"aiwork/shared/local/faultproxy"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
+	"aiwork/shared/testbed/faultproxy"
 )
 
 // A chat connection never changes, so one read serves every later message:

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"aiwork/shared/local/faultproxy"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
+	"aiwork/shared/testbed/faultproxy"
 )
 
 // A create whose first attempt reached the table but whose answer was lost

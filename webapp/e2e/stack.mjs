@@ -21,7 +21,7 @@ function canListen(port) {
 
 /**
  * A loopback port free a moment ago, below the kernel's ephemeral range, as
- * shared/local/localproc.FreePort picks them: a port from that range is handed
+ * shared/testbed/localproc.FreePort picks them: a port from that range is handed
  * out again at once, so with files side by side a devserver and another
  * stack's dynalite were once given one port.
  */

@@ -19,9 +19,9 @@ import (
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
 	"aiwork/shared/local/devstack"
-	"aiwork/shared/local/faultproxy"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
+	"aiwork/shared/testbed/faultproxy"
 )
 
 // faultStack is the whole API on a real table reached through a fault

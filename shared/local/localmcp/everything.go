@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"time"
 
-	"aiwork/shared/local/localproc"
+	"aiwork/shared/testbed/localproc"
 )
 
 // Modes the reference server speaks.

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"time"
 
-	"aiwork/shared/local/localproc"
+	"aiwork/shared/testbed/localproc"
 )
 
 // OAuthServer is the MCP TypeScript SDK's example server

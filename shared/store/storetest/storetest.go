@@ -18,9 +18,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"aiwork/shared/config"
-	"aiwork/shared/local/faultproxy"
-	"aiwork/shared/local/localdynamo"
 	"aiwork/shared/store"
+	"aiwork/shared/testbed/faultproxy"
+	"aiwork/shared/testbed/localdynamo"
 )
 
 var (

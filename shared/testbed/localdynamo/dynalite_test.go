@@ -9,8 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"aiwork/shared/config"
-	"aiwork/shared/local/localdynamo"
 	"aiwork/shared/store"
+	"aiwork/shared/testbed/localdynamo"
 )
 
 // A client that closes its connection before dynalite answered (a request

@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"aiwork/shared/local/localproc"
+	"aiwork/shared/testbed/localproc"
 )
 
 // serveScript starts dynalite so that a request cut halfway does not stop it.

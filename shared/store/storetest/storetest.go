@@ -4,8 +4,6 @@ package storetest
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"net/url"
 	"os"
@@ -18,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"aiwork/shared/config"
+	"aiwork/shared/random"
 	"aiwork/shared/store"
 	"aiwork/shared/testbed/faultproxy"
 	"aiwork/shared/testbed/localdynamo"
@@ -52,9 +51,7 @@ func Endpoint(t testing.TB) string {
 // Config is a store configuration for a new, empty table on the package's dynalite.
 func Config(t testing.TB) config.Store {
 	t.Helper()
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	return config.Store{TableName: "test-" + hex.EncodeToString(b), Endpoint: Endpoint(t), Region: "us-east-1"}
+	return config.Store{TableName: "test-" + random.Hex(6), Endpoint: Endpoint(t), Region: "us-east-1"}
 }
 
 // New is a store on a new, empty table of its own.

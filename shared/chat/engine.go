@@ -14,7 +14,10 @@
 //   - approval.go: a reply paused for the user's approval of a tool call
 //     (a single-use token), and its resumption;
 //   - keep.go: a reply kept with its conversation as it streams, which
-//     outlives its client; Replies re-attaches to it and stops it.
+//     outlives its client.
+//
+// Replies (replies.go) re-attaches to a kept reply and stops it, from any
+// instance: what the conversation routes need of the engine.
 package chat
 
 import (

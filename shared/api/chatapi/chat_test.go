@@ -18,13 +18,14 @@ import (
 	"time"
 
 	"aiwork/shared/api/chatapi"
+	"aiwork/shared/chat/chattest"
 	"aiwork/shared/httpx"
 	"aiwork/shared/llm"
 )
 
 func TestMessageRefusals(t *testing.T) {
 	t.Parallel()
-	up := replies(llm.Usage{}, "never")
+	up := chattest.Replies(llm.Usage{}, "never")
 	s := newStack(t, 10*time.Second, map[string]llm.Provider{"openai": up})
 	_, token := s.user()
 	_, otherToken := s.user()
@@ -38,25 +39,25 @@ func TestMessageRefusals(t *testing.T) {
 		status int
 		detail string // a part of the detail, when it matters
 	}{
-		{"no token", "", mustJSON(msg{ConnectionID: conn, Message: "hi"}), 401, ""},
-		{"bad token", token + "x", mustJSON(msg{ConnectionID: conn, Message: "hi"}), 401, ""},
-		{"another user's connection", token, mustJSON(msg{ConnectionID: others, Message: "hi"}), 404, "Connection not found"},
-		{"unknown connection", token, mustJSON(msg{ConnectionID: "nope", Message: "hi"}), 404, "Connection not found"},
+		{"no token", "", chattest.MustJSON(msg{ConnectionID: conn, Message: "hi"}), 401, ""},
+		{"bad token", token + "x", chattest.MustJSON(msg{ConnectionID: conn, Message: "hi"}), 401, ""},
+		{"another user's connection", token, chattest.MustJSON(msg{ConnectionID: others, Message: "hi"}), 404, "Connection not found"},
+		{"unknown connection", token, chattest.MustJSON(msg{ConnectionID: "nope", Message: "hi"}), 404, "Connection not found"},
 		{"no connection id", token, `{"message":"hi"}`, 400, "connection_id"},
-		{"empty message", token, mustJSON(msg{ConnectionID: conn, Message: ""}), 400, "Message is required"},
-		{"whitespace message", token, mustJSON(msg{ConnectionID: conn, Message: " \n\t "}), 400, "Message is required"},
-		{"model of another provider", token, mustJSON(msg{ConnectionID: conn, Message: "hi", Model: "claude-3-opus"}), 400, "This connection is for gpt-4o-mini; connect again to use claude-3-opus."},
-		{"another model of the provider", token, mustJSON(msg{ConnectionID: conn, Message: "hi", Model: "gpt-4-turbo"}), 400, "This connection is for gpt-4o-mini; connect again to use gpt-4-turbo."},
-		{"bad context role", token, mustJSON(msg{ConnectionID: conn, Message: "hi", Context: []llm.Message{{Role: "user", Content: "a"}, {Role: "tool", Content: "b"}}}), 400, "context[1].role"},
-		{"context over the cap", token, mustJSON(msg{ConnectionID: conn, Message: "hi", Context: []llm.Message{{Role: "user", Content: strings.Repeat("a", chatapi.MaxContextChars)}}}), 413, "too long"},
-		{"body over 512 KiB", token, mustJSON(msg{ConnectionID: conn, Message: strings.Repeat("b", chatapi.MaxBodyBytes)}), 413, "512 KiB"},
+		{"empty message", token, chattest.MustJSON(msg{ConnectionID: conn, Message: ""}), 400, "Message is required"},
+		{"whitespace message", token, chattest.MustJSON(msg{ConnectionID: conn, Message: " \n\t "}), 400, "Message is required"},
+		{"model of another provider", token, chattest.MustJSON(msg{ConnectionID: conn, Message: "hi", Model: "claude-3-opus"}), 400, "This connection is for gpt-4o-mini; connect again to use claude-3-opus."},
+		{"another model of the provider", token, chattest.MustJSON(msg{ConnectionID: conn, Message: "hi", Model: "gpt-4-turbo"}), 400, "This connection is for gpt-4o-mini; connect again to use gpt-4-turbo."},
+		{"bad context role", token, chattest.MustJSON(msg{ConnectionID: conn, Message: "hi", Context: []llm.Message{{Role: "user", Content: "a"}, {Role: "tool", Content: "b"}}}), 400, "context[1].role"},
+		{"context over the cap", token, chattest.MustJSON(msg{ConnectionID: conn, Message: "hi", Context: []llm.Message{{Role: "user", Content: strings.Repeat("a", chatapi.MaxContextChars)}}}), 413, "too long"},
+		{"body over 512 KiB", token, chattest.MustJSON(msg{ConnectionID: conn, Message: strings.Repeat("b", chatapi.MaxBodyBytes)}), 413, "512 KiB"},
 		{"malformed body", token, `{"connection_id":`, 400, "Malformed JSON"},
 		{"no body", token, ``, 400, "body is required"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := s.do("POST", chatapi.Path, tt.token, tt.body)
-			e := wantError(t, w, tt.status)
+			e := chattest.WantError(t, w, tt.status)
 			if !strings.Contains(e.Detail, tt.detail) {
 				t.Errorf("detail = %q, want it to mention %q", e.Detail, tt.detail)
 			}
@@ -65,7 +66,7 @@ func TestMessageRefusals(t *testing.T) {
 			}
 		})
 	}
-	if n := len(up.requests()); n != 0 {
+	if n := len(up.Requests()); n != 0 {
 		t.Errorf("the upstream was called %d times for refused requests", n)
 	}
 }
@@ -74,7 +75,7 @@ func TestMessageRefusals(t *testing.T) {
 // the cap goes through.
 func TestMessageContextAtTheCap(t *testing.T) {
 	t.Parallel()
-	s := newStack(t, 10*time.Second, map[string]llm.Provider{"openai": replies(llm.Usage{}, "ok")})
+	s := newStack(t, 10*time.Second, map[string]llm.Provider{"openai": chattest.Replies(llm.Usage{}, "ok")})
 	_, token := s.user()
 	conn := s.connect(token, "openai", "gpt-4o")
 	msgText := "é?"
@@ -87,7 +88,7 @@ func TestMessageContextAtTheCap(t *testing.T) {
 func TestMessageStreamsFrames(t *testing.T) {
 	t.Parallel()
 	deltas := []string{"Bon", "", "jour", ` "le" monde`, "\n\n```go\nx := 1\n```"}
-	up := replies(llm.Usage{InputTokens: 1200, OutputTokens: 300}, deltas...)
+	up := chattest.Replies(llm.Usage{InputTokens: 1200, OutputTokens: 300}, deltas...)
 	s := newStack(t, 10*time.Second, map[string]llm.Provider{"openai": up})
 	_, token := s.user()
 	conn := s.connect(token, "openai", "gpt-4o-mini")
@@ -107,12 +108,12 @@ func TestMessageStreamsFrames(t *testing.T) {
 	if cc := w.Header().Get("Cache-Control"); !strings.Contains(cc, "no-cache") {
 		t.Errorf("Cache-Control = %q", cc)
 	}
-	got := frames(w.Body.String())
-	want := []string{contentFrame("Bon"), contentFrame("jour"), contentFrame(` "le" monde`), contentFrame("\n\n```go\nx := 1\n```")}
+	got := chattest.Frames(w.Body.String())
+	want := []string{chattest.ContentFrame("Bon"), chattest.ContentFrame("jour"), chattest.ContentFrame(` "le" monde`), chattest.ContentFrame("\n\n```go\nx := 1\n```")}
 	if len(got) != len(want)+2 || !slices.Equal(got[:len(want)], want) {
 		t.Fatalf("frames = %q, want %q then usage and [DONE]", got, want)
 	}
-	if got[len(got)-1] != doneFrame {
+	if got[len(got)-1] != chattest.DoneFrame {
 		t.Errorf("last frame = %q, want [DONE]", got[len(got)-1])
 	}
 	usage := got[len(want)]
@@ -134,7 +135,7 @@ func TestMessageStreamsFrames(t *testing.T) {
 		t.Errorf("usage = %+v (cost %v), want 1200 in, 300 out, $0.00036", uf.Usage, uf.Usage.CostUSD)
 	}
 
-	reqs := up.requests()
+	reqs := up.Requests()
 	if len(reqs) != 1 {
 		t.Fatalf("upstream calls = %d, want 1", len(reqs))
 	}
@@ -149,21 +150,21 @@ func TestMessageStreamsFrames(t *testing.T) {
 // upstream gets the model's API id.
 func TestMessageModelChoice(t *testing.T) {
 	t.Parallel()
-	up := replies(llm.Usage{}, "ok")
+	up := chattest.Replies(llm.Usage{}, "ok")
 	s := newStack(t, 10*time.Second, map[string]llm.Provider{"meta": up})
 	_, token := s.user()
 	conn := s.connect(token, "meta", "llama-3.1-8b-instruct")
 	for _, model := range []string{"", "llama-3.1-8b-instruct"} {
-		if w := s.send(token, msg{ConnectionID: conn, Message: "hi", Model: model}); w.Code != http.StatusOK || !strings.HasSuffix(w.Body.String(), doneFrame) {
+		if w := s.send(token, msg{ConnectionID: conn, Message: "hi", Model: model}); w.Code != http.StatusOK || !strings.HasSuffix(w.Body.String(), chattest.DoneFrame) {
 			t.Fatalf("model %q: %d %s", model, w.Code, w.Body)
 		}
 	}
 	w := s.send(token, msg{ConnectionID: conn, Message: "hi", Model: "llama-3.1-70b-instruct"})
-	if e := wantError(t, w, http.StatusBadRequest); e.Detail != "This connection is for llama-3.1-8b-instruct; connect again to use llama-3.1-70b-instruct." {
+	if e := chattest.WantError(t, w, http.StatusBadRequest); e.Detail != "This connection is for llama-3.1-8b-instruct; connect again to use llama-3.1-70b-instruct." {
 		t.Errorf("detail = %q", e.Detail)
 	}
 	var got []string
-	for _, r := range up.requests() {
+	for _, r := range up.Requests() {
 		got = append(got, r.Model)
 	}
 	if want := []string{"meta.llama3-1-8b-instruct-v1:0", "meta.llama3-1-8b-instruct-v1:0"}; !slices.Equal(got, want) {
@@ -194,15 +195,15 @@ func TestMessageUpstreamErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s := newStack(t, 10*time.Second, map[string]llm.Provider{"anthropic": fails(tt.err, "Par")})
+			s := newStack(t, 10*time.Second, map[string]llm.Provider{"anthropic": chattest.Fails(tt.err, "Par")})
 			_, token := s.user()
 			conn := s.connect(token, "anthropic", "claude-3-5-sonnet")
 			w := s.send(token, msg{ConnectionID: conn, Message: "hi"})
 			if w.Code != http.StatusOK {
 				t.Fatalf("status = %d", w.Code)
 			}
-			got := frames(w.Body.String())
-			want := []string{contentFrame("Par"), errorFrame(tt.detail)}
+			got := chattest.Frames(w.Body.String())
+			want := []string{chattest.ContentFrame("Par"), chattest.ErrorFrame(tt.detail)}
 			if !slices.Equal(got, want) {
 				t.Errorf("frames = %q, want %q (no [DONE])", got, want)
 			}
@@ -214,7 +215,7 @@ func TestMessageStall(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) }) // frees a handler that failed to cancel
-	stuck := holds(release, "Bon", "never")
+	stuck := chattest.Holds(release, "Bon", "never")
 	s := newStack(t, 200*time.Millisecond, map[string]llm.Provider{"google": stuck})
 	_, token := s.user()
 	conn := s.connect(token, "google", "gemini-1.5-flash")
@@ -223,11 +224,11 @@ func TestMessageStall(t *testing.T) {
 	if el := time.Since(start); el < 200*time.Millisecond || el > patience {
 		t.Errorf("stream ended after %v, want about the 200ms stall timeout", el)
 	}
-	if got, want := frames(w.Body.String()), []string{contentFrame("Bon"), errorFrame("Stream timeout")}; !slices.Equal(got, want) {
+	if got, want := chattest.Frames(w.Body.String()), []string{chattest.ContentFrame("Bon"), chattest.ErrorFrame("Stream timeout")}; !slices.Equal(got, want) {
 		t.Errorf("frames = %q, want %q", got, want)
 	}
 	select {
-	case <-stuck.ended:
+	case <-stuck.Ended:
 	default:
 		t.Error("the upstream call was not cancelled")
 	}
@@ -236,7 +237,7 @@ func TestMessageStall(t *testing.T) {
 // An upstream that never sends a first chunk times out the same way.
 func TestMessageStallBeforeFirstChunk(t *testing.T) {
 	t.Parallel()
-	silent := newUpstream(func(ctx context.Context, _ llm.Request, _ func(string) error) (llm.Usage, error) {
+	silent := chattest.NewUpstream(func(ctx context.Context, _ llm.Request, _ func(string) error) (llm.Usage, error) {
 		select {
 		case <-ctx.Done():
 			return llm.Usage{}, ctx.Err()
@@ -248,7 +249,7 @@ func TestMessageStallBeforeFirstChunk(t *testing.T) {
 	_, token := s.user()
 	conn := s.connect(token, "meta", "llama-3.1-70b-instruct")
 	w := s.sendWithin(token, msg{ConnectionID: conn, Message: "hi"}, patience)
-	if got, want := frames(w.Body.String()), []string{errorFrame("Stream timeout")}; !slices.Equal(got, want) {
+	if got, want := chattest.Frames(w.Body.String()), []string{chattest.ErrorFrame("Stream timeout")}; !slices.Equal(got, want) {
 		t.Errorf("frames = %q, want %q", got, want)
 	}
 }
@@ -258,7 +259,7 @@ func TestMessageStallBeforeFirstChunk(t *testing.T) {
 // busy machine 700 ms of scheduling slack per chunk).
 func TestMessageSteadyStreamOutlivesStallTimeout(t *testing.T) {
 	t.Parallel()
-	slow := newUpstream(func(ctx context.Context, _ llm.Request, emit func(string) error) (llm.Usage, error) {
+	slow := chattest.NewUpstream(func(ctx context.Context, _ llm.Request, emit func(string) error) (llm.Usage, error) {
 		for i := range 5 {
 			select {
 			case <-time.After(300 * time.Millisecond):
@@ -275,8 +276,8 @@ func TestMessageSteadyStreamOutlivesStallTimeout(t *testing.T) {
 	_, token := s.user()
 	conn := s.connect(token, "openai", "gpt-4o")
 	w := s.sendWithin(token, msg{ConnectionID: conn, Message: "hi"}, patience)
-	got := frames(w.Body.String())
-	if len(got) != 7 || got[4] != contentFrame("4") || got[6] != doneFrame {
+	got := chattest.Frames(w.Body.String())
+	if len(got) != 7 || got[4] != chattest.ContentFrame("4") || got[6] != chattest.DoneFrame {
 		t.Errorf("frames = %q, want 5 chunks, usage, [DONE]", got)
 	}
 }
@@ -284,7 +285,7 @@ func TestMessageSteadyStreamOutlivesStallTimeout(t *testing.T) {
 // A client that goes away cancels the upstream call.
 func TestMessageClientDisconnect(t *testing.T) {
 	t.Parallel()
-	held := holds(make(chan struct{}), "Bon", "never")
+	held := chattest.Holds(make(chan struct{}), "Bon", "never")
 	s := newStack(t, 30*time.Second, map[string]llm.Provider{"openai": held})
 	_, token := s.user()
 	conn := s.connect(token, "openai", "gpt-4o-mini")
@@ -293,19 +294,19 @@ func TestMessageClientDisconnect(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	res := post(t, ctx, srv.URL, token, msg{ConnectionID: conn, Message: "hi"})
+	res := chattest.Post(t, ctx, srv.URL, token, msg{ConnectionID: conn, Message: "hi"})
 	defer res.Body.Close()
-	if got := readFrame(t, bufio.NewReader(res.Body), patience); got != contentFrame("Bon") {
+	if got := chattest.ReadFrame(t, bufio.NewReader(res.Body), patience); got != chattest.ContentFrame("Bon") {
 		t.Fatalf("first frame = %q", got)
 	}
 	select {
-	case <-held.ended:
+	case <-held.Ended:
 		t.Fatal("the upstream was cancelled before the client left")
 	default:
 	}
 	cancel()
 	select {
-	case <-held.ended:
+	case <-held.Ended:
 	case <-time.After(patience):
 		t.Fatal("the upstream call was not cancelled within 2s of the client leaving")
 	}
@@ -317,14 +318,14 @@ func TestMessageClientDisconnect(t *testing.T) {
 func TestMessageNotBufferedThroughDevserver(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
-	up := holds(release, "first", " second", " third")
+	up := chattest.Holds(release, "first", " second", " third")
 	s := newStack(t, 30*time.Second, map[string]llm.Provider{"openai": up})
 	_, token := s.user()
 	conn := s.connect(token, "openai", "gpt-4o-mini")
 	srv := httptest.NewServer(httpx.AccessLog(s.h))
 	defer srv.Close()
 
-	res := post(t, context.Background(), srv.URL, token, msg{ConnectionID: conn, Message: "hi"})
+	res := chattest.Post(t, context.Background(), srv.URL, token, msg{ConnectionID: conn, Message: "hi"})
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("status = %d", res.StatusCode)
@@ -333,7 +334,7 @@ func TestMessageNotBufferedThroughDevserver(t *testing.T) {
 		t.Errorf("Content-Type = %q", res.Header.Get("Content-Type"))
 	}
 	r := bufio.NewReader(res.Body)
-	if got := readFrame(t, r, patience); got != contentFrame("first") {
+	if got := chattest.ReadFrame(t, r, patience); got != chattest.ContentFrame("first") {
 		t.Fatalf("first frame = %q", got)
 	}
 	close(release)
@@ -341,31 +342,8 @@ func TestMessageNotBufferedThroughDevserver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := frames(string(rest))
-	if len(got) != 4 || got[0] != contentFrame(" second") || got[1] != contentFrame(" third") || !strings.HasPrefix(got[2], `data: {"usage":`) || got[3] != doneFrame {
+	got := chattest.Frames(string(rest))
+	if len(got) != 4 || got[0] != chattest.ContentFrame(" second") || got[1] != chattest.ContentFrame(" third") || !strings.HasPrefix(got[2], `data: {"usage":`) || got[3] != chattest.DoneFrame {
 		t.Errorf("rest = %q", got)
 	}
-}
-
-func post(t *testing.T, ctx context.Context, base, token string, in any) *http.Response {
-	t.Helper()
-	req, err := http.NewRequestWithContext(ctx, "POST", base+chatapi.Path, strings.NewReader(mustJSON(in)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
-func mustJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
 }

@@ -10,6 +10,7 @@ import (
 	"aiwork/shared/api/chatapi"
 	"aiwork/shared/api/mcpapi"
 	"aiwork/shared/auth"
+	"aiwork/shared/chat/chattest"
 	"aiwork/shared/llm"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
@@ -24,7 +25,7 @@ import (
 func TestReplyWhoseMessagesWereNotStoredSaysSo(t *testing.T) {
 	t.Parallel()
 	st, proxy, _ := storetest.ViaFaultProxy(t, 0)
-	up := newUpstream(func(_ context.Context, req llm.Request, emit func(string) error) (llm.Usage, error) {
+	up := chattest.NewUpstream(func(_ context.Context, req llm.Request, emit func(string) error) (llm.Usage, error) {
 		return llm.Usage{InputTokens: 1, OutputTokens: 1}, emit("re: " + req.Messages[len(req.Messages)-1].Content)
 	})
 	s := mountStack(t, st, chatapi.Options{StallTimeout: patience}, map[string]llm.Provider{"openai": up},
@@ -36,14 +37,14 @@ func TestReplyWhoseMessagesWereNotStoredSaysSo(t *testing.T) {
 		w := s.sendWithin(token, map[string]any{"connection_id": conn, "message": message, "context": []any{}, "conversation_id": conv.ID}, patience)
 		return w.Body.String()
 	}
-	if body := send("first question"); !strings.HasSuffix(body, doneFrame) {
+	if body := send("first question"); !strings.HasSuffix(body, chattest.DoneFrame) {
 		t.Fatalf("first message: %q", body)
 	}
 
 	const question = "question-never-stored-7f3a"
 	proxy.CutWhenSent([]byte(question))
 	body := send(question)
-	if !strings.HasSuffix(body, errorFrame("The reply was not saved with the conversation: the service is busy. Copy it before you leave this page.")) {
+	if !strings.HasSuffix(body, chattest.ErrorFrame("The reply was not saved with the conversation: the service is busy. Copy it before you leave this page.")) {
 		t.Fatalf("a reply whose messages were not stored ended with %q", body)
 	}
 	if msgs := s.messages(token, conv.ID); len(msgs) != 2 {
@@ -51,7 +52,7 @@ func TestReplyWhoseMessagesWereNotStoredSaysSo(t *testing.T) {
 	}
 
 	proxy.CutWhenSent(nil)
-	if body := send(question); !strings.HasSuffix(body, doneFrame) {
+	if body := send(question); !strings.HasSuffix(body, chattest.DoneFrame) {
 		t.Fatalf("the same message once the table is back: %q", body)
 	}
 	msgs := s.messages(token, conv.ID)
@@ -71,7 +72,7 @@ func TestKnownConversationWritesStartAfterTheFirstFrames(t *testing.T) {
 	st, proxy, _ := storetest.ViaFaultProxy(t, 0)
 	const question = "question-written-later-5c1d"
 	release := make(chan struct{})
-	up := newUpstream(func(ctx context.Context, req llm.Request, emit func(string) error) (llm.Usage, error) {
+	up := chattest.NewUpstream(func(ctx context.Context, req llm.Request, emit func(string) error) (llm.Usage, error) {
 		if req.Messages[len(req.Messages)-1].Content != question {
 			return llm.Usage{InputTokens: 1, OutputTokens: 1}, emit("warm")
 		}
@@ -92,14 +93,14 @@ func TestKnownConversationWritesStartAfterTheFirstFrames(t *testing.T) {
 	conv := s.newConversation(token, "")
 	conn := s.connect(token, "openai", "gpt-4o-mini")
 	warm := s.sendWithin(token, map[string]any{"connection_id": conn, "message": "warm-up", "context": []any{}, "conversation_id": conv.ID}, patience)
-	if body := warm.Body.String(); !strings.HasSuffix(body, doneFrame) {
+	if body := warm.Body.String(); !strings.HasSuffix(body, chattest.DoneFrame) {
 		t.Fatalf("first message: %q", body)
 	}
 
 	written := proxy.SeenSent([]byte(question))
 	res := s.openStream(token, msg{ConnectionID: conn, Message: question, Context: []llm.Message{}, ConversationID: conv.ID})
 	r := bufio.NewReader(res.Body)
-	if ids, first := readFrame(t, r, patience), readFrame(t, r, patience); !strings.Contains(ids, "message_ids") || first != contentFrame("first ") {
+	if ids, first := chattest.ReadFrame(t, r, patience), chattest.ReadFrame(t, r, patience); !strings.Contains(ids, "message_ids") || first != chattest.ContentFrame("first ") {
 		t.Fatalf("first frames %q, %q; want the message ids and the first delta", ids, first)
 	}
 	// A bound on something that must not happen: the old code wrote the
@@ -116,8 +117,8 @@ func TestKnownConversationWritesStartAfterTheFirstFrames(t *testing.T) {
 		t.Fatal("the message never reached the table after the second frame")
 	}
 	var rest strings.Builder
-	for !strings.HasSuffix(rest.String(), doneFrame) {
-		f := readFrame(t, r, patience)
+	for !strings.HasSuffix(rest.String(), chattest.DoneFrame) {
+		f := chattest.ReadFrame(t, r, patience)
 		if f == "" {
 			t.Fatalf("the stream ended without [DONE]: %q", rest.String())
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"aiwork/shared/api/chatapi"
+	"aiwork/shared/chat/chattest"
 	"aiwork/shared/config"
 	"aiwork/shared/domain"
 	"aiwork/shared/llm"
@@ -41,8 +42,8 @@ func (c *clock) Set(t time.Time) {
 
 // gate is an upstream that reports each call on started, then holds it
 // until release is closed (or its context ends), then finishes.
-func gate(started chan<- struct{}, release <-chan struct{}) *upstream {
-	return newUpstream(func(ctx context.Context, _ llm.Request, emit func(string) error) (llm.Usage, error) {
+func gate(started chan<- struct{}, release <-chan struct{}) *chattest.Upstream {
+	return chattest.NewUpstream(func(ctx context.Context, _ llm.Request, emit func(string) error) (llm.Usage, error) {
 		started <- struct{}{}
 		if err := emit("Bon"); err != nil {
 			return llm.Usage{}, err
@@ -62,7 +63,7 @@ func gate(started chan<- struct{}, release <-chan struct{}) *upstream {
 // want429 checks a refusal for a limit: 429, Retry-After, the exact detail.
 func want429(t *testing.T, w *httptest.ResponseRecorder, detail, retryAfter string) {
 	t.Helper()
-	e := wantError(t, w, http.StatusTooManyRequests)
+	e := chattest.WantError(t, w, http.StatusTooManyRequests)
 	if e.Code != "rate_limited" || e.Detail != detail {
 		t.Errorf("refusal = %q (%s), want %q", e.Detail, e.Code, detail)
 	}
@@ -108,7 +109,7 @@ func TestConcurrentStreamsLimit(t *testing.T) {
 	)
 	count := map[string]int{}
 	for _, w := range refused {
-		e := wantError(t, w, http.StatusTooManyRequests)
+		e := chattest.WantError(t, w, http.StatusTooManyRequests)
 		count[e.Detail]++
 		if want := map[string]string{noSlot: "5", rate: "60"}[e.Detail]; want == "" || w.Header().Get("Retry-After") != want {
 			t.Errorf("refusal %q with Retry-After %q", e.Detail, w.Header().Get("Retry-After"))
@@ -125,7 +126,7 @@ func TestConcurrentStreamsLimit(t *testing.T) {
 		}
 	}
 	// All 30 are through admission: 27 refused, 3 streaming. None more.
-	if n := len(up.requests()); n != 3 {
+	if n := len(up.Requests()); n != 3 {
 		t.Fatalf("upstream calls = %d, want exactly 3", n)
 	}
 	if n, err := s.st.OpenStreams(t.Context(), uid, clk.Now()); err != nil || n != 3 {
@@ -135,7 +136,7 @@ func TestConcurrentStreamsLimit(t *testing.T) {
 	for range 3 {
 		select {
 		case w := <-answers:
-			if w.Code != http.StatusOK || !strings.HasSuffix(w.Body.String(), doneFrame) {
+			if w.Code != http.StatusOK || !strings.HasSuffix(w.Body.String(), chattest.DoneFrame) {
 				t.Errorf("admitted stream: %d %q", w.Code, w.Body)
 			}
 		case <-time.After(patience):
@@ -163,7 +164,7 @@ func TestRequestsPerMinuteLimit(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	clk := newClock(start)
-	up := replies(llm.Usage{InputTokens: 1, OutputTokens: 1}, "ok")
+	up := chattest.Replies(llm.Usage{InputTokens: 1, OutputTokens: 1}, "ok")
 	s := newStackWith(t, chatapi.Options{StallTimeout: patience, Now: clk.Now, Limits: config.ChatLimits{RequestsPerMinute: 20}}, map[string]llm.Provider{"openai": up})
 	_, token := s.user()
 	conn := s.connect(token, "openai", "gpt-4o-mini")
@@ -176,7 +177,7 @@ func TestRequestsPerMinuteLimit(t *testing.T) {
 	clk.Set(start.Add(45 * time.Second))
 	want429(t, s.send(token, msg{ConnectionID: conn, Message: "hi"}),
 		"You have sent 20 messages in the last minute; try again in 15 seconds.", "15")
-	if n := len(up.requests()); n != 20 {
+	if n := len(up.Requests()); n != 20 {
 		t.Errorf("upstream calls = %d, want 20", n)
 	}
 	clk.Set(start.Add(time.Minute))
@@ -192,7 +193,7 @@ func TestRequestsPerMinuteLimit(t *testing.T) {
 func TestDailyTokenBudget(t *testing.T) {
 	t.Parallel()
 	clk := newClock(time.Date(2026, 11, 22, 23, 58, 30, 0, time.UTC))
-	up := replies(llm.Usage{InputTokens: 120_000, OutputTokens: 79_999}, "ok")
+	up := chattest.Replies(llm.Usage{InputTokens: 120_000, OutputTokens: 79_999}, "ok")
 	s := newStackWith(t, chatapi.Options{StallTimeout: patience, Now: clk.Now, Limits: config.ChatLimits{DailyTokenBudget: 200_000}}, map[string]llm.Provider{"openai": up})
 	uid, token := s.user()
 	conn := s.connect(token, "openai", "gpt-4o-mini")
@@ -206,7 +207,7 @@ func TestDailyTokenBudget(t *testing.T) {
 	}
 	want429(t, s.send(token, msg{ConnectionID: conn, Message: "hi"}),
 		"You have used today's chat allowance of 200,000 tokens; it resets at 00:00 UTC.", "90")
-	if n := len(up.requests()); n != 2 {
+	if n := len(up.Requests()); n != 2 {
 		t.Errorf("upstream calls = %d, want 2", n)
 	}
 	clk.Set(time.Date(2026, 11, 23, 0, 0, 1, 0, time.UTC))
@@ -220,7 +221,7 @@ func TestDailyTokenBudgetDetail(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
 	s := newStackWith(t, chatapi.Options{StallTimeout: patience, Now: func() time.Time { return now }, Limits: config.ChatLimits{DailyTokenBudget: 1_234_567}},
-		map[string]llm.Provider{"openai": replies(llm.Usage{}, "ok")})
+		map[string]llm.Provider{"openai": chattest.Replies(llm.Usage{}, "ok")})
 	uid, token := s.user()
 	conn := s.connect(token, "openai", "gpt-4o-mini")
 	storetest.Must(t, s.st.RecordChatUsage(t.Context(), uid, now, domain.ModelUsage{Provider: "openai", Model: "gpt-4o-mini", InputTokens: 1_234_567, Requests: 1}), "record")
@@ -235,7 +236,7 @@ func TestCancelledStreamRecordsUsageAndFreesSlot(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	release := make(chan struct{})
-	held := holds(release, "Bonjour", "never")
+	held := chattest.Holds(release, "Bonjour", "never")
 	s := newStackWith(t, chatapi.Options{StallTimeout: patience, Now: func() time.Time { return now }, Limits: config.ChatLimits{MaxConcurrentStreams: 1}},
 		map[string]llm.Provider{"openai": held})
 	uid, token := s.user()
@@ -245,9 +246,9 @@ func TestCancelledStreamRecordsUsageAndFreesSlot(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	prompt := []llm.Message{{Role: "user", Content: "Tell me a long story"}, {Role: "assistant", Content: "Once"}}
-	res := post(t, ctx, srv.URL, token, msg{ConnectionID: conn, Message: "More, please", Context: prompt})
+	res := chattest.Post(t, ctx, srv.URL, token, msg{ConnectionID: conn, Message: "More, please", Context: prompt})
 	defer res.Body.Close()
-	if got := readFrame(t, bufio.NewReader(res.Body), patience); got != contentFrame("Bonjour") {
+	if got := chattest.ReadFrame(t, bufio.NewReader(res.Body), patience); got != chattest.ContentFrame("Bonjour") {
 		t.Fatalf("first frame = %q", got)
 	}
 	cancel()
@@ -277,21 +278,21 @@ func TestSlotFreedAfterErrorAndStall(t *testing.T) {
 	limits := config.ChatLimits{MaxConcurrentStreams: 1}
 	tests := []struct {
 		name  string
-		up    func(release chan struct{}) *upstream
+		up    func(release chan struct{}) *chattest.Upstream
 		stall time.Duration
 		last  string
 		usage domain.ModelUsage // zero: nothing recorded
 	}{
-		{"error after a chunk", func(chan struct{}) *upstream {
-			return fails(&llm.UpstreamError{Provider: "OpenAI", Detail: "Overloaded"}, "Partial")
-		}, patience, errorFrame("OpenAI: Overloaded"),
+		{"error after a chunk", func(chan struct{}) *chattest.Upstream {
+			return chattest.Fails(&llm.UpstreamError{Provider: "OpenAI", Detail: "Overloaded"}, "Partial")
+		}, patience, chattest.ErrorFrame("OpenAI: Overloaded"),
 			domain.ModelUsage{Provider: "openai", Model: "gpt-4o-mini", InputTokens: 2, OutputTokens: 2, Requests: 1}},
-		{"refused before any chunk", func(chan struct{}) *upstream {
-			return fails(&llm.UpstreamError{Provider: "OpenAI", Status: 401, Detail: "bad key"})
-		}, patience, errorFrame("OpenAI refused the API key (HTTP 401). Check the provider key configured on the server."),
+		{"refused before any chunk", func(chan struct{}) *chattest.Upstream {
+			return chattest.Fails(&llm.UpstreamError{Provider: "OpenAI", Status: 401, Detail: "bad key"})
+		}, patience, chattest.ErrorFrame("OpenAI refused the API key (HTTP 401). Check the provider key configured on the server."),
 			domain.ModelUsage{}},
-		{"stall", func(release chan struct{}) *upstream { return holds(release, "Bon", "never") },
-			200 * time.Millisecond, errorFrame("Stream timeout"),
+		{"stall", func(release chan struct{}) *chattest.Upstream { return chattest.Holds(release, "Bon", "never") },
+			200 * time.Millisecond, chattest.ErrorFrame("Stream timeout"),
 			domain.ModelUsage{Provider: "openai", Model: "gpt-4o-mini", InputTokens: 2, OutputTokens: 1, Requests: 1}},
 	}
 	for _, tt := range tests {
@@ -304,7 +305,7 @@ func TestSlotFreedAfterErrorAndStall(t *testing.T) {
 			uid, token := s.user()
 			conn := s.connect(token, "openai", "gpt-4o-mini")
 			w := s.sendWithin(token, msg{ConnectionID: conn, Message: "Hi there"}, patience)
-			if got := frames(w.Body.String()); w.Code != http.StatusOK || len(got) == 0 || got[len(got)-1] != tt.last {
+			if got := chattest.Frames(w.Body.String()); w.Code != http.StatusOK || len(got) == 0 || got[len(got)-1] != tt.last {
 				t.Fatalf("%d, frames %q; want the last %q", w.Code, got, tt.last)
 			}
 			if n, err := s.st.OpenStreams(t.Context(), uid, now); err != nil || n != 0 {
@@ -340,7 +341,7 @@ func TestSummaryCallsAreMetered(t *testing.T) {
 	if w.Code != http.StatusOK {
 		t.Fatalf("summary: %d %s", w.Code, w.Body)
 	}
-	got := frames(w.Body.String())
+	got := chattest.Frames(w.Body.String())
 	var text strings.Builder
 	for _, f := range got[:len(got)-2] {
 		var c struct{ Content string }
@@ -384,8 +385,8 @@ func TestUsageEndpointAfterStreams(t *testing.T) {
 	clk := newClock(time.Date(2026, 11, 21, 20, 0, 0, 0, time.UTC))
 	s := newStackWith(t, chatapi.Options{StallTimeout: patience, Now: clk.Now, Limits: config.ChatLimits{MaxConcurrentStreams: 3, RequestsPerMinute: 20, DailyTokenBudget: 200_000}},
 		map[string]llm.Provider{
-			"openai":    replies(llm.Usage{InputTokens: 1200, OutputTokens: 300}, "ok"),
-			"anthropic": replies(llm.Usage{InputTokens: 1000, OutputTokens: 100}, "ok"),
+			"openai":    chattest.Replies(llm.Usage{InputTokens: 1200, OutputTokens: 300}, "ok"),
+			"anthropic": chattest.Replies(llm.Usage{InputTokens: 1000, OutputTokens: 100}, "ok"),
 		})
 	_, token := s.user()
 	_, otherToken := s.user()
@@ -393,7 +394,7 @@ func TestUsageEndpointAfterStreams(t *testing.T) {
 	sonnet := s.connect(token, "anthropic", "claude-3-5-sonnet")
 	send := func(tok, conn string) {
 		t.Helper()
-		if w := s.send(tok, msg{ConnectionID: conn, Message: "hi"}); w.Code != http.StatusOK || !strings.HasSuffix(w.Body.String(), doneFrame) {
+		if w := s.send(tok, msg{ConnectionID: conn, Message: "hi"}); w.Code != http.StatusOK || !strings.HasSuffix(w.Body.String(), chattest.DoneFrame) {
 			t.Fatalf("send: %d %s", w.Code, w.Body)
 		}
 	}
@@ -493,7 +494,7 @@ func wantUsage(t *testing.T, s *stack, uid string, day time.Time, want domain.Mo
 func TestStreamCutOffAtMaxDuration(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	endless := newUpstream(func(ctx context.Context, _ llm.Request, emit func(string) error) (llm.Usage, error) {
+	endless := chattest.NewUpstream(func(ctx context.Context, _ llm.Request, emit func(string) error) (llm.Usage, error) {
 		tick := time.NewTicker(20 * time.Millisecond)
 		defer tick.Stop()
 		for {
@@ -512,12 +513,12 @@ func TestStreamCutOffAtMaxDuration(t *testing.T) {
 	uid, token := s.user()
 	conn := s.connect(token, "openai", "gpt-4o-mini")
 	w := s.sendWithin(token, msg{ConnectionID: conn, Message: "Hi there"}, patience)
-	got := frames(w.Body.String())
-	if len(got) < 2 || got[len(got)-1] != errorFrame("The reply was cut off after 300ms, the longest a reply may stream.") {
+	got := chattest.Frames(w.Body.String())
+	if len(got) < 2 || got[len(got)-1] != chattest.ErrorFrame("The reply was cut off after 300ms, the longest a reply may stream.") {
 		t.Fatalf("frames = %q, want chunks then the cut-off error", got)
 	}
 	select {
-	case <-endless.ended:
+	case <-endless.Ended:
 	default:
 		t.Error("the upstream call was not cancelled")
 	}

@@ -17,6 +17,7 @@ import (
 	"aiwork/shared/api/mcpapi"
 	"aiwork/shared/auth"
 	"aiwork/shared/catalog"
+	"aiwork/shared/chat/chattest"
 	"aiwork/shared/domain"
 	"aiwork/shared/llm"
 	"aiwork/shared/local/localmcp"
@@ -80,7 +81,7 @@ func (s *stack) pausedReply() (token, conn, mcpID string, r reply) {
 // connectMCP connects the user to registry server id (with key, if any).
 func (s *stack) connectMCP(token, serverID, key string) string {
 	s.t.Helper()
-	w := s.do("POST", "/api/v1/mcp-connections/", token, mustJSON(map[string]string{"server_id": serverID, "api_key": key}))
+	w := s.do("POST", "/api/v1/mcp-connections/", token, chattest.MustJSON(map[string]string{"server_id": serverID, "api_key": key}))
 	if w.Code != http.StatusOK {
 		s.t.Fatalf("connect MCP server %s: %d %s", serverID, w.Code, w.Body)
 	}
@@ -162,7 +163,7 @@ type reply struct {
 func parseReply(t *testing.T, body string) reply {
 	t.Helper()
 	r := reply{raw: body}
-	for _, f := range frames(body) {
+	for _, f := range chattest.Frames(body) {
 		f = strings.TrimSuffix(f, "\n\n")
 		switch {
 		case strings.HasPrefix(f, ":"):
@@ -304,9 +305,8 @@ func textResult(text string) *sdk.CallToolResult {
 // callsTool is an upstream model that calls tool with args on the user's
 // turn and, once results came back, answers with the text it was given
 // back ("got: <result>"), so a test sees what reached the model.
-func callsTool(tool, args string) *upstream {
-	u := &upstream{ended: make(chan struct{})}
-	u.events = func(ctx context.Context, req llm.Request, emit func(llm.Event) error) (llm.Usage, error) {
+func callsTool(tool, args string) *chattest.Upstream {
+	return chattest.NewEventUpstream(func(ctx context.Context, req llm.Request, emit func(llm.Event) error) (llm.Usage, error) {
 		last := req.Messages[len(req.Messages)-1]
 		if last.Role == "tool" {
 			var got []string
@@ -328,6 +328,5 @@ func callsTool(tool, args string) *upstream {
 			return llm.Usage{}, err
 		}
 		return llm.Usage{InputTokens: 10, OutputTokens: 4}, emit(llm.Event{Stop: llm.StopToolCalls})
-	}
-	return u
+	})
 }

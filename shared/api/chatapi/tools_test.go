@@ -19,6 +19,7 @@ import (
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/api/chatapi"
 	"aiwork/shared/chat"
+	"aiwork/shared/chat/chattest"
 	"aiwork/shared/config"
 	"aiwork/shared/domain"
 	"aiwork/shared/llm"
@@ -107,9 +108,9 @@ func TestToolApproval(t *testing.T) {
 		t.Errorf("another user's resume: %d %s, want 404", w.Code, w.Body)
 	}
 	w = s.send(token, toolMsg{ConnectionID: conn, Approval: &approvalInput{Token: "ta_forged", Decision: "approve"}})
-	wantError(t, w, http.StatusNotFound)
+	chattest.WantError(t, w, http.StatusNotFound)
 	w = s.send(token, toolMsg{ConnectionID: conn, Approval: &approvalInput{Token: a.Token, Decision: "maybe"}})
-	wantError(t, w, http.StatusBadRequest)
+	chattest.WantError(t, w, http.StatusBadRequest)
 
 	r := resume(a.Token, "deny")
 	if len(r.results) != 1 || !r.results[0].Denied || !r.results[0].IsError || !r.done || !strings.Contains(r.text, "did not give a result") {
@@ -117,7 +118,7 @@ func TestToolApproval(t *testing.T) {
 	}
 	// The same token again: already answered.
 	w = s.send(token, toolMsg{ConnectionID: conn, Approval: &approvalInput{Token: a.Token, Decision: "approve"}})
-	if e := wantError(t, w, http.StatusConflict); !strings.Contains(e.Detail, "already answered") {
+	if e := chattest.WantError(t, w, http.StatusConflict); !strings.Contains(e.Detail, "already answered") {
 		t.Errorf("replay detail %q", e.Detail)
 	}
 
@@ -193,7 +194,7 @@ func TestToolApprovalExpires(t *testing.T) {
 	now = now.Add(chat.ApprovalTTL + time.Second)
 	mu.Unlock()
 	w := s.send(token, toolMsg{ConnectionID: conn, Approval: &approvalInput{Token: r.approval.Token, Decision: "approve"}})
-	if e := wantError(t, w, http.StatusConflict); !strings.Contains(e.Detail, "expired") {
+	if e := chattest.WantError(t, w, http.StatusConflict); !strings.Contains(e.Detail, "expired") {
 		t.Errorf("detail %q, want expired", e.Detail)
 	}
 }
@@ -217,7 +218,7 @@ func TestToolConnectionDeletedWhilePaused(t *testing.T) {
 // connection, or too many, are refused before anything goes upstream.
 func TestToolConnectionIDsChecked(t *testing.T) {
 	t.Parallel()
-	up := replies(llm.Usage{}, "never")
+	up := chattest.Replies(llm.Usage{}, "never")
 	s := newToolStack(t, map[string]llm.Provider{"openai": up}, nil)
 	_, owner := s.user()
 	_, token := s.user()
@@ -239,8 +240,8 @@ func TestToolConnectionIDsChecked(t *testing.T) {
 		many = append(many, "c"+strings.Repeat("x", i))
 	}
 	w := s.send(token, toolMsg{ConnectionID: conn, Message: "hi", MCPConnectionIDs: many})
-	wantError(t, w, http.StatusBadRequest)
-	if n := len(up.requests()); n != 0 {
+	chattest.WantError(t, w, http.StatusBadRequest)
+	if n := len(up.Requests()); n != 0 {
 		t.Errorf("upstream got %d requests, want none", n)
 	}
 }
@@ -303,7 +304,7 @@ func TestToolFaults(t *testing.T) {
 				t.Fatalf("reply %+v, want a result and the model's answer, [DONE]", r)
 			}
 			tc.check(t, r)
-			if reqs := up.requests(); len(reqs) == 2 {
+			if reqs := up.Requests(); len(reqs) == 2 {
 				if tr := reqs[1].Messages[len(reqs[1].Messages)-1]; len(tr.ToolResults) != 1 || len(tr.ToolResults[0].Content) > chat.MaxToolTextForModel+200 {
 					t.Errorf("the model's tool turn: %d results, %d bytes", len(tr.ToolResults), len(tr.ToolResults[0].Content))
 				}
@@ -338,8 +339,7 @@ func TestToolRoundLimit(t *testing.T) {
 	srv := newToolServer(t, nil, testTool{name: "again", readOnly: true, handle: func(context.Context, map[string]any) (*sdk.CallToolResult, error) {
 		return textResult("once more"), nil
 	}})
-	up := &upstream{ended: make(chan struct{})}
-	up.events = func(ctx context.Context, req llm.Request, emit func(llm.Event) error) (llm.Usage, error) {
+	up := chattest.NewEventUpstream(func(ctx context.Context, req llm.Request, emit func(llm.Event) error) (llm.Usage, error) {
 		if err := emit(llm.Event{Text: "thinking. "}); err != nil {
 			return llm.Usage{}, err
 		}
@@ -347,16 +347,16 @@ func TestToolRoundLimit(t *testing.T) {
 			return llm.Usage{}, err
 		}
 		return llm.Usage{InputTokens: 10, OutputTokens: 2}, emit(llm.Event{Stop: llm.StopToolCalls})
-	}
+	})
 	s := newToolStack(t, map[string]llm.Provider{"openai": up}, func(o *chatapi.Options) { o.Tools.MaxRounds = 2 })
 	s.addMCPServer(domain.MCPServer{ID: "loop", Title: "Loop", EndpointURL: srv.url})
 	_, token := s.user()
 	mcpID := s.connectMCP(token, "loop", "")
 	conn := s.connect(token, "openai", "gpt-4o-mini")
 	r := s.sendTool(token, toolMsg{ConnectionID: conn, Message: "go", MCPConnectionIDs: []string{mcpID}})
-	if len(up.requests()) != 3 || len(r.results) != 2 || len(r.notices) != 1 || !strings.Contains(r.notices[0], "2 tool rounds") ||
+	if len(up.Requests()) != 3 || len(r.results) != 2 || len(r.notices) != 1 || !strings.Contains(r.notices[0], "2 tool rounds") ||
 		r.text != strings.Repeat("thinking. ", 3) || !r.done {
-		t.Errorf("reply %+v after %d model calls: want 3 calls, 2 results, the limit's notice, [DONE]", r, len(up.requests()))
+		t.Errorf("reply %+v after %d model calls: want 3 calls, 2 results, the limit's notice, [DONE]", r, len(up.Requests()))
 	}
 	// Every model call counted.
 	if r.usage == nil || r.usage.InputTokens != 30 || r.usage.OutputTokens != 6 {
@@ -390,9 +390,9 @@ func TestToolCallCancelledWhenTheTabCloses(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	res := post(t, ctx, front.URL, token, toolMsg{ConnectionID: conn, Message: "go", MCPConnectionIDs: []string{mcpID}})
+	res := chattest.Post(t, ctx, front.URL, token, toolMsg{ConnectionID: conn, Message: "go", MCPConnectionIDs: []string{mcpID}})
 	defer res.Body.Close()
-	if got := readFrame(t, bufio.NewReader(res.Body), patience); !strings.Contains(got, `"tool_call"`) {
+	if got := chattest.ReadFrame(t, bufio.NewReader(res.Body), patience); !strings.Contains(got, `"tool_call"`) {
 		t.Fatalf("first frame = %q, want the tool call", got)
 	}
 	waitFor(t, started, "the tool never started")
@@ -462,8 +462,8 @@ func TestToolKeyNeverLeaves(t *testing.T) {
 		if strings.Contains(w.Body.String(), key) {
 			t.Errorf("%s: a frame holds the key", tool)
 		}
-		for _, req := range up.requests() {
-			if strings.Contains(mustJSON(req), key) {
+		for _, req := range up.Requests() {
+			if strings.Contains(chattest.MustJSON(req), key) {
 				t.Errorf("%s: the model was sent the key", tool)
 			}
 		}
@@ -474,7 +474,7 @@ func TestToolKeyNeverLeaves(t *testing.T) {
 					sealed++
 					continue
 				}
-				if strings.Contains(mustJSON(v), key) {
+				if strings.Contains(chattest.MustJSON(v), key) {
 					t.Errorf("%s: item attribute %s holds the key", tool, name)
 				}
 			}

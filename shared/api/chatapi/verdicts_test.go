@@ -13,6 +13,7 @@ import (
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/api/chatapi"
 	"aiwork/shared/auth"
+	"aiwork/shared/chat/chattest"
 	"aiwork/shared/config"
 	"aiwork/shared/llm"
 	"aiwork/shared/store"
@@ -21,9 +22,9 @@ import (
 
 // firstThenHangs answers its first call, then holds every later call until
 // its context ends (a provider still thinking).
-func firstThenHangs() *upstream {
+func firstThenHangs() *chattest.Upstream {
 	var calls atomic.Int32
-	return newUpstream(func(ctx context.Context, _ llm.Request, emit func(string) error) (llm.Usage, error) {
+	return chattest.NewUpstream(func(ctx context.Context, _ llm.Request, emit func(string) error) (llm.Usage, error) {
 		if calls.Add(1) == 1 {
 			if err := emit("ok"); err != nil {
 				return llm.Usage{}, err
@@ -56,18 +57,18 @@ func TestSureMessageStartsAtOnceAndStopsWhenRefused(t *testing.T) {
 	}
 
 	w := s.sendWithin(token, msg{ConnectionID: conn, Message: "again"}, patience)
-	wantError(t, w, http.StatusUnauthorized)
-	if n := len(up.requests()); n != 2 {
+	chattest.WantError(t, w, http.StatusUnauthorized)
+	if n := len(up.Requests()); n != 2 {
 		t.Fatalf("provider calls = %d, want 2: the sure message's call starts before its checks", n)
 	}
 	select {
-	case <-up.ended:
+	case <-up.Ended:
 	case <-time.After(patience):
 		t.Fatal("the refused message's provider call was not cancelled")
 	}
 
-	wantError(t, s.sendWithin(token, msg{ConnectionID: conn, Message: "once more"}, patience), http.StatusUnauthorized)
-	if n := len(up.requests()); n != 2 {
+	chattest.WantError(t, s.sendWithin(token, msg{ConnectionID: conn, Message: "once more"}, patience), http.StatusUnauthorized)
+	if n := len(up.Requests()); n != 2 {
 		t.Errorf("provider calls = %d, want still 2: after a refusal a message waits for its checks", n)
 	}
 }
@@ -77,7 +78,7 @@ func TestSureMessageStartsAtOnceAndStopsWhenRefused(t *testing.T) {
 // provider call, although the session and connection passed just before.
 func TestNearALimitMessagesWaitForTheirChecks(t *testing.T) {
 	t.Parallel()
-	up := replies(llm.Usage{InputTokens: 1, OutputTokens: 1}, "ok")
+	up := chattest.Replies(llm.Usage{InputTokens: 1, OutputTokens: 1}, "ok")
 	s := newSessionStack(t, chatapi.Options{StallTimeout: patience, Limits: config.ChatLimits{RequestsPerMinute: 3}},
 		map[string]llm.Provider{"openai": up})
 	_, token := apitest.User(t, s.st, s.tokens, "bob")
@@ -87,8 +88,8 @@ func TestNearALimitMessagesWaitForTheirChecks(t *testing.T) {
 			t.Fatalf("message %d: %d %s", i+1, w.Code, w.Body)
 		}
 	}
-	wantError(t, s.send(token, msg{ConnectionID: conn, Message: "hi"}), http.StatusTooManyRequests)
-	if n := len(up.requests()); n != 3 {
+	chattest.WantError(t, s.send(token, msg{ConnectionID: conn, Message: "hi"}), http.StatusTooManyRequests)
+	if n := len(up.Requests()); n != 3 {
 		t.Errorf("provider calls = %d, want 3", n)
 	}
 }
@@ -117,7 +118,7 @@ func (h *heldSessions) SessionLive(ctx context.Context, uid, sid string) (bool, 
 func TestSureMessageRefusedAfterContentEndsWithAnErrorFrame(t *testing.T) {
 	t.Parallel()
 	var calls atomic.Int32
-	up := newUpstream(func(ctx context.Context, _ llm.Request, emit func(string) error) (llm.Usage, error) {
+	up := chattest.NewUpstream(func(ctx context.Context, _ llm.Request, emit func(string) error) (llm.Usage, error) {
 		if err := emit("Bon"); err != nil {
 			return llm.Usage{}, err
 		}
@@ -163,7 +164,7 @@ func TestSureMessageRefusedAfterContentEndsWithAnErrorFrame(t *testing.T) {
 		t.Errorf("after the refusal the stream sent %q, want the error frame and no [DONE]", rest)
 	}
 	select {
-	case <-up.ended:
+	case <-up.Ended:
 	case <-time.After(patience):
 		t.Fatal("the provider's call was not cancelled")
 	}
@@ -193,7 +194,7 @@ func TestSureMessageChecksStartAfterItsFirstFrame(t *testing.T) {
 	t.Parallel()
 	next := make(chan struct{})
 	var calls atomic.Int32
-	up := newUpstream(func(ctx context.Context, _ llm.Request, emit func(string) error) (llm.Usage, error) {
+	up := chattest.NewUpstream(func(ctx context.Context, _ llm.Request, emit func(string) error) (llm.Usage, error) {
 		if err := emit("one "); err != nil {
 			return llm.Usage{}, err
 		}
@@ -225,7 +226,7 @@ func TestSureMessageChecksStartAfterItsFirstFrame(t *testing.T) {
 
 	res := s.openStream(token, msg{ConnectionID: conn, Message: "again"})
 	rd := bufio.NewReader(res.Body)
-	if first := readFrame(t, rd, patience); first != `data: {"content":"one "}`+"\n\n" {
+	if first := chattest.ReadFrame(t, rd, patience); first != `data: {"content":"one "}`+"\n\n" {
 		t.Fatalf("first frame %q", first)
 	}
 	if n := counted.lookups.Load() - before; n != 0 {

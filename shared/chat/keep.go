@@ -11,8 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
+	"aiwork/shared/clip"
 	"aiwork/shared/domain"
 	"aiwork/shared/random"
 	"aiwork/shared/store"
@@ -158,7 +158,7 @@ func (e *Engine) storeKept(ctx context.Context, k *kept, uid, cid string, user d
 	}
 	e.known.claimed(uid, cid, now)
 	go func() {
-		if err := e.st.AddSearchSnippet(ctx, uid, cid, clipRunes(message, snippetRunes)); err != nil {
+		if err := e.st.AddSearchSnippet(ctx, uid, cid, clip.Runes(message, snippetRunes)); err != nil {
 			slog.WarnContext(ctx, "conversation search words not saved", "err", err)
 		}
 	}()
@@ -532,11 +532,4 @@ func messageIDTime(mid string) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return time.UnixMicro(us), true
-}
-
-func clipRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n])
 }

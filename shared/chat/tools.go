@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"aiwork/shared/clip"
 	"aiwork/shared/domain"
 	"aiwork/shared/llm"
 	"aiwork/shared/mcp"
@@ -207,7 +208,7 @@ func (b *toolbox) load(ctx context.Context, uid string, ids []string, confirmRea
 		switch {
 		case errors.Is(err, store.ErrNotFound) && skipMissing:
 		case errors.Is(err, store.ErrNotFound):
-			return nil, refuse(NotFound, "MCP connection %s not found. Connect the server again in the MCP Registry.", clip(ids[i], 100))
+			return nil, refuse(NotFound, "MCP connection %s not found. Connect the server again in the MCP Registry.", clip.WithEllipsis(ids[i], 100))
 		case err != nil:
 			return nil, err
 		case i < len(conns):
@@ -563,20 +564,12 @@ func (b boundTool) arguments(raw string) (map[string]any, error) {
 	}
 	var args map[string]any
 	if err := json.Unmarshal([]byte(raw), &args); err != nil || args == nil {
-		return nil, fmt.Errorf("the arguments must be a JSON object (got %s)", clip(raw, 200))
+		return nil, fmt.Errorf("the arguments must be a JSON object (got %s)", clip.WithEllipsis(raw, 200))
 	}
 	if b.schema != nil {
 		if err := b.schema.Validate(args); err != nil {
-			return nil, fmt.Errorf("the arguments do not match the tool's input schema: %s", clip(err.Error(), 500))
+			return nil, fmt.Errorf("the arguments do not match the tool's input schema: %s", clip.WithEllipsis(err.Error(), 500))
 		}
 	}
 	return args, nil
-}
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
 }

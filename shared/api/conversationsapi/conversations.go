@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"aiwork/shared/auth"
+	"aiwork/shared/clip"
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
 	"aiwork/shared/llm"
@@ -260,10 +261,10 @@ func conversationNotFound() error { return httpx.NotFound("Conversation not foun
 func checkModel(provider, model string) error {
 	p, ok := llm.FindProvider(provider)
 	if !ok {
-		return httpx.Invalid(fmt.Sprintf("Unknown provider %q", clipRunes(provider, 40)))
+		return httpx.Invalid(fmt.Sprintf("Unknown provider %q", clip.Runes(provider, 40)))
 	}
 	if _, ok := p.FindModel(model); !ok {
-		return httpx.Invalid(fmt.Sprintf("Unknown model %q for %s", clipRunes(model, 60), p.Label))
+		return httpx.Invalid(fmt.Sprintf("Unknown model %q for %s", clip.Runes(model, 60), p.Label))
 	}
 	return nil
 }
@@ -277,18 +278,11 @@ func cleanTitle(t string) string {
 		}
 		return r
 	}, t)
-	t = clipRunes(strings.Join(strings.Fields(t), " "), MaxTitleRunes)
+	t = clip.Runes(strings.Join(strings.Fields(t), " "), MaxTitleRunes)
 	if t == "" {
 		return defaultTitle
 	}
 	return t
-}
-
-func clipRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n])
 }
 
 func newConversationID() string { return "c" + random.Hex(12) }

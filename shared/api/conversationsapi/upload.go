@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"aiwork/shared/chat"
+	"aiwork/shared/clip"
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
 )
@@ -55,7 +56,7 @@ func uploadedMessages(in []uploadedMessage, cid string, now time.Time) ([]domain
 		m := domain.ConversationMessage{ID: chat.NewMessageID(first.Add(time.Duration(i) * time.Microsecond)), ConversationID: cid, Role: u.Role,
 			Content: *u.Content, CreatedAt: at.UTC(), UpdatedAt: now, Complete: true}
 		if u.Role == domain.RoleAssistant {
-			m.Error = clipRunes(strings.TrimSpace(u.Error), maxErrorText)
+			m.Error = clip.Runes(strings.TrimSpace(u.Error), maxErrorText)
 			if u.Usage != nil {
 				if !validUsage(*u.Usage) {
 					return nil, httpx.Invalid(fmt.Sprintf("messages[%d].usage must hold counts and a cost of 0 or more", i))

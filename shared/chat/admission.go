@@ -33,6 +33,9 @@ const cleanupTimeout = 5 * time.Second
 // reply.stream cuts it off if they refuse. The error is the refusal;
 // nothing was written.
 func (e *Engine) admit(ctx context.Context, req Request) (r *reply, err error) {
+	if req.Approval == nil && len(req.Messages) == 0 {
+		return nil, refuse(Invalid, "Message is required")
+	}
 	now := e.opts.Now().UTC()
 	uid := req.UserID
 	adm := e.newAdmission(ctx, req, now)

@@ -42,8 +42,9 @@ const replyNotSaved = "The reply was not saved with the conversation: the servic
 // beside it ("" when a paused reply resumes) and the reply's message. A new
 // message's storing runs beside the model call; stored closes once it is
 // over (err saying why it failed). The stream's first frame waits for it:
-// a conversation that is not the caller's is still a plain 404, and every
-// id the client is given names a stored message.
+// a conversation that is not the caller's is still a refusal (Run's error,
+// nothing written), and every id the client is given names a stored
+// message.
 type kept struct {
 	userID string
 	reply  domain.ConversationMessage

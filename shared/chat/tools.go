@@ -175,7 +175,7 @@ func (tr *turn) keepBindings(calls []llm.ToolCall, bound []string) {
 }
 
 // load reads the connections whose tools the reply offers (each the
-// caller's own: another user's or an unknown id is a 404) and the caller's
+// caller's own: another user's or an unknown id is refused NotFound) and the caller's
 // always-allowed tools, at once; a connection whose tools list is older
 // than a minute is read again from its server.
 //

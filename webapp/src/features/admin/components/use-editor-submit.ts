@@ -26,6 +26,9 @@ export interface Versioned {
 /** One field's message by field name; a field without one is valid. */
 export type FieldErrors = Partial<Record<string, string>>;
 
+/** The fields of `F` that hold text as typed (not a choice among names). */
+type TextKey<F> = { [K in keyof F]: F[K] extends string ? (string extends F[K] ? K : never) : never }[keyof F];
+
 /**
  * What one editor is made of. `R` the record as read, `F` the form, `D`
  * what the API is sent for a valid form (its fields are fields of `R`), `S`
@@ -163,17 +166,27 @@ export function useEditorSubmit<R extends Versioned & D, F, D extends object, S,
     else dispatch(refusal(outcome.error, plan.kind, rules));
   };
 
+  const set = <K extends keyof F>(key: K, value: F[K]) => {
+    const patch: Partial<F> = {};
+    patch[key] = value;
+    dispatch({ type: 'edit', patch });
+  };
+  const shown = (field: keyof E): string | undefined => (state.submitted ? errors[field] : undefined);
+
   return {
     /** The record being edited (null: a new one). */
     base: state.base,
     form: state.form,
-    set: <K extends keyof F>(key: K, value: F[K]) => {
-      const patch: Partial<F> = {};
-      patch[key] = value;
-      dispatch({ type: 'edit', patch });
-    },
+    set,
     /** A field's error, once Save has been pressed. */
-    shown: (field: keyof E): string | undefined => (state.submitted ? errors[field] : undefined),
+    shown,
+    /** The props of a text field for `key`: its value, its edits, and its error once Save has been pressed. */
+    textField: (key: TextKey<F> & keyof E) => ({
+      value: state.form[key] as string,
+      onChange: (e: { target: { value: string } }) => set(key, e.target.value as F[typeof key]),
+      hasError: Boolean(shown(key)),
+      errorMessage: shown(key),
+    }),
     failure: state.failure,
     conflict: state.conflict,
     reload: () => dispatch({ type: 'reload' }),

@@ -33,7 +33,7 @@ interface ServerEditorProps {
 
 export function ServerEditor({ server, onClose, onSaved }: ServerEditorProps) {
   const editor = useEditorSubmit(server, RULES, { onClose, onSaved });
-  const { form, set, shown } = editor;
+  const { form, set, shown, textField } = editor;
 
   return (
     <EditorDialog
@@ -45,38 +45,19 @@ export function ServerEditor({ server, onClose, onSaved }: ServerEditorProps) {
       testId="server-editor"
       failureTestId="server-save-error"
     >
-      <TextField label="Name" isRequired descriptiveText="1–100 characters." value={form.name} onChange={(e) => set('name', e.target.value)} hasError={Boolean(shown('name'))} errorMessage={shown('name')} />
-      <TextAreaField
-        label="Description"
-        rows={3}
-        value={form.description}
-        onChange={(e) => set('description', e.target.value)}
-        hasError={Boolean(shown('description'))}
-        errorMessage={shown('description')}
-      />
+      <TextField label="Name" isRequired descriptiveText="1–100 characters." {...textField('name')} />
+      <TextAreaField label="Description" rows={3} {...textField('description')} />
       <TextField
         label="Endpoint URL"
         isRequired
         type="url"
         placeholder="https://mcp.example.com/mcp"
-        value={form.endpoint_url}
-        onChange={(e) => set('endpoint_url', e.target.value)}
-        hasError={Boolean(shown('endpoint_url'))}
-        errorMessage={shown('endpoint_url')}
+        {...textField('endpoint_url')}
         autoComplete="off"
         spellCheck={false}
       />
       <div className="admin-form__row">
-        <TextField
-          label="Model type"
-          isRequired
-          placeholder="code, search, productivity…"
-          value={form.model_type}
-          onChange={(e) => set('model_type', e.target.value)}
-          hasError={Boolean(shown('model_type'))}
-          errorMessage={shown('model_type')}
-          autoComplete="off"
-        />
+        <TextField label="Model type" isRequired placeholder="code, search, productivity…" {...textField('model_type')} autoComplete="off" />
         <SelectField label="Authentication" value={form.auth} onChange={(e) => set('auth', e.target.value as McpAuth)}>
           {AUTH_OPTIONS.map((a) => (
             <option key={a.value} value={a.value}>

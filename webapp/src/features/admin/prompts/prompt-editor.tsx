@@ -47,7 +47,7 @@ interface PromptEditorProps {
 
 export function PromptEditor({ prompt, categories, onClose, onSaved }: PromptEditorProps) {
   const editor = useEditorSubmit(prompt, RULES, { onClose, onSaved });
-  const { base, form, set, shown } = editor;
+  const { base, form, set, textField } = editor;
   const contentLength = charCount(form.content);
   const categoryKnown = categories.some((c) => c.id === form.category_id);
 
@@ -61,57 +61,21 @@ export function PromptEditor({ prompt, categories, onClose, onSaved }: PromptEdi
       testId="prompt-editor"
       failureTestId="prompt-save-error"
     >
-      <TextField
-        label="Title"
-        isRequired
-        value={form.title}
-        onChange={(e) => set('title', e.target.value)}
-        hasError={Boolean(shown('title'))}
-        errorMessage={shown('title')}
-        descriptiveText={`1–${TITLE_MAX} characters.`}
-      />
-      <TextAreaField
-        label="Description"
-        rows={3}
-        value={form.description}
-        onChange={(e) => set('description', e.target.value)}
-        hasError={Boolean(shown('description'))}
-        errorMessage={shown('description')}
-        descriptiveText={`Up to ${formatCount(DESCRIPTION_MAX)} characters.`}
-      />
+      <TextField label="Title" isRequired {...textField('title')} descriptiveText={`1–${TITLE_MAX} characters.`} />
+      <TextAreaField label="Description" rows={3} {...textField('description')} descriptiveText={`Up to ${formatCount(DESCRIPTION_MAX)} characters.`} />
       <TextAreaField
         label="Content"
         isRequired
         rows={10}
         className="admin-form__content"
-        value={form.content}
-        onChange={(e) => set('content', e.target.value)}
-        hasError={Boolean(shown('content'))}
-        errorMessage={shown('content')}
+        {...textField('content')}
         descriptiveText={`${formatCount(contentLength)} of ${formatCount(CONTENT_MAX)} characters. A menu template goes between [start menu] and [end menu].`}
         spellCheck={false}
       />
       <MenuPreview content={form.content} />
       <div className="admin-form__row">
-        <TextField
-          label="Price (USD)"
-          isRequired
-          inputMode="decimal"
-          placeholder="9.99"
-          value={form.price}
-          onChange={(e) => set('price', e.target.value)}
-          hasError={Boolean(shown('price'))}
-          errorMessage={shown('price')}
-          descriptiveText="More than 0, at most 999.99."
-        />
-        <SelectField
-          label="Category"
-          isRequired
-          value={form.category_id}
-          onChange={(e) => set('category_id', e.target.value)}
-          hasError={Boolean(shown('category_id'))}
-          errorMessage={shown('category_id')}
-        >
+        <TextField label="Price (USD)" isRequired inputMode="decimal" placeholder="9.99" {...textField('price')} descriptiveText="More than 0, at most 999.99." />
+        <SelectField label="Category" isRequired {...textField('category_id')}>
           <option value="">Choose a category</option>
           {/* A category deleted since the list was read stays selectable until changed. */}
           {form.category_id && !categoryKnown ? <option value={form.category_id}>{base?.category_name || form.category_id}</option> : null}

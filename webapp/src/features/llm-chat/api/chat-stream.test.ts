@@ -27,6 +27,13 @@ function answer(response: Response | (() => Response | Promise<Response>)) {
   api.route(STREAM, async () => (typeof response === 'function' ? response() : response));
 }
 
+/** Answers the stream with a body the test writes to (push) and ends (close). */
+function answerOpen(): { push: (text: string) => void; close: () => void } {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  answer(new Response(new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) })));
+  return { push: (text) => controller.enqueue(enc.encode(text)), close: () => controller.close() };
+}
+
 beforeEach(() => {
   api = installFakeApi();
 });
@@ -239,18 +246,7 @@ describe('streamChatMessage', () => {
 
   it('restarts the stall clock on every chunk', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    let push: (s: string) => void = () => undefined;
-    let close: () => void = () => undefined;
-    answer(
-      new Response(
-        new ReadableStream<Uint8Array>({
-          start(c) {
-            push = (s) => c.enqueue(enc.encode(s));
-            close = () => c.close();
-          },
-        }),
-      ),
-    );
+    const { push, close } = answerOpen();
     let settled: Error | null | undefined;
     const promise = streamChatMessage(REQUEST, { stallMs: 1000 }).then(
       (r) => ((settled = null), r),
@@ -379,18 +375,7 @@ describe('streamChatMessage: tools', () => {
 
   it('keep-alive comments while a tool runs restart the stall clock', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    let push: (s: string) => void = () => undefined;
-    let close: () => void = () => undefined;
-    answer(
-      new Response(
-        new ReadableStream<Uint8Array>({
-          start(c) {
-            push = (s) => c.enqueue(enc.encode(s));
-            close = () => c.close();
-          },
-        }),
-      ),
-    );
+    const { push, close } = answerOpen();
     let settled: Error | null | undefined;
     const promise = streamChatMessage(REQUEST, { stallMs: 1000 }).then(
       (r) => ((settled = null), r),

@@ -1,4 +1,4 @@
-package catalog_test
+package seeddata_test
 
 import (
 	"context"
@@ -10,16 +10,16 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"aiwork/shared/catalog"
 	"aiwork/shared/domain"
 	"aiwork/shared/mcp/registry"
+	"aiwork/shared/seeddata"
 	"aiwork/shared/store/storetest"
 )
 
 var ctx = context.Background()
 
 func TestMCPSeedShape(t *testing.T) {
-	servers, err := catalog.MCPServers()
+	servers, err := seeddata.MCPServers()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestMCPSeedShape(t *testing.T) {
 		if s.Title == "" || s.Description == "" || s.Version == "" || s.WebsiteURL == "" {
 			t.Errorf("%s: title, description, version or website missing", s.ID)
 		}
-		if !s.IsActive || s.Source != catalog.SourceSeed || len(s.SupportedFeatures) == 0 {
+		if !s.IsActive || s.Source != seeddata.SourceSeed || len(s.SupportedFeatures) == 0 {
 			t.Errorf("%s: active=%v source=%q features=%v", s.ID, s.IsActive, s.Source, s.SupportedFeatures)
 		}
 		if s.APIKeyRequired {
@@ -135,8 +135,8 @@ func TestMCPSeedFileIsTheOfficialShape(t *testing.T) {
 func TestSeedMCPServersIsIdempotentAndKeepsHealth(t *testing.T) {
 	t.Parallel()
 	st := storetest.New(t)
-	storetest.Must(t, catalog.SeedMCPServers(ctx, st), "seed")
-	want, err := catalog.MCPServers()
+	storetest.Must(t, seeddata.SeedMCPServers(ctx, st), "seed")
+	want, err := seeddata.MCPServers()
 	storetest.Must(t, err, "parse")
 
 	first, err := st.ListMCPServers(ctx)
@@ -154,7 +154,7 @@ func TestSeedMCPServersIsIdempotentAndKeepsHealth(t *testing.T) {
 	gh.Source, gh.IsActive = "registry", false
 	storetest.Must(t, st.UpsertMCPServer(ctx, gh), "sync github")
 
-	storetest.Must(t, catalog.SeedMCPServers(ctx, st), "seed again")
+	storetest.Must(t, seeddata.SeedMCPServers(ctx, st), "seed again")
 	again, err := st.ListMCPServers(ctx)
 	storetest.Must(t, err, "list again")
 	if len(again) != len(want) {
@@ -165,7 +165,7 @@ func TestSeedMCPServersIsIdempotentAndKeepsHealth(t *testing.T) {
 	if !reflect.DeepEqual(notion.Health, health) {
 		t.Errorf("re-seeding changed health: %+v", notion.Health)
 	}
-	if !notion.OAuthRequired || notion.ModelType != "productivity" || notion.Source != catalog.SourceSeed {
+	if !notion.OAuthRequired || notion.ModelType != "productivity" || notion.Source != seeddata.SourceSeed {
 		t.Errorf("notion = %+v", notion)
 	}
 	if gh, _ := st.GetMCPServer(ctx, "io.github.github--github-mcp-server"); gh.IsActive || gh.Source != "registry" {

@@ -1,4 +1,4 @@
-package catalog_test
+package seeddata_test
 
 import (
 	"context"
@@ -9,8 +9,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"aiwork/shared/catalog"
 	"aiwork/shared/domain"
+	"aiwork/shared/seeddata"
 	"aiwork/shared/store/storetest"
 )
 
@@ -23,7 +23,7 @@ var (
 )
 
 func TestCatalogueShape(t *testing.T) {
-	prompts, err := catalog.Prompts()
+	prompts, err := seeddata.Prompts()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,12 +59,12 @@ func TestCatalogueShape(t *testing.T) {
 			withHoles++
 		}
 	}
-	for _, c := range catalog.Categories {
+	for _, c := range seeddata.Categories {
 		if perCategory[c.ID] < 6 {
 			t.Errorf("category %s has %d prompts, want at least 6", c.ID, perCategory[c.ID])
 		}
 	}
-	if len(perCategory) != len(catalog.Categories) {
+	if len(perCategory) != len(seeddata.Categories) {
 		t.Errorf("prompts use categories %v, want only the seeded ones", perCategory)
 	}
 	if withHoles < 10 {
@@ -77,7 +77,7 @@ func TestCatalogueShape(t *testing.T) {
 
 // The menu templates are valid SPEC §5 syntax and, together, use every code.
 func TestCatalogueMenus(t *testing.T) {
-	prompts, _ := catalog.Prompts()
+	prompts, _ := seeddata.Prompts()
 	codes := map[string]bool{}
 	withMenu := 0
 	for _, p := range prompts {
@@ -136,13 +136,13 @@ func TestCatalogueMenus(t *testing.T) {
 func TestSeedIsIdempotent(t *testing.T) {
 	st := storetest.New(t)
 	ctx := context.Background()
-	storetest.Must(t, catalog.Seed(ctx, st), "seed")
-	prompts, _ := catalog.Prompts()
+	storetest.Must(t, seeddata.Seed(ctx, st), "seed")
+	prompts, _ := seeddata.Prompts()
 	storetest.Must(t, st.CreateUser(ctx, domain.User{ID: "u1", Email: "u1@example.com", Username: "u1", FullName: "U"}), "user")
 	if _, err := st.Rate(ctx, "u1", prompts[0].ID, 4); err != nil {
 		t.Fatal(err)
 	}
-	storetest.Must(t, catalog.Seed(ctx, st), "seed again")
+	storetest.Must(t, seeddata.Seed(ctx, st), "seed again")
 	got, err := st.Prompts(ctx)
 	storetest.Must(t, err, "list")
 	if len(got) != len(prompts) {
@@ -155,7 +155,7 @@ func TestSeedIsIdempotent(t *testing.T) {
 	}
 	cats, err := st.Categories(ctx)
 	storetest.Must(t, err, "categories")
-	if len(cats) != len(catalog.Categories) {
-		t.Errorf("%d categories, want %d", len(cats), len(catalog.Categories))
+	if len(cats) != len(seeddata.Categories) {
+		t.Errorf("%d categories, want %d", len(cats), len(seeddata.Categories))
 	}
 }

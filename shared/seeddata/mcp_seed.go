@@ -1,4 +1,4 @@
-package catalog
+package seeddata
 
 import (
 	"context"
@@ -33,14 +33,14 @@ func MCPServers() ([]domain.MCPServer, error) {
 		Servers []json.RawMessage `json:"servers"`
 	}
 	if err := json.Unmarshal(mcpServersJSON, &raw); err != nil {
-		return nil, fmt.Errorf("catalog: mcp-servers.json: %w", err)
+		return nil, fmt.Errorf("seed data: mcp-servers.json: %w", err)
 	}
 	entries, deleted, _, err := registry.Parse(mcpServersJSON, slog.Default())
 	if err != nil {
-		return nil, fmt.Errorf("catalog: mcp-servers.json: %w", err)
+		return nil, fmt.Errorf("seed data: mcp-servers.json: %w", err)
 	}
 	if len(entries) != len(raw.Servers) || len(deleted) > 0 {
-		return nil, fmt.Errorf("catalog: mcp-servers.json: %d of %d entries usable", len(entries), len(raw.Servers))
+		return nil, fmt.Errorf("seed data: mcp-servers.json: %d of %d entries usable", len(entries), len(raw.Servers))
 	}
 	for i := range entries {
 		entries[i].Source = SourceSeed

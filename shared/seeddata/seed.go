@@ -1,7 +1,8 @@
-// Package catalog is the product's seed data: categories and the prompt
-// catalogue. Seeding overwrites items with the same ids, so running
-// it on every start is idempotent.
-package catalog
+// Package seeddata is the product's seed data: the categories, the prompts
+// the catalogue starts with, the MCP registry's snapshot and the entries of
+// the MCP servers local runs start. Seeding overwrites items with the same
+// ids, so running it on every start is idempotent.
+package seeddata
 
 import (
 	"context"

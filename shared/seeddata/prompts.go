@@ -1,4 +1,4 @@
-package catalog
+package seeddata
 
 import (
 	_ "embed"
@@ -27,7 +27,7 @@ type promptEntry struct {
 func Prompts() ([]domain.Prompt, error) {
 	var entries []promptEntry
 	if err := json.Unmarshal(promptsJSON, &entries); err != nil {
-		return nil, fmt.Errorf("catalog: prompts.json: %w", err)
+		return nil, fmt.Errorf("seed data: prompts.json: %w", err)
 	}
 	out := make([]domain.Prompt, 0, len(entries))
 	for _, e := range entries {

@@ -9,7 +9,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"aiwork/shared/catalog"
+	"aiwork/shared/seeddata"
 )
 
 // The MCP connect part: connecting the reference server through
@@ -78,7 +78,7 @@ func connectThroughAPI(ctx context.Context, stack *mcpStack, token string, engin
 	}
 	engineCPU = engine()
 	start := time.Now()
-	if err := postJSON(ctx, stack.client, stack.ours+"/api/v1/mcp-connections/", token, map[string]string{"server_id": catalog.LocalReferenceID}, &c); err != nil {
+	if err := postJSON(ctx, stack.client, stack.ours+"/api/v1/mcp-connections/", token, map[string]string{"server_id": seeddata.LocalReferenceID}, &c); err != nil {
 		return 0, 0, err
 	}
 	took = time.Since(start)

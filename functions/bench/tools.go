@@ -13,11 +13,11 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"aiwork/shared/catalog"
 	"aiwork/shared/config"
 	"aiwork/shared/local/devstack"
 	"aiwork/shared/local/localmcp"
 	"aiwork/shared/routes"
+	"aiwork/shared/seeddata"
 	"aiwork/shared/store"
 )
 
@@ -113,7 +113,7 @@ func (b *bench) startMCPStack(ctx context.Context, table, upstream string) (m *m
 	if err := devstack.Prepare(ctx, st); err != nil {
 		return m, err
 	}
-	if err := catalog.SetLocalReference(ctx, st, m.ref.Endpoint); err != nil {
+	if err := seeddata.SetLocalReference(ctx, st, m.ref.Endpoint); err != nil {
 		return m, err
 	}
 	cfg := devstack.ConfigFor(sc, []byte("bench-jwt-secret-0123456789abcdef0123456789"), 5, "whsec_bench")
@@ -148,7 +148,7 @@ func toolUser(ctx context.Context, client *http.Client, base string) (token, cha
 	var m struct {
 		ConnectionID string `json:"connection_id"`
 	}
-	if err := postJSON(ctx, client, base+"/api/v1/mcp-connections/", reg.AccessToken, map[string]string{"server_id": catalog.LocalReferenceID}, &m); err != nil {
+	if err := postJSON(ctx, client, base+"/api/v1/mcp-connections/", reg.AccessToken, map[string]string{"server_id": seeddata.LocalReferenceID}, &m); err != nil {
 		return "", "", "", fmt.Errorf("connect the reference server: %w", err)
 	}
 	var c struct {

@@ -11,12 +11,12 @@ import (
 	"log/slog"
 	"net/http"
 
-	"aiwork/shared/catalog"
 	"aiwork/shared/config"
 	"aiwork/shared/domain"
 	"aiwork/shared/mcp"
 	"aiwork/shared/mcp/registry"
 	"aiwork/shared/mcpjobs/remote"
+	"aiwork/shared/seeddata"
 	"aiwork/shared/store"
 )
 
@@ -73,7 +73,7 @@ func (r *Runner) sync(ctx context.Context) error {
 // registry, MCP_REGISTRY_URL): Sync from registry now in the admin area
 // runs it.
 func (r *Runner) Sync(ctx context.Context) (remote.SyncReport, error) {
-	if err := catalog.SeedMCPServers(ctx, r.st); err != nil {
+	if err := seeddata.SeedMCPServers(ctx, r.st); err != nil {
 		return remote.SyncReport{}, err
 	}
 	if r.registryURL == "" {

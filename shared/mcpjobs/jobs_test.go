@@ -16,11 +16,11 @@ import (
 	"testing"
 	"time"
 
-	"aiwork/shared/catalog"
 	"aiwork/shared/config"
 	"aiwork/shared/domain"
 	"aiwork/shared/local/localmcp"
 	"aiwork/shared/mcpjobs"
+	"aiwork/shared/seeddata"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 )
@@ -124,7 +124,7 @@ func TestSync(t *testing.T) {
 			weather.EndpointURL != "https://weather.example.com/mcp" || weather.Transport != domain.TransportStreamableHTTP {
 			t.Errorf("run %d: imported entry = %+v (present %v)", run, weather, ok)
 		}
-		seed, err := catalog.MCPServers()
+		seed, err := seeddata.MCPServers()
 		storetest.Must(t, err, "seed")
 		for _, s := range seed {
 			stored, ok := got[s.ID]
@@ -162,7 +162,7 @@ func TestSyncWithoutRegistry(t *testing.T) {
 	t.Parallel()
 	st := storetest.New(t)
 	storetest.Must(t, runner(t, st, "").Run(ctx, mcpjobs.Sync), "sync")
-	seed, err := catalog.MCPServers()
+	seed, err := seeddata.MCPServers()
 	storetest.Must(t, err, "seed")
 	if got := servers(t, st); len(got) != len(seed) {
 		t.Errorf("%d servers, want the %d seeded", len(got), len(seed))
@@ -181,7 +181,7 @@ func TestProbe(t *testing.T) {
 		t.Fatalf("reference server: %v", err)
 	}
 	t.Cleanup(ref.Stop)
-	storetest.Must(t, catalog.SetLocalReference(ctx, st, ref.Endpoint), "local reference")
+	storetest.Must(t, seeddata.SetLocalReference(ctx, st, ref.Endpoint), "local reference")
 	for _, s := range []domain.MCPServer{
 		{ID: "dead", Name: "test/dead", EndpointURL: closedPort(t), IsActive: true},
 		{ID: "retired", Name: "test/retired", EndpointURL: closedPort(t), IsActive: false},
@@ -193,7 +193,7 @@ func TestProbe(t *testing.T) {
 	storetest.Must(t, runner(t, st, "").Run(ctx, mcpjobs.Probe), "probe")
 	got := servers(t, st)
 
-	up := got[catalog.LocalReferenceID].Health
+	up := got[seeddata.LocalReferenceID].Health
 	if up.Status != domain.HealthUp || up.ProtocolVersion == "" || up.ToolsHash == "" || up.Error != "" {
 		t.Errorf("reference health = %+v, want up", up)
 	}

@@ -11,9 +11,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"aiwork/shared/api/apitest"
-	"aiwork/shared/catalog"
 	"aiwork/shared/config"
 	"aiwork/shared/local/devstack"
+	"aiwork/shared/seeddata"
 )
 
 type serverJSON struct {
@@ -175,7 +175,7 @@ func TestAdminMCPServerRulesAndSync(t *testing.T) {
 	t.Parallel()
 	s := mcpStack(t)
 	storetest := s.St
-	if err := catalog.SeedMCPServers(context.Background(), storetest); err != nil {
+	if err := seeddata.SeedMCPServers(context.Background(), storetest); err != nil {
 		t.Fatal(err)
 	}
 	_, boss := s.admin("boss")

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"aiwork/shared/auth"
-	"aiwork/shared/catalog"
 	"aiwork/shared/domain"
+	"aiwork/shared/seeddata"
 	"aiwork/shared/store"
 )
 
@@ -38,7 +38,7 @@ func (s *Stack) Do(method, path, token, body string) *httptest.ResponseRecorder 
 func PutCatalogue(t testing.TB, st *store.Store, prompts ...domain.Prompt) {
 	t.Helper()
 	ctx := context.Background()
-	for _, c := range catalog.Categories {
+	for _, c := range seeddata.Categories {
 		if err := st.PutCategory(ctx, c); err != nil {
 			t.Fatalf("category: %v", err)
 		}

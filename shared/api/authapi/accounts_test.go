@@ -16,13 +16,13 @@ import (
 
 	"aiwork/shared/api/authapi"
 	"aiwork/shared/auth"
-	"aiwork/shared/catalog"
 	"aiwork/shared/config"
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
 	"aiwork/shared/local/devstack"
 	"aiwork/shared/local/outbox"
 	"aiwork/shared/routes"
+	"aiwork/shared/seeddata"
 	"aiwork/shared/store/storetest"
 )
 
@@ -216,12 +216,12 @@ func TestLoginBurstFromOneAddress(t *testing.T) {
 func TestFreeUseNeedsAConfirmedEmail(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
-	storetest.Must(t, catalog.Seed(t.Context(), s.st), "seed")
+	storetest.Must(t, seeddata.Seed(t.Context(), s.st), "seed")
 	reg := s.register(validRegistration())
 	if reg.User.IsVerified {
 		t.Fatal("a new registration is verified before the link")
 	}
-	prompts, err := catalog.Prompts()
+	prompts, err := seeddata.Prompts()
 	storetest.Must(t, err, "catalogue")
 	pid := prompts[0].ID
 	use := func(token string) *httptest.ResponseRecorder {
@@ -263,8 +263,8 @@ func TestFreeUseNeedsAConfirmedEmail(t *testing.T) {
 func TestFreeUseWithoutVerificationWhenSwitchedOff(t *testing.T) {
 	t.Parallel()
 	s := newStackWith(t, func(c *devstack.Config) { c.Prompts.SkipEmailVerification = true })
-	storetest.Must(t, catalog.Seed(t.Context(), s.st), "seed")
-	prompts, err := catalog.Prompts()
+	storetest.Must(t, seeddata.Seed(t.Context(), s.st), "seed")
+	prompts, err := seeddata.Prompts()
 	storetest.Must(t, err, "catalogue")
 	reg := s.register(validRegistration())
 	w := s.do(req{method: http.MethodPost, path: "/api/v1/prompts/use-free-prompt/" + prompts[0].ID, token: reg.AccessToken})

@@ -16,13 +16,13 @@ import (
 	"aiwork/shared/api/chatapi"
 	"aiwork/shared/api/mcpapi"
 	"aiwork/shared/auth"
-	"aiwork/shared/catalog"
 	"aiwork/shared/chat/chattest"
 	"aiwork/shared/domain"
 	"aiwork/shared/llm"
 	"aiwork/shared/local/localmcp"
 	"aiwork/shared/local/localmcp/localmcptest"
 	"aiwork/shared/mcp"
+	"aiwork/shared/seeddata"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 )
@@ -58,8 +58,8 @@ func newToolStack(t *testing.T, upstreams map[string]llm.Provider, tweak func(*c
 func (s *stack) connectReference(token string) string {
 	s.t.Helper()
 	endpoint := localmcptest.Reference(s.t, localmcp.ModeStreamable)
-	storetest.Must(s.t, catalog.SetLocalReference(context.Background(), s.st, endpoint), "local reference")
-	return s.connectMCP(token, catalog.LocalReferenceID, "")
+	storetest.Must(s.t, seeddata.SetLocalReference(context.Background(), s.st, endpoint), "local reference")
+	return s.connectMCP(token, seeddata.LocalReferenceID, "")
 }
 
 // pausedReply makes a user with the reference server connected and a

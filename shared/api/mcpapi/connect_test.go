@@ -15,9 +15,9 @@ import (
 
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/api/mcpapi"
-	"aiwork/shared/catalog"
 	"aiwork/shared/domain"
 	"aiwork/shared/local/localmcp"
+	"aiwork/shared/seeddata"
 	"aiwork/shared/store/storetest"
 )
 
@@ -30,16 +30,16 @@ func TestConnectReferenceServer(t *testing.T) {
 	s := newStack(t, local())
 	streamable := referenceServer(t, localmcp.ModeStreamable)
 	sse := referenceServer(t, localmcp.ModeSSE)
-	storetest.Must(t, catalog.SetLocalReference(context.Background(), s.st, streamable), "local reference")
+	storetest.Must(t, seeddata.SetLocalReference(context.Background(), s.st, streamable), "local reference")
 	s.addServer(domain.MCPServer{ID: "everything-sse", Title: "Everything over SSE", EndpointURL: sse, Transport: domain.TransportSSE})
 
 	tests := []struct {
 		name, serverID, endpoint              string
 		wantEndpoint, wantTransport, wantName string
 	}{
-		{"streamable HTTP", catalog.LocalReferenceID, "", streamable, domain.TransportStreamableHTTP, "Everything (local reference server)"},
+		{"streamable HTTP", seeddata.LocalReferenceID, "", streamable, domain.TransportStreamableHTTP, "Everything (local reference server)"},
 		{"SSE", "everything-sse", "", sse, domain.TransportSSE, "Everything over SSE"},
-		{"given SSE endpoint, streamable falls back", catalog.LocalReferenceID, "  " + sse + " ", sse, domain.TransportSSE, "Everything (local reference server)"},
+		{"given SSE endpoint, streamable falls back", seeddata.LocalReferenceID, "  " + sse + " ", sse, domain.TransportSSE, "Everything (local reference server)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"aiwork/shared/api/apitest"
-	"aiwork/shared/catalog"
 	"aiwork/shared/domain"
 	"aiwork/shared/local/localmcp"
 	"aiwork/shared/mcp"
+	"aiwork/shared/seeddata"
 	"aiwork/shared/store/storetest"
 )
 
@@ -25,9 +25,9 @@ func seeded(t *testing.T) (*stack, []domain.MCPServer) {
 	t.Helper()
 	s := newStack(t, local())
 	ctx := context.Background()
-	storetest.Must(t, catalog.SeedMCPServers(ctx, s.st), "seed")
-	storetest.Must(t, catalog.SetLocalReference(ctx, s.st, "http://127.0.0.1:3001/mcp"), "local reference")
-	seed, err := catalog.MCPServers()
+	storetest.Must(t, seeddata.SeedMCPServers(ctx, s.st), "seed")
+	storetest.Must(t, seeddata.SetLocalReference(ctx, s.st, "http://127.0.0.1:3001/mcp"), "local reference")
+	seed, err := seeddata.MCPServers()
 	storetest.Must(t, err, "seed entries")
 	return s, seed
 }
@@ -46,7 +46,7 @@ func TestServersListingContract(t *testing.T) {
 		ToolsCount: 2, ToolsHash: "h", Tools: []domain.MCPTool{{Name: "echo"}, {Name: "get-sum"}},
 		ServerInfo: &domain.MCPImplementation{Name: "mcp-servers/everything", Version: "1"},
 	}
-	storetest.Must(t, s.st.SaveMCPHealth(ctx, catalog.LocalReferenceID, health), "health")
+	storetest.Must(t, s.st.SaveMCPHealth(ctx, seeddata.LocalReferenceID, health), "health")
 	storetest.Must(t, s.st.SaveMCPHealth(ctx, "com.neon--mcp", domain.MCPHealth{
 		Status: domain.HealthDown, CheckedAt: "2026-11-22T12:00:00Z", Error: "The server's host name could not be found.",
 	}), "down health")
@@ -87,7 +87,7 @@ func TestServersListingContract(t *testing.T) {
 	}
 
 	// The working server first, the down one last, the rest by name.
-	if list[0]["id"] != catalog.LocalReferenceID {
+	if list[0]["id"] != seeddata.LocalReferenceID {
 		t.Errorf("first = %v, want the server that is up", list[0]["id"])
 	}
 	if last := list[len(list)-1]["id"]; last != "com.neon--mcp" {
@@ -101,7 +101,7 @@ func TestServersListingContract(t *testing.T) {
 		t.Errorf("servers of the same health are not sorted by name: %q", names)
 	}
 
-	ref := byID[catalog.LocalReferenceID]
+	ref := byID[seeddata.LocalReferenceID]
 	wantFields(t, ref, map[string]any{
 		"name": "Everything (local reference server)", "registry_name": "local/everything", "model_type": "reference",
 		"endpoint_url": "http://127.0.0.1:3001/mcp", "api_key_required": false, "oauth_required": false,
@@ -148,7 +148,7 @@ func TestServersFilters(t *testing.T) {
 		want  []string // ids, in the answer's order
 	}{
 		{"payments", url.Values{"model_type": {"payments"}}, []string{"com.paypal.mcp--mcp", "com.squareup--mcp", "com.stripe--mcp"}},
-		{"reference", url.Values{"model_type": {"reference"}}, []string{catalog.LocalReferenceID}},
+		{"reference", url.Values{"model_type": {"reference"}}, []string{seeddata.LocalReferenceID}},
 		{"model type is exact, not a prefix", url.Values{"model_type": {"pay"}}, nil},
 		{"unknown model type", url.Values{"model_type": {"astrology"}}, nil},
 		{"search in the name, any case", url.Values{"search": {"NOTION"}}, []string{"com.notion--mcp"}},
@@ -232,8 +232,8 @@ func TestServerDetail(t *testing.T) {
 
 	// The real thing: the prober's handshake with the reference server.
 	endpoint := referenceServer(t, localmcp.ModeStreamable)
-	storetest.Must(t, catalog.SetLocalReference(ctx, s.st, endpoint), "local reference")
-	ref, err := s.st.GetMCPServer(ctx, catalog.LocalReferenceID)
+	storetest.Must(t, seeddata.SetLocalReference(ctx, s.st, endpoint), "local reference")
+	ref, err := s.st.GetMCPServer(ctx, seeddata.LocalReferenceID)
 	storetest.Must(t, err, "get reference")
 	prober := &mcp.Prober{Store: s.st, Client: mcp.Policy{AllowLoopback: true}.Client()}
 	storetest.Must(t, s.st.SaveMCPHealth(ctx, ref.ID, prober.Probe(ctx, ref)), "probe")
@@ -279,7 +279,7 @@ func TestServerDetail(t *testing.T) {
 		}
 	})
 	t.Run("probed reference server", func(t *testing.T) {
-		d := apitest.Decode[detail](t, s.get(serversPath+catalog.LocalReferenceID, ""), http.StatusOK)
+		d := apitest.Decode[detail](t, s.get(serversPath+seeddata.LocalReferenceID, ""), http.StatusOK)
 		if d.Health.Status != domain.HealthUp || d.Health.ProtocolVersion == "" {
 			t.Errorf("health = %+v, want up with a protocol version", d.Health)
 		}

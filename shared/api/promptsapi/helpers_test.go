@@ -10,10 +10,10 @@ import (
 
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/auth"
-	"aiwork/shared/catalog"
 	"aiwork/shared/config"
 	"aiwork/shared/domain"
 	"aiwork/shared/local/devstack"
+	"aiwork/shared/seeddata"
 	"aiwork/shared/store/storetest"
 )
 
@@ -29,7 +29,7 @@ func newStack(t *testing.T, freeLimit int, prompts ...domain.Prompt) *stack {
 	t.Helper()
 	st, storeCfg := storetest.NewWithConfig(t)
 	if len(prompts) == 0 {
-		storetest.Must(t, catalog.Seed(context.Background(), st), "seed")
+		storetest.Must(t, seeddata.Seed(context.Background(), st), "seed")
 	} else {
 		apitest.PutCatalogue(t, st, prompts...)
 	}

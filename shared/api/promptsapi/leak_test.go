@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"aiwork/shared/catalog"
+	"aiwork/shared/seeddata"
 )
 
 // Paid content never leaves the API except to a caller with access: checked
@@ -13,7 +13,7 @@ import (
 func TestSeededContentNeverLeaks(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 5)
-	prompts, err := catalog.Prompts()
+	prompts, err := seeddata.Prompts()
 	if err != nil {
 		t.Fatal(err)
 	}

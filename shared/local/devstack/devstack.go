@@ -24,7 +24,6 @@ import (
 	"aiwork/shared/api/usersapi"
 	"aiwork/shared/api/webhookapi"
 	"aiwork/shared/auth"
-	"aiwork/shared/catalog"
 	"aiwork/shared/config"
 	"aiwork/shared/httpx"
 	"aiwork/shared/llm/providers"
@@ -34,6 +33,7 @@ import (
 	"aiwork/shared/mcpjobs"
 	"aiwork/shared/payments"
 	"aiwork/shared/routes"
+	"aiwork/shared/seeddata"
 	"aiwork/shared/store"
 )
 
@@ -240,10 +240,10 @@ func Prepare(ctx context.Context, st *store.Store) error {
 	} else if n > 0 {
 		slog.InfoContext(ctx, "free uses: earlier per-account counts folded into their mailboxes", "accounts", n)
 	}
-	if err := catalog.Seed(ctx, st); err != nil {
+	if err := seeddata.Seed(ctx, st); err != nil {
 		return err
 	}
-	return catalog.SeedMCPServers(ctx, st)
+	return seeddata.SeedMCPServers(ctx, st)
 }
 
 // EnsureLocalSecrets creates the secrets a local run needs when unset.

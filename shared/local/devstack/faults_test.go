@@ -13,12 +13,12 @@ import (
 	"github.com/stripe/stripe-go/v84/webhook"
 
 	"aiwork/shared/api/apitest"
-	"aiwork/shared/catalog"
 	"aiwork/shared/chat"
 	"aiwork/shared/config"
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
 	"aiwork/shared/local/devstack"
+	"aiwork/shared/seeddata"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 	"aiwork/shared/testbed/faultproxy"
@@ -42,7 +42,7 @@ func newFaultStack(t *testing.T) *faultStack {
 	// A silent table is given up on sooner here than the default, yet
 	// not so soon that a table slowed by a busy machine counts as down.
 	st, proxy, viaProxy := storetest.ViaFaultProxy(t, 1500*time.Millisecond)
-	storetest.Must(t, catalog.Seed(context.Background(), st), "seed")
+	storetest.Must(t, seeddata.Seed(context.Background(), st), "seed")
 	cfg := devstack.ConfigFor(viaProxy, jwtSecret, 5, faultWebhookSecret)
 	cfg.MCP.MCPClient = config.MCPClient{Outbound: config.Outbound{AllowLoopback: true}, ConnectTimeout: 10 * time.Second}
 	cfg.MCP.ConnectsPerMinute, cfg.MCP.HostConnectsPerMinute = 60, 60
@@ -110,7 +110,7 @@ func TestTableDownDuringAFreeClaim(t *testing.T) {
 	t.Parallel()
 	f := newFaultStack(t)
 	token := f.login(t, "claimer")
-	prompts, err := catalog.Prompts()
+	prompts, err := seeddata.Prompts()
 	storetest.Must(t, err, "catalogue")
 	pid := prompts[0].ID
 	f.table.Set(faultproxy.Refuse)
@@ -176,7 +176,7 @@ func TestWebhookRetriedAfterTheTableWasDown(t *testing.T) {
 	f := newFaultStack(t)
 	token := f.login(t, "payer")
 	uid := jsonField(t, f.want(f.do("GET", "/api/v1/auth/me", token, ""), http.StatusOK), "id")
-	prompts, err := catalog.Prompts()
+	prompts, err := seeddata.Prompts()
 	storetest.Must(t, err, "catalogue")
 	pid := prompts[2].ID
 	payload, _ := json.Marshal(map[string]any{

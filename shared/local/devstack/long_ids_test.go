@@ -11,8 +11,8 @@ import (
 
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/auth"
-	"aiwork/shared/catalog"
 	"aiwork/shared/local/devstack"
+	"aiwork/shared/seeddata"
 	"aiwork/shared/store/storetest"
 )
 
@@ -27,8 +27,8 @@ func newDevstack(t *testing.T, staticDir string, change func(*devstack.Config)) 
 	t.Helper()
 	st, storeCfg := storetest.NewWithConfig(t)
 	ctx := context.Background()
-	storetest.Must(t, catalog.Seed(ctx, st), "seed prompts")
-	storetest.Must(t, catalog.SeedMCPServers(ctx, st), "seed MCP servers")
+	storetest.Must(t, seeddata.Seed(ctx, st), "seed prompts")
+	storetest.Must(t, seeddata.SeedMCPServers(ctx, st), "seed MCP servers")
 	cfg := devstack.ConfigFor(storeCfg, jwtSecret, 5, "whsec_devstack_test")
 	cfg.MailDir = t.TempDir()
 	if change != nil {

@@ -7,10 +7,10 @@ import (
 	"sync"
 	"time"
 
-	"aiwork/shared/catalog"
 	"aiwork/shared/lambdas"
 	"aiwork/shared/local/localmcp"
 	"aiwork/shared/mcpjobs"
+	"aiwork/shared/seeddata"
 	"aiwork/shared/store"
 )
 
@@ -50,11 +50,11 @@ func StartMCPWith(ctx context.Context, st *store.Store, log *slog.Logger, run fu
 	if oauth != nil {
 		oauthEndpoint = oauth.Endpoint
 	}
-	if err := catalog.SetLocalReference(ctx, st, refEndpoint); err != nil {
+	if err := seeddata.SetLocalReference(ctx, st, refEndpoint); err != nil {
 		stopServers()
 		return nil, err
 	}
-	if err := catalog.SetLocalOAuthExample(ctx, st, oauthEndpoint); err != nil {
+	if err := seeddata.SetLocalOAuthExample(ctx, st, oauthEndpoint); err != nil {
 		stopServers()
 		return nil, err
 	}

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"aiwork/shared/catalog"
 	"aiwork/shared/local/devstack"
+	"aiwork/shared/seeddata"
 	"aiwork/shared/store/storetest"
 )
 
@@ -37,7 +37,7 @@ func TestStartMCPListsTheLocalServers(t *testing.T) {
 		}
 	}()
 	var hosts []string
-	for _, id := range []string{catalog.LocalReferenceID, catalog.LocalOAuthExampleID} {
+	for _, id := range []string{seeddata.LocalReferenceID, seeddata.LocalOAuthExampleID} {
 		srv, err := st.GetMCPServer(ctx, id)
 		if err != nil || !srv.IsActive || srv.EndpointURL == "" {
 			t.Fatalf("%s: %+v %v", id, srv, err)
@@ -46,7 +46,7 @@ func TestStartMCPListsTheLocalServers(t *testing.T) {
 		storetest.Must(t, err, "endpoint")
 		hosts = append(hosts, u.Host)
 	}
-	oauth, _ := st.GetMCPServer(ctx, catalog.LocalOAuthExampleID)
+	oauth, _ := st.GetMCPServer(ctx, seeddata.LocalOAuthExampleID)
 	if !oauth.OAuthRequired {
 		t.Errorf("OAuth example not marked as needing OAuth: %+v", oauth)
 	}
@@ -74,7 +74,7 @@ func TestStartMCPListsTheLocalServers(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop()
-	for _, id := range []string{catalog.LocalReferenceID, catalog.LocalOAuthExampleID} {
+	for _, id := range []string{seeddata.LocalReferenceID, seeddata.LocalOAuthExampleID} {
 		if srv, err := st.GetMCPServer(ctx, id); err != nil || srv.IsActive {
 			t.Errorf("%s still listed with the local servers off: %+v %v", id, srv, err)
 		}

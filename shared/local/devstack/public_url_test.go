@@ -11,8 +11,8 @@ import (
 
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/auth"
-	"aiwork/shared/catalog"
 	"aiwork/shared/local/devstack"
+	"aiwork/shared/seeddata"
 	"aiwork/shared/store/storetest"
 )
 
@@ -32,7 +32,7 @@ func TestForwardedHostChangesNoLink(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			st, storeCfg := storetest.NewWithConfig(t)
 			ctx := context.Background()
-			storetest.Must(t, catalog.Seed(ctx, st), "seed")
+			storetest.Must(t, seeddata.Seed(ctx, st), "seed")
 			mailDir := t.TempDir()
 			cfg := devstack.ConfigFor(storeCfg, jwtSecret, 0, "whsec_public_url")
 			cfg.MailDir = mailDir
@@ -46,7 +46,7 @@ func TestForwardedHostChangesNoLink(t *testing.T) {
 			uid, token := apitest.User(t, st, auth.NewTokens(jwtSecret, time.Hour), "forwarded")
 			forged := map[string]string{"Host": tc.host, "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https"}
 
-			prompts, _ := catalog.Prompts()
+			prompts, _ := seeddata.Prompts()
 			w := apitest.Do(h, "POST", "/api/v1/payments/create-checkout-session", token, `{"prompt_id":"`+prompts[0].ID+`"}`, forged)
 			co := apitest.Decode[struct {
 				SessionID string `json:"session_id"`

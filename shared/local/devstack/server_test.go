@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"aiwork/shared/catalog"
 	"aiwork/shared/httpx/secheaders"
 	"aiwork/shared/local/devstack"
+	"aiwork/shared/seeddata"
 )
 
 // serve runs h as the devserver does (devstack.NewServer) on a loopback
@@ -60,7 +60,7 @@ func TestDevserverSendsCloudFrontsSecurityHeaders(t *testing.T) {
 		res.Body.Close()
 		return res
 	}
-	prompts, err := catalog.Prompts()
+	prompts, err := seeddata.Prompts()
 	if err != nil || len(prompts) == 0 {
 		t.Fatalf("catalogue: %v", err)
 	}

@@ -27,13 +27,13 @@ import (
 	"github.com/stripe/stripe-go/v84/webhook"
 
 	"aiwork/shared/api/apitest"
-	"aiwork/shared/catalog"
 	"aiwork/shared/config"
 	"aiwork/shared/domain"
 	"aiwork/shared/lambdas"
 	"aiwork/shared/local/devstack"
 	"aiwork/shared/local/localmcp/localmcptest"
 	"aiwork/shared/mcpjobs"
+	"aiwork/shared/seeddata"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 )
@@ -148,7 +148,7 @@ func allowed(call tableCall) (string, bool) {
 func recordingStore(t *testing.T, rec *callRecorder) (*store.Store, config.Store) {
 	t.Helper()
 	seed, storeCfg := storetest.NewWithConfig(t)
-	storetest.Must(t, catalog.Seed(context.Background(), seed), "seed prompts")
+	storetest.Must(t, seeddata.Seed(context.Background(), seed), "seed prompts")
 	awsCfg := config.AWS(storeCfg.Region)
 	awsCfg.APIOptions = append(awsCfg.APIOptions, rec.middleware)
 	return store.NewFromAWS(awsCfg, storeCfg), storeCfg
@@ -166,7 +166,7 @@ func TestTableAccess(t *testing.T) {
 	rec := &callRecorder{}
 	st, storeCfg := recordingStore(t, rec)
 	ctx := context.Background()
-	prompts, err := catalog.Prompts()
+	prompts, err := seeddata.Prompts()
 	storetest.Must(t, err, "catalogue")
 
 	// An MCP server of our own in the registry, so a connect succeeds.

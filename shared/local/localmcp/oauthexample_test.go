@@ -15,9 +15,9 @@ import (
 
 	"golang.org/x/oauth2"
 
-	"aiwork/shared/catalog"
 	"aiwork/shared/local/localmcp"
 	"aiwork/shared/local/localmcp/localmcptest"
+	"aiwork/shared/seeddata"
 )
 
 func TestMain(m *testing.M) {
@@ -172,8 +172,8 @@ func TestOAuthExampleVersionIsPinned(t *testing.T) {
 	if err == nil {
 		err = json.Unmarshal(b, &installed)
 	}
-	if err != nil || installed.Version != catalog.LocalOAuthExampleVersion {
-		t.Errorf("installed @modelcontextprotocol/sdk %q (%v), catalogue says %s", installed.Version, err, catalog.LocalOAuthExampleVersion)
+	if err != nil || installed.Version != seeddata.LocalOAuthExampleVersion {
+		t.Errorf("installed @modelcontextprotocol/sdk %q (%v), catalogue says %s", installed.Version, err, seeddata.LocalOAuthExampleVersion)
 	}
 	webapp := filepath.Join(sdk, "..", "..", "..")
 	var pkg struct {
@@ -183,9 +183,9 @@ func TestOAuthExampleVersionIsPinned(t *testing.T) {
 	if err == nil {
 		err = json.Unmarshal(b, &pkg)
 	}
-	if err != nil || pkg.DevDependencies["@modelcontextprotocol/sdk"] != catalog.LocalOAuthExampleVersion {
+	if err != nil || pkg.DevDependencies["@modelcontextprotocol/sdk"] != seeddata.LocalOAuthExampleVersion {
 		t.Errorf("webapp/package.json pins @modelcontextprotocol/sdk %q (%v), catalogue says %s",
-			pkg.DevDependencies["@modelcontextprotocol/sdk"], err, catalog.LocalOAuthExampleVersion)
+			pkg.DevDependencies["@modelcontextprotocol/sdk"], err, seeddata.LocalOAuthExampleVersion)
 	}
 }
 

@@ -27,11 +27,24 @@ function answer(response: Response | (() => Response | Promise<Response>)) {
   api.route(STREAM, async () => (typeof response === 'function' ? response() : response));
 }
 
-/** Answers the stream with a body the test writes to (push) and ends (close). */
-function answerOpen(): { push: (text: string) => void; close: () => void } {
+/**
+ * Streams REQUEST from a body the test writes to (push) and ends (close);
+ * settled() is undefined while the stream runs, then null or its error.
+ */
+function streamOpen(stallMs: number) {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   answer(new Response(new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) })));
-  return { push: (text) => controller.enqueue(enc.encode(text)), close: () => controller.close() };
+  let outcome: Error | null | undefined;
+  const promise = streamChatMessage(REQUEST, { stallMs }).then(
+    (r) => ((outcome = null), r),
+    (e: Error) => (outcome = e),
+  );
+  return {
+    push: (text: string) => controller.enqueue(enc.encode(text)),
+    close: () => controller.close(),
+    promise,
+    settled: () => outcome,
+  };
 }
 
 beforeEach(() => {
@@ -246,18 +259,13 @@ describe('streamChatMessage', () => {
 
   it('restarts the stall clock on every chunk', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const { push, close } = answerOpen();
-    let settled: Error | null | undefined;
-    const promise = streamChatMessage(REQUEST, { stallMs: 1000 }).then(
-      (r) => ((settled = null), r),
-      (e: Error) => (settled = e),
-    );
+    const { push, close, promise, settled } = streamOpen(1000);
     for (let i = 0; i < 5; i++) {
       await vi.advanceTimersByTimeAsync(900);
       push(`data: {"content":"${i}"}\n\n`);
     }
     await vi.advanceTimersByTimeAsync(900);
-    expect(settled).toBeUndefined();
+    expect(settled()).toBeUndefined();
     push('data: [DONE]\n\n');
     close();
     await vi.advanceTimersByTimeAsync(0);
@@ -375,19 +383,14 @@ describe('streamChatMessage: tools', () => {
 
   it('keep-alive comments while a tool runs restart the stall clock', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const { push, close } = answerOpen();
-    let settled: Error | null | undefined;
-    const promise = streamChatMessage(REQUEST, { stallMs: 1000 }).then(
-      (r) => ((settled = null), r),
-      (e: Error) => (settled = e),
-    );
+    const { push, close, promise, settled } = streamOpen(1000);
     push(frame({ tool_call: CALL }));
     for (let i = 0; i < 4; i++) {
       await vi.advanceTimersByTimeAsync(900);
       push(': tool running\n\n');
     }
     await vi.advanceTimersByTimeAsync(900);
-    expect(settled).toBeUndefined();
+    expect(settled()).toBeUndefined();
     push(frame({ tool_result: RESULT }) + 'data: [DONE]\n\n');
     close();
     await vi.advanceTimersByTimeAsync(0);

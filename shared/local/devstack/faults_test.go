@@ -25,7 +25,7 @@ import (
 )
 
 // faultStack is the whole API on a real table reached through a fault
-// proxy (issue 26): the table can be stopped (connections refused) or made
+// proxy: the table can be stopped (connections refused) or made
 // silent (connections accepted, never answered) and brought back, while
 // the handlers run unchanged.
 type faultStack struct {

@@ -361,7 +361,7 @@ func TestTableAccess(t *testing.T) {
 	// the MCP server's echo (no read-only hint): paused for approval, then
 	// resumed with "always allow" (the tools list and the revoke are the
 	// mcp function's).
-	// The first reply is kept with a conversation (issue 24): created,
+	// The first reply is kept with a conversation: created,
 	// written as it streams, listed, read, re-attached, stopped, renamed,
 	// deleted with its messages.
 	convID := field(do("POST", "/api/v1/chat/conversations", token, `{"provider":"openai","model":"gpt-4o-mini"}`, http.StatusCreated), "id")

@@ -5,8 +5,6 @@ package mcpapi
 
 import (
 	"cmp"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"net/http"
 	"strings"
@@ -18,6 +16,7 @@ import (
 	"aiwork/shared/httpx"
 	"aiwork/shared/llm"
 	"aiwork/shared/mcp"
+	"aiwork/shared/random"
 	"aiwork/shared/store"
 )
 
@@ -148,8 +147,4 @@ func (s *Service) connectProvider(w http.ResponseWriter, r *http.Request) error 
 	return nil
 }
 
-func newID() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
+func newID() string { return random.Hex(16) }

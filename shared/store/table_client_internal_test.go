@@ -47,7 +47,10 @@ func tableAnswer(w http.ResponseWriter) {
 }
 
 // A burst of calls at once leaves its connections open for the next burst
-// (more than the SDK's default 10 are kept): the second burst dials none.
+// (more than the SDK's default 10 are kept): the second burst reuses them.
+// A connection goes back to the pool just after its call returned, so a
+// call of the next burst may, rarely, miss one and dial: a few are allowed,
+// far fewer than the 10 that the SDK's default pool would dial again.
 func TestTableKeepsABurstsConnections(t *testing.T) {
 	t.Parallel()
 	const burst = 20
@@ -83,8 +86,8 @@ func TestTableKeepsABurstsConnections(t *testing.T) {
 			}
 		}
 	}
-	if n := accepted.Load(); n != burst {
-		t.Errorf("two bursts of %d calls dialled %d connections, want %d", burst, n, burst)
+	if n := accepted.Load(); n < burst || n > burst+3 {
+		t.Errorf("two bursts of %d calls dialled %d connections, want %d to %d", burst, n, burst, burst+3)
 	}
 }
 

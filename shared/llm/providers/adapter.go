@@ -4,7 +4,6 @@ import (
 	"aiwork/shared/llm"
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -36,49 +35,25 @@ const (
 	LabelBedrock   = "Amazon Bedrock"
 )
 
+// httpClient is the client o's requests go through: o.HTTPClient, or the
+// one every provider of the process shares.
 func (o Options) httpClient() *http.Client {
 	if o.HTTPClient != nil {
 		return o.HTTPClient
 	}
-	return &http.Client{Transport: drainingTransport{upstreamTransport}}
+	return upstreamClient
 }
 
-// drainingTransport hands out response bodies that are read to their end
-// when closed. The adapters stop reading a stream at its last event ([DONE],
-// message_stop) and close it with the chunked body's end still unread, so
-// net/http could not reuse the connection: every message dialled (and
-// TLS-handshook) a new one before its first byte (DESIGN §10, time to
-// first byte).
-type drainingTransport struct{ next http.RoundTripper }
-
-func (t drainingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	res, err := t.next.RoundTrip(r)
-	if err == nil && res.Body != nil {
-		res.Body = &drainingBody{ReadCloser: res.Body}
-	}
-	return res, err
-}
-
-// Bounds of the read at close: what a stream still holds after its last
-// event is a few bytes; anything larger or slower is cut off.
-const (
-	drainMaxBytes = 64 << 10
-	drainMaxTime  = 100 * time.Millisecond
-)
-
-type drainingBody struct{ io.ReadCloser }
-
-func (b *drainingBody) Close() error {
-	stop := time.AfterFunc(drainMaxTime, func() { _ = b.ReadCloser.Close() })
-	_, _ = io.CopyN(io.Discard, b.ReadCloser, drainMaxBytes)
-	stop.Stop()
-	return b.ReadCloser.Close()
-}
+// upstreamClient has no overall timeout: a reply streams as long as it
+// takes, and the request's context bounds it.
+var upstreamClient = &http.Client{Transport: upstreamTransport}
 
 // upstreamTransport is shared by every provider client of the process. Go's
 // default keeps 2 idle connections per host, so with more replies at once
 // most calls would open (and TLS-handshake) a new connection before their
-// first byte; this keeps enough for a chat function's concurrency.
+// first byte; this keeps enough for a chat function's concurrency. (The
+// SDKs close a stream's body at its last event; the providers' APIs answer
+// over HTTP/2, where that leaves the connection reusable.)
 var upstreamTransport = func() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConns = 256
@@ -86,6 +61,11 @@ var upstreamTransport = func() *http.Transport {
 	t.IdleConnTimeout = 90 * time.Second
 	return t
 }()
+
+// maxRetryWait is the longest wait a provider may ask for (Retry-After)
+// and still be retried: beyond it the chat's stall timeout (30 s) would
+// end the reply first, so the refusal goes to the user at once instead.
+const maxRetryWait = 10 * time.Second
 
 // maxDetail keeps a provider's message short enough for a toast.
 const maxDetail = 400
@@ -141,8 +121,9 @@ func errorMessage(body []byte) string {
 	return strings.TrimSpace(string(body))
 }
 
-// errorCode is the numeric error.code of an error body (Google's errors
-// carry the HTTP status there, also in the middle of a stream); 0 if none.
+// errorCode is the numeric error.code of an error body (Google's shape,
+// which OpenAI-compatible gateways also send in the middle of a stream,
+// with the HTTP status there); 0 if none.
 func errorCode(body []byte) int {
 	var list []json.RawMessage
 	if json.Unmarshal(body, &list) == nil && len(list) > 0 {

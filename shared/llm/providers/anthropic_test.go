@@ -51,8 +51,8 @@ var anthropicWire = wire{
 		if got, want := r.URL.Path, "/v1/messages"; got != want {
 			t.Errorf("path = %q, want %q", got, want)
 		}
-		if got := r.Header.Get("X-Api-Key"); got != testKey {
-			t.Errorf("x-api-key = %q, want the key", got)
+		if got, want := r.Header.Get("Authorization"), "Bearer "+testKey; got != want {
+			t.Errorf("Authorization = %q, want %q (the SDK's way of sending the key)", got, want)
 		}
 		if r.Header.Get("Anthropic-Version") == "" {
 			t.Error("no anthropic-version header")

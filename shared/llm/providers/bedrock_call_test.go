@@ -16,16 +16,17 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/smithy-go/eventstream"
 
 	"aiwork/shared/llm"
 	"aiwork/shared/llm/providers"
 )
 
-// The ConverseStream call the Bedrock adapter makes itself: its signature,
-// retries, credentials, endpoint, and how it reads a broken event stream.
+// The ConverseStream call through the SDK's bedrockruntime client: its
+// signature, retries, credentials, endpoint, and how a broken event stream
+// ends the reply.
 
 var testCreds = aws.Credentials{AccessKeyID: "AKIDTEST", SecretAccessKey: "secret"}
 
@@ -74,7 +75,7 @@ func wantSigned(t *testing.T, r *http.Request, body []byte, creds aws.Credential
 	}
 }
 
-// The request goes to the model's path, its id escaped as the SDK did, and
+// The request goes to the model's path, its id escaped as the SDK does, and
 // is signed over that path; a session token is sent and signed when the
 // credentials have one, and only then.
 func TestBedrockRequestSigned(t *testing.T) {
@@ -118,8 +119,8 @@ func bedrockRefuse(w http.ResponseWriter, status int, errorType, message string)
 	_, _ = w.Write([]byte(`{"message":` + mustJSON(message) + `}`))
 }
 
-// Refusals before any output are tried again, each attempt signed anew, as
-// the other providers' (the same retry loop); the rest are not.
+// Refusals before any output are tried again (the SDK's retryer: throttling,
+// 5xx, a dropped connection), each attempt signed anew; the rest are not.
 func TestBedrockRetries(t *testing.T) {
 	t.Parallel()
 	unavailable := func(w http.ResponseWriter) {
@@ -212,19 +213,21 @@ func TestBedrockBrokenEventStream(t *testing.T) {
 		name   string
 		frames [][]byte
 		want   string
-		is     error    // what the error wraps, for chatapi
+		kind   string   // what chatapi shows of it (errorKind)
+		is     error    // what the error wraps
 		texts  []string // emitted before it, when not just "Bon"
 	}{
-		// The SDK's client took this one for a whole reply: its decoder
-		// reads the end of the body before a message's checksum as a clean end.
+		// The SDK's decoder reads the end of the body before a message's
+		// checksum, or inside a message, as a clean end: the adapter tells
+		// the cut by the metadata event that never came.
 		{"cut before the last message's checksum", append(slices.Clone(whole[:len(whole)-1]), last[:len(last)-4]),
-			"bedrock stream: unexpected EOF", io.ErrUnexpectedEOF, []string{"Bon", "jour"}},
-		{"cut inside a message's headers", [][]byte{whole[0], whole[1], whole[2][:20]}, "bedrock stream: unexpected EOF", io.ErrUnexpectedEOF, nil},
-		{"cut inside a message's prelude", [][]byte{whole[0], whole[1], whole[2][:5]}, "bedrock stream: unexpected EOF", io.ErrUnexpectedEOF, nil},
-		{"a corrupt prelude", [][]byte{whole[0], whole[1], flipped(whole[2], 6)}, "bedrock stream: message checksum mismatch", eventstream.ChecksumError{}, nil},
-		{"a corrupt payload", [][]byte{whole[0], whole[1], flipped(whole[2], len(whole[2])-8)}, "bedrock stream: message checksum mismatch", eventstream.ChecksumError{}, nil},
+			"bedrock stream: unexpected EOF", kindCut, io.ErrUnexpectedEOF, []string{"Bon", "jour"}},
+		{"cut inside a message's headers", [][]byte{whole[0], whole[1], whole[2][:20]}, "bedrock stream: unexpected EOF", kindCut, io.ErrUnexpectedEOF, nil},
+		{"cut inside a message's prelude", [][]byte{whole[0], whole[1], whole[2][:5]}, "bedrock stream: unexpected EOF", kindCut, io.ErrUnexpectedEOF, nil},
+		{"a corrupt prelude", [][]byte{whole[0], whole[1], flipped(whole[2], 6)}, "bedrock stream: decode event: message checksum mismatch", kindOther, eventstream.ChecksumError{}, nil},
+		{"a corrupt payload", [][]byte{whole[0], whole[1], flipped(whole[2], len(whole[2])-8)}, "bedrock stream: decode event: message checksum mismatch", kindOther, eventstream.ChecksumError{}, nil},
 		{"an event that is not JSON", [][]byte{whole[0], whole[1], awsEvent("contentBlockDelta", `{"contentBlockIndex":0,"delta":{"text":"jo`)},
-			"bedrock stream: unexpected end of JSON input", nil, nil},
+			"bedrock stream: deserialize event contentBlockDelta: unterminated string at offset 39", kindUnreadable, nil, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -236,6 +239,9 @@ func TestBedrockBrokenEventStream(t *testing.T) {
 			}
 			if tc.is != nil && !errors.Is(err, tc.is) {
 				t.Errorf("error %v does not wrap %T", err, tc.is)
+			}
+			if got := errorKind(err); got != tc.kind {
+				t.Errorf("error %v is shown as %q, want %q", err, got, tc.kind)
 			}
 			if tc.texts != nil {
 				if !slices.Equal(got, tc.texts) || up.count.Load() != 1 {
@@ -253,7 +259,7 @@ func TestBedrockBrokenEventStream(t *testing.T) {
 			_, _ = w.Write([]byte(`{"output":{"message":{"content":[{"text":"Bonjour"}]}}}`))
 		})
 		_, err := texts(t.Context(), bedrockWith(up.URL, testCreds, 0), bedrockWire.model)
-		if want := "bedrock stream: message checksum mismatch"; errorText(err) != want {
+		if want := "bedrock stream: decode event: message checksum mismatch"; errorText(err) != want {
 			t.Errorf("error = %q, want %q", errorText(err), want)
 		}
 	})
@@ -298,7 +304,8 @@ func TestBedrockEndpointFromEnvironment(t *testing.T) {
 	wantSigned(t, r, body, testCreds, "us-east-1")
 }
 
-// Without credentials nothing is sent. (The SDK's client panicked.)
+// Without credentials nothing is sent, and the reply ends with an error
+// saying why. (The SDK's client panics.)
 func TestBedrockWithoutCredentials(t *testing.T) {
 	t.Parallel()
 	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) { play(w, bedrockWire, bedrockWire.script(bonjour)) })

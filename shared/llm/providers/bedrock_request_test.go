@@ -24,8 +24,9 @@ import (
 // The ConverseStream requests Bedrock gets, byte for byte, against files
 // recorded from the AWS SDK's bedrockruntime client (go test -run
 // TestBedrockRequestRecorded -update, at the commit that added them): the
-// hand-made call must send what the SDK sent, apart from header order and
-// the headers only the SDK sends.
+// path with the escaped model id, the signed headers and the body stay what
+// they were, apart from header order and the headers only the SDK sends
+// (its version and per-call ids).
 
 var updateRecorded = flag.Bool("update", false, "record the Bedrock requests in testdata")
 

@@ -178,9 +178,9 @@ func awsMessage(h eventstream.Headers, payload string) []byte {
 }
 
 // A reply whose events come with pauses is read whole (the SDK's client
-// once closed the request body under net/http's feet, which dropped the
-// connection after the first events): repeated, because that race was a
-// matter of scheduling.
+// closes the request body under net/http's feet, which drops the connection
+// after the first events unless plainBodyClient hides it): repeated,
+// because that race is a matter of scheduling.
 func TestBedrockStreamWithPauses(t *testing.T) {
 	t.Parallel()
 	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {

@@ -4,70 +4,72 @@ import (
 	"aiwork/shared/llm"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"net/http"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
+	"github.com/openai/openai-go/v3/shared"
 )
 
 // OpenAI streams Chat Completions from OpenAI or any OpenAI-compatible
-// API (Options.BaseURL): an OpenAI gateway, or Gemini's (NewGoogle).
+// API (Options.BaseURL: an OpenAI gateway, a proxy).
 type OpenAI struct {
-	client *streamClient
-	// legacyMaxTokens: "max_tokens" for APIs that do not take OpenAI's
-	// newer max_completion_tokens.
-	legacyMaxTokens bool
-	// toolResultNames: a tool message also names its tool (Gemini makes it a
-	// functionResponse, which wants the name).
-	toolResultNames bool
+	client openai.Client
+	key    string
 }
 
 var _ llm.Provider = (*OpenAI)(nil)
 
-// OpenAIBaseURL is OpenAI's API.
-const OpenAIBaseURL = "https://api.openai.com/v1/"
-
 // NewOpenAI builds the adapter.
 func NewOpenAI(o Options) *OpenAI {
-	return &OpenAI{client: openAIClient(o, OpenAIBaseURL, LabelOpenAI)}
-}
-
-// GeminiOpenAIBaseURL is Gemini's OpenAI-compatible API.
-const GeminiOpenAIBaseURL = "https://generativelanguage.googleapis.com/v1beta/openai/"
-
-// NewGoogle streams from Gemini through its OpenAI-compatible endpoint
-// (Google's documented route for OpenAI clients): one wire format for both,
-// where Google's own Go SDK would add gRPC and its auth stack to the chat
-// function (DESIGN §10: bootstrap size and init time). Options.BaseURL
-// overrides GeminiOpenAIBaseURL.
-func NewGoogle(o Options) *OpenAI {
-	return &OpenAI{client: openAIClient(o, GeminiOpenAIBaseURL, LabelGoogle), legacyMaxTokens: true, toolResultNames: true}
-}
-
-func openAIClient(o Options, base, label string) *streamClient {
-	return newStreamClient(o, base, "chat/completions", label, http.Header{"Authorization": {"Bearer " + o.APIKey}})
+	opts := []option.RequestOption{
+		option.WithAPIKey(o.APIKey),
+		option.WithHTTPClient(o.httpClient()),
+		option.WithMaxRetries(o.MaxRetries),
+		option.WithMaxRetryDelay(maxRetryWait),
+	}
+	if o.BaseURL != "" {
+		opts = append(opts, option.WithBaseURL(o.BaseURL))
+	}
+	return &OpenAI{client: openai.NewClient(opts...), key: o.APIKey}
 }
 
 // Stream sends the conversation with stream_options.include_usage, so the
 // last chunk carries the usage, and emits each content delta as it comes
 // and each tool call once whole.
 func (a *OpenAI) Stream(ctx context.Context, req llm.Request, emit func(llm.Event) error) (llm.Usage, error) {
-	stream, err := a.client.open(ctx, a.params(req))
-	if err != nil {
-		return llm.Usage{}, err
+	params := openai.ChatCompletionNewParams{
+		Model:         req.Model,
+		Messages:      openAIMessages(req.Messages),
+		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	}
-	defer stream.close()
+	if req.MaxTokens > 0 {
+		params.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
+	}
+	for _, t := range req.Tools {
+		fn := shared.FunctionDefinitionParam{Name: t.Name, Parameters: schemaFields(t)}
+		if t.Description != "" {
+			fn.Description = openai.String(t.Description)
+		}
+		params.Tools = append(params.Tools, openai.ChatCompletionFunctionTool(fn))
+	}
+	// The answer, kept for a refusal whose body the SDK cannot read as an
+	// OpenAI error (a gateway's own text).
+	var res *http.Response
+	stream := a.client.Chat.Completions.NewStreaming(ctx, params, option.WithResponseInto(&res))
+	defer stream.Close()
 
 	var (
 		u      llm.Usage
 		calls  openAICalls
 		reason string
 	)
-	for stream.next() {
-		var chunk openAIChunk
-		if err := json.Unmarshal(stream.data, &chunk); err != nil {
-			return u, a.client.readFailed(ctx, err)
-		}
-		if len(chunk.Error) > 0 && string(chunk.Error) != "null" { // an error in the middle of the stream
-			return u, a.client.eventError(errorCode(stream.data), stream.data)
-		}
+	for stream.Next() {
+		chunk := stream.Current()
 		for _, c := range chunk.Choices {
 			if c.Index != 0 {
 				continue
@@ -95,8 +97,13 @@ func (a *OpenAI) Stream(ctx context.Context, req llm.Request, emit func(llm.Even
 			u = llm.Usage{InputTokens: int(chunk.Usage.PromptTokens), OutputTokens: int(chunk.Usage.CompletionTokens)}
 		}
 	}
-	if err := stream.err(); err != nil {
-		return u, a.client.readFailed(ctx, err)
+	if err := stream.Err(); err != nil {
+		return u, a.fail(ctx, err, res)
+	}
+	if reason == "" {
+		// The SDK ends quietly at the body's end, [DONE] or not; a whole
+		// reply has its finish reason.
+		return u, a.fail(ctx, io.ErrUnexpectedEOF, nil)
 	}
 	if err := calls.flush(emit); err != nil {
 		return u, err
@@ -111,6 +118,53 @@ var openAIStops = map[string]string{
 	"function_call": llm.StopToolCalls,
 }
 
+// openAIMessages maps the conversation: an assistant turn's calls go in its
+// tool_calls, and each tool result is a tool message of its own.
+func openAIMessages(in []llm.Message) []openai.ChatCompletionMessageParamUnion {
+	msgs := make([]openai.ChatCompletionMessageParamUnion, 0, len(in))
+	for _, m := range in {
+		switch {
+		case m.Role == "system":
+			msgs = append(msgs, openai.SystemMessage(m.Content))
+		case m.Role == "assistant" && len(m.ToolCalls) > 0:
+			am := openai.ChatCompletionAssistantMessageParam{}
+			if m.Content != "" {
+				am.Content.OfString = openai.String(m.Content)
+			}
+			for _, c := range m.ToolCalls {
+				am.ToolCalls = append(am.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+					OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+						ID:       c.ID,
+						Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: c.Arguments},
+					}})
+			}
+			msgs = append(msgs, openai.ChatCompletionMessageParamUnion{OfAssistant: &am})
+		case m.Role == "assistant":
+			msgs = append(msgs, openai.AssistantMessage(m.Content))
+		case m.Role == "tool":
+			for _, r := range m.ToolResults {
+				msgs = append(msgs, openai.ToolMessage(r.Content, r.CallID))
+			}
+		default:
+			msgs = append(msgs, openai.UserMessage(m.Content))
+		}
+	}
+	return msgs
+}
+
+// schemaFields is a tool's schema as the SDK's parameters map, each value
+// the schema's own JSON text, so it goes out as written (a map of decoded
+// values would turn big numbers into floats).
+func schemaFields(t llm.Tool) shared.FunctionParameters {
+	var fields map[string]json.RawMessage
+	_ = json.Unmarshal(toolSchema(t), &fields)
+	out := make(shared.FunctionParameters, len(fields))
+	for k, v := range fields {
+		out[k] = v
+	}
+	return out
+}
+
 // openAICalls assembles the tool calls a stream sends in pieces: a call's
 // first piece has its id and name, the next ones more of its arguments,
 // each piece keyed by the call's index.
@@ -120,13 +174,13 @@ type openAICalls struct {
 	emitted int
 }
 
-func (a *openAICalls) add(p openAIToolCallPiece) {
+func (a *openAICalls) add(p openai.ChatCompletionChunkChoiceDeltaToolCall) {
 	if p.ID == "" && p.Function.Name == "" && p.Function.Arguments == "" {
-		return // nothing of the call (Gemini sends pieces with only its metadata)
+		return // nothing of the call (some gateways send pieces with only its metadata)
 	}
 	i, ok := a.at[p.Index]
-	// A new id at a known index is a new call: Gemini leaves the index out,
-	// so all its calls come at 0.
+	// A new id at a known index is a new call: some OpenAI-compatible APIs
+	// leave the index out, so all their calls come at 0.
 	if !ok || p.ID != "" && a.pending[i].ID != "" && p.ID != a.pending[i].ID {
 		if a.at == nil {
 			a.at = map[int64]int{}
@@ -138,9 +192,6 @@ func (a *openAICalls) add(p openAIToolCallPiece) {
 	c := &a.pending[i]
 	if c.ID == "" {
 		c.ID = p.ID
-	}
-	if p.Extra != nil && p.Extra.Google.ThoughtSignature != "" {
-		c.Signature = p.Extra.Google.ThoughtSignature
 	}
 	if c.Name == "" {
 		c.Name = p.Function.Name
@@ -154,11 +205,52 @@ func (a *openAICalls) flush(emit func(llm.Event) error) error {
 	a.pending, a.at = nil, nil
 	for _, c := range pending {
 		a.emitted++
-		e := callEvent(c.ID, c.Name, c.Arguments)
-		e.ToolCall.Signature = c.Signature
-		if err := emit(e); err != nil {
+		if err := emit(callEvent(c.ID, c.Name, c.Arguments)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// fail is Stream's error for err: the context's if it ended (the stream
+// broke because the caller left), the provider's refusal or error event
+// as an *llm.UpstreamError, else err as a broken stream's, kept wrapped so
+// chatapi tells a cut stream from an unreadable one. res is the answer of a
+// refusal, if any.
+func (a *OpenAI) fail(ctx context.Context, err error, res *http.Response) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	status, detail := 0, ""
+	var apiErr *openai.Error
+	if errors.As(err, &apiErr) {
+		status, detail = apiErr.StatusCode, apiErr.Message
+	}
+	if res != nil && res.StatusCode >= 400 {
+		status = res.StatusCode
+		if detail == "" { // a body the SDK could not read as an OpenAI error (a gateway's own)
+			detail = errorMessage(refusalBody(res))
+		}
+	}
+	if status >= 400 {
+		return upstreamError(LabelOpenAI, status, detail, a.key)
+	}
+	var se *ssestream.StreamError
+	if errors.As(err, &se) { // an error event in the middle of the stream
+		return upstreamError(LabelOpenAI, errorCode(se.Event.Data), errorMessage(se.Event.Data), a.key)
+	}
+	return fmt.Errorf("%s stream: %w", LabelOpenAI, err)
+}
+
+// refusalBody is the body of a refused request, as the SDK left it on
+// the answer (read, then kept for errors to show).
+func refusalBody(res *http.Response) []byte {
+	if res.Body == nil {
+		return nil
+	}
+	body, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
+	return body
+}
+
+// maxErrorBody bounds the read of a refusal's body.
+const maxErrorBody = 64 << 10

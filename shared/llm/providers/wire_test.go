@@ -2,8 +2,10 @@ package providers_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -49,6 +51,9 @@ type wire struct {
 	checkRequest func(t *testing.T, r *http.Request, body []byte)
 	// script is the whole stream of a scripted reply (tools_test.go).
 	script func(r scripted) [][]byte
+	// argsAsObject: the provider sends a call's arguments as an object, not
+	// as text the adapter passes on, so they compare as JSON values.
+	argsAsObject bool
 	// checkToolRequest checks the body of toolRequest's request.
 	checkToolRequest func(t *testing.T, body []byte)
 }
@@ -250,6 +255,18 @@ func runWire(t *testing.T, wf wire) {
 		}
 	})
 
+	t.Run("ended before its last event", func(t *testing.T) {
+		t.Parallel()
+		// The body ends cleanly after a delta: nothing says the reply is
+		// whole, so it was cut (the SDKs end such a stream quietly).
+		up := newUpstream(t, bonThen(wf, func(*sender) {}))
+		got, err := texts(t.Context(), wf.newProvider(t, up.URL), wf.model)
+		if kind := errorKind(err); kind != kindCut {
+			t.Errorf("err = %v, shown as %q; want a cut stream", err, kind)
+		}
+		wantBonTriedOnce(t, up, got)
+	})
+
 	for _, status := range []int{http.StatusUnauthorized, http.StatusTooManyRequests} {
 		t.Run(http.StatusText(status), func(t *testing.T) {
 			t.Parallel()
@@ -289,4 +306,30 @@ func wantUpstream(t *testing.T, err error, label string, status int) *llm.Upstre
 		t.Errorf("status = %d, want %d", ue.Status, status)
 	}
 	return ue
+}
+
+// What chatapi shows of a provider's error that is not an
+// *llm.UpstreamError ("" for one): it tells a cut stream (io.ErrUnexpectedEOF,
+// io.EOF, a net.Error) from an unreadable one (a JSON syntax or type error);
+// anything else is a failure to answer.
+const (
+	kindCut        = "cut"
+	kindUnreadable = "unreadable"
+	kindOther      = "other"
+)
+
+func errorKind(err error) string {
+	var ue *llm.UpstreamError
+	var syntax *json.SyntaxError
+	var typeErr *json.UnmarshalTypeError
+	var netErr net.Error
+	switch {
+	case errors.As(err, &ue):
+		return ""
+	case errors.As(err, &syntax), errors.As(err, &typeErr):
+		return kindUnreadable
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF), errors.As(err, &netErr):
+		return kindCut
+	}
+	return kindOther
 }

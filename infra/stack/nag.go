@@ -33,7 +33,7 @@ const (
 	ReasonMetaLlama      = "Meta Llama models only: the model ids are configuration (remapped without a release), and a cross-region inference profile runs the same model in several regions, hence the model-family and region wildcards (see grantMetaLlama)."
 	ReasonGeo            = "A worldwide product: no country is refused. Abuse is limited per client by the API's web ACL and throttles instead."
 	ReasonEdgeWAF        = "A web ACL for CloudFront must live in us-east-1 (a second stack); the API, the only dynamic origin, has a REGIONAL web ACL with a per-client rate limit (waf.go). The static app is cached files."
-	ReasonDefaultCert    = "No SITE_DOMAIN/CERTIFICATE_ARN given: the distribution uses its *.cloudfront.net name, whose default certificate CloudFront serves with TLSv1 as minimum and no setting can raise. Deploy with a domain and an ACM certificate to get TLSv1.2_2021 (README)."
+	ReasonDefaultCert    = "No SITE_DOMAIN/CERTIFICATE_ARN given: the distribution uses its *.cloudfront.net name, whose default certificate CloudFront serves with TLSv1 as minimum and no setting can raise. Deploy with a domain and an ACM certificate to get TLSv1.2_2021 (docs/deploy.md)."
 	ReasonHelperRole     = "Role of the CDK's BucketDeployment helper (Custom::CDKBucketDeployment), which copies the built web app into the site bucket and invalidates CloudFront during deploys only; its policy is the CDK's, scoped to the asset bucket, the site bucket and CloudFront invalidations (which take no narrower resource)."
 	ReasonHelperRuntime  = "The CDK's BucketDeployment helper pins its own Lambda runtime (updated with aws-cdk-lib); it runs only during deploys."
 )
@@ -41,15 +41,15 @@ const (
 // secretRotationReasons say why a secret has no Secrets Manager rotation
 // (SMG4); JWT_SECRET rotates (rotation.go).
 var secretRotationReasons = map[string]string{
-	SecretStripeKey:           "Issued by Stripe: only the Stripe Dashboard can roll it, so Secrets Manager cannot make a new one. Roll it there and put the new value (README).",
-	SecretStripeWebhookSecret: "Issued by Stripe for the webhook endpoint: only Stripe can roll it. Roll it in the Dashboard and put the new value (README).",
+	SecretStripeKey:           "Issued by Stripe: only the Stripe Dashboard can roll it, so Secrets Manager cannot make a new one. Roll it there and put the new value (docs/deploy.md).",
+	SecretStripeWebhookSecret: "Issued by Stripe for the webhook endpoint: only Stripe can roll it. Roll it in the Dashboard and put the new value (docs/deploy.md).",
 	SecretGoogleClientID:      "Google OAuth client id, issued by Google Cloud Console; not a credential Secrets Manager can make.",
 	SecretGoogleClientSecret:  "Issued by Google Cloud Console, which alone can add a new client secret; rotate it there and put the new value.",
 	SecretOpenAIKey:           "Issued by OpenAI; Secrets Manager cannot create provider API keys. Rotate in the provider's console and put the new value.",
 	SecretAnthropicKey:        "Issued by Anthropic; Secrets Manager cannot create provider API keys. Rotate in the provider's console and put the new value.",
 	SecretGeminiKey:           "Issued by Google AI Studio; Secrets Manager cannot create provider API keys. Rotate in the provider's console and put the new value.",
 	SecretMCPKeyEncryptionKey: "Seals users' stored MCP server API keys (AES-256-GCM); a new key would make every stored key unreadable, and there is no re-encryption step, so it must not change on a schedule.",
-	SecretOrigin:              "CloudFront holds the value resolved at deploy (a dynamic reference, resolved again only when the distribution changes); an automatic rotation would make every API call 403 until the next deploy. Rotate it by hand with a redeploy (README).",
+	SecretOrigin:              "CloudFront holds the value resolved at deploy (a dynamic reference, resolved again only when the distribution changes); an automatic rotation would make every API call 403 until the next deploy. Rotate it by hand with a redeploy (docs/deploy.md).",
 }
 
 // nagTargets are the constructs whose findings are suppressed.

@@ -54,7 +54,7 @@ func newAPIFirewall(scope constructs.Construct, api awsapigateway.RestApi, limit
 	}
 	acl := awswafv2.NewCfnWebACL(scope, jsii.String("ApiFirewall"), &awswafv2.CfnWebACLProps{
 		Name:             jsii.String(name + "-api"),
-		Description:      jsii.String("Per-client rate limit of the API, see README Deploying to AWS"),
+		Description:      jsii.String("Per-client rate limit of the API, see docs/deploy.md"),
 		Scope:            jsii.String("REGIONAL"),
 		DefaultAction:    &awswafv2.CfnWebACL_DefaultActionProperty{Allow: &awswafv2.CfnWebACL_AllowActionProperty{}},
 		VisibilityConfig: visibility(name + "-api"),

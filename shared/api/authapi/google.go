@@ -77,7 +77,7 @@ func (s *Service) oauthConfig(r *http.Request, p *oidc.Provider) *oauth2.Config 
 // single-use state and a PKCE challenge whose verifier stays in the table.
 func (s *Service) googleLogin(w http.ResponseWriter, r *http.Request) error {
 	if !s.cfg.Google.Enabled() {
-		slog.WarnContext(r.Context(), "Google sign-in was asked for but is off: set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET (README, Google sign-in)")
+		slog.WarnContext(r.Context(), "Google sign-in was asked for but is off: set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET (docs/deploy.md, Google sign-in)")
 		return &httpx.Error{Code: httpx.CodeUnavailable, Detail: msgGoogleUnavailable}
 	}
 	p, err := s.provider(r.Context())

@@ -56,7 +56,7 @@ describe('route guard in the app', () => {
     }
   });
 
-  // README "## Admin": the admin area is guarded.
+  // docs/admin.md: the admin area is guarded.
   it.each([
     ['/admin', '%2Fadmin'],
     ['/admin/orders?state=paid', '%2Fadmin%2Forders%3Fstate%3Dpaid'],

@@ -14,7 +14,7 @@
 // - /payment/cancel: shows only "nothing was charged"; no data to protect.
 // Protected (signed out → /login?redirect=<path+search>):
 //   /llm-chat, /dashboard, /payment/success (SPEC §6 "Visitor"), /admin and
-//   its sections (README "## Admin": a visitor is sent to log in; a signed-in
+//   its sections (docs/admin.md: a visitor is sent to log in; a signed-in
 //   user who is not an admin gets the page's own 403) and every
 //   path not listed (SPEC §2: "any path outside the public list is
 //   redirected to /login"), e.g. /marketplace/extra.

@@ -1,5 +1,5 @@
 // How the admin tables write times and numbers. Times are shown in UTC,
-// the zone the order filters' dates are in (README: `from`/`to`: dates, UTC).
+// the zone the order filters' dates are in (docs/admin.md: `from`/`to`: dates, UTC).
 
 const DATE_TIME = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 const COUNT = new Intl.NumberFormat('en-US');

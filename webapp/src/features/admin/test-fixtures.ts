@@ -1,4 +1,4 @@
-// A fake of the admin API (README "## Admin") for the admin page tests, on
+// A fake of the admin API (docs/admin.md) for the admin page tests, on
 // the route table of src/test/fake-api.ts (passed in: a non-test module may
 // not import src/test). State lives in memory and the tests may change it
 // ("another admin edits the prompt"). Lists page with `limit` and an

@@ -1,4 +1,4 @@
-// A stale write (README: "Writes to a prompt or an MCP server carry the
+// A stale write (docs/admin.md: "Writes to a prompt or an MCP server carry the
 // `version` they were read at: a stale one is 409 … "current": {…}"): the
 // server's detail and the record as it stands now.
 

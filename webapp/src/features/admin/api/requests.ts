@@ -1,4 +1,4 @@
-// The admin API's writes (README "## Admin"). Each throws ApiError on a
+// The admin API's writes (docs/admin.md). Each throws ApiError on a
 // refusal; an answer that cannot be read gives null (the write happened:
 // the caller reads the list again).
 

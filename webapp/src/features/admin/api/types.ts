@@ -1,4 +1,4 @@
-// Wire types of the admin API (README "## Admin"), as the readers in this
+// Wire types of the admin API (docs/admin.md), as the readers in this
 // folder hand them to the pages: every field present, optional ones empty.
 
 /** A write to a prompt or an MCP server carries the version it was read at. */

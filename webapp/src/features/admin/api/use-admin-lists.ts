@@ -1,4 +1,4 @@
-// The admin lists, one hook per GET endpoint (README "## Admin").
+// The admin lists, one hook per GET endpoint (docs/admin.md).
 
 import { adminPath } from './paths';
 import { readAuditEntry } from './read-audit';

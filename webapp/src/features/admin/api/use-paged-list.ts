@@ -1,4 +1,4 @@
-// A cursor-paged admin list (README: `limit`, `cursor` = the previous
+// A cursor-paged admin list (docs/admin.md: `limit`, `cursor` = the previous
 // page's `next_cursor`, '' on the last page) as one growing list with
 // "Load more". Keyed by the signed-in user like every signed-in read.
 

@@ -1,4 +1,4 @@
-// Category names as the API takes them (README "## Admin", Categories):
+// Category names as the API takes them (docs/admin.md, Categories):
 // 1–60 characters, unique ignoring case. The API keeps a name with its
 // runs of spaces made one, and so do we before checking it.
 

@@ -1,4 +1,4 @@
-// A 403 from the admin API (README: read from the stored user on every
+// A 403 from the admin API (docs/admin.md: read from the stored user on every
 // request, so an admin revoked or disabled mid-session loses access at
 // once) turns the whole admin page into the 403 page. Reads report it
 // through SWR's onError (admin-page.tsx); writes through useAdminWrite.

@@ -1,4 +1,4 @@
-// /admin (README "## Admin"): a visitor never gets here (the route guard
+// /admin (docs/admin.md): a visitor never gets here (the route guard
 // sends them to log in); a signed-in user who is not an admin, or whose
 // admin rights the API no longer recognises (a 403), sees the 403 page.
 // An admin gets one page with a section per area, each its own address:

@@ -1,4 +1,4 @@
-// The MCP server form checks what the API checks (README "## Admin", MCP
+// The MCP server form checks what the API checks (docs/admin.md, MCP
 // registry): a name of 1–100 characters, a description of at most 2,000, an
 // http(s) endpoint URL of at most 2,000, a model type that is a short
 // lower-case word (letters, digits, -) such as `code`, at most 20 features

@@ -1,4 +1,4 @@
-// The prompt form checks what the API checks (README "## Admin", Prompts):
+// The prompt form checks what the API checks (docs/admin.md, Prompts):
 // title 1–200 characters, description ≤ 2,000, content 1–50,000, price more
 // than 0 and at most 999.99 with at most two decimals, a category. The API
 // counts characters (Unicode code points), not UTF-16 units, and so do we.

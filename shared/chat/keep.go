@@ -165,6 +165,53 @@ func (e *Engine) storeKept(ctx context.Context, k *kept, uid, cid string, user d
 	}()
 }
 
+// record keeps r with k as it streams (cancel stops it): the recorder
+// tees its frames into the stored reply, and the opening frame (the
+// message ids) waits for the messages to be stored, so that a conversation
+// that is not the caller's is still a plain refusal and the model call it
+// started is cancelled. In a known conversation the stream does not wait
+// for the writes: they start after its first frames (begin, nil
+// otherwise), and should they fail (the conversation deleted meanwhile),
+// the reply stops.
+func (k *kept) record(r *reply, cancel context.CancelCauseFunc) (rec *recorder, begin func()) {
+	out := r.out
+	rec = newRecorder(out.sink, r.st, r.uid, k, r.opts.Now, func() { cancel(errStopped) })
+	out.sink = rec
+	var ids messageIDsFrame
+	ids.MessageIDs.User, ids.MessageIDs.Assistant = k.userID, k.reply.ID
+	out.open = func() error {
+		if !k.known {
+			if err := k.wait(); err != nil {
+				cancel(errNotKept)
+				return err
+			}
+		}
+		return rec.Data(ids)
+	}
+	if !k.known {
+		return rec, nil
+	}
+	go func() {
+		select {
+		case <-k.stored:
+			if k.written() != nil {
+				cancel(errNotKept)
+			}
+		case <-r.ctx.Done():
+		}
+	}()
+	return rec, k.begin
+}
+
+// notKeptDetail is what an error frame says of a reply whose messages
+// could not be stored with its conversation.
+func notKeptDetail(err error) string {
+	if e, ok := errors.AsType[*Error](err); ok && e.Kind == NotFound {
+		return "The conversation was deleted, so this reply was not kept."
+	}
+	return replyNotSaved
+}
+
 // recorder keeps a reply with its conversation as the stream writes it:
 // the text, the tool frames at their place in it, the usage and how it
 // ended. It saves every SaveEvery from its own goroutine and at the end; a
@@ -354,100 +401,6 @@ func (r *recorder) finish() error {
 	return err
 }
 
-// knownTTL is how long a conversation this process saw claimed by a user
-// lets that user's next message in it open its stream before its own claim
-// and messages are written.
-const knownTTL = 5 * time.Minute
-
-// maxKnown bounds the remembered conversations (all are forgotten past it).
-const maxKnown = 10_000
-
-// knownConversations remembers which user's conversations this process
-// recently stored a message in: a next message there is sure to be the
-// user's, so its first frame need not wait for its writes (its claim still
-// runs, and a failed one stops the reply and removes what was written).
-type knownConversations struct {
-	mu sync.Mutex
-	at map[string]time.Time
-}
-
-func newKnownConversations() *knownConversations {
-	return &knownConversations{at: map[string]time.Time{}}
-}
-
-func knownKey(uid, cid string) string { return uid + "\x00" + cid }
-
-// has reports whether uid's conversation cid was claimed within knownTTL.
-func (k *knownConversations) has(uid, cid string, now time.Time) bool {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	at, ok := k.at[knownKey(uid, cid)]
-	return ok && now.Sub(at) < knownTTL && !now.Before(at)
-}
-
-// claimed records that uid's conversation cid took a message at now.
-func (k *knownConversations) claimed(uid, cid string, now time.Time) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if len(k.at) >= maxKnown {
-		clear(k.at)
-	}
-	k.at[knownKey(uid, cid)] = now
-}
-
-// forget drops uid's conversation cid (its claim failed: deleted).
-func (k *knownConversations) forget(uid, cid string) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	delete(k.at, knownKey(uid, cid))
-}
-
-// record keeps the reply out writes with k as it streams: the recorder
-// tees its frames into the stored reply, and the opening frame (the
-// message ids) waits for the messages to be stored, so that a conversation
-// that is not the caller's is still a plain refusal and the model call it
-// started is cancelled. In a known conversation the stream does not wait
-// for the writes: they start after its first frames (begin, nil
-// otherwise), and should they fail (the conversation deleted meanwhile),
-// the reply stops.
-func (k *kept) record(ctx context.Context, cancel context.CancelCauseFunc, out *frames, st *store.Store, uid string, now func() time.Time) (rec *recorder, begin func()) {
-	rec = newRecorder(out.sink, st, uid, k, now, func() { cancel(errStopped) })
-	out.sink = rec
-	var ids messageIDsFrame
-	ids.MessageIDs.User, ids.MessageIDs.Assistant = k.userID, k.reply.ID
-	out.open = func() error {
-		if !k.known {
-			if err := k.wait(); err != nil {
-				cancel(errNotKept)
-				return err
-			}
-		}
-		return rec.Data(ids)
-	}
-	if !k.known {
-		return rec, nil
-	}
-	go func() {
-		select {
-		case <-k.stored:
-			if k.written() != nil {
-				cancel(errNotKept)
-			}
-		case <-ctx.Done():
-		}
-	}()
-	return rec, k.begin
-}
-
-// notKeptDetail is what an error frame says of a reply whose messages
-// could not be stored with its conversation.
-func notKeptDetail(err error) string {
-	if e, ok := errors.AsType[*Error](err); ok && e.Kind == NotFound {
-		return "The conversation was deleted, so this reply was not kept."
-	}
-	return replyNotSaved
-}
-
 // The recorder is the Sink a kept reply writes to: each frame is recorded,
 // then passed to the client's sink unless the client left.
 
@@ -533,4 +486,52 @@ func messageIDTime(mid string) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return time.UnixMicro(us), true
+}
+
+// knownTTL is how long a conversation this process saw claimed by a user
+// lets that user's next message in it open its stream before its own claim
+// and messages are written.
+const knownTTL = 5 * time.Minute
+
+// maxKnown bounds the remembered conversations (all are forgotten past it).
+const maxKnown = 10_000
+
+// knownConversations remembers which user's conversations this process
+// recently stored a message in: a next message there is sure to be the
+// user's, so its first frame need not wait for its writes (its claim still
+// runs, and a failed one stops the reply and removes what was written).
+type knownConversations struct {
+	mu sync.Mutex
+	at map[string]time.Time
+}
+
+func newKnownConversations() *knownConversations {
+	return &knownConversations{at: map[string]time.Time{}}
+}
+
+func knownKey(uid, cid string) string { return uid + "\x00" + cid }
+
+// has reports whether uid's conversation cid was claimed within knownTTL.
+func (k *knownConversations) has(uid, cid string, now time.Time) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	at, ok := k.at[knownKey(uid, cid)]
+	return ok && now.Sub(at) < knownTTL && !now.Before(at)
+}
+
+// claimed records that uid's conversation cid took a message at now.
+func (k *knownConversations) claimed(uid, cid string, now time.Time) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if len(k.at) >= maxKnown {
+		clear(k.at)
+	}
+	k.at[knownKey(uid, cid)] = now
+}
+
+// forget drops uid's conversation cid (its claim failed: deleted).
+func (k *knownConversations) forget(uid, cid string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	delete(k.at, knownKey(uid, cid))
 }

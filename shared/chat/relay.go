@@ -89,7 +89,7 @@ func (r *reply) stream(sink Sink) error {
 	// first frame.
 	var later []func()
 	if k := r.keep; k != nil {
-		rec, begin := k.record(ctx, cancel, r.out, r.st, r.uid, r.opts.Now)
+		rec, begin := k.record(r, cancel)
 		defer func() { _ = rec.finish() }() // idempotent: the last frame finished it
 		if begin != nil {
 			later = append(later, begin)

@@ -18,7 +18,7 @@ import (
 // on lambdalocal's Runtime API (make run-lambda's), against a hello-world
 // aws-lambda-go binary.
 const (
-	initRuns   = 41  // starts of each, interleaved; the median of 21 moved by ±0.08 between runs
+	initRuns = 41 // starts of each, interleaved; the median of 21 moved by ±0.08 between runs
 	// initBudget is the ratio of medians to the hello world's; chat links
 	// the providers' official SDKs and the MCP SDK, so it may take more.
 	initBudget     = 2.0

@@ -242,7 +242,7 @@ func (b *bench) relay(ctx context.Context) error {
 	}
 	b.note("chat relay CPU through the OpenAI-shaped upstream (its reading and decoding included): %.3f ms per message, %.3f ms the direct read, over %d messages",
 		upstreamCPU.perMessage(upstreamCPU.cpuOurs), upstreamCPU.perMessage(upstreamCPU.cpuRef), upstreamCPU.messages)
-	// A message kept with its conversation (issue 24), against the same
+	// A message kept with its conversation, against the same
 	// message not kept: what storing it adds before its first content.
 	kept, err := measureRelay(1, roundsAt(1), rig.kept, rig.relayed, noClock)
 	if err != nil {
@@ -284,7 +284,7 @@ func gapsByPlace(gaps []time.Duration) [3][]time.Duration {
 }
 
 // demoTableCalls is how many table calls a demo message makes once its
-// connection is known (chatapi's admission and its end).
+// connection is known (the chat engine's admission and its end).
 const demoTableCalls = 3
 
 // tableCallCPU answers this process's CPU per GetItem through st's client,

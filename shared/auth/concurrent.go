@@ -34,8 +34,9 @@ func (t *Tokens) RequiredBatched(next http.Handler) http.Handler {
 // back: the handler may write before the session is confirmed, so it must
 // call ConfirmSession itself and stop on a refusal (its context is then
 // cancelled too). The lookup starts when the handler asks for it
-// (StartSessionCheck or ConfirmSession), or when it returns. For the chat relay (chatapi), which writes nothing before
-// the lookup unless this process saw the same session live moments ago.
+// (StartSessionCheck or ConfirmSession), or when it returns. For the chat
+// relay (shared/chat), which writes nothing before the lookup unless this
+// process saw the same session live moments ago.
 func (t *Tokens) RequiredSpeculative(next http.Handler) http.Handler {
 	return t.concurrent(next, false, false)
 }
@@ -105,8 +106,8 @@ func ConfirmSession(ctx context.Context) error {
 // StartSessionCheck starts RequiredSpeculative's session lookup without
 // waiting for it (RequiredConcurrent starts it at once). A handler that
 // starts spending before its checks are over may start the lookup after
-// that (chatapi: once the first frame went out), so the lookup does not
-// compete with it.
+// that (the chat engine: once the first frame went out), so the lookup
+// does not compete with it.
 func StartSessionCheck(ctx context.Context) {
 	if p, ok := ctx.Value(checkKey{}).(*pendingCheck); ok {
 		p.start()

@@ -27,7 +27,8 @@ type Message struct {
 // Tool is a function a model may call.
 type Tool struct {
 	// Name as the model sees it: at most 64 of [a-zA-Z0-9_-] (the strictest
-	// provider's rule; chatapi namespaces and cuts MCP tool names so).
+	// provider's rule; the chat engine namespaces and cuts MCP tool names
+	// so).
 	Name        string
 	Description string
 	// InputSchema is a JSON Schema object ({"type":"object",...}).

@@ -37,7 +37,7 @@ import (
 //
 // Leak guard: a stream whose process is killed never gives its slot back.
 // Every slot taken pushes lease to now+lease, and the caller ends every
-// stream before its lease runs out (chatapi caps a stream's duration below
+// stream before its lease runs out (the chat engine caps a stream's duration below
 // it), so once lease has passed every stream the counter counted has ended:
 // the next admission starts the counter over.
 

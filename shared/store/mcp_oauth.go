@@ -18,7 +18,7 @@ type MCPOAuthFlow struct {
 	ServerID    string
 	EndpointURL string
 	// Sealed is the grant and the PKCE verifier, sealed for the user and
-	// the server (chatapi/mcpapi open it).
+	// the server (the chat engine and mcpapi open it).
 	Sealed []byte
 	// BrowserHash is the SHA-256 of the cookie the start set: only the
 	// browser that started the flow may finish it.

@@ -21,7 +21,7 @@ var (
 )
 
 // ToolApproval is a chat reply paused until its user approves or denies a
-// tool call. State is the paused reply, opaque here (chatapi encodes it).
+// tool call. State is the paused reply, opaque here (shared/chat encodes it).
 type ToolApproval struct {
 	State   []byte
 	Expires time.Time

@@ -44,11 +44,13 @@ type conversationView struct {
 }
 
 func presentConversation(c domain.Conversation) conversationView {
-	return conversationView{ID: c.ID, Title: c.Title, Provider: c.Provider, Model: c.Model, CreatedAt: rfc3339(c.CreatedAt),
-		UpdatedAt: rfc3339(c.UpdatedAt), Archived: c.Archived, MessageCount: c.MessageCount}
+	return conversationView{ID: c.ID, Title: c.Title, Provider: c.Provider, Model: c.Model, CreatedAt: exactTime(c.CreatedAt),
+		UpdatedAt: exactTime(c.UpdatedAt), Archived: c.Archived, MessageCount: c.MessageCount}
 }
 
-func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+// exactTime keeps a moment to the nanosecond: the web app uploads its
+// messages' millisecond times and must read them back unchanged.
+func exactTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 // listConversations answers the caller's conversations, newest first:
 // archived=true for the archived ones (else the open ones), q= filtering

@@ -32,7 +32,7 @@ type rawJSON []byte
 func (r rawJSON) MarshalJSON() ([]byte, error) { return r, nil }
 
 func presentMessage(m domain.ConversationMessage) messageView {
-	v := messageView{ID: m.ID, Role: m.Role, Content: m.Content, CreatedAt: rfc3339(m.CreatedAt),
+	v := messageView{ID: m.ID, Role: m.Role, Content: m.Content, CreatedAt: exactTime(m.CreatedAt),
 		Complete: m.Complete || m.StopRequested, Error: m.Error, Usage: m.Usage, Truncated: m.Truncated, Stopped: m.StopRequested}
 	for _, b := range m.Blocks {
 		v.Blocks = append(v.Blocks, blockView{At: b.At, Frame: rawJSON(b.Frame)})

@@ -450,7 +450,8 @@ func timeStream(client *http.Client, req *http.Request, prefix string, want int)
 }
 
 // fakeOpenAI streams relayChunks chat.completion.chunk frames relayGap
-// apart, a usage frame and [DONE], as OpenAI's Chat Completions API does.
+// apart, the finish reason, a usage frame and [DONE], as OpenAI's Chat
+// Completions API does.
 func fakeOpenAI(w http.ResponseWriter, r *http.Request) {
 	if !strings.HasSuffix(r.URL.Path, "/chat/completions") {
 		http.NotFound(w, r)
@@ -475,6 +476,7 @@ func fakeOpenAI(w http.ResponseWriter, r *http.Request) {
 		}
 		_ = rc.Flush()
 	}
+	_, _ = io.WriteString(w, `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":"gpt-4o-mini","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\n")
 	_, _ = io.WriteString(w, `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":"gpt-4o-mini","choices":[],"usage":{"prompt_tokens":5,"completion_tokens":50,"total_tokens":55}}`+"\n\n")
 	_, _ = io.WriteString(w, "data: [DONE]\n\n")
 	_ = rc.Flush()

@@ -22,8 +22,9 @@ type Options struct {
 	// HTTPClient sends the requests; nil means a client without an overall
 	// timeout: a reply streams as long as it takes, and ctx bounds it.
 	HTTPClient *http.Client
-	// MaxRetries is how often a request refused before any output (408,
-	// 409, 429, 5xx, connection failure) is tried again; 0 tries once.
+	// MaxRetries is how often a request refused before any output (429,
+	// 5xx, a connection failure, as each SDK judges) is tried again; 0
+	// tries once.
 	MaxRetries int
 }
 
@@ -73,10 +74,7 @@ const maxDetail = 400
 // upstreamError builds the error of a provider's failure. The API key is
 // cut out of the detail wherever the provider echoed it.
 func upstreamError(provider string, status int, detail, apiKey string) *llm.UpstreamError {
-	detail = strings.TrimSpace(detail)
-	if apiKey != "" {
-		detail = strings.ReplaceAll(detail, apiKey, "[redacted]")
-	}
+	detail = redact(strings.TrimSpace(detail), apiKey)
 	if detail == "" {
 		detail = http.StatusText(status)
 	}
@@ -87,6 +85,14 @@ func upstreamError(provider string, status int, detail, apiKey string) *llm.Upst
 		detail = string([]rune(detail)[:maxDetail]) + "…"
 	}
 	return &llm.UpstreamError{Provider: provider, Status: status, Detail: detail}
+}
+
+// redact cuts apiKey out of s.
+func redact(s, apiKey string) string {
+	if apiKey == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, apiKey, "[redacted]")
 }
 
 // errorMessage digs the human message out of a provider's error body:
@@ -216,8 +222,8 @@ func callEvent(id, name, args string) llm.Event {
 
 // stopReason maps a provider's stop reason (through reasons; unknown or
 // missing: StopOther). A turn that emitted calls stopped for them unless
-// it ran out of tokens, whatever the provider said: Gemini's OpenAI-
-// compatible stream ends tool calls with "stop".
+// it ran out of tokens, whatever the provider said: Gemini ends a turn of
+// calls with STOP.
 func stopReason(reasons map[string]string, reason string, calls int) string {
 	s, ok := reasons[reason]
 	if !ok {

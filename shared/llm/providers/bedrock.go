@@ -255,7 +255,8 @@ var bedrockExceptionStatus = map[string]int{
 // bedrockFailed is Stream's error for err: the context's if it ended (the
 // stream broke because the caller left), Bedrock's refusal or exception as
 // an *llm.UpstreamError, else err as a broken stream's, kept wrapped so
-// chatapi tells a cut stream (io.ErrUnexpectedEOF) from an unreadable one.
+// the chat engine tells a cut stream (io.ErrUnexpectedEOF) from an
+// unreadable one.
 func bedrockFailed(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -288,8 +289,8 @@ func bedrockFailed(ctx context.Context, err error) error {
 
 // unreadable is an event the SDK could not decode ("deserialize event
 // contentBlockDelta: …"). The SDK's JSON parser answers plain errors, so
-// this one also wraps a *json.SyntaxError: that is how chatapi tells an
-// unreadable reply from a cut one.
+// this one also wraps a *json.SyntaxError: that is how the chat engine
+// tells an unreadable reply from a cut one.
 type unreadable struct{ error }
 
 func (u unreadable) Unwrap() []error { return []error{u.error, &json.SyntaxError{}} }

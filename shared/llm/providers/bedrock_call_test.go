@@ -213,7 +213,7 @@ func TestBedrockBrokenEventStream(t *testing.T) {
 		name   string
 		frames [][]byte
 		want   string
-		kind   string   // what chatapi shows of it (errorKind)
+		kind   string   // what the chat engine shows of it (errorKind)
 		is     error    // what the error wraps
 		texts  []string // emitted before it, when not just "Bon"
 	}{

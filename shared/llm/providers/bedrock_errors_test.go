@@ -11,9 +11,9 @@ import (
 )
 
 // The error texts of Bedrock's refusals and broken streams, as the SDK's
-// bedrockruntime client gives them, and what users read of each: chatapi
-// shows a refusal's status and message, and tells a cut stream and an
-// unreadable one by what the error wraps (errorKind).
+// bedrockruntime client gives them, and what users read of each: the chat
+// engine shows a refusal's status and message, and tells a cut stream and
+// an unreadable one by what the error wraps (errorKind).
 func TestBedrockErrorTexts(t *testing.T) {
 	t.Parallel()
 	refuse := func(status int, errorType, body string) func(w http.ResponseWriter, r *http.Request) {

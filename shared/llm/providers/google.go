@@ -53,8 +53,8 @@ func NewGoogle(o Options) *Google {
 // the usage so far.
 func (g *Google) Stream(ctx context.Context, req llm.Request, emit func(llm.Event) error) (llm.Usage, error) {
 	var u llm.Usage
-	if g.err != nil {
-		return u, fmt.Errorf("%s: %w", LabelGoogle, g.err)
+	if g.err != nil { // its text prints the client's configuration
+		return u, fmt.Errorf("%s: %s", LabelGoogle, redact(g.err.Error(), g.key))
 	}
 	system, ts := turns(req.Messages)
 	contents := make([]*genai.Content, 0, len(ts))
@@ -209,8 +209,8 @@ func geminiCallID(id string) string {
 
 // fail is Stream's error for err: the context's if it ended, Gemini's
 // refusal or error event as an *llm.UpstreamError (its code is the HTTP
-// status), else err as a broken stream's, kept wrapped so chatapi tells a
-// cut stream from an unreadable one.
+// status), else err as a broken stream's, kept wrapped so the chat engine
+// tells a cut stream from an unreadable one.
 func (g *Google) fail(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()

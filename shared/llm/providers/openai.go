@@ -215,8 +215,8 @@ func (a *openAICalls) flush(emit func(llm.Event) error) error {
 // fail is Stream's error for err: the context's if it ended (the stream
 // broke because the caller left), the provider's refusal or error event
 // as an *llm.UpstreamError, else err as a broken stream's, kept wrapped so
-// chatapi tells a cut stream from an unreadable one. res is the answer of a
-// refusal, if any.
+// the chat engine tells a cut stream from an unreadable one. res is the
+// answer of a refusal, if any.
 func (a *OpenAI) fail(ctx context.Context, err error, res *http.Response) error {
 	if ctx.Err() != nil {
 		return ctx.Err()

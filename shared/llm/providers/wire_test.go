@@ -308,10 +308,10 @@ func wantUpstream(t *testing.T, err error, label string, status int) *llm.Upstre
 	return ue
 }
 
-// What chatapi shows of a provider's error that is not an
-// *llm.UpstreamError ("" for one): it tells a cut stream (io.ErrUnexpectedEOF,
-// io.EOF, a net.Error) from an unreadable one (a JSON syntax or type error);
-// anything else is a failure to answer.
+// What the chat engine (shared/chat) shows of a provider's error that is
+// not an *llm.UpstreamError ("" for one): it tells a cut stream
+// (io.ErrUnexpectedEOF, io.EOF, a net.Error) from an unreadable one (a JSON
+// syntax or type error); anything else is a failure to answer.
 const (
 	kindCut        = "cut"
 	kindUnreadable = "unreadable"

@@ -196,33 +196,27 @@ func loadMessages(ms []storedMessage) []llm.Message {
 }
 
 func storeCalls(cs []llm.ToolCall) []storedCall {
-	var out []storedCall
-	for _, c := range cs {
-		out = append(out, storedCall(c))
-	}
-	return out
+	return convert(cs, func(c llm.ToolCall) storedCall { return storedCall(c) })
 }
 
 func loadCalls(cs []storedCall) []llm.ToolCall {
-	var out []llm.ToolCall
-	for _, c := range cs {
-		out = append(out, llm.ToolCall(c))
-	}
-	return out
+	return convert(cs, func(c storedCall) llm.ToolCall { return llm.ToolCall(c) })
 }
 
 func storeResults(rs []llm.ToolResult) []storedResult {
-	var out []storedResult
-	for _, r := range rs {
-		out = append(out, storedResult(r))
-	}
-	return out
+	return convert(rs, func(r llm.ToolResult) storedResult { return storedResult(r) })
 }
 
 func loadResults(rs []storedResult) []llm.ToolResult {
-	var out []llm.ToolResult
-	for _, r := range rs {
-		out = append(out, llm.ToolResult(r))
+	return convert(rs, func(r storedResult) llm.ToolResult { return llm.ToolResult(r) })
+}
+
+// convert maps each of in through f; none gives nil, which the stored
+// JSON leaves out.
+func convert[From, To any](in []From, f func(From) To) []To {
+	var out []To
+	for _, v := range in {
+		out = append(out, f(v))
 	}
 	return out
 }

@@ -158,7 +158,7 @@ func TestRegistryFromConfig(t *testing.T) {
 	checks := map[string]func(llm.Provider) bool{
 		"openai":    func(p llm.Provider) bool { _, ok := p.(*providers.OpenAI); return ok },
 		"anthropic": func(p llm.Provider) bool { _, ok := p.(*providers.Anthropic); return ok },
-		"google":    func(p llm.Provider) bool { _, ok := p.(*providers.Google); return ok },
+		"google":    func(p llm.Provider) bool { _, ok := p.(*providers.OpenAI); return ok }, // Gemini's OpenAI-compatible API
 		"meta":      func(p llm.Provider) bool { _, ok := p.(*providers.Bedrock); return ok },
 	}
 	for id, isReal := range checks {

@@ -2,10 +2,9 @@ package providers_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -13,29 +12,22 @@ import (
 	"aiwork/shared/llm/providers"
 )
 
-// The Gemini API's streamGenerateContent with alt=sse: SSE "data:
-// {GenerateContentResponse}" events, each with the candidate's new parts and
-// the usage so far, the last one with its finishReason; the key in the
-// x-goog-api-key header; errors as {"error":{"code","message","status"}},
-// also inside the stream.
+// Gemini through its OpenAI-compatible endpoint (/v1beta/openai/): the same
+// chat.completion.chunk stream as OpenAI's, the key as a Bearer token,
+// max_tokens for the reply's length, errors in a list as Google sends them.
 var googleWire = wire{
 	label:       providers.LabelGoogle,
 	model:       "gemini-1.5-flash",
 	contentType: "text/event-stream",
 	newProvider: func(t *testing.T, url string) llm.Provider {
-		return providers.NewGoogle(providers.Options{APIKey: testKey, BaseURL: url})
+		return providers.NewGoogle(providers.Options{APIKey: testKey, BaseURL: url + "/v1beta/openai/"})
 	},
-	argsAsObject: true,
-	open:         func() [][]byte { return nil },
-	delta: func(text string) []byte {
-		return geminiChunk(geminiText(text), "", llm.Usage{InputTokens: 31, OutputTokens: 1})
-	},
-	close: func(u llm.Usage) [][]byte {
-		return [][]byte{geminiChunk(geminiText(""), "STOP", u)}
-	},
+	open:   func() [][]byte { return nil },
+	delta:  geminiText,
+	close:  geminiEnd,
 	script: geminiScript,
 	fail: func(message string) []byte {
-		return geminiEvent(fmt.Sprintf(`{"error":{"code":503,"message":%s,"status":"UNAVAILABLE"}}`, mustJSON(message)))
+		return sseData(fmt.Sprintf(`{"error":{"code":503,"message":%s,"status":"UNAVAILABLE"}}`, mustJSON(message)))
 	},
 	midStatus: 503,
 	httpError: func(w http.ResponseWriter, status int, message string) {
@@ -43,127 +35,87 @@ var googleWire = wire{
 		if status == http.StatusTooManyRequests {
 			st = "RESOURCE_EXHAUSTED"
 		}
-		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(status)
-		fmt.Fprintf(w, `{"error":{"code":%d,"message":%s,"status":%q}}`, status, mustJSON(message), st)
+		fmt.Fprintf(w, `[{"error":{"code":%d,"message":%s,"status":%q}}]`, status, mustJSON(message), st)
 	},
 	checkRequest: func(t *testing.T, r *http.Request, body []byte) {
-		if got, want := r.URL.Path, "/v1beta/models/gemini-1.5-flash:streamGenerateContent"; got != want {
+		if got, want := r.URL.Path, "/v1beta/openai/chat/completions"; got != want {
 			t.Errorf("path = %q, want %q", got, want)
 		}
-		if got := r.URL.Query().Get("alt"); got != "sse" {
-			t.Errorf("alt = %q, want sse", got)
-		}
-		if got := r.Header.Get("X-Goog-Api-Key"); got != testKey {
-			t.Errorf("x-goog-api-key = %q, want the key", got)
-		}
-		type content struct {
-			Role  string `json:"role"`
-			Parts []struct {
-				Text string `json:"text"`
-			} `json:"parts"`
+		if got, want := r.Header.Get("Authorization"), "Bearer "+testKey; got != want {
+			t.Errorf("Authorization = %q, want %q", got, want)
 		}
 		var req struct {
-			Contents          []content `json:"contents"`
-			SystemInstruction content   `json:"systemInstruction"`
-			GenerationConfig  struct {
-				MaxOutputTokens int `json:"maxOutputTokens"`
-			} `json:"generationConfig"`
+			Model         string `json:"model"`
+			Stream        bool   `json:"stream"`
+			StreamOptions struct {
+				IncludeUsage bool `json:"include_usage"`
+			} `json:"stream_options"`
+			MaxTokens     int           `json:"max_tokens"`
+			MaxCompletion int           `json:"max_completion_tokens"`
+			Messages      []llm.Message `json:"messages"`
 		}
 		decodeBody(t, body, &req)
-		if req.GenerationConfig.MaxOutputTokens != 321 {
-			t.Errorf("request = %s, want maxOutputTokens 321", body)
+		if req.Model != "gemini-1.5-flash" || !req.Stream || !req.StreamOptions.IncludeUsage || req.MaxTokens != 321 || req.MaxCompletion != 0 {
+			t.Errorf("request = %s, want model gemini-1.5-flash, stream, include_usage, max_tokens 321", body)
 		}
-		if s := req.SystemInstruction.Parts; len(s) != 1 || s[0].Text != "Answer briefly." {
-			t.Errorf("systemInstruction = %+v, want the system message", req.SystemInstruction)
-		}
-		var got []llm.Message
-		for _, c := range req.Contents {
-			if len(c.Parts) != 1 {
-				t.Fatalf("parts = %+v, want one text part", c.Parts)
-			}
-			role := map[string]string{"user": "user", "model": "assistant"}[c.Role]
-			got = append(got, llm.Message{Role: role, Content: c.Parts[0].Text})
-		}
-		wantMessages(t, got, testConversation[1:])
+		wantMessages(t, req.Messages, testConversation)
 	},
-	// Numbers compare as float64: the SDK sends the request through a
-	// map[string]any, so a number beyond float64's precision (the schema's
-	// maxLength) is rounded on the way.
+	// As OpenAI's, with each tool message naming its tool.
 	checkToolRequest: func(t *testing.T, body []byte) {
-		wantJSONFieldFloat(t, body, "systemInstruction", `{"parts":[{"text":"Use the tools."}],"role":"user"}`)
-		wantJSONFieldFloat(t, body, "tools", `[{"functionDeclarations":[
-			{"name":"get_weather","description":"The weather in a city.",
-				"parametersJsonSchema":{"type":"object","properties":{"city":{"type":"string","maxLength":12345678901234567890}},"required":["city"]}},
-			{"name":"list_cities","parametersJsonSchema":{"type":"object"}}]}]`)
-		wantJSONFieldFloat(t, body, "contents", `[
-			{"role":"user","parts":[{"text":"Weather in Paris and Rome?"}]},
-			{"role":"model","parts":[
-				{"text":"Let me check."},
-				{"functionCall":{"id":"call_1","name":"get_weather","args":{"city":"Paris"}}},
-				{"functionCall":{"id":"call_2","name":"get_weather","args":{"city":"Rome","days":1.50}}}]},
-			{"role":"user","parts":[
-				{"functionResponse":{"id":"call_1","name":"get_weather","response":{"output":"18°C, sunny"}}},
-				{"functionResponse":{"id":"call_2","name":"get_weather","response":{"error":"the weather service is down"}}}]},
-			{"role":"model","parts":[{"functionCall":{"id":"call_3","name":"list_cities"}}]},
-			{"role":"user","parts":[
-				{"functionResponse":{"id":"call_3","name":"list_cities","response":{"output":"[\"Paris\",\"Rome\"]"}}},
-				{"text":"And Berlin?"}]}]`)
+		wantJSONField(t, body, "tools", openaiTools)
+		wantJSONField(t, body, "messages", `[
+			{"role":"system","content":"Use the tools."},
+			{"role":"user","content":"Weather in Paris and Rome?"},
+			{"role":"assistant","content":"Let me check.","tool_calls":[
+				{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}},
+				{"id":"call_2","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Rome\",\"days\":1.50}"}}]},
+			{"role":"tool","tool_call_id":"call_1","name":"get_weather","content":"18°C, sunny"},
+			{"role":"tool","tool_call_id":"call_2","name":"get_weather","content":"the weather service is down"},
+			{"role":"assistant","tool_calls":[{"id":"call_3","type":"function","function":{"name":"list_cities","arguments":"{}"}}]},
+			{"role":"tool","tool_call_id":"call_3","name":"list_cities","content":"[\"Paris\",\"Rome\"]"},
+			{"role":"user","content":"And Berlin?"}]`)
 	},
 }
 
-func geminiText(text string) string { return fmt.Sprintf(`{"text":%s}`, mustJSON(text)) }
-
-// geminiChunk is a streamGenerateContent event: the candidate's parts, its
-// finish reason ("" for none yet) and the usage so far.
-func geminiChunk(parts, finish string, u llm.Usage) []byte {
-	reason := ""
-	if finish != "" {
-		reason = fmt.Sprintf(`,"finishReason":%q`, finish)
-	}
-	return geminiEvent(fmt.Sprintf(`{"candidates": [{"content": {"parts": [%s],"role": "model"}%s,"index": 0}],"usageMetadata": {"promptTokenCount": %d,"candidatesTokenCount": %d,"totalTokenCount": %d},"modelVersion": "gemini-1.5-flash","responseId": "r1"}`,
-		parts, reason, u.InputTokens, u.OutputTokens, u.InputTokens+u.OutputTokens))
+func geminiText(text string) []byte {
+	return geminiChunk(fmt.Sprintf(`{"content":%s,"role":"assistant"}`, mustJSON(text)), "null", "")
 }
 
-// geminiEvent is an SSE event as Gemini sends it, with CRLF line ends.
-func geminiEvent(data string) []byte { return []byte("data: " + data + "\r\n\r\n") }
+// geminiEnd closes a stream: "stop" with the usage, [DONE].
+func geminiEnd(u llm.Usage) [][]byte {
+	usage := fmt.Sprintf(`,"usage":{"completion_tokens":%d,"prompt_tokens":%d,"total_tokens":%d}`, u.OutputTokens, u.InputTokens, u.InputTokens+u.OutputTokens)
+	return [][]byte{geminiChunk(`{"content":"","role":"assistant"}`, `"stop"`, usage), []byte("data: [DONE]\n\n")}
+}
 
-// geminiScript streams a reply as Gemini does: each text delta an event,
-// calls whole (their arguments an object), those in a row in one event, and
-// "STOP" at the end of every turn, tool calls or not. A broken reply ends
-// before its last call.
+// geminiScript streams a reply as Gemini's OpenAI-compatible endpoint does:
+// tool call pieces without an index (a call's first piece has its id and
+// name, the next ones only more of its arguments), and "stop" at the end
+// of every turn, tool calls or not.
 func geminiScript(r scripted) [][]byte {
 	var frames [][]byte
-	var calls []string
-	usage := llm.Usage{InputTokens: 50, OutputTokens: 20}
-	flush := func() {
-		if len(calls) > 0 {
-			frames = append(frames, geminiChunk(strings.Join(calls, ","), "", usage))
-			calls = nil
+	for _, p := range r.parts {
+		for _, d := range p.texts {
+			frames = append(frames, geminiText(d))
 		}
-	}
-	for i, p := range r.parts {
 		if p.call == nil {
-			flush()
-			for _, d := range p.texts {
-				frames = append(frames, geminiChunk(geminiText(d), "", usage))
-			}
 			continue
 		}
-		if r.broken && i == len(r.parts)-1 {
-			break
+		args := append([]string{""}, p.args...)
+		if len(p.args) > 0 {
+			args = p.args
 		}
-		args := strings.Join(p.args, "")
-		if args == "" {
-			args = "{}"
+		frames = append(frames, geminiChunk(fmt.Sprintf(`{"role":"assistant","tool_calls":[{"function":{"arguments":%s,"name":%s},"id":%s,"type":"function"}]}`,
+			mustJSON(args[0]), mustJSON(p.call.Name), mustJSON(p.call.ID)), "null", ""))
+		for _, a := range args[1:] {
+			frames = append(frames, geminiChunk(fmt.Sprintf(`{"role":"assistant","tool_calls":[{"function":{"arguments":%s},"type":"function"}]}`, mustJSON(a)), "null", ""))
 		}
-		calls = append(calls, fmt.Sprintf(`{"functionCall": {"name": %s,"args": %s,"id": %s}}`, mustJSON(p.call.Name), args, mustJSON(p.call.ID)))
 	}
-	flush()
 	if r.broken {
 		return frames
 	}
-	return append(frames, geminiChunk(geminiText(""), "STOP", usage))
+	return append(frames, geminiEnd(llm.Usage{InputTokens: 50, OutputTokens: 20})...)
 }
 
 func TestGoogle(t *testing.T) {
@@ -171,15 +123,20 @@ func TestGoogle(t *testing.T) {
 	runWire(t, googleWire)
 }
 
-// Gemini 3 attaches a thought signature to a function call and refuses the
+// geminiChunk is a chunk as Gemini's OpenAI-compatible endpoint sends it.
+func geminiChunk(delta, finish, usage string) []byte {
+	return sseData(fmt.Sprintf(`{"choices":[{"delta":%s,"finish_reason":%s,"index":0}],"created":1760000000,"id":"r1","model":"gemini-1.5-flash","object":"chat.completion.chunk"%s}`, delta, finish, usage))
+}
+
+// Gemini 3 attaches a thought signature to each tool call and refuses the
 // next turn unless the call comes back with it: the adapter keeps it with
-// the call and sends it back. A call Gemini sent without an id is given one
-// (the tool loop pairs results by it) that does not go back to Gemini.
+// the call and sends it back in extra_content (an extra field of the SDK's
+// param).
 func TestGoogleThoughtSignatureRoundTrip(t *testing.T) {
 	t.Parallel()
 	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
-		play(w, googleWire, [][]byte{geminiChunk(`{"functionCall": {"name": "get_weather","args": {"city": "Paris"},"id": "call_1"},"thoughtSignature": "c2lnLTE="},`+
-			`{"functionCall": {"name": "get_time","args": {"zone": "Europe/Paris"}}}`, "STOP", llm.Usage{InputTokens: 5, OutputTokens: 2})})
+		play(w, googleWire, append([][]byte{geminiChunk(`{"role":"assistant","tool_calls":[{"extra_content":{"google":{"thought_signature":"c2lnLTE="}},"function":{"arguments":"{\"city\":\"Paris\"}","name":"get_weather"},"id":"call_1","type":"function"}]}`, "null", "")},
+			geminiEnd(llm.Usage{InputTokens: 5, OutputTokens: 2})...))
 	})
 	p := googleWire.newProvider(t, up.URL)
 
@@ -191,66 +148,57 @@ func TestGoogleThoughtSignatureRoundTrip(t *testing.T) {
 			}
 			return nil
 		})
-	if err != nil || len(calls) != 2 || calls[0].Signature != "c2lnLTE=" || calls[0].ID != "call_1" {
-		t.Fatalf("calls %+v, %v: want call_1 with its signature, and get_time", calls, err)
-	}
-	if calls[1].ID == "" || calls[1].ID == calls[0].ID || calls[1].Signature != "" {
-		t.Errorf("the call without an id: %+v, want an id of its own", calls[1])
+	if err != nil || len(calls) != 1 || calls[0].Signature != "c2lnLTE=" {
+		t.Fatalf("calls %+v, %v: want one call with its signature", calls, err)
 	}
 	next := []llm.Message{{Role: "user", Content: "Weather?"}, {Role: "assistant", ToolCalls: calls},
-		{Role: "tool", ToolResults: []llm.ToolResult{
-			{CallID: calls[0].ID, Name: "get_weather", Content: "sunny"},
-			{CallID: calls[1].ID, Name: "get_time", Content: "noon"},
-		}}}
+		{Role: "tool", ToolResults: []llm.ToolResult{{CallID: "call_1", Name: "get_weather", Content: "sunny"}}}}
 	if _, err := p.Stream(context.Background(), llm.Request{Model: "gemini-3-pro", Messages: next}, func(llm.Event) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	up.mu.Lock()
 	defer up.mu.Unlock()
-	wantJSONFieldFloat(t, up.body[1], "contents", `[
-		{"role":"user","parts":[{"text":"Weather?"}]},
-		{"role":"model","parts":[
-			{"functionCall":{"id":"call_1","name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"c2lnLTE="},
-			{"functionCall":{"name":"get_time","args":{"zone":"Europe/Paris"}}}]},
-		{"role":"user","parts":[
-			{"functionResponse":{"id":"call_1","name":"get_weather","response":{"output":"sunny"}}},
-			{"functionResponse":{"name":"get_time","response":{"output":"noon"}}}]}]`)
+	wantJSONField(t, up.body[1], "messages", `[
+		{"role":"user","content":"Weather?"},
+		{"role":"assistant","tool_calls":[{"id":"call_1","type":"function","extra_content":{"google":{"thought_signature":"c2lnLTE="}},
+			"function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]},
+		{"role":"tool","tool_call_id":"call_1","name":"get_weather","content":"sunny"}]`)
 }
 
-// A prompt Gemini refuses ends the reply with no candidate but its
-// feedback: a whole reply that stopped, not a cut one.
-func TestGooglePromptBlocked(t *testing.T) {
+// A signature is Gemini's: a conversation that goes on with OpenAI sends
+// the call without it (OpenAI's API has no such field).
+func TestOpenAIDropsThoughtSignature(t *testing.T) {
 	t.Parallel()
-	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
-		play(w, googleWire, [][]byte{geminiEvent(`{"promptFeedback": {"blockReason": "SAFETY"},"usageMetadata": {"promptTokenCount": 9,"totalTokenCount": 9},"modelVersion": "gemini-1.5-flash"}`)})
-	})
-	var got []llm.Event
-	u, err := googleWire.newProvider(t, up.URL).Stream(t.Context(), request(googleWire.model), func(e llm.Event) error {
-		got = append(got, e)
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("Stream: %v", err)
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) { play(w, openaiWire, openaiWire.script(bonjour)) })
+	msgs := []llm.Message{{Role: "user", Content: "Weather?"},
+		{Role: "assistant", ToolCalls: []llm.ToolCall{{ID: "call_1", Name: "get_weather", Arguments: `{}`, Signature: "c2lnLTE="}}},
+		{Role: "tool", ToolResults: []llm.ToolResult{{CallID: "call_1", Name: "get_weather", Content: "sunny"}}}}
+	if _, err := openaiWire.newProvider(t, up.URL).Stream(t.Context(), llm.Request{Model: "gpt-4o", Messages: msgs}, func(llm.Event) error { return nil }); err != nil {
+		t.Fatal(err)
 	}
-	wantEvents(t, got, []llm.Event{{Stop: llm.StopOther}})
-	if u.InputTokens != 9 {
-		t.Errorf("usage = %+v, want the prompt's 9 tokens", u)
-	}
+	_, body := up.first(t)
+	wantJSONField(t, body, "messages", `[
+		{"role":"user","content":"Weather?"},
+		{"role":"assistant","tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{}"}}]},
+		{"role":"tool","tool_call_id":"call_1","content":"sunny"}]`)
 }
 
-// wantJSONFieldFloat is wantJSONField with numbers compared as float64.
-func wantJSONFieldFloat(t *testing.T, body []byte, field, want string) {
-	t.Helper()
-	var fields map[string]json.RawMessage
-	decodeBody(t, body, &fields)
-	var got, w any
-	if err := json.Unmarshal(fields[field], &got); err != nil {
-		t.Fatalf("%s: %v in %s", field, err, body)
+// Without Options.BaseURL the adapter calls Gemini's OpenAI-compatible API,
+// and its errors say Gemini's.
+func TestGoogleDefaultBaseURL(t *testing.T) {
+	t.Parallel()
+	var got string
+	refuse := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		got = r.URL.String()
+		return &http.Response{StatusCode: http.StatusUnauthorized, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(`[{"error":{"code":401,"message":"API key not valid.","status":"UNAUTHENTICATED"}}]`)), Request: r}, nil
+	})
+	p := providers.NewGoogle(providers.Options{APIKey: testKey, HTTPClient: &http.Client{Transport: refuse}})
+	_, err := p.Stream(t.Context(), request(googleWire.model), func(llm.Event) error { return nil })
+	if want := providers.GeminiOpenAIBaseURL + "chat/completions"; got != want {
+		t.Errorf("URL = %q, want %q", got, want)
 	}
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatalf("want %s: %v", field, err)
-	}
-	if !reflect.DeepEqual(got, w) {
-		t.Errorf("%s:\n got %s\nwant %s", field, fields[field], compact(want))
+	if got, want := errorText(err), "Google Gemini answered 401: API key not valid."; got != want {
+		t.Errorf("error = %q, want %q", got, want)
 	}
 }

@@ -16,26 +16,56 @@ import (
 )
 
 // OpenAI streams Chat Completions from OpenAI or any OpenAI-compatible
-// API (Options.BaseURL: an OpenAI gateway, a proxy).
+// API (Options.BaseURL: an OpenAI gateway, a proxy), or Gemini's
+// (NewGoogle).
 type OpenAI struct {
 	client openai.Client
 	key    string
+	label  string // the provider users read in its errors
+	// gemini: Gemini's OpenAI-compatible API, which takes max_tokens (not
+	// max_completion_tokens), wants a tool message to name its tool (it
+	// becomes a functionResponse, which has the name) and a call's thought
+	// signature back with it.
+	gemini bool
 }
 
 var _ llm.Provider = (*OpenAI)(nil)
 
 // NewOpenAI builds the adapter.
 func NewOpenAI(o Options) *OpenAI {
+	return &OpenAI{client: openAIClient(o, o.BaseURL), key: o.APIKey, label: LabelOpenAI}
+}
+
+// GeminiOpenAIBaseURL is Gemini's OpenAI-compatible API.
+const GeminiOpenAIBaseURL = "https://generativelanguage.googleapis.com/v1beta/openai/"
+
+// NewGoogle streams from Gemini through its OpenAI-compatible endpoint
+// (Google's documented route for OpenAI clients), with the OpenAI SDK:
+// Google's own Go SDK links Google Cloud's auth stack (gRPC, OpenCensus,
+// html/template, which turns off the linker's dead-method elimination),
+// more than doubling the chat function's bootstrap and lengthening its
+// cold start. Options.BaseURL overrides GeminiOpenAIBaseURL.
+func NewGoogle(o Options) *OpenAI {
+	base := o.BaseURL
+	if base == "" {
+		base = GeminiOpenAIBaseURL
+	}
+	return &OpenAI{client: openAIClient(o, base), key: o.APIKey, label: LabelGoogle, gemini: true}
+}
+
+// openAIClient is the SDK's client for o, at base ("" for the SDK's own:
+// OpenAI's, or OPENAI_BASE_URL's).
+func openAIClient(o Options, base string) openai.Client {
 	opts := []option.RequestOption{
 		option.WithAPIKey(o.APIKey),
 		option.WithHTTPClient(o.httpClient()),
 		option.WithMaxRetries(o.MaxRetries),
 		option.WithMaxRetryDelay(maxRetryWait),
 	}
-	if o.BaseURL != "" {
-		opts = append(opts, option.WithBaseURL(o.BaseURL))
+	if base != "" {
+		opts = append(opts, option.WithBaseURL(base))
 	}
-	return &OpenAI{client: openai.NewClient(opts...), key: o.APIKey}
+	return openai.NewClient(opts...)
 }
 
 // Stream sends the conversation with stream_options.include_usage, so the
@@ -44,10 +74,14 @@ func NewOpenAI(o Options) *OpenAI {
 func (a *OpenAI) Stream(ctx context.Context, req llm.Request, emit func(llm.Event) error) (llm.Usage, error) {
 	params := openai.ChatCompletionNewParams{
 		Model:         req.Model,
-		Messages:      openAIMessages(req.Messages),
+		Messages:      a.messages(req.Messages),
 		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	}
-	if req.MaxTokens > 0 {
+	switch {
+	case req.MaxTokens <= 0:
+	case a.gemini:
+		params.MaxTokens = openai.Int(int64(req.MaxTokens))
+	default:
 		params.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
 	}
 	for _, t := range req.Tools {
@@ -118,9 +152,11 @@ var openAIStops = map[string]string{
 	"function_call": llm.StopToolCalls,
 }
 
-// openAIMessages maps the conversation: an assistant turn's calls go in its
-// tool_calls, and each tool result is a tool message of its own.
-func openAIMessages(in []llm.Message) []openai.ChatCompletionMessageParamUnion {
+// messages maps the conversation: an assistant turn's calls go in its
+// tool_calls, and each tool result is a tool message of its own. The SDK's
+// params have no field for what Gemini wants beyond OpenAI's shape, so it
+// goes as extra fields.
+func (a *OpenAI) messages(in []llm.Message) []openai.ChatCompletionMessageParamUnion {
 	msgs := make([]openai.ChatCompletionMessageParamUnion, 0, len(in))
 	for _, m := range in {
 		switch {
@@ -132,24 +168,54 @@ func openAIMessages(in []llm.Message) []openai.ChatCompletionMessageParamUnion {
 				am.Content.OfString = openai.String(m.Content)
 			}
 			for _, c := range m.ToolCalls {
-				am.ToolCalls = append(am.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-					OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-						ID:       c.ID,
-						Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: c.Arguments},
-					}})
+				tc := openai.ChatCompletionMessageFunctionToolCallParam{
+					ID:       c.ID,
+					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: c.Arguments},
+				}
+				if a.gemini && c.Signature != "" {
+					tc.SetExtraFields(map[string]any{"extra_content": googleExtra{Google: googleSignature{ThoughtSignature: c.Signature}}})
+				}
+				am.ToolCalls = append(am.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{OfFunction: &tc})
 			}
 			msgs = append(msgs, openai.ChatCompletionMessageParamUnion{OfAssistant: &am})
 		case m.Role == "assistant":
 			msgs = append(msgs, openai.AssistantMessage(m.Content))
 		case m.Role == "tool":
 			for _, r := range m.ToolResults {
-				msgs = append(msgs, openai.ToolMessage(r.Content, r.CallID))
+				tm := openai.ToolMessage(r.Content, r.CallID)
+				if a.gemini {
+					tm.OfTool.SetExtraFields(map[string]any{"name": r.Name})
+				}
+				msgs = append(msgs, tm)
 			}
 		default:
 			msgs = append(msgs, openai.UserMessage(m.Content))
 		}
 	}
 	return msgs
+}
+
+// Gemini's thought signature travels beside a tool call as
+// extra_content.google.thought_signature, out and back: a Gemini 3 model
+// refuses a tool round whose calls come back without theirs.
+type (
+	googleExtra struct {
+		Google googleSignature `json:"google"`
+	}
+	googleSignature struct {
+		ThoughtSignature string `json:"thought_signature"`
+	}
+)
+
+// thoughtSignature is the signature of a tool call piece, if it has one.
+func thoughtSignature(p openai.ChatCompletionChunkChoiceDeltaToolCall) string {
+	f, ok := p.JSON.ExtraFields["extra_content"]
+	if !ok {
+		return ""
+	}
+	var extra googleExtra
+	_ = json.Unmarshal([]byte(f.Raw()), &extra)
+	return extra.Google.ThoughtSignature
 }
 
 // schemaFields is a tool's schema as the SDK's parameters map, each value
@@ -176,11 +242,11 @@ type openAICalls struct {
 
 func (a *openAICalls) add(p openai.ChatCompletionChunkChoiceDeltaToolCall) {
 	if p.ID == "" && p.Function.Name == "" && p.Function.Arguments == "" {
-		return // nothing of the call (some gateways send pieces with only its metadata)
+		return // nothing of the call (Gemini sends pieces with only its metadata)
 	}
 	i, ok := a.at[p.Index]
-	// A new id at a known index is a new call: some OpenAI-compatible APIs
-	// leave the index out, so all their calls come at 0.
+	// A new id at a known index is a new call: Gemini leaves the index out,
+	// so all its calls come at 0.
 	if !ok || p.ID != "" && a.pending[i].ID != "" && p.ID != a.pending[i].ID {
 		if a.at == nil {
 			a.at = map[int64]int{}
@@ -192,6 +258,9 @@ func (a *openAICalls) add(p openai.ChatCompletionChunkChoiceDeltaToolCall) {
 	c := &a.pending[i]
 	if c.ID == "" {
 		c.ID = p.ID
+	}
+	if sig := thoughtSignature(p); sig != "" {
+		c.Signature = sig
 	}
 	if c.Name == "" {
 		c.Name = p.Function.Name
@@ -205,7 +274,9 @@ func (a *openAICalls) flush(emit func(llm.Event) error) error {
 	a.pending, a.at = nil, nil
 	for _, c := range pending {
 		a.emitted++
-		if err := emit(callEvent(c.ID, c.Name, c.Arguments)); err != nil {
+		e := callEvent(c.ID, c.Name, c.Arguments)
+		e.ToolCall.Signature = c.Signature
+		if err := emit(e); err != nil {
 			return err
 		}
 	}
@@ -228,18 +299,18 @@ func (a *OpenAI) fail(ctx context.Context, err error, res *http.Response) error 
 	}
 	if res != nil && res.StatusCode >= 400 {
 		status = res.StatusCode
-		if detail == "" { // a body the SDK could not read as an OpenAI error (a gateway's own)
+		if detail == "" { // a body the SDK could not read as an OpenAI error (a gateway's own, Google's list of errors)
 			detail = errorMessage(refusalBody(res))
 		}
 	}
 	if status >= 400 {
-		return upstreamError(LabelOpenAI, status, detail, a.key)
+		return upstreamError(a.label, status, detail, a.key)
 	}
 	var se *ssestream.StreamError
 	if errors.As(err, &se) { // an error event in the middle of the stream
-		return upstreamError(LabelOpenAI, errorCode(se.Event.Data), errorMessage(se.Event.Data), a.key)
+		return upstreamError(a.label, errorCode(se.Event.Data), errorMessage(se.Event.Data), a.key)
 	}
-	return fmt.Errorf("%s stream: %w", LabelOpenAI, err)
+	return fmt.Errorf("%s stream: %w", a.label, err)
 }
 
 // refusalBody is the body of a refused request, as the SDK left it on

@@ -27,7 +27,7 @@ func withRetries(wf wire, url string, n int) llm.Provider {
 		o.BaseURL = url + "/v1/"
 		return providers.NewOpenAI(o)
 	case providers.LabelGoogle:
-		o.BaseURL = url
+		o.BaseURL = url + "/v1beta/openai/"
 		return providers.NewGoogle(o)
 	}
 	o.BaseURL = url
@@ -57,40 +57,33 @@ func TestRetries(t *testing.T) {
 		refuse   func(w http.ResponseWriter, wf wire)
 		attempts int32 // requests the server gets
 		status   int   // the error's, 0 for success
-		// byHeader: the case is decided by a header OpenAI's and Anthropic's
-		// APIs send (Retry-After, x-should-retry), which Gemini's do not (its
-		// 429 says how long to wait in the body) and Google's SDK does not read.
-		byHeader bool
 	}{
 		{"429 then success", func(w http.ResponseWriter, wf wire) {
 			w.Header().Set("Retry-After-Ms", "1")
 			wf.httpError(w, http.StatusTooManyRequests, "Slow down.")
-		}, 2, 0, false},
+		}, 2, 0},
 		{"503 twice then success", func(w http.ResponseWriter, wf wire) {
 			w.Header().Set("Retry-After", "0")
 			wf.httpError(w, http.StatusServiceUnavailable, "Try later.")
-		}, 3, 0, false},
-		{"connection dropped then success", func(w http.ResponseWriter, wf wire) { dropConnection(w) }, 2, 0, false},
+		}, 3, 0},
+		{"connection dropped then success", func(w http.ResponseWriter, wf wire) { dropConnection(w) }, 2, 0},
 		{"401 is not retried", func(w http.ResponseWriter, wf wire) {
 			wf.httpError(w, http.StatusUnauthorized, "Bad key.")
-		}, 1, http.StatusUnauthorized, false},
+		}, 1, http.StatusUnauthorized},
 		{"400 is not retried", func(w http.ResponseWriter, wf wire) {
 			wf.httpError(w, http.StatusBadRequest, "Bad request.")
-		}, 1, http.StatusBadRequest, false},
+		}, 1, http.StatusBadRequest},
 		{"a wait beyond the cap is not waited", func(w http.ResponseWriter, wf wire) {
 			w.Header().Set("Retry-After", "3600")
 			wf.httpError(w, http.StatusTooManyRequests, "Come back in an hour.")
-		}, 1, http.StatusTooManyRequests, true},
+		}, 1, http.StatusTooManyRequests},
 		{"x-should-retry false", func(w http.ResponseWriter, wf wire) {
 			w.Header().Set("X-Should-Retry", "false")
 			wf.httpError(w, http.StatusInternalServerError, "Broken.")
-		}, 1, http.StatusInternalServerError, true},
+		}, 1, http.StatusInternalServerError},
 	}
 	for _, wf := range httpWires {
 		for _, tc := range cases {
-			if tc.byHeader && wf.label == providers.LabelGoogle {
-				continue
-			}
 			t.Run(wf.label+"/"+tc.name, func(t *testing.T) {
 				t.Parallel()
 				var up *upstream

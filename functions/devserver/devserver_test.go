@@ -3,12 +3,14 @@ package main_test
 import (
 	"bytes"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -166,4 +168,51 @@ func TestStopsEverythingAndKeepsData(t *testing.T) {
 		t.Errorf("unknown API path = %d %s, want JSON 404", res.StatusCode, res.Header.Get("Content-Type"))
 	}
 	second.stop(t, syscall.SIGTERM)
+}
+
+// lockedBuffer is a process's output, read while it is written.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// The devserver holds its port before it starts its helper processes, so
+// that no helper of another devserver starting beside it (the browser
+// suites run several) can be handed that port meanwhile.
+func TestHoldsItsPortBeforeItsHelpersStart(t *testing.T) {
+	bin := build(t)
+	port := freePort(t)
+	cmd := exec.Command(bin)
+	cmd.Dir = "../.."
+	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port), "DATA_DIR="+t.TempDir(), "STATIC_DIR="+t.TempDir(), "AWS_ENDPOINT_URL_DYNAMODB=", "JWT_SECRET=")
+	logs := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = logs, logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(logs.String(), "dynalite started") {
+		if time.Now().After(deadline) {
+			t.Fatalf("dynalite did not start:\n%s", logs)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	if err == nil {
+		ln.Close()
+		t.Fatalf("port %d was free after dynalite started: the devserver had not taken it yet", port)
+	}
 }

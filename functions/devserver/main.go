@@ -47,6 +47,16 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	// The port is taken first, before the helper processes below start on
+	// ports of their own: another copy fails at once, and no helper of a
+	// devserver started beside this one (the browser suites run several)
+	// can be handed this port while this one is still starting. Requests
+	// that come meanwhile wait in the listen queue until it serves.
+	ln, err := net.Listen("tcp", serving.Addr())
+	if err != nil {
+		return fmt.Errorf("listen on %s (is another copy running? set PORT, or HOST): %w", serving.Addr(), err)
+	}
+	defer ln.Close()
 	staticDir := config.Env("STATIC_DIR", filepath.Join("webapp", "dist"))
 	if err := devstack.EnsureLocalSecrets(dataDir); err != nil {
 		return err
@@ -107,10 +117,6 @@ func run() error {
 	}
 
 	srv := devstack.NewServer(serving, handler)
-	ln, err := net.Listen("tcp", srv.Addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s (is another copy running? set PORT, or HOST): %w", srv.Addr, err)
-	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	slog.Info("ready", "url", serving.URL(), "listen", srv.Addr, "mail_outbox", serving.URL()+"/dev/mail")

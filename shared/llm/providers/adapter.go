@@ -4,6 +4,7 @@ import (
 	"aiwork/shared/llm"
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -47,14 +48,12 @@ func (o Options) httpClient() *http.Client {
 
 // upstreamClient has no overall timeout: a reply streams as long as it
 // takes, and the request's context bounds it.
-var upstreamClient = &http.Client{Transport: upstreamTransport}
+var upstreamClient = &http.Client{Transport: drainingTransport{upstreamTransport}}
 
 // upstreamTransport is shared by every provider client of the process. Go's
 // default keeps 2 idle connections per host, so with more replies at once
 // most calls would open (and TLS-handshake) a new connection before their
-// first byte; this keeps enough for a chat function's concurrency. (The
-// SDKs close a stream's body at its last event; the providers' APIs answer
-// over HTTP/2, where that leaves the connection reusable.)
+// first byte; this keeps enough for a chat function's concurrency.
 var upstreamTransport = func() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConns = 256
@@ -62,6 +61,40 @@ var upstreamTransport = func() *http.Transport {
 	t.IdleConnTimeout = 90 * time.Second
 	return t
 }()
+
+// drainingTransport hands out response bodies that are read to their end
+// when closed. The SDKs stop reading a stream at its last event ([DONE],
+// message_stop) and close it with the chunked body's end still unread:
+// over HTTP/2 (the providers' own APIs) the connection survives that, but
+// net/http drops an HTTP/1.1 one, so an OpenAI-compatible gateway, a proxy
+// or a local model server would be dialled and TLS-handshaken again for
+// every message and every tool round (measured on the bench's HTTP/1.1
+// upstream: the relay's TTFB and the tool round's overhead).
+type drainingTransport struct{ next http.RoundTripper }
+
+func (t drainingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	res, err := t.next.RoundTrip(r)
+	if err == nil && res.Body != nil {
+		res.Body = &drainingBody{ReadCloser: res.Body}
+	}
+	return res, err
+}
+
+// Bounds of the read at close: what a stream still holds after its last
+// event is a few bytes; anything larger or slower is cut off.
+const (
+	drainMaxBytes = 64 << 10
+	drainMaxTime  = 100 * time.Millisecond
+)
+
+type drainingBody struct{ io.ReadCloser }
+
+func (b *drainingBody) Close() error {
+	stop := time.AfterFunc(drainMaxTime, func() { _ = b.ReadCloser.Close() })
+	_, _ = io.CopyN(io.Discard, b.ReadCloser, drainMaxBytes)
+	stop.Stop()
+	return b.ReadCloser.Close()
+}
 
 // maxRetryWait is the longest wait a provider may ask for (Retry-After)
 // and still be retried: beyond it the chat's stall timeout (30 s) would

@@ -7,14 +7,14 @@ package mail
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"mime"
 	"net/mail"
 	"strings"
 	"time"
+
+	"aiwork/shared/random"
 )
 
 // Message is one plain-text mail to one recipient.
@@ -93,8 +93,4 @@ func Render(from *mail.Address, m Message, now time.Time, id string) ([]byte, er
 }
 
 // NewID is a random message id.
-func NewID() string {
-	b := make([]byte, 8)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
+func NewID() string { return random.Hex(8) }

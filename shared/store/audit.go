@@ -2,9 +2,7 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -14,6 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"aiwork/shared/random"
 )
 
 // AuditEntry is one admin action: who, when, what, and the target before
@@ -86,9 +86,7 @@ func (s *Store) WithAudit(ctx context.Context, e AuditEntry, change func() error
 		e.At = time.Now()
 	}
 	if e.ID == "" {
-		b := make([]byte, 6)
-		_, _ = rand.Read(b)
-		e.ID = hex.EncodeToString(b)
+		e.ID = random.Hex(6)
 	}
 	it := auditItem{PK: PKAudit, SK: auditSK(e.At, e.ID), ID: e.ID, At: e.At.UTC().Format(time.RFC3339Nano), ActorID: e.ActorID,
 		ActorEmail: e.ActorEmail, Action: e.Action, TargetType: e.TargetType, TargetID: e.TargetID,

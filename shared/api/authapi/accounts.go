@@ -2,8 +2,6 @@ package authapi
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,6 +12,7 @@ import (
 	"aiwork/shared/auth"
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
+	"aiwork/shared/random"
 	"aiwork/shared/store"
 )
 
@@ -240,8 +239,4 @@ func (s *Service) recordActivity(ctx context.Context, uid string, a domain.Activ
 	}
 }
 
-func newID() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
+func newID() string { return random.Hex(16) }

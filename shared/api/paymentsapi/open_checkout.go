@@ -2,7 +2,6 @@ package paymentsapi
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -14,6 +13,7 @@ import (
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
 	"aiwork/shared/payments"
+	"aiwork/shared/random"
 	"aiwork/shared/store"
 )
 
@@ -132,11 +132,7 @@ func idempotencyKey(uid, pid string, cents int64, token string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-func newToken() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
+func newToken() string { return random.Hex(16) }
 
 // sleep pauses for d unless ctx ends first.
 func sleep(ctx context.Context, d time.Duration) error {

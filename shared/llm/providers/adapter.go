@@ -107,7 +107,10 @@ const maxDetail = 400
 // upstreamError builds the error of a provider's failure. The API key is
 // cut out of the detail wherever the provider echoed it.
 func upstreamError(provider string, status int, detail, apiKey string) *llm.UpstreamError {
-	detail = redact(strings.TrimSpace(detail), apiKey)
+	detail = strings.TrimSpace(detail)
+	if apiKey != "" {
+		detail = strings.ReplaceAll(detail, apiKey, "[redacted]")
+	}
 	if detail == "" {
 		detail = http.StatusText(status)
 	}
@@ -118,14 +121,6 @@ func upstreamError(provider string, status int, detail, apiKey string) *llm.Upst
 		detail = string([]rune(detail)[:maxDetail]) + "…"
 	}
 	return &llm.UpstreamError{Provider: provider, Status: status, Detail: detail}
-}
-
-// redact cuts apiKey out of s.
-func redact(s, apiKey string) string {
-	if apiKey == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, apiKey, "[redacted]")
 }
 
 // errorMessage digs the human message out of a provider's error body:

@@ -54,6 +54,11 @@ type kept struct {
 	begin  func()
 	stored chan struct{}
 	err    error
+	// indexing is the search snippet's write, which goes on beside the
+	// stream once the messages are stored; the stream waits for it before
+	// it returns, so no write outlives the request (a frozen Lambda would
+	// lose it).
+	indexing sync.WaitGroup
 	// known: this process recently stored a message of the caller's in
 	// this conversation, so the first frame does not wait for stored (a
 	// reader of the ids just handed out may find a message still being
@@ -158,11 +163,11 @@ func (e *Engine) storeKept(ctx context.Context, k *kept, uid, cid string, user d
 		return
 	}
 	e.known.claimed(uid, cid, now)
-	go func() {
+	k.indexing.Go(func() {
 		if err := e.st.AddSearchSnippet(ctx, uid, cid, clip.Runes(message, snippetRunes)); err != nil {
 			slog.WarnContext(ctx, "conversation search words not saved", "err", err)
 		}
-	}()
+	})
 }
 
 // record keeps r with k as it streams (cancel stops it): the recorder

@@ -90,7 +90,13 @@ func (r *reply) stream(sink Sink) error {
 	var later []func()
 	if k := r.keep; k != nil {
 		rec, begin := k.record(r, cancel)
-		defer func() { _ = rec.finish() }() // idempotent: the last frame finished it
+		defer func() {
+			_ = rec.finish() // idempotent: the last frame finished it
+			// Wait for the writes (started by now) and the search snippet
+			// they start.
+			_ = k.wait()
+			k.indexing.Wait()
+		}()
 		if begin != nil {
 			later = append(later, begin)
 		}

@@ -68,6 +68,11 @@ func TestMessageKeptWithConversation(t *testing.T) {
 	if l := apitest.Decode[chattest.ConversationList](t, s.do("GET", convPath, token, ""), http.StatusOK); l.Conversations[0].MessageCount != 2 {
 		t.Errorf("message_count %d, want 2", l.Conversations[0].MessageCount)
 	}
+	// The message's words find the conversation once the stream has ended:
+	// the stream waits for their write rather than leave it running.
+	if l := apitest.Decode[chattest.ConversationList](t, s.do("GET", convPath+"?q=what", token, ""), http.StatusOK); len(l.Conversations) != 1 || l.Conversations[0].ID != conv.ID {
+		t.Errorf("q=what found %+v", l.Conversations)
+	}
 
 	// Another user's conversation: 404, nothing stored in it (the model
 	// call, started beside the check as a sure message's is, is cut off

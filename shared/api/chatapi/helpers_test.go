@@ -1,6 +1,7 @@
 package chatapi_test
 
 import (
+	"aiwork/shared/api/apitest"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -141,13 +142,7 @@ func (s *stack) messages(token, cid string) []chattest.Message {
 }
 
 func (s *stack) do(method, path, token, body string) *httptest.ResponseRecorder {
-	req := httptest.NewRequest(method, path, strings.NewReader(body))
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	w := httptest.NewRecorder()
-	s.h.ServeHTTP(w, req)
-	return w
+	return apitest.Do(s.h, method, path, token, body, nil)
 }
 
 // send posts a message to the stream.

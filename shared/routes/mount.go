@@ -59,6 +59,13 @@ func Function(function string, groups map[string]http.Handler) (http.Handler, er
 		}
 		handle(mux, prefixes, h)
 	}
+	// A group the function declares but was given no handler for would
+	// answer every one of its routes 404: refuse it at start instead.
+	for name := range f.Groups {
+		if _, ok := groups[name]; !ok {
+			return nil, fmt.Errorf("mount: %s needs a handler for its route group %q", function, name)
+		}
+	}
 	mux.Handle("/", httpx.NotFoundHandler())
 	return mux, nil
 }

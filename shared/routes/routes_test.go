@@ -103,7 +103,8 @@ func TestMountRefusesUnknownGroup(t *testing.T) {
 }
 
 // A function of several route groups gives each group its own routes; a
-// group it does not have is refused.
+// group it does not have, or one of its groups left without a handler, is
+// refused.
 func TestFunctionMountsItsGroups(t *testing.T) {
 	h, err := routes.Function("chat", map[string]http.Handler{"chat": named("chat"), "conversations": named("conversations")})
 	if err != nil {
@@ -127,6 +128,9 @@ func TestFunctionMountsItsGroups(t *testing.T) {
 	}
 	if _, err := routes.Function("chat", map[string]http.Handler{"users": named("x")}); err == nil {
 		t.Error("Function accepted a group the function does not mount")
+	}
+	if _, err := routes.Function("chat", map[string]http.Handler{"chat": named("chat")}); err == nil {
+		t.Error("Function accepted a function whose conversations group has no handler")
 	}
 	if _, err := routes.Function("nope", nil); err == nil {
 		t.Error("Function accepted an unknown function")

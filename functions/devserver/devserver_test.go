@@ -48,7 +48,7 @@ func freePort(t *testing.T) int {
 type server struct {
 	cmd  *exec.Cmd
 	url  string
-	logs *bytes.Buffer
+	logs *lockedBuffer // read while the process writes it
 }
 
 func start(t *testing.T, bin, dataDir string) *server {
@@ -57,7 +57,7 @@ func start(t *testing.T, bin, dataDir string) *server {
 	cmd := exec.Command(bin)
 	cmd.Dir = "../.." // repository root, where webapp/node_modules/dynalite lives
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port), "DATA_DIR="+dataDir, "STATIC_DIR="+t.TempDir(), "AWS_ENDPOINT_URL_DYNAMODB=", "JWT_SECRET=")
-	logs := &bytes.Buffer{}
+	logs := &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -14,7 +14,7 @@ import type { ChatMessage, ChatState, ChatTab, MessageUsage } from './state/type
 import { chatStore, getChatSnapshot, streamingReply, subscribeChat, type SendOptions } from './store/chat-store';
 import { totalUsage } from './usage';
 
-export { APPROVAL_FIRST, STREAM_FAILED, type SendOptions } from './store/chat-store';
+export { APPROVAL_FIRST, type SendOptions } from './store/chat-store';
 
 export interface ChatController {
   /** The signed-in account; null when nobody is. */

@@ -44,10 +44,8 @@ import { stop } from './stop';
 import { changeModel, closeTab, newTab, selectTab } from './tabs';
 
 export { getChatSnapshot, resetChatStoreForTests, subscribeChat } from './account';
-export { SAVE_DELAY_MS } from './save';
-export type { ChatSnapshot } from './session';
 export type { SendOptions } from './sending';
-export { APPROVAL_FIRST, CHAT_TOAST_ID, STREAM_FAILED } from './toasts';
+export { APPROVAL_FIRST } from './toasts';
 export { streamingReply } from './stop';
 
 /** Actions on the signed-in account's chat; each is a no-op when nobody is signed in. */

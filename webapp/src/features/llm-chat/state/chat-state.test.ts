@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildMenuMessage } from '../menu';
 import type { ConversationInfo } from '../api/conversations';
+import { readBack } from '../test-fixtures';
 import { chatReducer, contextFor, createMessage, freshChatState, isDefaultTitle, nextTabTitle, tabFromConversation, titleFromMessage, type ChatAction } from './chat-state';
 import { restoreChatState, storableState } from './persistence';
 import type { ChatState, ChatTab } from './types';
@@ -150,11 +151,7 @@ describe('messages', () => {
   });
 });
 
-/** What storage gives back of `state`, as store/save.ts writes and reads it. */
-function roundTrip(state: ChatState): ChatState {
-  const { tabs, conversations } = JSON.parse(JSON.stringify(storableState(state))) as ReturnType<typeof storableState>;
-  return restoreChatState(tabs, state.activeTabId, conversations, 'unused', NOW);
-}
+const roundTrip = (state: ChatState): ChatState => readBack(state, NOW, 'unused');
 
 /** The state with a server conversation for every tab (only those are stored). */
 const kept = (state: ChatState): ChatState => ({ ...state, tabs: state.tabs.map((t) => ({ ...t, conversationId: `c-${t.id}`, messageCount: 0 })) });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { readBack } from '../test-fixtures';
 import { chatReducer, contextFor, createMessage, freshChatState, type ChatAction, type ToolCallInput } from './chat-state';
 import { approvalExpired, awaitingApproval, isDestructive, isPaused, messageParts, toolStateText } from './message-parts';
-import { restoreChatState, storableMessage, storableState, STORED_IMAGE_CHARS, STORED_TOOL_TEXT_CHARS } from './persistence';
+import { restoreChatState, storableMessage, STORED_IMAGE_CHARS, STORED_TOOL_TEXT_CHARS } from './persistence';
 import type { ChatMessage, ChatState, PendingApproval, ToolBlock } from './types';
 
 const NOW = '2026-03-07T10:00:00.000Z';
@@ -195,10 +196,7 @@ describe('tab tool settings', () => {
 
 describe('persistence of tool calls and approvals', () => {
   // Tabs are stored once they have a server conversation.
-  const roundTrip = (s: ChatState) => {
-    const { tabs, conversations } = JSON.parse(JSON.stringify(storableState({ ...s, tabs: s.tabs.map((t) => ({ ...t, conversationId: `c-${t.id}` })) }))) as ReturnType<typeof storableState>;
-    return restoreChatState(tabs, s.activeTabId, conversations, 'fresh', NOW);
-  };
+  const roundTrip = (s: ChatState) => readBack({ ...s, tabs: s.tabs.map((t) => ({ ...t, conversationId: `c-${t.id}` })) }, NOW);
 
   it('a paused reply survives a reload with its approval, still paused', () => {
     const s = run(replying(), text('Checking.'), call('c1'), result('c1'), call('c2', 'toggle-simulated-logging', {}), pause());

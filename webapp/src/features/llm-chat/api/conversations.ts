@@ -15,7 +15,7 @@
 
 import { ApiError, apiRequest, authorizedFetch } from '../../../lib/api-client';
 import { bool, isRecord, list, num, str } from '../../../lib/api/wire';
-import { readUsage, type StreamUsage } from './frames';
+import { parseJson, readUsage, type StreamUsage } from './frames';
 
 export const CONVERSATIONS_PATH = '/chat/conversations';
 /** One page of the open conversations the chat asks for (the API's page limit). */
@@ -163,12 +163,7 @@ async function write(path: string, method: 'POST' | 'PATCH' | 'DELETE', body: un
     throw new ApiError(0, err instanceof Error && err.message ? `Network error: ${err.message}` : 'Network error', { code: 'network_error' });
   }
   const text = await response.text().catch(() => '');
-  let parsed: unknown;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
+  const parsed = parseJson(text);
   if (!response.ok) {
     const detail = isRecord(parsed) && str(parsed.detail).trim() ? str(parsed.detail).trim() : null;
     throw new ApiError(response.status, detail ?? `Request failed with status ${response.status}`, {

@@ -22,7 +22,7 @@ func at(day int) time.Time { return time.Date(2026, 1, day, 0, 0, 0, 0, time.UTC
 
 var listed = []domain.Prompt{
 	{ID: "a", Title: "Alpha PLAN", Description: "for launches", CategoryID: "business", Price: 3, CreatedAt: at(1)},
-	{ID: "b", Title: "Beta", Description: "a plan for posts", CategoryID: "writing", Price: 1, CreatedAt: at(3)},
+	{ID: "b", Title: "Beta", Description: "a plan for posts", CategoryID: "writing", Price: 4, CreatedAt: at(3)},
 	{ID: "c", Title: "Gamma memo", Description: "short notes", CategoryID: "writing", Price: 2, CreatedAt: at(2), Unpublished: true},
 	{ID: "d", Title: "Delta", Description: "numbers", CategoryID: "business", Price: 2, CreatedAt: at(2)},
 }
@@ -54,7 +54,8 @@ func TestFilter(t *testing.T) {
 	}
 }
 
-// Every order ends newest first, then by id, so the order is total.
+// Every order ends newest first, then by id, so the order is total; the
+// prices are set so that no order by price is the newest first.
 func TestSort(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -62,8 +63,8 @@ func TestSort(t *testing.T) {
 		want  string
 	}{
 		{prompts.Newest, "b d c a"},
-		{prompts.PriceLow, "b d c a"},
-		{prompts.PriceHigh, "a d c b"},
+		{prompts.PriceLow, "d c a b"},
+		{prompts.PriceHigh, "b a d c"},
 		{"", "b d c a"},
 	} {
 		t.Run(string(tc.order), func(t *testing.T) {

@@ -63,7 +63,7 @@ func start(t *testing.T, bin, dataDir string) *server {
 		t.Fatal(err)
 	}
 	s := &server{cmd: cmd, url: fmt.Sprintf("http://127.0.0.1:%d", port), logs: logs}
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }) // reaped even when a test fails first
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		if res, err := http.Get(s.url + "/api/v1/auth/health"); err == nil {

@@ -438,9 +438,8 @@ type toolset struct {
 
 // boundTool is an offered tool and the connection that serves it.
 type boundTool struct {
-	conn   domain.MCPConnection
-	tool   domain.MCPTool
-	schema *jsonschema.Resolved // nil: the schema did not resolve; only an object is required
+	conn domain.MCPConnection
+	tool domain.MCPTool
 }
 
 // newToolset names the connections' tools for the models. Names are
@@ -464,7 +463,7 @@ func newToolset(conns []domain.MCPConnection) toolset {
 				return ts
 			}
 			name := uniqueName(slug, t.Name, c.ID, ts.byName)
-			ts.byName[name] = boundTool{conn: c, tool: t, schema: resolveSchema(t.InputSchema)}
+			ts.byName[name] = boundTool{conn: c, tool: t}
 			ts.offered = append(ts.offered, llm.Tool{Name: name, Description: describe(c, t), InputSchema: objectSchema(t.InputSchema)})
 		}
 	}
@@ -537,7 +536,9 @@ func objectSchema(s json.RawMessage) json.RawMessage {
 
 // resolveSchema prepares a tool's schema for validating arguments; nil
 // when it does not resolve (arguments are then only required to be an
-// object). References are never fetched.
+// object). References are never fetched. It runs when a tool is called,
+// not when it is offered: a message offers every connected tool and calls
+// few, and resolving a schema costs more than the rest of offering it.
 func resolveSchema(s json.RawMessage) *jsonschema.Resolved {
 	if len(s) == 0 {
 		return nil
@@ -566,8 +567,8 @@ func (b boundTool) arguments(raw string) (map[string]any, error) {
 	if err := json.Unmarshal([]byte(raw), &args); err != nil || args == nil {
 		return nil, fmt.Errorf("the arguments must be a JSON object (got %s)", clip.WithEllipsis(raw, 200))
 	}
-	if b.schema != nil {
-		if err := b.schema.Validate(args); err != nil {
+	if schema := resolveSchema(b.tool.InputSchema); schema != nil {
+		if err := schema.Validate(args); err != nil {
 			return nil, fmt.Errorf("the arguments do not match the tool's input schema: %s", clip.WithEllipsis(err.Error(), 500))
 		}
 	}

@@ -108,7 +108,8 @@ func Unavailable() *Error {
 
 // AsClientError finds the client-facing error in err's chain. Anything else is
 // internal and is reported as "Internal error." without details; a service
-// that cannot serve now is 503 (Unavailable); a cancelled context is the
+// that cannot serve now is 503 (Unavailable); a value the table cannot hold
+// is 400 with its InvalidDetail; a cancelled context is the
 // client going away, not a server fault.
 func AsClientError(err error) (*Error, bool) {
 	var e *Error
@@ -118,6 +119,12 @@ func AsClientError(err error) (*Error, bool) {
 	var u interface{ Unavailable() bool }
 	if errors.As(err, &u) && u.Unavailable() {
 		return Unavailable(), true
+	}
+	// A value the client sent that the table cannot hold (the store's
+	// NumberRangeError) is the client's mistake, told as it is.
+	var inv interface{ InvalidDetail() string }
+	if errors.As(err, &inv) {
+		return Invalid(inv.InvalidDetail()), true
 	}
 	if errors.Is(err, context.Canceled) {
 		return &Error{Code: CodeInvalid, Detail: "Request cancelled."}, true

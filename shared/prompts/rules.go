@@ -63,7 +63,8 @@ func Check(p domain.Prompt, categories map[string]string) error {
 	if math.IsNaN(p.Price) || p.Price <= 0 || p.Price > MaxPrice {
 		return invalid("price", "price must be more than 0 and at most %.2f", MaxPrice)
 	}
-	if cents := p.Price * 100; math.Abs(cents-math.Round(cents)) > 1e-6 {
+	// A price under a cent has no whole cents, however small.
+	if cents := p.Price * 100; math.Abs(cents-math.Round(cents)) > 1e-6 || math.Round(cents) < 1 {
 		return invalid("price", "price must have at most two decimals")
 	}
 	if _, ok := categories[p.CategoryID]; !ok {

@@ -46,6 +46,8 @@ func TestCheck(t *testing.T) {
 		{"price too high", func(p *domain.Prompt) { p.Price = 1000 }, "price", "price must be more than 0 and at most 999.99"},
 		{"price of a cent", func(p *domain.Prompt) { p.Price = 0.01 }, "", ""},
 		{"price in tenths of cents", func(p *domain.Prompt) { p.Price = 1.234 }, "price", "price must have at most two decimals"},
+		{"price below a cent", func(p *domain.Prompt) { p.Price = 1e-9 }, "price", "price must have at most two decimals"},
+		{"price far below a cent", func(p *domain.Prompt) { p.Price = 1e-200 }, "price", "price must have at most two decimals"},
 		{"category missing", func(p *domain.Prompt) { p.CategoryID = "" }, "category_id", "category_id is required"},
 		{"category unknown", func(p *domain.Prompt) { p.CategoryID = "nope" }, "category_id", `category "nope" does not exist`},
 	} {

@@ -108,13 +108,14 @@ func markUnavailable(stack *middleware.Stack) error {
 const idleConnections = 64
 
 // clientOptions bounds each call (attemptTimeout per attempt, the answer's
-// body included; maxAttempts), keeps idleConnections open to the table and
-// marks the unavailable calls.
+// body included; maxAttempts), keeps idleConnections open to the table,
+// marks the unavailable calls and refuses numbers the table cannot hold
+// (numberGuard).
 func clientOptions(attemptTimeout time.Duration) func(*dynamodb.Options) {
 	return func(o *dynamodb.Options) {
 		o.HTTPClient = tableHTTPClient(attemptTimeout)
 		o.RetryMaxAttempts = maxAttempts
-		o.APIOptions = append(o.APIOptions, markUnavailable)
+		o.APIOptions = append(o.APIOptions, markUnavailable, numberGuard)
 	}
 }
 

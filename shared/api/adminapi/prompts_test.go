@@ -128,6 +128,11 @@ func TestAdminPromptRules(t *testing.T) {
 		status       int
 	}{
 		{body(map[string]any{"price": 1000}), "price must be more than 0 and at most 999.99", http.StatusBadRequest},
+		{strings.Replace(body(nil), `"price":1.5`, `"price":1e300`, 1), "price must be more than 0 and at most 999.99", http.StatusBadRequest},
+		// Less than a cent is a price of no cents, however small (1e-200 is
+		// a number the table cannot even hold).
+		{strings.Replace(body(nil), `"price":1.5`, `"price":1e-200`, 1), "price must have at most two decimals", http.StatusBadRequest},
+		{strings.Replace(body(nil), `"price":1.5`, `"price":0.000000001`, 1), "price must have at most two decimals", http.StatusBadRequest},
 		{body(map[string]any{"title": "   "}), "title is required", http.StatusBadRequest},
 		{body(map[string]any{"title": nil}), "title is required", http.StatusBadRequest},
 		{body(map[string]any{"content": strings.Repeat("x", 100_000)}), "content must be at most 50000 characters (it has 100000)", http.StatusBadRequest},

@@ -58,8 +58,8 @@ func uploadedMessages(in []uploadedMessage, cid string, now time.Time) ([]domain
 		if u.Role == domain.RoleAssistant {
 			m.Error = clip.Runes(strings.TrimSpace(u.Error), maxErrorText)
 			if u.Usage != nil {
-				if !validUsage(*u.Usage) {
-					return nil, httpx.Invalid(fmt.Sprintf("messages[%d].usage must hold counts and a cost of 0 or more", i))
+				if err := checkUsage(*u.Usage, fmt.Sprintf("messages[%d].usage", i)); err != nil {
+					return nil, err
 				}
 				m.Usage = u.Usage
 			}
@@ -69,8 +69,31 @@ func uploadedMessages(in []uploadedMessage, cid string, now time.Time) ([]domain
 	return out, nil
 }
 
-func validUsage(u domain.MessageUsage) bool {
-	return u.InputTokens >= 0 && u.OutputTokens >= 0 && u.CostUSD >= 0 && !math.IsInf(u.CostUSD, 0) && !math.IsNaN(u.CostUSD)
+// What one reply can have used: far above any model's context and price,
+// far inside what the table can hold.
+const (
+	maxUsageTokens  = 1_000_000_000
+	maxUsageCostUSD = 1_000_000
+	// minUsageCostUSD: no token of any model costs less than a trillionth
+	// of a dollar (and 1e-200 is a number the table cannot hold).
+	minUsageCostUSD = 1e-12
+)
+
+// checkUsage holds an uploaded usage (named field) to what a reply can
+// have used, naming the field that is not.
+func checkUsage(u domain.MessageUsage, field string) error {
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{"input_tokens", u.InputTokens}, {"output_tokens", u.OutputTokens}} {
+		if c.n < 0 || c.n > maxUsageTokens {
+			return httpx.Invalid(fmt.Sprintf("%s.%s must be a whole number from 0 to %d", field, c.name, maxUsageTokens))
+		}
+	}
+	if math.IsNaN(u.CostUSD) || u.CostUSD < 0 || u.CostUSD > maxUsageCostUSD || (u.CostUSD != 0 && u.CostUSD < minUsageCostUSD) {
+		return httpx.Invalid(fmt.Sprintf("%s.cost_usd must be 0 or from %g to %d (US dollars)", field, minUsageCostUSD, maxUsageCostUSD))
+	}
+	return nil
 }
 
 // uploadConversationID is the id of the conversation an upload_key makes:

@@ -118,10 +118,18 @@ func (r *reply) finishRound() bool {
 		results = append(results, res)
 	case AlwaysAllow:
 		if bt, ok := r.tr.tools.byName[c.Name]; ok {
-			if err := r.st.AllowToolAlways(r.ctx, r.uid, bt.conn.ServerID, bt.tool.Name, r.opts.Now()); err != nil {
+			// The allowance binds to the definition the card showed: a
+			// tool that changed since asks again at its next call.
+			seen := store.PrintTool(bt.tool)
+			if p.Seen != nil {
+				seen = *p.Seen
+			}
+			a := store.ToolAllowance{ServerID: bt.conn.ServerID, Tool: bt.tool.Name, Endpoint: bt.conn.EndpointURL,
+				Print: seen, Destructive: bt.tool.MayDestroy()}
+			if err := r.st.AllowToolAlways(r.ctx, r.uid, a, r.opts.Now()); err != nil {
 				slog.WarnContext(r.ctx, "always-allow not saved", "err", err)
 			} else {
-				r.tr.allowed[allowKey(bt.conn.ServerID, bt.tool.Name)] = true
+				r.tr.allow(bt, seen)
 			}
 		}
 		results = append(results, r.runTool(c))
@@ -147,7 +155,10 @@ type pausedReply struct {
 	Bound   []string       `json:"bound"`
 	Results []storedResult `json:"results"` // of Calls[:Pending]
 	Pending int            `json:"pending"` // the call awaiting the decision
-	Rounds  int            `json:"rounds"`
+	// Seen is the pending tool's definition as the approval card showed
+	// it: what "always" allows.
+	Seen   *store.ToolPrint `json:"seen,omitempty"`
+	Rounds int              `json:"rounds"`
 	// Usage is what the reply spent before the pause (already metered),
 	// so the last usage frame covers every model call of the reply.
 	Usage llm.Usage `json:"usage"`

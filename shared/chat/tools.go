@@ -82,14 +82,18 @@ func (r *reply) toolCalls(calls []llm.ToolCall, results []llm.ToolResult, from i
 		c := calls[i]
 		view := r.tr.callView(c)
 		_ = r.out.data(toolCallFrame{ToolCall: view})
-		if bt, ok := r.tr.tools.byName[c.Name]; ok && r.tr.needsApproval(bt) {
-			r.paused = &pausedReply{
-				ConnectionID: r.connID, Model: r.model, MCPConnectionIDs: r.tr.mcpIDs, ConfirmReadOnly: r.tr.confirmReadOnly,
-				ConversationID: r.keep.conversationID(), MessageID: r.keep.messageID(),
-				Messages: storeMessages(r.msgs), Calls: storeCalls(calls), Bound: r.tr.bindings(calls), Results: storeResults(results), Pending: i, Rounds: r.rounds,
+		if bt, ok := r.tr.tools.byName[c.Name]; ok {
+			if ask, changed := r.tr.needsApproval(bt); ask {
+				seen := store.PrintTool(bt.tool)
+				r.paused = &pausedReply{
+					ConnectionID: r.connID, Model: r.model, MCPConnectionIDs: r.tr.mcpIDs, ConfirmReadOnly: r.tr.confirmReadOnly,
+					ConversationID: r.keep.conversationID(), MessageID: r.keep.messageID(),
+					Messages: storeMessages(r.msgs), Calls: storeCalls(calls), Bound: r.tr.bindings(calls), Results: storeResults(results), Pending: i, Rounds: r.rounds,
+					Seen: &seen,
+				}
+				r.pending = approvalCall(view, bt, changed)
+				return false
 			}
-			r.pending = approvalCall(view, bt)
-			return false
 		}
 		results = append(results, r.runTool(c))
 	}
@@ -136,7 +140,7 @@ type toolbox struct {
 type turn struct {
 	uid             string
 	tools           toolset
-	allowed         map[string]bool // serverID + "\x00" + tool
+	allowances      map[string][]store.ToolAllowance // by allowKey
 	confirmReadOnly bool
 	mcpIDs          []string
 }
@@ -145,12 +149,43 @@ func allowKey(serverID, tool string) string { return serverID + "\x00" + tool }
 
 // needsApproval: a tool that is not read-only (or any, when the user asked
 // to confirm read-only ones too) asks first, unless the user always allows
-// it on that server.
-func (tr *turn) needsApproval(bt boundTool) bool {
+// it on that server's endpoint as it is defined now. When an allowance of
+// the tool no longer matches, changed names what differs: the endpoint
+// (allowed elsewhere only), the parts of the definition, or
+// store.ChangedUnrecorded for an allowance that kept neither.
+func (tr *turn) needsApproval(bt boundTool) (ask bool, changed []string) {
 	if bt.tool.ReadOnly && !tr.confirmReadOnly {
-		return false
+		return false, nil
 	}
-	return !tr.allowed[allowKey(bt.conn.ServerID, bt.tool.Name)]
+	all := tr.allowances[allowKey(bt.conn.ServerID, bt.tool.Name)]
+	endpoint := store.AllowanceEndpoint(bt.conn.EndpointURL)
+	elsewhere, unrecorded := false, false
+	for _, a := range all {
+		switch {
+		case !a.Recorded():
+			unrecorded = true
+		case a.Endpoint != endpoint:
+			elsewhere = true
+		default:
+			changed = a.Print.Changed(store.PrintTool(bt.tool))
+			return len(changed) > 0, changed
+		}
+	}
+	switch {
+	case elsewhere:
+		return true, []string{store.ChangedEndpoint}
+	case unrecorded:
+		return true, []string{store.ChangedUnrecorded}
+	}
+	return true, nil
+}
+
+// allow lets bt run without asking for the rest of the reply, as the user
+// just allowed it always (with the definition print they saw).
+func (tr *turn) allow(bt boundTool, seen store.ToolPrint) {
+	k := allowKey(bt.conn.ServerID, bt.tool.Name)
+	tr.allowances[k] = append(tr.allowances[k], store.ToolAllowance{ServerID: bt.conn.ServerID, Tool: bt.tool.Name,
+		Endpoint: store.AllowanceEndpoint(bt.conn.EndpointURL), Print: seen, Destructive: bt.tool.MayDestroy()})
 }
 
 // bindings names the connection each call reaches ("" for none).
@@ -182,7 +217,7 @@ func (tr *turn) keepBindings(calls []llm.ToolCall, bound []string) {
 // With skipMissing (a resumed reply), a connection deleted meanwhile is
 // left out instead.
 func (b *toolbox) load(ctx context.Context, uid string, ids []string, confirmReadOnly, skipMissing bool) (*turn, error) {
-	tr := &turn{uid: uid, confirmReadOnly: confirmReadOnly, mcpIDs: ids, allowed: map[string]bool{}}
+	tr := &turn{uid: uid, confirmReadOnly: confirmReadOnly, mcpIDs: ids, allowances: map[string][]store.ToolAllowance{}}
 	if len(ids) == 0 {
 		return tr, nil
 	}
@@ -216,7 +251,8 @@ func (b *toolbox) load(ctx context.Context, uid string, ids []string, confirmRea
 		}
 	}
 	for _, a := range allowances {
-		tr.allowed[allowKey(a.ServerID, a.Tool)] = true
+		k := allowKey(a.ServerID, a.Tool)
+		tr.allowances[k] = append(tr.allowances[k], a)
 	}
 	tr.tools = newToolset(found)
 	return tr, nil
@@ -326,6 +362,12 @@ type (
 		toolCallView
 		Description string          `json:"description"`
 		Annotations annotationsView `json:"annotations"`
+		// Endpoint is where the tool is reached, host and path
+		// (store.EndpointLabel).
+		Endpoint string `json:"endpoint"`
+		// Changed: the user always allowed this tool, but not as it is now
+		// (needsApproval names the parts); absent otherwise.
+		Changed []string `json:"changed,omitempty"`
 	}
 	annotationsView struct {
 		ReadOnlyHint    bool  `json:"readOnlyHint"`
@@ -351,13 +393,14 @@ func (tr *turn) callView(c llm.ToolCall) toolCallView {
 	return v
 }
 
-func approvalCall(v toolCallView, bt boundTool) approvalCallView {
+func approvalCall(v toolCallView, bt boundTool, changed []string) approvalCallView {
 	a := annotationsView{ReadOnlyHint: bt.tool.ReadOnly}
 	if !bt.tool.DestructiveHintAbsent {
 		d := bt.tool.Destructive
 		a.DestructiveHint = &d
 	}
-	return approvalCallView{toolCallView: v, Description: bt.tool.Description, Annotations: a}
+	return approvalCallView{toolCallView: v, Description: bt.tool.Description, Annotations: a,
+		Endpoint: store.EndpointLabel(store.AllowanceEndpoint(bt.conn.EndpointURL)), Changed: changed}
 }
 
 // textBlock is a text content block, for results the chat makes itself.

@@ -42,10 +42,24 @@ type toolView struct {
 	Destructive bool `json:"destructive"`
 }
 
+// allowanceView is one "always allow": a tool on one endpoint of a
+// registry entry, as it was defined when allowed.
 type allowanceView struct {
-	ServerID  string `json:"server_id"`
-	Tool      string `json:"tool"`
-	CreatedAt string `json:"created_at"`
+	ServerID string `json:"server_id"`
+	Tool     string `json:"tool"`
+	// Endpoint is the allowance's endpoint (the revoke's ?endpoint=); ""
+	// for one recorded before endpoints were, which allows nothing.
+	Endpoint string `json:"endpoint"`
+	// EndpointLabel is Endpoint as a user reads it: host and path.
+	EndpointLabel string `json:"endpoint_label"`
+	// Destructive: the tool may change or delete data (as the caller's
+	// connection on that endpoint defines it now, else as when allowed).
+	Destructive bool `json:"destructive"`
+	// Changed names what no longer matches the tool as a connection on
+	// that endpoint defines it now (store.Changed*); empty when it
+	// matches or no connection there offers it.
+	Changed   []string `json:"changed"`
+	CreatedAt string   `json:"created_at"`
 }
 
 // listTools answers the caller's connections with their tools and the
@@ -80,17 +94,48 @@ func (s *Service) listTools(w http.ResponseWriter, r *http.Request) error {
 		out.Servers = append(out.Servers, v)
 	}
 	for _, a := range allowances {
-		out.AlwaysAllowed = append(out.AlwaysAllowed, allowanceView{ServerID: a.ServerID, Tool: a.Tool, CreatedAt: a.CreatedAt})
+		out.AlwaysAllowed = append(out.AlwaysAllowed, viewAllowance(a, conns))
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
-// revokeAlways forgets one "always allow": the chat asks again before that
-// tool runs. Another user's choice is indistinguishable from none.
+// viewAllowance compares a with the tool as the caller's connections on
+// its endpoint define it now.
+func viewAllowance(a store.ToolAllowance, conns []domain.MCPConnection) allowanceView {
+	v := allowanceView{ServerID: a.ServerID, Tool: a.Tool, Endpoint: a.Endpoint, EndpointLabel: store.EndpointLabel(a.Endpoint),
+		Destructive: a.Destructive, Changed: []string{}, CreatedAt: a.CreatedAt}
+	if !a.Recorded() {
+		v.Changed = []string{store.ChangedUnrecorded}
+	}
+	for _, c := range conns {
+		if c.ServerID != a.ServerID || (a.Recorded() && store.AllowanceEndpoint(c.EndpointURL) != a.Endpoint) {
+			continue
+		}
+		for _, t := range c.Tools {
+			if t.Name != a.Tool {
+				continue
+			}
+			v.Destructive = v.Destructive || t.MayDestroy()
+			if a.Recorded() {
+				v.Changed = append(v.Changed[:0], a.Print.Changed(store.PrintTool(t))...)
+			}
+		}
+	}
+	return v
+}
+
+// revokeAlways forgets an "always allow": the chat asks again before that
+// tool runs. ?endpoint= names one endpoint's allowance (empty: the one
+// recorded before endpoints were); without it, every endpoint's goes.
+// Another user's choice is indistinguishable from none.
 func (s *Service) revokeAlways(w http.ResponseWriter, r *http.Request) error {
 	uid, _ := auth.UserID(r.Context())
-	err := s.st.RevokeToolAllowance(r.Context(), uid, r.PathValue("server_id"), r.PathValue("tool"))
+	endpoint := store.AnyEndpoint
+	if q := r.URL.Query(); q.Has("endpoint") {
+		endpoint = q.Get("endpoint")
+	}
+	err := s.st.RevokeToolAllowance(r.Context(), uid, r.PathValue("server_id"), r.PathValue("tool"), endpoint)
 	if errors.Is(err, store.ErrNotFound) {
 		return httpx.NotFound("This tool is not always allowed.")
 	}

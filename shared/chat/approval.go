@@ -57,7 +57,7 @@ func savePaused(ctx context.Context, st *store.Store, uid string, p pausedReply,
 	_, _ = rand.Read(raw)
 	token := "ta_" + base64.RawURLEncoding.EncodeToString(raw)
 	expires := now.Add(ApprovalTTL)
-	if err := st.SaveToolApproval(ctx, uid, tokenHash(token), store.ToolApproval{State: state, Expires: expires}); err != nil {
+	if err := st.SaveToolApproval(ctx, uid, tokenHash(token), store.ToolApproval{State: state, Expires: expires, ConnectionID: p.ConnectionID}); err != nil {
 		return "", time.Time{}, err
 	}
 	return token, expires, nil
@@ -70,12 +70,16 @@ func tokenHash(token string) string {
 
 // resume takes the paused reply req.Approval names, once (of concurrent
 // answers exactly one gets it; the rest, replays, expired, forged and other
-// users' tokens are refused with what happened), and reads its tools again:
+// users' tokens are refused with what happened; an answer from another
+// chat connection is refused without using the approval up), and reads its
+// tools again:
 // a server disconnected meanwhile is no longer offered, its pending call
 // fails saying so, and the others still serve.
 func (e *Engine) resume(ctx context.Context, req Request, now time.Time) (*pausedReply, *turn, error) {
-	a, err := e.st.TakeToolApproval(ctx, req.UserID, tokenHash(req.Approval.Token), now)
+	a, err := e.st.TakeToolApproval(ctx, req.UserID, tokenHash(req.Approval.Token), req.ConnectionID, now)
 	switch {
+	case errors.Is(err, store.ErrApprovalOtherConnection):
+		return nil, nil, refuse(Conflict, msgOtherConnection)
 	case errors.Is(err, store.ErrApprovalUnknown):
 		return nil, nil, refuse(NotFound, "This approval is not known: the reply it paused belongs to another account or no longer exists.")
 	case errors.Is(err, store.ErrApprovalUsed):
@@ -89,8 +93,8 @@ func (e *Engine) resume(ctx context.Context, req Request, now time.Time) (*pause
 	if err != nil {
 		return nil, nil, fmt.Errorf("resume paused reply: %w", err)
 	}
-	if p.ConnectionID != req.ConnectionID {
-		return nil, nil, refuse(Conflict, "This approval belongs to another chat connection.")
+	if p.ConnectionID != req.ConnectionID { // an approval saved without its connection
+		return nil, nil, refuse(Conflict, msgOtherConnection)
 	}
 	if p.Pending < 0 || p.Pending >= len(p.Calls) {
 		return nil, nil, fmt.Errorf("paused reply: pending call %d of %d", p.Pending, len(p.Calls))
@@ -102,6 +106,8 @@ func (e *Engine) resume(ctx context.Context, req Request, now time.Time) (*pause
 	tr.keepBindings(loadCalls(p.Calls), p.Bound)
 	return &p, tr, nil
 }
+
+const msgOtherConnection = "This approval belongs to another chat connection."
 
 // finishRound answers a resumed round's pending call as the user decided,
 // then the round's other calls (reply.toolCalls); false when one of them

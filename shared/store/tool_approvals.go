@@ -18,6 +18,10 @@ var (
 	ErrApprovalUnknown = errors.New("tool approval unknown")
 	ErrApprovalUsed    = errors.New("tool approval already answered")
 	ErrApprovalExpired = errors.New("tool approval expired")
+	// ErrApprovalOtherConnection: answered from another chat connection
+	// than the one the reply was paused on; the approval is left unanswered
+	// for the right one.
+	ErrApprovalOtherConnection = errors.New("tool approval of another chat connection")
 )
 
 // ToolApproval is a chat reply paused until its user approves or denies a
@@ -25,6 +29,9 @@ var (
 type ToolApproval struct {
 	State   []byte
 	Expires time.Time
+	// ConnectionID is the chat connection the reply was paused on: only an
+	// answer from it takes the approval.
+	ConnectionID string
 }
 
 // approvalGrace keeps an answered or expired approval readable (so a replay
@@ -33,9 +40,10 @@ type ToolApproval struct {
 const approvalGrace = 24 * time.Hour
 
 type toolApprovalItem struct {
-	PK        string `dynamodbav:"PK"`
-	SK        string `dynamodbav:"SK"`
-	State     []byte `dynamodbav:"state"`
+	PK           string `dynamodbav:"PK"`
+	SK           string `dynamodbav:"SK"`
+	State        []byte `dynamodbav:"state"`
+	ConnectionID string `dynamodbav:"connection_id,omitempty"`
 	ValidTo   int64  `dynamodbav:"valid_to"` // unix ms
 	UsedAt    int64  `dynamodbav:"used_at,omitempty"`
 	ExpiresAt int64  `dynamodbav:"expires_at"` // TTL (unix s)
@@ -45,7 +53,7 @@ type toolApprovalItem struct {
 // token, in uid's partition: no other user can name it.
 func (s *Store) SaveToolApproval(ctx context.Context, uid, tokenHash string, a ToolApproval) error {
 	it := toolApprovalItem{
-		PK: userPK(uid), SK: toolApprovalSK(tokenHash), State: a.State,
+		PK: userPK(uid), SK: toolApprovalSK(tokenHash), State: a.State, ConnectionID: a.ConnectionID,
 		ValidTo: a.Expires.UnixMilli(), ExpiresAt: a.Expires.Add(approvalGrace).Unix(),
 	}
 	if err := s.putNew(ctx, it); err != nil {
@@ -54,13 +62,15 @@ func (s *Store) SaveToolApproval(ctx context.Context, uid, tokenHash string, a T
 	return nil
 }
 
-// TakeToolApproval answers a paused reply once: one conditional write marks
-// it used only if it exists, is unanswered and unexpired at now, so of
-// concurrent answers exactly one resumes the reply. Refusals say why:
-// ErrApprovalUnknown (also another user's token), ErrApprovalUsed,
+// TakeToolApproval answers a paused reply once, from chat connection
+// connID: one conditional write marks it used only if it exists, is
+// unanswered, unexpired at now and paused on connID, so of concurrent
+// answers exactly one resumes the reply, and a refused answer leaves it
+// for the right one. Refusals say why: ErrApprovalUnknown (also another
+// user's token), ErrApprovalUsed, ErrApprovalOtherConnection,
 // ErrApprovalExpired. The state is cleared with the answer: an answered
 // approval keeps nothing of the conversation.
-func (s *Store) TakeToolApproval(ctx context.Context, uid, tokenHash string, now time.Time) (ToolApproval, error) {
+func (s *Store) TakeToolApproval(ctx context.Context, uid, tokenHash, connID string, now time.Time) (ToolApproval, error) {
 	pk, sk := userPK(uid), toolApprovalSK(tokenHash)
 	if !keyFits(pk, sk) {
 		return ToolApproval{}, ErrApprovalUnknown
@@ -69,11 +79,14 @@ func (s *Store) TakeToolApproval(ctx context.Context, uid, tokenHash string, now
 		TableName:        aws.String(s.table),
 		Key:              key(pk, sk),
 		UpdateExpression: aws.String("SET used_at = :now REMOVE #state"),
-		// Exists, never answered, still valid.
-		ConditionExpression:      aws.String("attribute_exists(PK) AND attribute_not_exists(used_at) AND valid_to > :now"),
+		// Exists, never answered, still valid, of this connection (one
+		// saved before approvals recorded theirs is checked by its caller).
+		ConditionExpression: aws.String("attribute_exists(PK) AND attribute_not_exists(used_at) AND valid_to > :now AND " +
+			"(attribute_not_exists(connection_id) OR connection_id = :conn)"),
 		ExpressionAttributeNames: map[string]string{"#state": "state"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":now": &types.AttributeValueMemberN{Value: strconv.FormatInt(now.UnixMilli(), 10)},
+			":now":  &types.AttributeValueMemberN{Value: strconv.FormatInt(now.UnixMilli(), 10)},
+			":conn": &types.AttributeValueMemberS{Value: connID},
 		},
 		ReturnValues: types.ReturnValueAllOld,
 	})
@@ -82,7 +95,7 @@ func (s *Store) TakeToolApproval(ctx context.Context, uid, tokenHash string, now
 		if err := attributevalue.UnmarshalMap(out.Attributes, &it); err != nil {
 			return ToolApproval{}, fmt.Errorf("take tool approval: %w", err)
 		}
-		return ToolApproval{State: it.State, Expires: time.UnixMilli(it.ValidTo)}, nil
+		return ToolApproval{State: it.State, Expires: time.UnixMilli(it.ValidTo), ConnectionID: it.ConnectionID}, nil
 	}
 	if !isConditionFailed(err) {
 		return ToolApproval{}, fmt.Errorf("take tool approval: %w", err)
@@ -95,6 +108,8 @@ func (s *Store) TakeToolApproval(ctx context.Context, uid, tokenHash string, now
 		return ToolApproval{}, fmt.Errorf("take tool approval: %w", err)
 	case it.UsedAt != 0:
 		return ToolApproval{}, ErrApprovalUsed
+	case it.ConnectionID != "" && it.ConnectionID != connID:
+		return ToolApproval{}, ErrApprovalOtherConnection
 	default:
 		return ToolApproval{}, ErrApprovalExpired
 	}

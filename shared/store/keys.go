@@ -263,6 +263,13 @@ const (
 func mcpOAuthFlowSK(stateHash string) string { return mcpOAuthFlowPrefix + stateHash }
 func oauthClientPK(keyHash string) string    { return PKOAuthClient + keyHash }
 
+// Why a user's MCP sign-in failed, kept a few minutes in their partition
+// for the registry page to read, keyed by the SHA-256 of the id its
+// address carries.
+const signInFailurePrefix = "SIGNINFAIL#"
+
+func signInFailureSK(idHash string) string { return signInFailurePrefix + idHash }
+
 // The admins' audit log: one partition, a line per action in time order.
 const auditPrefix = "AUDIT#"
 

@@ -100,6 +100,7 @@ func (s *Service) Handler() http.Handler {
 	mux.Handle("POST "+OAuthStartPath, s.tokens.RequiredBatched(httpx.Handle(s.oauthStart)))
 	mux.Handle("GET "+OAuthCallbackPath, http.HandlerFunc(s.oauthCallback))
 	mux.Handle("GET "+OAuthMetadataPath, httpx.Handle(s.clientMetadata))
+	mux.Handle("GET "+OAuthFailurePath, s.tokens.Required(httpx.Handle(s.signInFailure)))
 	mux.Handle("DELETE /api/v1/mcp-connections/tools/always/{server_id}/{tool}", s.tokens.Required(httpx.Handle(s.revokeAlways)))
 	mux.Handle("POST /api/v1/mcp-connections/{provider}", s.tokens.Required(httpx.Handle(s.connectProvider)))
 	return httpx.WithNotFound(mux)

@@ -65,14 +65,14 @@ func (s *Service) oauthStart(w http.ResponseWriter, r *http.Request) error {
 	defer cancel()
 	found, err := mcpauth.Discover(ctx, s.client, endpoint)
 	if err != nil {
-		return oauthError(err)
+		return oauthError(r.Context(), err)
 	}
 	redirect := httpx.PublicURL(r, s.publicURL) + OAuthCallbackPath
 	identity := mcpauth.Identity{MetadataURL: s.clientMetadataURL(r), RedirectURL: redirect, ClientName: clientName,
 		Registrations: registrations{s}}
 	client, err := identity.ClientFor(ctx, s.client, found, srv.OAuthClientID, displayName(srv))
 	if err != nil {
-		return oauthError(err)
+		return oauthError(r.Context(), err)
 	}
 	found.Scopes = s.widerScopes(r.Context(), uid, srv.ID, endpoint, found.Scopes)
 	grant := mcpauth.NewGrant(found, client, redirect)
@@ -105,59 +105,49 @@ func (s *Service) oauthStart(w http.ResponseWriter, r *http.Request) error {
 // (single use, this browser's, not expired); the code is exchanged, the
 // handshake runs with the token, and the connection (one per user and
 // server) keeps the sealed tokens. The browser goes back to the registry
-// either way, with what happened.
+// either way, with what happened: a code the page has its own message for,
+// the server's registry id and, when there is more to say, the id of a
+// detail kept for this user (signInReturn), never a text.
 func (s *Service) oauthCallback(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	back := func(serverID, errCode, detail string) {
-		v := url.Values{}
-		if errCode == "" {
-			v.Set("connected", serverID)
-		} else {
-			v.Set("oauth_error", errCode)
-			if serverID != "" {
-				v.Set("server", serverID)
-			}
-			if detail != "" {
-				v.Set("detail", detail)
-			}
-		}
-		http.SetCookie(w, &http.Cookie{Name: oauthCookie, Value: "", Path: routes.MCPOAuthPrefix, MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
-		http.Redirect(w, r, "/registry?"+v.Encode(), http.StatusFound)
-	}
+	ret := signInReturn{s: s, w: w, r: r}
 	uidPart, nonce, ok := strings.Cut(q.Get("state"), ".")
 	uidBytes, err := base64.RawURLEncoding.DecodeString(uidPart)
 	if !ok || err != nil || nonce == "" || len(nonce) > 100 {
-		back("", "invalid_state", "This sign-in link is not valid. Start again from the registry.")
+		ret.failed("", SignInInvalidState)
 		return
 	}
 	uid := string(uidBytes)
 	flow, err := s.st.TakeMCPOAuthFlow(r.Context(), uid, hash(nonce))
 	if errors.Is(err, store.ErrFlowUnknown) {
-		back("", "invalid_state", "This sign-in was already used or never started here. Start again from the registry.")
+		ret.failed("", SignInUsed)
 		return
 	}
 	if err != nil {
 		slog.ErrorContext(r.Context(), "mcp oauth callback", "err", err)
-		back("", "server_error", "The sign-in could not be finished. Please try again.")
+		ret.failed("", SignInServerError)
 		return
 	}
 	cookie, _ := r.Cookie(oauthCookie)
 	switch {
 	case cookie == nil || hash(cookie.Value) != flow.BrowserHash:
-		back(flow.ServerID, "invalid_state", "This sign-in was started in another browser. Start again from the registry.")
+		ret.failed(flow.ServerID, SignInOtherBrowser)
 		return
 	case time.Now().After(flow.Expires):
-		back(flow.ServerID, "expired", "This sign-in took more than 10 minutes. Start again from the registry.")
+		ret.failed(flow.ServerID, SignInExpired)
 		return
 	case !s.sessionLive(r.Context(), uid, flow.SessionID):
-		back(flow.ServerID, "signed_out", "You signed out before the sign-in finished. Log in and start again from the registry.")
+		ret.failed(flow.ServerID, SignInSignedOut)
+		return
+	case q.Get("error") == "access_denied":
+		ret.failed(flow.ServerID, SignInCancelled)
 		return
 	case q.Get("error") != "":
-		detail := "You cancelled the sign-in."
-		if q.Get("error") != "access_denied" {
-			detail = "The server refused the sign-in: " + clip.Runes(strings.TrimSpace(q.Get("error")+" "+q.Get("error_description")), 200)
-		}
-		back(flow.ServerID, clip.Runes(strings.TrimSpace(q.Get("error")), 40), detail)
+		// The server's own description is a text the product does not
+		// repeat: the log has it.
+		slog.InfoContext(r.Context(), "mcp oauth refused", "server", flow.ServerID,
+			"error", clip.Runes(q.Get("error"), 100), "description", clip.Runes(q.Get("error_description"), 300))
+		ret.explained(uid, flow.ServerID, SignInRefused, mcpauth.Refusal(q.Get("error")))
 		return
 	}
 	if err := s.finishSignIn(r.Context(), uid, flow, q.Get("code")); err != nil {
@@ -165,16 +155,18 @@ func (s *Service) oauthCallback(w http.ResponseWriter, r *http.Request) {
 		var me *mcp.Error
 		switch {
 		case errors.As(err, &ue):
-			back(flow.ServerID, "token_refused", ue.Detail)
+			slog.InfoContext(r.Context(), "mcp oauth token refused", "server", flow.ServerID, "err", ue.Detail, "cause", ue.Unwrap())
+			ret.explained(uid, flow.ServerID, SignInTokenRefused, ue.Detail)
 		case errors.As(err, &me):
-			back(flow.ServerID, "handshake_failed", me.Detail)
+			slog.InfoContext(r.Context(), "mcp oauth handshake failed", "server", flow.ServerID, "err", me.Detail, "cause", me.Unwrap())
+			ret.explained(uid, flow.ServerID, SignInHandshakeFailed, me.Detail)
 		default:
 			slog.ErrorContext(r.Context(), "mcp oauth finish", "server", flow.ServerID, "err", err)
-			back(flow.ServerID, "server_error", "The sign-in could not be finished. Please try again.")
+			ret.failed(flow.ServerID, SignInServerError)
 		}
 		return
 	}
-	back(flow.ServerID, "", "")
+	ret.connected(flow.ServerID)
 }
 
 // sessionLive reports whether the session that started a flow is still
@@ -326,10 +318,13 @@ func (g registrations) SaveOAuthClient(ctx context.Context, key string, c mcpaut
 	return g.s.st.PutOAuthClientRegistration(ctx, hash(key), blob)
 }
 
-// oauthError maps a sign-in failure to its answer.
-func oauthError(err error) error {
+// oauthError maps a sign-in start's failure to its answer: the product's
+// sentence (mcpauth.Error, mcp.Error); the Go error under it goes to the
+// log only.
+func oauthError(ctx context.Context, err error) error {
 	var ue *mcpauth.Error
 	if errors.As(err, &ue) {
+		slog.InfoContext(ctx, "mcp oauth start failed", "err", ue.Detail, "cause", ue.Unwrap())
 		return &httpx.Error{Code: httpx.CodeUpstream, Detail: ue.Detail}
 	}
 	return clientError(err)

@@ -97,7 +97,7 @@ func TestSignInHandshakeFails(t *testing.T) {
 		got := s.callback(approve(t, started.AuthorizationURL), cookie)
 		conns := s.get(connectionsPath, token).Body.String()
 		if fails {
-			if got.Get("oauth_error") != "handshake_failed" || !strings.Contains(got.Get("detail"), "500") {
+			if got.Get("oauth_error") != "handshake_failed" || !strings.Contains(s.failureDetail(got, token), "500") {
 				t.Errorf("broken handshake: %v, want handshake_failed naming the server's error", got)
 			}
 			if strings.Contains(conns, "connection_id") {

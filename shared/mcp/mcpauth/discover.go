@@ -17,7 +17,6 @@ package mcpauth
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -40,10 +39,18 @@ type Server struct {
 	Auth   *oauthex.AuthServerMeta
 }
 
-// Error is a failure the user is told as it is (no secret in it).
-type Error struct{ Detail string }
+// Error is a failure the user is told as it is: Detail is a sentence in
+// the product's words (no secret, no Go error text); the cause is kept for
+// logs through Unwrap.
+type Error struct {
+	Detail string
+	cause  error
+}
 
 func (e *Error) Error() string { return e.Detail }
+
+// Unwrap is the underlying failure, for logs.
+func (e *Error) Unwrap() error { return e.cause }
 
 func fail(format string, args ...any) error { return &Error{Detail: fmt.Sprintf(format, args...)} }
 
@@ -65,7 +72,7 @@ func Discover(ctx context.Context, hc *http.Client, endpoint string) (Server, er
 	}
 	asm, err := sdkauth.GetAuthServerMetadata(ctx, prm.AuthorizationServers[0], hc)
 	if err != nil {
-		return Server{}, fail("The server's authorization server could not be read: %s", short(err))
+		return Server{}, failed(err, "The server's authorization server could not be read (%s at %s).", why(err), shownURL(prm.AuthorizationServers[0]))
 	}
 	if asm == nil {
 		return Server{}, fail("The server's authorization server publishes no metadata.")
@@ -97,7 +104,7 @@ func challenge(ctx context.Context, hc *http.Client, endpoint string) ([]oauthex
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	res, err := hc.Do(req)
 	if err != nil {
-		return nil, fail("The server could not be reached: %s", short(err))
+		return nil, failed(err, "The server could not be reached: %s.", why(err))
 	}
 	defer res.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
@@ -122,16 +129,20 @@ func resourceMetadata(ctx context.Context, hc *http.Client, endpoint string, cs 
 		urls = wellKnownPRM(endpoint)
 	}
 	var last error
+	lastURL := ""
 	for _, u := range urls {
 		for _, resource := range resourceCandidates(endpoint) {
 			prm, err := oauthex.GetProtectedResourceMetadata(ctx, u, resource, hc)
 			if err == nil {
 				return prm, nil
 			}
-			last = err
+			last, lastURL = err, u
 		}
 	}
-	return nil, fail("The server's resource metadata could not be read: %s", short(last))
+	if last == nil {
+		return nil, fail("The server's sign-in metadata could not be read: the endpoint URL is not valid.")
+	}
+	return nil, failed(last, "The server's sign-in metadata could not be read (%s at %s).", why(last), shownURL(lastURL))
 }
 
 // wellKnownPRM answers the well-known Protected Resource Metadata URLs of
@@ -175,20 +186,4 @@ func scopeOf(cs []oauthex.Challenge) []string {
 		return strings.Fields(s)
 	}
 	return nil
-}
-
-// short is an error's text cut for users.
-func short(err error) string {
-	if err == nil {
-		return "no answer"
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Detail
-	}
-	s := err.Error()
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
 }

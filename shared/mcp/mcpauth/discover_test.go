@@ -152,14 +152,14 @@ func TestDiscoverRefusals(t *testing.T) {
 		want string
 	}{
 		{"no 401", &resource{status: http.StatusOK, prmAt: wellKnown, asMetaAt: asPath}, "does not ask for sign-in"},
-		{"no metadata anywhere", &resource{asMetaAt: asPath}, "resource metadata could not be read"},
+		{"no metadata anywhere", &resource{asMetaAt: asPath}, "sign-in metadata could not be read"},
 		{"metadata is HTML", &resource{prmAt: wellKnown, asMetaAt: asPath, prm: func() (string, []byte) {
 			return "text/html", []byte("<!doctype html><p>Welcome")
-		}}, "resource metadata could not be read"},
+		}}, "sign-in metadata could not be read"},
 		{"metadata too large", &resource{prmAt: wellKnown, asMetaAt: asPath, prm: func() (string, []byte) {
 			return "application/json", append(append([]byte(`{"resource":"x",`), big...), '}')
-		}}, "resource metadata could not be read"},
-		{"http authorization server on a public host", &resource{prmAt: wellKnown, asMetaAt: asPath}, "resource metadata could not be read"},
+		}}, "sign-in metadata could not be read"},
+		{"http authorization server on a public host", &resource{prmAt: wellKnown, asMetaAt: asPath}, "sign-in metadata could not be read"},
 		{"no authorization server", &resource{prmAt: wellKnown, asMetaAt: asPath}, "names no authorization server"},
 		{"no S256", &resource{prmAt: wellKnown, asMetaAt: asPath, asMeta: map[string]any{"code_challenge_methods_supported": []string{"plain"}}}, "PKCE with S256"},
 	}
@@ -196,7 +196,7 @@ func TestDiscoverFollowsTheOutboundRules(t *testing.T) {
 	}))
 	defer ts.Close()
 	_, err := mcpauth.Discover(context.Background(), loopback, ts.URL+"/mcp")
-	if err == nil || !strings.Contains(err.Error(), "resource metadata could not be read") {
+	if err == nil || !strings.Contains(err.Error(), "sign-in metadata could not be read") {
 		t.Fatalf("Discover = %v, want the metadata refused", err)
 	}
 	if !strings.Contains(err.Error(), "non-public address") && !strings.Contains(err.Error(), "private") {

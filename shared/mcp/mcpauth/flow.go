@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -66,7 +67,7 @@ func (id Identity) ClientFor(ctx context.Context, hc *http.Client, srv Server, c
 			ClientName: id.ClientName, Scope: strings.Join(srv.Scopes, " "),
 		}, hc)
 		if err != nil {
-			return Client{}, fail("%s refused to register this app: %s", serverName, short(err))
+			return Client{}, failed(err, "%s refused to register this app (%s at %s).", serverName, registrationWhy(err), shownURL(asm.RegistrationEndpoint))
 		}
 		c := Client{ID: res.ClientID, Secret: res.ClientSecret, Method: res.TokenEndpointAuthMethod}
 		if c.Method == "" {
@@ -125,7 +126,7 @@ func (g Grant) Exchange(ctx context.Context, hc *http.Client, code, verifier str
 	ctx = context.WithValue(ctx, oauth2.HTTPClient, hc)
 	t, err := g.config().Exchange(ctx, code, oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", g.Resource))
 	if err != nil {
-		return nil, fail("The server refused the sign-in: %s", tokenError(err))
+		return nil, failed(err, "%s", tokenRefusal(err))
 	}
 	return t, nil
 }
@@ -238,17 +239,44 @@ func (g Grant) Revoke(ctx context.Context, hc *http.Client, t *oauth2.Token) err
 	return nil
 }
 
-// tokenError is a token endpoint's refusal, as the server said it.
-func tokenError(err error) string {
+// tokenRefusal is a token endpoint's refusal in the product's words: the
+// standard error code it named, else its HTTP status, else why it could
+// not be asked (its description stays in the log).
+func tokenRefusal(err error) string {
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) {
 		if re.ErrorCode != "" {
-			return strings.TrimSpace(re.ErrorCode + " " + re.ErrorDescription)
+			return Refusal(re.ErrorCode)
 		}
-		return fmt.Sprintf("status %d", re.Response.StatusCode)
+		if re.Response != nil {
+			return fmt.Sprintf("The authorization server refused the sign-in (HTTP %d).", re.Response.StatusCode)
+		}
 	}
-	return short(err)
+	return fmt.Sprintf("The sign-in could not be finished with the authorization server: %s.", why(err))
 }
+
+// registrationWhy is why a registration failed: the RFC 7591 error code
+// the server named, else its HTTP status (oauthex says it only in its
+// text: "registration failed with status 500 …", a 400 it could not read).
+func registrationWhy(err error) string {
+	var re *oauthex.ClientRegistrationError
+	switch {
+	case errors.As(err, &re) && registrationErrorCodes[re.ErrorCode]:
+		return "it answered " + re.ErrorCode
+	case errors.As(err, &re), strings.Contains(err.Error(), "registration error response"):
+		return "HTTP 400"
+	}
+	if m := registrationStatus.FindStringSubmatch(err.Error()); m != nil {
+		return "HTTP " + m[1]
+	}
+	return why(err)
+}
+
+// registrationErrorCodes are RFC 7591 §3.2.2's.
+var registrationErrorCodes = map[string]bool{"invalid_redirect_uri": true, "invalid_client_metadata": true,
+	"invalid_software_statement": true, "unapproved_software_statement": true}
+
+var registrationStatus = regexp.MustCompile(`with status (\d{3})\b`)
 
 // Sealed is what a connection keeps of a sign-in (sealed with the user's
 // keys' sealer): the grant and its tokens.

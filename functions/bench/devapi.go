@@ -5,19 +5,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
-	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"aiwork/shared/config"
-	"aiwork/shared/local/devstack"
 	"aiwork/shared/store"
-	"aiwork/shared/testbed/localproc"
+	"aiwork/shared/testbed/devproc"
 )
 
 // Rounds of the devserver API part.
@@ -111,93 +103,12 @@ func getOK(client *http.Client, url string) error {
 	return nil
 }
 
-// startDevserver runs the devserver binary from the repository root with a
-// throw-away DATA_DIR, the built app and the bench's dynalite (which it
-// creates and seeds), and waits for its health route.
+// startDevserver runs the devserver binary with the bench's dynalite
+// (which it creates and seeds) and answers its base URL and how to stop it.
 func (b *bench) startDevserver(ctx context.Context) (string, func(), error) {
-	if _, err := os.Stat(b.devserver); err != nil {
-		return "", nil, fmt.Errorf("devserver binary: %w (run `make .bin/devserver`)", err)
-	}
-	port, err := localproc.FreePort()
+	d, err := devproc.Start(ctx, devproc.Options{Bin: b.devserver, Root: b.root, Dynamo: b.dynamo})
 	if err != nil {
 		return "", nil, err
 	}
-	dataDir, err := os.MkdirTemp("", "bench-data-")
-	if err != nil {
-		return "", nil, err
-	}
-	cmd := exec.Command(b.devserver)
-	cmd.Dir = b.root
-	cmd.Env = append(os.Environ(),
-		"PORT="+strconv.Itoa(port),
-		"DATA_DIR="+dataDir,
-		"STATIC_DIR="+filepath.Join(b.root, "webapp", "dist"),
-		"AWS_ENDPOINT_URL_DYNAMODB="+b.dynamo,
-		"TABLE_NAME=aiwork",
-		"AWS_REGION=us-east-1",
-	)
-	logs := &lockedBuffer{}
-	cmd.Stdout, cmd.Stderr = logs, logs
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
-		os.RemoveAll(dataDir)
-		return "", nil, err
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	stop := func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(8 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-		os.RemoveAll(dataDir)
-	}
-	base := "http://127.0.0.1:" + strconv.Itoa(port)
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		select {
-		case <-exited:
-			os.RemoveAll(dataDir)
-			return "", nil, fmt.Errorf("devserver exited at start:\n%s", logs.String())
-		case <-ctx.Done():
-			stop()
-			return "", nil, ctx.Err()
-		default:
-		}
-		// Healthy, and its start-up jobs (the MCP registry's import and
-		// probe) over: they run in their own function in AWS, so they must
-		// not share the measured seconds with the API here.
-		if res, err := http.Get(base + "/api/v1/auth/health"); err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK && strings.Contains(logs.String(), devstack.StartupJobsDone) {
-				return base, stop, nil
-			}
-		}
-		if time.Now().After(deadline) {
-			stop()
-			return "", nil, fmt.Errorf("devserver not healthy, or its start-up jobs not done, within 60s:\n%s", logs.String())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-// lockedBuffer collects a process's output while the bench reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	return d.Base, d.Stop, nil
 }

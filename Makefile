@@ -33,7 +33,7 @@ CDK_OUTDIR ?= cdk.out
 # telemetry calls it needs no network, so synth works offline.
 CDK       := CDK_DISABLE_CLI_TELEMETRY=true $(INFRA)/node_modules/.bin/cdk --no-notices
 
-.PHONY: help deps run run-lambda lambdas-local test-e2e-lambda dev test test-suites test-go test-web test-e2e bench bench-peers build webapp clean synth deploy test-infra
+.PHONY: help deps run run-lambda lambdas-local test-e2e-lambda dev test test-suites test-go test-web test-e2e test-conformance bench bench-peers build webapp clean synth deploy test-infra
 
 help: ## list targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | column -t -s $$'\t'
@@ -69,6 +69,24 @@ $(CHROMIUM):
 	@if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	echo "installing $(CHROMIUM_PACKAGE) from Debian's packages"; \
 	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(CHROMIUM_PACKAGE) >/dev/null
+
+# Node 22 for the MCP conformance suite (it needs 22; the system Node may be
+# older): the official build from npm's node-linux-<arch> package, kept in
+# .bin/node22 and used for nothing else.
+NODE22_VERSION := 22.23.3
+NODE22 := $(BIN)/node22/bin/node
+NODE22_ARCH := $(if $(filter aarch64 arm64,$(shell uname -m)),arm64,x64)
+$(NODE22):
+	@mkdir -p $(BIN)/node22.tmp
+	cd $(BIN)/node22.tmp && $(NPM) pack --silent node-linux-$(NODE22_ARCH)@$(NODE22_VERSION) >/dev/null && tar xzf node-linux-*.tgz
+	rm -rf $(BIN)/node22 && mv $(BIN)/node22.tmp/package $(BIN)/node22 && rm -rf $(BIN)/node22.tmp
+	$(NODE22) --version
+
+# The MCP conformance suite (@modelcontextprotocol/conformance, pinned).
+CONFORMANCE := functions/mcpconformance/suite
+$(CONFORMANCE)/node_modules/.installed: $(CONFORMANCE)/package-lock.json
+	cd $(CONFORMANCE) && $(NPM) ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 ## --- building -------------------------------------------------------------
 
@@ -149,7 +167,7 @@ test: ## run every test: Go, Vitest, browser end-to-end (installs what is missin
 	@rm -rf $(TEST_LOGS); mkdir -p $(TEST_LOGS); status=0; t0=$$(date +%s); \
 	step() { local name=$$1 s=$$(date +%s) rc=0; shift; "$$@" || rc=$$?; \
 	  printf '  %-20s %4ss%s\n' "$$name" $$(( $$(date +%s) - s )) "$$( [ $$rc -eq 0 ] || echo '  FAILED')" >> $(TEST_LOGS)/times; return $$rc; }; \
-	step install $(MAKE) --no-print-directory -j4 --output-sync=target deps $(CHROMIUM) $(BIN)/stripe-mock \
+	step install $(MAKE) --no-print-directory -j4 --output-sync=target deps $(CHROMIUM) $(BIN)/stripe-mock $(NODE22) $(CONFORMANCE)/node_modules/.installed \
 	&& step build $(MAKE) --no-print-directory -j3 --output-sync=target webapp $(BIN)/devserver lambdas-local \
 	&& $(MAKE) --no-print-directory test-suites || status=$$?; \
 	printf 'make test, time per step (the suites two by two):\n'; cat $(TEST_LOGS)/times; \
@@ -164,7 +182,7 @@ test: ## run every test: Go, Vitest, browser end-to-end (installs what is missin
 # order: their lines never interleave); each one adds its wall time to
 # $(TEST_LOGS)/times when it ends. Every suite runs to its end; fails when
 # any failed.
-SUITE_ROUNDS := "test-go test-web" "test-e2e test-e2e-lambda"
+SUITE_ROUNDS := "test-go test-web test-conformance" "test-e2e test-e2e-lambda"
 test-suites:
 	@failed=0; \
 	for round in $(SUITE_ROUNDS); do \
@@ -193,6 +211,14 @@ test-infra: $(BIN)/.go-modules ## CDK stack assertions (synthesizes with dummy a
 
 test-web: $(WEBAPP)/node_modules/.installed ## Vitest unit and component tests
 	cd $(WEBAPP) && $(NPM) run --silent typecheck && $(NPM) test --silent
+
+# The official MCP conformance suite's client scenarios against the product
+# as `make run` starts it, driven through its HTTP API (functions/mcpconformance;
+# docs/mcp.md): a table of every scenario, failing on a failure the
+# expected-failures file does not list (or a listed one that passes).
+test-conformance: $(BIN)/.go-modules $(BIN)/devserver $(NODE22) $(CONFORMANCE)/node_modules/.installed ## the MCP conformance suite's client scenarios against the product
+	$(GO) build -o $(BIN)/mcpconformance ./functions/mcpconformance
+	$(BIN)/mcpconformance run -devserver $(abspath $(BIN)/devserver) -node $(abspath $(NODE22)) -suite $(CONFORMANCE)
 
 # Browser suites: each test file starts its own stack (devserver, dynalite,
 # Chromium), so files run side by side: three of the main suite and two of

@@ -1,0 +1,295 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+)
+
+// The adapter is the MCP client the conformance suite runs for a scenario:
+// it drives the product only through its public HTTP API, as the web app
+// does, so what the suite finds is what users meet. It registers a user,
+// connects the suite's server (signing in with OAuth when the server asks,
+// following redirects as a browser would, cookies included), connects the
+// demo model, and sends one chat message per tool the server lists, which
+// the demo model answers by calling that tool ("use <tool> with 2 and 3"),
+// approving any call that asks.
+
+// adapterServerID is the registry entry the suite's server is connected
+// under: any entry takes an endpoint the user gives.
+const adapterServerID = "local-everything"
+
+// maxToolMessages bounds the chat turns of one scenario.
+const maxToolMessages = 5
+
+type adapter struct {
+	api    string // the product's base URL
+	server string // the suite's MCP server
+	token  string
+	http   *http.Client // follows redirects and keeps cookies, as a browser
+}
+
+func runAdapter(ctx context.Context, api, server string) error {
+	jar, _ := cookiejar.New(nil)
+	a := &adapter{api: strings.TrimRight(api, "/"), server: server, http: &http.Client{Jar: jar, Timeout: 60 * time.Second}}
+	if err := a.register(ctx); err != nil {
+		return fmt.Errorf("register: %w", err)
+	}
+	conn, err := a.connect(ctx)
+	if err != nil {
+		return err
+	}
+	chat, err := a.chatConnection(ctx)
+	if err != nil {
+		return fmt.Errorf("connect the demo model: %w", err)
+	}
+	if len(conn.Tools) == 0 {
+		logf("the server lists no tools: nothing to call")
+		return nil
+	}
+	for i, tool := range conn.Tools {
+		if i == maxToolMessages {
+			break
+		}
+		if err := a.useTool(ctx, chat, conn.ConnectionID, tool.Name); err != nil {
+			return fmt.Errorf("use %s: %w", tool.Name, err)
+		}
+	}
+	return nil
+}
+
+func (a *adapter) register(ctx context.Context) error {
+	id := fmt.Sprintf("%d", time.Now().UnixNano())
+	var out struct {
+		AccessToken string `json:"access_token"`
+	}
+	err := a.call(ctx, http.MethodPost, "/api/v1/auth/register", map[string]string{
+		"email": "conformance" + id + "@example.com", "username": "conf" + id, "full_name": "Conformance Client",
+		"password": "conformance-password-1",
+	}, &out)
+	a.token = out.AccessToken
+	return err
+}
+
+type connection struct {
+	ConnectionID string `json:"connection_id"`
+	Tools        []struct {
+		Name string `json:"name"`
+	} `json:"tools"`
+}
+
+// connect connects the suite's server; a server that asks for sign-in is
+// signed in to through the OAuth routes, as the registry page does.
+func (a *adapter) connect(ctx context.Context) (connection, error) {
+	var c connection
+	err := a.call(ctx, http.MethodPost, "/api/v1/mcp-connections/", map[string]string{"server_id": adapterServerID, "endpoint_url": a.server}, &c)
+	if err == nil {
+		logf("connected with no sign-in: %d tools", len(c.Tools))
+		return c, nil
+	}
+	logf("connect: %v; signing in", err)
+	if err := a.signIn(ctx); err != nil {
+		return c, fmt.Errorf("sign in: %w", err)
+	}
+	return a.connectionTo(ctx)
+}
+
+// signIn starts the OAuth sign-in and follows the authorization URL as a
+// browser: the authorization server's redirects lead to the product's
+// callback, which redirects to the registry page with the outcome.
+func (a *adapter) signIn(ctx context.Context) error {
+	var start struct {
+		AuthorizationURL string `json:"authorization_url"`
+	}
+	if err := a.call(ctx, http.MethodPost, "/api/v1/mcp-oauth/start", map[string]string{"server_id": adapterServerID, "endpoint_url": a.server}, &start); err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, start.AuthorizationURL, nil)
+	if err != nil {
+		return err
+	}
+	res, err := a.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	_, _ = io.Copy(io.Discard, res.Body)
+	landed := res.Request.URL
+	logf("sign-in ended at %s", landed.Redacted())
+	if q := landed.Query(); q.Get("connected") == "" {
+		return fmt.Errorf("sign-in did not connect: %s", landed.RawQuery)
+	}
+	return nil
+}
+
+// connectionTo finds the user's connection to the suite's server.
+func (a *adapter) connectionTo(ctx context.Context) (connection, error) {
+	var list []struct {
+		connection
+		EndpointURL string `json:"endpoint_url"`
+	}
+	if err := a.call(ctx, http.MethodGet, "/api/v1/mcp-connections/", nil, &list); err != nil {
+		return connection{}, err
+	}
+	for _, c := range list {
+		if c.EndpointURL == a.server {
+			logf("signed in: %d tools", len(c.Tools))
+			return c.connection, nil
+		}
+	}
+	return connection{}, errors.New("no connection to the server after sign-in")
+}
+
+// chatConnection connects OpenAI with no key: the demo model.
+func (a *adapter) chatConnection(ctx context.Context) (string, error) {
+	var c struct {
+		ID   string `json:"id"`
+		Demo bool   `json:"demo"`
+	}
+	if err := a.call(ctx, http.MethodPost, "/api/v1/mcp-connections/openai", map[string]string{"model": "gpt-4o-mini"}, &c); err != nil {
+		return "", err
+	}
+	if !c.Demo {
+		return "", errors.New("the chat connection is not the demo model (a provider key is set)")
+	}
+	return c.ID, nil
+}
+
+// useTool sends "use <tool> with 2 and 3" and reads the reply, approving
+// the call when the reply pauses for it.
+func (a *adapter) useTool(ctx context.Context, chat, mcpConn, tool string) error {
+	body := map[string]any{"connection_id": chat, "message": "use " + tool + " with 2 and 3", "mcp_connection_ids": []string{mcpConn}}
+	for range 3 {
+		pause, err := a.message(ctx, body)
+		if err != nil || pause == "" {
+			return err
+		}
+		logf("approving the call of %s", tool)
+		body = map[string]any{"connection_id": chat, "mcp_connection_ids": []string{mcpConn}, "approval": map[string]string{"token": pause, "decision": "approve"}}
+	}
+	return errors.New("the reply kept asking for approval")
+}
+
+// message posts one chat message and reads its stream to its end; it
+// answers the approval token when the reply paused for one.
+func (a *adapter) message(ctx context.Context, body any) (approval string, err error) {
+	res, err := a.send(ctx, http.MethodPost, "/api/v1/mcp-connections/message", body)
+	if err != nil {
+		return "", err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(res.Body)
+		return "", fmt.Errorf("HTTP %d: %s", res.StatusCode, b)
+	}
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(make([]byte, 0, 64<<10), 8<<20)
+	event := ""
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "event: "):
+			event = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "data: "):
+			data := strings.TrimPrefix(line, "data: ")
+			logf("%s %s", cmpEvent(event), clipLine(data))
+			switch event {
+			case "tool_approval":
+				var p struct {
+					Token string `json:"token"`
+				}
+				if err := json.Unmarshal([]byte(data), &p); err != nil {
+					return "", err
+				}
+				return p.Token, nil
+			case "error":
+				return "", fmt.Errorf("stream error: %s", data)
+			}
+			if data == "[DONE]" {
+				return "", nil
+			}
+			event = ""
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return "", err
+	}
+	return "", errors.New("the stream ended without [DONE]")
+}
+
+func cmpEvent(e string) string {
+	if e == "" {
+		return "data"
+	}
+	return e
+}
+
+func clipLine(s string) string {
+	if len(s) > 300 {
+		return s[:300] + "…"
+	}
+	return s
+}
+
+// call sends a JSON request and decodes a 2xx answer into out.
+func (a *adapter) call(ctx context.Context, method, path string, in, out any) error {
+	res, err := a.send(ctx, method, path, in)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		return err
+	}
+	if res.StatusCode/100 != 2 {
+		return fmt.Errorf("%s %s: HTTP %d: %s", method, path, res.StatusCode, b)
+	}
+	if out == nil {
+		return nil
+	}
+	return json.Unmarshal(b, out)
+}
+
+func (a *adapter) send(ctx context.Context, method, path string, in any) (*http.Response, error) {
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return nil, err
+		}
+		body = bytes.NewReader(b)
+	}
+	u, err := url.JoinPath(a.api, path)
+	if err != nil {
+		return nil, err
+	}
+	if strings.HasSuffix(path, "/") && !strings.HasSuffix(u, "/") {
+		u += "/"
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, body)
+	if err != nil {
+		return nil, err
+	}
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if a.token != "" {
+		req.Header.Set("Authorization", "Bearer "+a.token)
+	}
+	return a.http.Do(req)
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "adapter: "+format+"\n", args...)
+}

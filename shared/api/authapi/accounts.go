@@ -25,6 +25,7 @@ type tokenResponse struct {
 // Throttle scopes (store.Admit keys).
 const (
 	scopeLoginEmail    = auth.LoginThrottleScope
+	scopeLoginSource   = "login-source-email"
 	scopeLoginAddress  = "login-address"
 	scopeRegister      = "register-address"
 	scopeResend        = "resend-user"
@@ -79,9 +80,13 @@ func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
 	return s.answerSignedIn(w, r, http.StatusCreated, u)
 }
 
-// login counts the attempt (per client address, then per email) before it
-// checks the password, so concurrent guesses cannot outrun the limit: of 50
-// concurrent wrong passwords for one email, 5 are checked and 45 refused.
+// login counts the attempt before it checks the password, so concurrent
+// guesses cannot outrun the limits: per client address (every email), per
+// client address and email (of 50 concurrent wrong passwords for one email
+// from one source, 5 are checked and 45 refused), and per email from every
+// source (the account's ceiling, high enough that holding it shut takes
+// many sources). Wrong passwords from one source do not lock the account
+// for the others: its owner, signing in from anywhere else, gets in.
 func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	var in loginInput
 	if err := httpx.DecodeJSON(w, r, &in); err != nil {
@@ -91,10 +96,22 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
-	if err := s.admit(ctx, scopeLoginAddress, s.clientAddress(r), loginLimitAddress, loginWindow, msgLoginThrottled); err != nil {
+	source := signInSource(s.clientAddress(r))
+	if err := s.admit(ctx, scopeLoginAddress, source, loginLimitAddress, loginWindow, msgLoginThrottled); err != nil {
 		return err
 	}
-	if err := s.admit(ctx, scopeLoginEmail, in.Email, loginLimitEmail, loginWindow, msgLoginThrottled); err != nil {
+	fromSource := sourceKey(source, in.Email)
+	sourceWin, err := s.admitCounted(ctx, scopeLoginSource, fromSource, loginLimitSource, loginWindow, msgLoginThrottled)
+	if err != nil {
+		return err
+	}
+	accountWin, err := s.admitCounted(ctx, scopeLoginEmail, in.Email, loginLimitEmail, loginWindow, msgLoginThrottled)
+	if err != nil {
+		// Refused by the ceiling: no password was tried, so this source's
+		// own budget keeps the attempt.
+		if relErr := s.st.Release(ctx, scopeLoginSource, fromSource, sourceWin); relErr != nil {
+			slog.WarnContext(ctx, "release login attempt", "err", relErr)
+		}
 		return err
 	}
 	u, err := s.st.UserByEmail(ctx, in.Email)
@@ -108,9 +125,14 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	if u.Disabled {
 		return errAccountDisabled
 	}
-	// The owner got in: their earlier typos no longer count against them.
-	if err := s.st.ClearFailures(ctx, scopeLoginEmail, in.Email); err != nil {
+	// The owner got in: their typos from this source no longer count
+	// against them, and this attempt was no failure. Others' failures
+	// still count towards the ceiling.
+	if err := s.st.ClearFailures(ctx, scopeLoginSource, fromSource); err != nil {
 		slog.WarnContext(ctx, "clear login attempts", "err", err)
+	}
+	if err := s.st.Release(ctx, scopeLoginEmail, in.Email, accountWin); err != nil {
+		slog.WarnContext(ctx, "release login attempt", "err", err)
 	}
 	token, sid, err := s.openSession(ctx, u.ID)
 	if err != nil {

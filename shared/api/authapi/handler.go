@@ -19,9 +19,12 @@ import (
 // (store.Admit: one conditional write that refuses past the limit), so a
 // burst of concurrent requests cannot pass it.
 const (
-	// Sign-in: per email (auth: an admin's Unlock clears it), and a looser
-	// limit per client address.
+	// Sign-in: per client address and email (the burst limit, which one
+	// source's wrong passwords fill for that source only), per email from
+	// every source (the account's ceiling; an admin's Unlock clears it),
+	// and per client address over every email.
 	loginWindow       = auth.LoginWindow
+	loginLimitSource  = auth.LoginLimitPerSource
 	loginLimitEmail   = auth.LoginLimitPerEmail
 	loginLimitAddress = 100
 	// Registration: per client address (cfg.RegisterLimitPerIP).

@@ -17,12 +17,34 @@ import (
 
 func (s *Service) freeStatus(w http.ResponseWriter, r *http.Request) error {
 	uid, _ := auth.UserID(r.Context())
-	st, err := s.st.FreeStatus(r.Context(), uid, s.freeLimit)
+	st, err := s.callerFreeStatus(r.Context(), uid)
 	if err != nil {
 		return err
 	}
 	httpx.WriteJSON(w, http.StatusOK, st)
 	return nil
+}
+
+// callerFreeStatus is the free-use quota as its caller may see it. Uses
+// count per mailbox, but an address nobody has confirmed may be an alias
+// someone else registered (victim+x@gmail.com): until the caller's address
+// is confirmed it is answered as a fresh mailbox, with this account's own
+// claims only. The mailbox's count applies at the first claim, which needs
+// a confirmed address (checkVerified).
+func (s *Service) callerFreeStatus(ctx context.Context, uid string) (domain.FreeStatus, error) {
+	st, err := s.st.FreeStatus(ctx, uid, s.freeLimit)
+	if err != nil || (!st.SharedWithOtherAccounts && st.Used == len(st.PromptIDs)) {
+		return st, err // nothing of another account's in it
+	}
+	u, err := s.st.GetUser(ctx, uid)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return domain.FreeStatus{}, err
+	}
+	if err == nil && u.IsVerified {
+		return st, nil
+	}
+	own := len(st.PromptIDs)
+	return domain.FreeStatus{Remaining: max(0, s.freeLimit-own), TotalAllowed: s.freeLimit, Used: own, PromptIDs: st.PromptIDs}, nil
 }
 
 type useFreeResponse struct {

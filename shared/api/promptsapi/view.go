@@ -63,7 +63,7 @@ func (s *Service) loadViewer(ctx context.Context) (viewer, error) {
 	if err != nil {
 		return viewer{}, err
 	}
-	status, err := s.st.FreeStatus(ctx, uid, s.freeLimit)
+	status, err := s.callerFreeStatus(ctx, uid)
 	if err != nil {
 		return viewer{}, err
 	}

@@ -33,6 +33,11 @@ type Mailer interface {
 // ErrNotConfigured is what Disabled answers: the deployment has no sender.
 var ErrNotConfigured = errors.New("mail is not configured (set MAIL_FROM)")
 
+// ErrAddressRefused wraps a send refused for its recipient's address: not
+// an address at all, or one the provider will not send to (SES answers
+// "Illegal address"). Trying again cannot help; the address must change.
+var ErrAddressRefused = errors.New("mail cannot be sent to this address")
+
 // Disabled is the Mailer of a deployment without MAIL_FROM: every send
 // fails with ErrNotConfigured, which callers log.
 type Disabled struct{}
@@ -66,7 +71,7 @@ func ParseSender(from string) (*mail.Address, error) {
 func Render(from *mail.Address, m Message, now time.Time, id string) ([]byte, error) {
 	to, err := mail.ParseAddress(m.To)
 	if err != nil {
-		return nil, fmt.Errorf("render mail: recipient: %w", err)
+		return nil, fmt.Errorf("render mail: recipient: %w: %w", ErrAddressRefused, err)
 	}
 	to.Name = m.ToName
 	if strings.ContainsAny(m.Subject, "\r\n") {

@@ -2,6 +2,7 @@ package mail_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"mime"
 	netmail "net/mail"
@@ -56,8 +57,8 @@ func TestRenderIsRFC5322PlainText(t *testing.T) {
 	if _, err := mail.Render(from, mail.Message{To: "zoe@example.com", Subject: "a\r\nBcc: x@example.com"}, now, "id"); err == nil {
 		t.Error("a subject over two lines was rendered")
 	}
-	if _, err := mail.Render(from, mail.Message{To: "not an address", Subject: "s"}, now, "id"); err == nil {
-		t.Error("a bad recipient was rendered")
+	if _, err := mail.Render(from, mail.Message{To: "not an address", Subject: "s"}, now, "id"); !errors.Is(err, mail.ErrAddressRefused) {
+		t.Errorf("a bad recipient: %v, want ErrAddressRefused", err)
 	}
 }
 

@@ -124,11 +124,20 @@ func (s *Service) resendVerification(w http.ResponseWriter, r *http.Request) err
 	return nil
 }
 
+// msgAddressRefused: the mail provider will not send to the account's
+// address. An account's address cannot be changed, so the way on is
+// another account.
+const msgAddressRefused = "We cannot send mail to this address. Check it, and register again with an address that receives mail."
+
 // mailError tells the user a mail could not go, and the log why.
 func mailError(ctx context.Context, err error) error {
 	slog.ErrorContext(ctx, "mail not sent", "err", err)
 	if errors.Is(err, mail.ErrNotConfigured) {
 		return httpx.Errorf(httpx.CodeUnavailable, "This site cannot send email right now. Please contact support.")
+	}
+	if errors.Is(err, mail.ErrAddressRefused) {
+		// Sending again cannot help: only another address can.
+		return httpx.Invalid(msgAddressRefused)
 	}
 	return httpx.Errorf(httpx.CodeUpstream, "We could not send the email. Please try again in a few minutes.")
 }

@@ -5,9 +5,11 @@ package sesmail
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/mail"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -72,8 +74,26 @@ func (s *Sender) Send(ctx context.Context, m aimail.Message) error {
 		Destination:      &types.Destination{ToAddresses: []string{m.To}},
 		Content:          &types.EmailContent{Raw: &types.RawMessage{Data: raw}},
 	})
+	if refusedAddress(err) {
+		return fmt.Errorf("ses send: %w: %w", aimail.ErrAddressRefused, err)
+	}
 	if err != nil {
 		return fmt.Errorf("ses send: %w", err)
 	}
 	return nil
+}
+
+// refusedAddress: SES refuses a recipient it cannot send to with a
+// BadRequestException naming the address or its domain ("Illegal address",
+// "Missing final '@domain'", "Local address contains control or
+// whitespace", "Domain ends with dot"). The sender's own identity is
+// checked at start (ParseSender) and refused otherwise (MessageRejected,
+// MailFromDomainNotVerifiedException), so these are the recipient's.
+func refusedAddress(err error) bool {
+	var bad *types.BadRequestException
+	if !errors.As(err, &bad) {
+		return false
+	}
+	m := strings.ToLower(bad.ErrorMessage())
+	return strings.Contains(m, "address") || strings.Contains(m, "domain")
 }

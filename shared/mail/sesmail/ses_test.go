@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -125,5 +126,42 @@ func TestMailerWithoutSender(t *testing.T) {
 	}
 	if _, err := sesmail.Mailer(config.AWS("eu-west-1"), "not an address"); err == nil {
 		t.Error("a MAIL_FROM that is no address: no error")
+	}
+}
+
+// SES refusing the recipient's address ("Illegal address", a 400
+// BadRequestException) is told apart from a failure worth retrying
+// (mail.ErrAddressRefused); its other refusals are not.
+func TestRefusedAddressIsToldApart(t *testing.T) {
+	for _, tt := range []struct {
+		kind, message string
+		refused       bool
+	}{
+		{"BadRequestException", "Illegal address", true},
+		{"BadRequestException", "Missing final '@domain'", true},
+		{"BadRequestException", "Domain ends with dot", true},
+		{"BadRequestException", "Illegal header.", false},
+		{"MessageRejected", "Email address is not verified.", false},
+	} {
+		t.Run(tt.message, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("x-amzn-ErrorType", tt.kind)
+				w.WriteHeader(http.StatusBadRequest)
+				_, _ = w.Write([]byte(`{"message":"` + tt.message + `"}`))
+			}))
+			defer srv.Close()
+			t.Setenv("AWS_ACCESS_KEY_ID", "AKID")
+			t.Setenv("AWS_SECRET_ACCESS_KEY", "SECRET")
+			t.Setenv("AWS_ENDPOINT_URL_SESV2", srv.URL)
+			s, err := sesmail.FromConfig(config.AWS("eu-west-1"), "no-reply@mail.example.com")
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = s.Send(context.Background(), mail.Message{To: "ada@example.com", Subject: "s", Text: "t"})
+			if err == nil || errors.Is(err, mail.ErrAddressRefused) != tt.refused {
+				t.Errorf("send = %v; refused address %v, want %v", err, errors.Is(err, mail.ErrAddressRefused), tt.refused)
+			}
+		})
 	}
 }

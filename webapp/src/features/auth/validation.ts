@@ -17,12 +17,27 @@ export const MESSAGES = {
   passwordsDoNotMatch: 'Passwords do not match',
 } as const;
 
-const EMAIL_PATTERN = /^[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}$/i;
+/**
+ * An address mail can reach, within the server's rule (authapi's
+ * deliverable): dot-separated local atoms, hostname labels that neither
+ * start nor end with a hyphen, no empty parts, 254 characters at most.
+ */
+const EMAIL_PATTERN = /^[A-Z0-9_%+-]+(\.[A-Z0-9_%+-]+)*@([A-Z0-9]([A-Z0-9-]*[A-Z0-9])?\.)+[A-Z]{2,}$/i;
+const MAX_EMAIL_LENGTH = 254;
+/** The shape a sign-in needs: the server lets in accounts registered before its stricter rule. */
+const SIGN_IN_EMAIL_PATTERN = /^[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}$/i;
 
 export function validateEmail(value: string): string | undefined {
   const v = value.trim();
   if (!v) return MESSAGES.emailRequired;
-  if (!EMAIL_PATTERN.test(v)) return MESSAGES.emailInvalid;
+  if (v.length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(v)) return MESSAGES.emailInvalid;
+  return undefined;
+}
+
+function validateSignInEmail(value: string): string | undefined {
+  const v = value.trim();
+  if (!v) return MESSAGES.emailRequired;
+  if (!SIGN_IN_EMAIL_PATTERN.test(v)) return MESSAGES.emailInvalid;
   return undefined;
 }
 
@@ -58,7 +73,7 @@ export type LoginErrors = Partial<Record<keyof LoginValues, string>>;
 
 export function validateLogin(values: LoginValues): LoginErrors {
   const errors: LoginErrors = {};
-  const email = validateEmail(values.email);
+  const email = validateSignInEmail(values.email);
   if (email) errors.email = email;
   const password = validatePassword(values.password);
   if (password) errors.password = password;

@@ -133,7 +133,7 @@ func open(ctx context.Context, obs *observer, t Target, transport string) (*mcp.
 		tr = &mcp.SSEClientTransport{Endpoint: t.Endpoint, HTTPClient: client}
 	} else {
 		transport = domain.TransportStreamableHTTP
-		tr = &mcp.StreamableClientTransport{Endpoint: t.Endpoint, HTTPClient: client, MaxRetries: -1, DisableStandaloneSSE: true}
+		tr = &mcp.StreamableClientTransport{Endpoint: t.Endpoint, HTTPClient: client, MaxRetries: streamReconnects, DisableStandaloneSSE: true}
 	}
 	// Empty client capabilities: we serve no roots, sampling or elicitation.
 	c := mcp.NewClient(clientInfo, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
@@ -159,6 +159,13 @@ func open(ctx context.Context, obs *observer, t Target, transport string) (*mcp.
 	res.Features = features(init.Capabilities)
 	return cs, res, nil
 }
+
+// streamReconnects is how often a response stream the server closes or
+// loses before its answer is resumed (a GET with Last-Event-ID, after the
+// server's SSE retry delay: SEP-1699): a tool call's result is then not
+// lost to a server that ends its streams to poll, or to one dropped
+// connection. Each reconnect still counts against the call's own budget.
+const streamReconnects = 3
 
 func features(c *mcp.ServerCapabilities) []string {
 	out := []string{}

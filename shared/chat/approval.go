@@ -41,8 +41,20 @@ func (r *reply) pause(spent llm.Usage) error {
 		_ = r.out.error(detail)
 		return nil
 	}
-	_ = r.out.event("tool_approval", approvalView{Token: token, ExpiresAt: expires.UTC().Format(time.RFC3339), Call: r.pending})
+	_ = r.out.event("tool_approval", pauseView{approvalView: approvalView{Token: token, ExpiresAt: expires.UTC().Format(time.RFC3339), Call: r.pending},
+		ID: tokenHash(token)})
 	return nil
+}
+
+// pauseView is the tool_approval event: the approval with its id, which is
+// all a kept reply stores of it (recorder.Event leaves the token out), so
+// that the table never holds a usable token. A reply paused in another
+// tab, or before a reload, is answered by its id with the user's session:
+// the approval is in the user's own partition, so the id names nothing for
+// anyone else, just as the token did.
+type pauseView struct {
+	approvalView
+	ID string `json:"id"`
 }
 
 // savePaused stores p for uid and answers its token: random, single-use,
@@ -68,6 +80,14 @@ func tokenHash(token string) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// approvalKey is the hash a's token or id names the approval by.
+func approvalKey(a Approval) string {
+	if a.Token != "" {
+		return tokenHash(a.Token)
+	}
+	return a.ID
+}
+
 // resume takes the paused reply req.Approval names, once (of concurrent
 // answers exactly one gets it; the rest, replays, expired, forged and other
 // users' tokens are refused with what happened; an answer from another
@@ -76,7 +96,7 @@ func tokenHash(token string) string {
 // a server disconnected meanwhile is no longer offered, its pending call
 // fails saying so, and the others still serve.
 func (e *Engine) resume(ctx context.Context, req Request, now time.Time) (*pausedReply, *turn, error) {
-	a, err := e.st.TakeToolApproval(ctx, req.UserID, tokenHash(req.Approval.Token), req.ConnectionID, now)
+	a, err := e.st.TakeToolApproval(ctx, req.UserID, approvalKey(*req.Approval), req.ConnectionID, now)
 	switch {
 	case errors.Is(err, store.ErrApprovalOtherConnection):
 		return nil, nil, refuse(Conflict, msgOtherConnection)

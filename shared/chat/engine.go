@@ -171,7 +171,11 @@ type Request struct {
 
 // Approval is the user's decision on the tool call a reply paused for.
 type Approval struct {
+	// Token is the one the tool_approval event gave; ID names the same
+	// approval as history shows it (the token's hash, approvalKey): either
+	// does, in the caller's own partition.
 	Token    string
+	ID       string
 	Decision string // Approve, AlwaysAllow or Deny
 }
 

@@ -324,6 +324,17 @@ func (r *recorder) block(v any) {
 	r.msg.Blocks = append(r.msg.Blocks, domain.MessageBlock{At: r.buf.Len(), Frame: b})
 }
 
+// withoutToken is v as JSON without its "token" field.
+func withoutToken(v any) any {
+	b, err := json.Marshal(v)
+	var fields map[string]json.RawMessage
+	if err != nil || json.Unmarshal(b, &fields) != nil {
+		return v
+	}
+	delete(fields, "token")
+	return fields
+}
+
 // keptAsNote is what history keeps of a tool result too large for it.
 func keptAsNote(v any, size int) []byte {
 	if f, ok := v.(toolResultFrame); ok {
@@ -426,9 +437,9 @@ func (r *recorder) Data(v any) error {
 }
 
 // Event records the tool_approval that pauses the reply, which ends its
-// recording.
+// recording: without its token (its id answers it from history).
 func (r *recorder) Event(name string, v any) error {
-	r.block(map[string]any{name: v})
+	r.block(map[string]any{name: withoutToken(v)})
 	_ = r.finish()
 	if r.gone {
 		return nil

@@ -86,7 +86,10 @@ type messageInput struct {
 }
 
 type approvalInput struct {
+	// Token, from the tool_approval event; or ID, from the event or from
+	// history (which keeps no token).
 	Token    string `json:"token"`
+	ID       string `json:"id"`
 	Decision string `json:"decision"`
 }
 
@@ -144,13 +147,13 @@ func decodeMessage(w http.ResponseWriter, r *http.Request) (chat.Request, error)
 }
 
 func (a approvalInput) validate() (chat.Approval, error) {
-	a.Token = strings.TrimSpace(a.Token)
-	if a.Token == "" || len(a.Token) > 200 {
-		return chat.Approval{}, httpx.Invalid("approval.token is required")
+	a.Token, a.ID = strings.TrimSpace(a.Token), strings.TrimSpace(a.ID)
+	if (a.Token == "" && a.ID == "") || len(a.Token) > 200 || len(a.ID) > 200 {
+		return chat.Approval{}, httpx.Invalid("approval.token or approval.id is required")
 	}
 	switch a.Decision {
 	case chat.Approve, chat.AlwaysAllow, chat.Deny:
-		return chat.Approval{Token: a.Token, Decision: a.Decision}, nil
+		return chat.Approval{Token: a.Token, ID: a.ID, Decision: a.Decision}, nil
 	}
 	return chat.Approval{}, httpx.Invalid("approval.decision must be approve, always or deny")
 }

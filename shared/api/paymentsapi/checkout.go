@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"aiwork/shared/api/promptsapi/freeuse"
 	"aiwork/shared/auth"
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
@@ -50,7 +51,9 @@ func (s *Service) createCheckout(w http.ResponseWriter, r *http.Request) error {
 	if owned {
 		return httpx.Conflict("You already own this prompt")
 	}
-	free, err := s.st.FreeStatus(ctx, uid, s.cfg.FreePromptsPerUser)
+	// As the caller may see it: an unconfirmed alias is not told how many
+	// uses the address's owner spent.
+	free, err := freeuse.Status(ctx, s.st, uid, s.cfg.FreePromptsPerUser)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"aiwork/shared/api/promptsapi/freeuse"
 	"aiwork/shared/auth"
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
@@ -25,26 +26,10 @@ func (s *Service) freeStatus(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// callerFreeStatus is the free-use quota as its caller may see it. Uses
-// count per mailbox, but an address nobody has confirmed may be an alias
-// someone else registered (victim+x@gmail.com): until the caller's address
-// is confirmed it is answered as a fresh mailbox, with this account's own
-// claims only. The mailbox's count applies at the first claim, which needs
-// a confirmed address (checkVerified).
+// callerFreeStatus is the free-use quota as its caller may see it
+// (freeuse.Status: an unconfirmed address sees its own claims only).
 func (s *Service) callerFreeStatus(ctx context.Context, uid string) (domain.FreeStatus, error) {
-	st, err := s.st.FreeStatus(ctx, uid, s.freeLimit)
-	if err != nil || (!st.SharedWithOtherAccounts && st.Used == len(st.PromptIDs)) {
-		return st, err // nothing of another account's in it
-	}
-	u, err := s.st.GetUser(ctx, uid)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return domain.FreeStatus{}, err
-	}
-	if err == nil && u.IsVerified {
-		return st, nil
-	}
-	own := len(st.PromptIDs)
-	return domain.FreeStatus{Remaining: max(0, s.freeLimit-own), TotalAllowed: s.freeLimit, Used: own, PromptIDs: st.PromptIDs}, nil
+	return freeuse.Status(ctx, s.st, uid, s.freeLimit)
 }
 
 type useFreeResponse struct {

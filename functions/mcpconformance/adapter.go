@@ -12,6 +12,7 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"time"
 )
@@ -22,8 +23,10 @@ import (
 // connects the suite's server (signing in with OAuth when the server asks,
 // following redirects as a browser would, cookies included), connects the
 // demo model, and sends one chat message per tool the server lists, which
-// the demo model answers by calling that tool ("use <tool> with 2 and 3"),
-// approving any call that asks.
+// the demo model answers by calling that tool ("use <tool> with 2 and 3";
+// a tool that takes an object is handed the input schema of the server's
+// other tool as the Tools control shows it, so a schema's round trip
+// through the product can be checked), approving any call that asks.
 
 // adapterServerID is the registry entry the suite's server is connected
 // under: any entry takes an endpoint the user gives.
@@ -57,12 +60,22 @@ func runAdapter(ctx context.Context, api, server string) error {
 		logf("the server lists no tools: nothing to call")
 		return nil
 	}
+	shown, err := a.shownSchemas(ctx, conn.ConnectionID)
+	if err != nil {
+		return fmt.Errorf("the Tools control's list: %w", err)
+	}
 	for i, tool := range conn.Tools {
 		if i == maxToolMessages {
 			break
 		}
-		if err := a.useTool(ctx, chat, conn.ConnectionID, tool.Name); err != nil {
-			return fmt.Errorf("use %s: %w", tool.Name, err)
+		message := "use " + tool.Name + " with 2 and 3"
+		if takesObject(shown[tool.Name]) {
+			if other := otherSchema(shown, tool.Name); other != nil {
+				message = "use " + tool.Name + " with " + string(other)
+			}
+		}
+		if err := a.useTool(ctx, chat, conn.ConnectionID, message); err != nil {
+			return fmt.Errorf("%q: %w", message, err)
 		}
 	}
 	return nil
@@ -165,16 +178,81 @@ func (a *adapter) chatConnection(ctx context.Context) (string, error) {
 	return c.ID, nil
 }
 
-// useTool sends "use <tool> with 2 and 3" and reads the reply, approving
-// the call when the reply pauses for it.
-func (a *adapter) useTool(ctx context.Context, chat, mcpConn, tool string) error {
-	body := map[string]any{"connection_id": chat, "message": "use " + tool + " with 2 and 3", "mcp_connection_ids": []string{mcpConn}}
+// shownSchemas answers the input schema of each tool of the connection as
+// the Tools control shows it (GET /api/v1/mcp-connections/tools).
+func (a *adapter) shownSchemas(ctx context.Context, connID string) (map[string]json.RawMessage, error) {
+	var view struct {
+		Servers []struct {
+			ConnectionID string `json:"connection_id"`
+			Tools        []struct {
+				Name        string          `json:"name"`
+				InputSchema json.RawMessage `json:"input_schema"`
+			} `json:"tools"`
+		} `json:"servers"`
+	}
+	if err := a.call(ctx, http.MethodGet, "/api/v1/mcp-connections/tools", nil, &view); err != nil {
+		return nil, err
+	}
+	out := map[string]json.RawMessage{}
+	for _, s := range view.Servers {
+		if s.ConnectionID != connID {
+			continue
+		}
+		for _, t := range s.Tools {
+			out[t.Name] = t.InputSchema
+		}
+	}
+	return out, nil
+}
+
+// takesObject tells whether a schema has a property of type object.
+func takesObject(schema json.RawMessage) bool {
+	var s struct {
+		Properties map[string]struct {
+			Type any `json:"type"`
+		} `json:"properties"`
+	}
+	if json.Unmarshal(schema, &s) != nil {
+		return false
+	}
+	for _, p := range s.Properties {
+		if p.Type == "object" {
+			return true
+		}
+	}
+	return false
+}
+
+// otherSchema is the input schema of a tool other than name (the first by
+// name), compacted onto one line.
+func otherSchema(shown map[string]json.RawMessage, name string) json.RawMessage {
+	var names []string
+	for n := range shown {
+		if n != name {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	slices.Sort(names)
+	var b bytes.Buffer
+	if json.Compact(&b, shown[names[0]]) != nil {
+		return nil
+	}
+	return b.Bytes()
+}
+
+// useTool sends message and reads the reply, approving the call when the
+// reply pauses for it.
+func (a *adapter) useTool(ctx context.Context, chat, mcpConn, message string) error {
+	body := map[string]any{"connection_id": chat, "message": message, "mcp_connection_ids": []string{mcpConn}}
 	for range 3 {
 		pause, err := a.message(ctx, body)
 		if err != nil || pause == "" {
 			return err
 		}
-		logf("approving the call of %s", tool)
+		logf("approving the call asked by %q", message)
 		body = map[string]any{"connection_id": chat, "mcp_connection_ids": []string{mcpConn}, "approval": map[string]string{"token": pause, "decision": "approve"}}
 	}
 	return errors.New("the reply kept asking for approval")

@@ -95,15 +95,22 @@ type schemaProperty struct {
 
 // demoArguments fills the schema's properties from the message's rest:
 // numbers in order for number and integer properties, the text for the
-// first string property, an enum value the text names (else the first);
+// first string property, an enum value the text names (else the first), a
+// JSON object written in the message for the first object property;
 // defaults where the message gives nothing; optional properties left out.
 func demoArguments(schema json.RawMessage, rest string) map[string]any {
 	args := map[string]any{}
+	object, rest := writtenObject(rest)
 	numbers := demoNumber().FindAllString(rest, -1)
 	text := strings.Trim(strings.TrimSpace(demoTextStart().ReplaceAllString(rest, "")), `"'.`)
 	textUsed := false
 	for _, p := range properties(schema) {
 		switch p.kind {
+		case "object":
+			if object != nil {
+				args[p.name], object = object, nil
+				continue
+			}
 		case "number", "integer":
 			if len(numbers) > 0 {
 				n, _ := strconv.ParseFloat(numbers[0], 64)
@@ -141,6 +148,26 @@ func demoArguments(schema json.RawMessage, rest string) map[string]any {
 		}
 	}
 	return args
+}
+
+// writtenObject finds the first JSON object written in the message, and
+// answers it (nil for none) with the message without it, so its numbers
+// and text fill no other property.
+func writtenObject(msg string) (map[string]any, string) {
+	for i := strings.IndexByte(msg, '{'); i >= 0; {
+		dec := json.NewDecoder(strings.NewReader(msg[i:]))
+		var obj map[string]any
+		if dec.Decode(&obj) == nil && obj != nil {
+			end := i + int(dec.InputOffset())
+			return obj, msg[:i] + msg[end:]
+		}
+		next := strings.IndexByte(msg[i+1:], '{')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return nil, msg
 }
 
 // properties reads an object schema's properties in their written order

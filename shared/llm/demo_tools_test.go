@@ -14,6 +14,7 @@ var demoTools = []llm.Tool{
 	{Name: "everything__get-sum", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}`)},
 	{Name: "everything__get-sum-all", InputSchema: json.RawMessage(`{"type":"object","properties":{"values":{"type":"array"}}}`)},
 	{Name: "everything__trigger-long-running-operation", InputSchema: json.RawMessage(`{"type":"object","properties":{"duration":{"type":"number","default":10},"steps":{"type":"integer","default":5}}}`)},
+	{Name: "other__keep", InputSchema: json.RawMessage(`{"type":"object","properties":{"label":{"type":"string"},"schema":{"type":"object"}},"required":["schema"]}`)},
 	{Name: "other__pick", InputSchema: json.RawMessage(`{"type":"object","properties":{"colour":{"type":"string","enum":["red","green"]},"loud":{"type":"boolean"}},"required":["colour","loud"]}`)},
 }
 
@@ -27,6 +28,10 @@ func TestDemoCallsTheToolTheMessageNames(t *testing.T) {
 		{"use trigger-long-running-operation for 2 seconds", "everything__trigger-long-running-operation", `{"duration":2,"steps":5}`},
 		{"use pick, the green one, loud: true", "other__pick", `{"colour":"green","loud":true}`},
 		{"use everything__echo saying hi there", "everything__echo", `{"message":"hi there"}`},
+		// An object written in the message fills the object property; its
+		// text and numbers fill nothing else.
+		{`use keep with {"type": "object", "minProperties": 2} as mine`, "other__keep", `{"label":"as mine","schema":{"minProperties":2,"type":"object"}}`},
+		{`use keep with {not json} and {"$defs": {"a": {"const": 1}}}`, "other__keep", `{"label":"{not json} and","schema":{"$defs":{"a":{"const":1}}}}`},
 	} {
 		req := llm.Request{Model: "m", Tools: demoTools, Messages: []llm.Message{{Role: "user", Content: tt.message}}}
 		call, ok := llm.DemoToolCall(req)

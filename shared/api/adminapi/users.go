@@ -248,6 +248,10 @@ func (s *Service) resendConfirmation(ctx context.Context, r *http.Request, u dom
 	switch {
 	case errors.Is(err, mail.ErrNotConfigured):
 		return httpx.Errorf(httpx.CodeUnavailable, "This site cannot send email (no sender is configured), so no confirmation was sent.")
+	case errors.Is(err, mail.ErrAddressRefused):
+		// Sending again cannot help: the account's address has to change.
+		slog.WarnContext(ctx, "confirmation mail refused for its address", "user", u.ID, "err", err)
+		return httpx.Invalid("Mail cannot be sent to this address: the mail provider refuses it.")
 	case err != nil:
 		slog.ErrorContext(ctx, "confirmation mail not sent", "user", u.ID, "err", err)
 		return httpx.Errorf(httpx.CodeUpstream, "The confirmation email could not be sent. Please try again in a few minutes.")

@@ -333,6 +333,23 @@ func TestResendConfirmation(t *testing.T) {
 	}
 }
 
+// Resend confirmation to an address the mailer refuses (an account from
+// before the stricter address rule): the admin is told mail cannot go
+// there, not to try again later, and nothing is audited as sent.
+func TestResendConfirmationToARefusedAddressSaysSo(t *testing.T) {
+	t.Parallel()
+	s, _ := newMailStack(t)
+	_, boss := s.admin("boss")
+	storetest.Must(t, s.St.CreateUser(t.Context(), domain.User{ID: "old", Email: "ada@x.io.", Username: "old", FullName: "Old",
+		CreatedAt: time.Now()}), "create user")
+
+	w := s.Do("POST", admin+"users/old/resend-confirmation", boss, "")
+	apitest.WantError(t, w, http.StatusBadRequest, "Mail cannot be sent to this address: the mail provider refuses it.")
+	if lines := s.auditOf(boss, "old"); len(lines) != 0 {
+		t.Errorf("a refused resend left %v", actions(lines))
+	}
+}
+
 // Bad input on the actions: an unknown account is 404 for every action, an
 // unknown action 404 naming the known ones.
 func TestUserActionRefusals(t *testing.T) {

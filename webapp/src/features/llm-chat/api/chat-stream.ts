@@ -49,7 +49,7 @@ export interface StreamRequest {
   /** Ask before read-only tools too. */
   confirm_read_only?: boolean;
   /** Resumes a reply paused for a tool call (then `message` may be ''). */
-  approval?: { token: string; decision: ApprovalDecision };
+  approval?: { token: string; decision: ApprovalDecision } | { id: string; decision: ApprovalDecision };
   /** Keeps the message and its reply with this conversation of the user's (omitted: not kept, e.g. summaries). */
   conversation_id?: string;
 }

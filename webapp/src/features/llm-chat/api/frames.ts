@@ -65,7 +65,10 @@ export interface StreamToolResult {
 
 /** `event: tool_approval`: the reply paused until the user decides on `call`. */
 export interface StreamApproval {
+  /** What answers the approval; '' when read back from history, which keeps only `id`. */
   token: string;
+  /** The approval's id (its token's hash): answers it too, with the user's session. */
+  id?: string;
   /** RFC 3339. */
   expires_at: string;
   call: StreamToolCall & {
@@ -140,17 +143,19 @@ function readToolResult(value: unknown): StreamToolResult | null {
   return result;
 }
 
-/** The data of a tool_approval event; null when it is not one (no token or call). */
+/** The data of a tool_approval event; null when it is not one (no token or id, or no call). */
 export function readApproval(data: string): StreamApproval | null {
   const parsed = parseJson(data);
-  if (!isRecord(parsed) || typeof parsed.token !== 'string' || !parsed.token) return null;
+  if (!isRecord(parsed) || !(str(parsed.token) || str(parsed.id))) return null;
   const raw = parsed.call;
   const call = readToolCall(raw);
   if (!call || !isRecord(raw)) return null;
   const notes = isRecord(raw.annotations) ? raw.annotations : {};
   const annotations: StreamApproval['call']['annotations'] = { readOnlyHint: notes.readOnlyHint === true };
   if (typeof notes.destructiveHint === 'boolean') annotations.destructiveHint = notes.destructiveHint;
-  return { token: parsed.token, expires_at: str(parsed.expires_at), call: { ...call, description: str(raw.description), annotations } };
+  const approval: StreamApproval = { token: str(parsed.token), expires_at: str(parsed.expires_at), call: { ...call, description: str(raw.description), annotations } };
+  if (str(parsed.id)) approval.id = str(parsed.id);
+  return approval;
 }
 
 /** What one event means; `approval` and `done` both end the stream. */

@@ -74,6 +74,7 @@ export function approvalFrom(a: StreamApproval, target: Pick<PendingApproval, 'c
     model: target.model,
     demo: target.demo,
     status: 'pending',
+    ...(a.id ? { id: a.id } : {}),
   };
 }
 

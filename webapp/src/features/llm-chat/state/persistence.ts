@@ -80,11 +80,11 @@ function restoreBlock(raw: unknown): MessageBlock | null {
 }
 
 function restoreApproval(raw: unknown): PendingApproval | undefined {
-  if (!isRecord(raw) || !str(raw.token) || !raw.token || !str(raw.callId) || !raw.callId || !str(raw.connectionId) || !str(raw.model)) return undefined;
+  if (!isRecord(raw) || !((str(raw.token) && raw.token) || (str(raw.id) && raw.id)) || !str(raw.callId) || !raw.callId || !str(raw.connectionId) || !str(raw.model)) return undefined;
   const s = (v: unknown) => (str(v) ? v : '');
   const status = raw.status === 'answered' || raw.status === 'failed' ? raw.status : 'pending';
   const approval: PendingApproval = {
-    token: raw.token,
+    token: s(raw.token),
     expiresAt: s(raw.expiresAt),
     callId: raw.callId,
     serverId: s(raw.serverId),
@@ -100,6 +100,7 @@ function restoreApproval(raw: unknown): PendingApproval | undefined {
     status,
   };
   if (str(raw.detail) && raw.detail) approval.detail = raw.detail;
+  if (str(raw.id) && raw.id) approval.id = raw.id;
   return approval;
 }
 

@@ -166,4 +166,14 @@ describe('mergeServerMessages', () => {
     // Not seen here: the target given.
     expect(mergeServerMessages(server, [], RESUME, NOW)[0].approval).toMatchObject({ connectionId: 'conn-1' });
   });
+
+  it('history keeps no token: a pause read back has its id, and one this browser saw is still known by that id', () => {
+    const { token: _token, ...kept } = { ...APPROVAL, id: 'a5b1' };
+    const server = [msg({ id: 'a1', content: 'Let me.', blocks: [{ at: 7, frame: { tool_approval: kept } }] })];
+    const fresh = mergeServerMessages(server, [], RESUME, NOW)[0];
+    expect(fresh.approval).toMatchObject({ token: '', id: 'a5b1', callId: 'call_2', connectionId: 'conn-1', status: 'pending' });
+    // This browser saw the pause live (token and id): its copy, with its connection and token, is kept.
+    const live = fromServer(msg({ id: 'a1', content: 'Let me.', blocks: [{ at: 7, frame: { tool_approval: { ...APPROVAL, id: 'a5b1' } } }] }), { connectionId: 'conn-here', model: 'gpt-4o', demo: false }, NOW);
+    expect(mergeServerMessages(server, [live], RESUME, NOW)[0].approval).toMatchObject({ token: 'tok_1', id: 'a5b1', connectionId: 'conn-here' });
+  });
 });

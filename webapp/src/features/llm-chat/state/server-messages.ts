@@ -10,7 +10,7 @@ import type { ServerMessage } from '../api/conversations';
 import { messageUsage } from '../usage';
 import { chatReducer, createMessage, type ChatAction } from './chat-state';
 import { approvalFrom } from './message-parts';
-import type { ChatMessage, ChatState } from './types';
+import type { ChatMessage, ChatState, PendingApproval } from './types';
 
 /**
  * The index into `text` (UTF-16) after `bytes` bytes of its UTF-8 form (an
@@ -126,11 +126,16 @@ export function withoutRetried(messages: readonly ServerMessage[]): ServerMessag
   return out;
 }
 
+/** The same pause: by id (history keeps no token), else by token (a pause kept before ids). */
+function sameApproval(a: PendingApproval, b: PendingApproval): boolean {
+  return a.id && b.id ? a.id === b.id : a.token !== '' && a.token === b.token;
+}
+
 /** Keeps what only this browser knew of a message it had already. */
 function keepLocal(fresh: ChatMessage, old: ChatMessage): ChatMessage {
   const merged: ChatMessage = { ...fresh, id: old.id, summary: old.summary, summaryRequested: old.summaryRequested, showFull: old.showFull };
   if (old.summaryUsage) merged.summaryUsage = old.summaryUsage;
-  if (fresh.approval && old.approval?.token === fresh.approval.token) {
+  if (fresh.approval && old.approval && sameApproval(old.approval, fresh.approval)) {
     // This browser saw the pause: its copy has the connection to resume on,
     // and how the user's answer went (a refused token ended the reply).
     if (old.approval.status === 'pending') merged.approval = old.approval;

@@ -87,7 +87,10 @@ export type MessagePart = { kind: 'text'; text: string } | ToolBlock | NoticeBlo
  * tool_approval event), kept with the message so it survives a reload.
  */
 export interface PendingApproval {
+  /** What the stream gave to answer it; '' for a pause read back from history (it keeps only `id`). */
   token: string;
+  /** The approval's id (its token's hash): answers it too, with the user's session. */
+  id?: string;
   /** RFC 3339: after this the server no longer accepts the token. */
   expiresAt: string;
   /** The call it is about (its ToolBlock has the same id). */

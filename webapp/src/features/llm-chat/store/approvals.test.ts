@@ -22,7 +22,7 @@ const reply = (): ChatMessage => findMessage(s, tabId, 'r1')!;
 const block = () => reply().blocks?.find((b) => b.kind === 'tool' && b.id === 'call_1');
 
 /** A reply in the tab paused for the user's decision on call_1. */
-function pause(expiresAt = inMinutes(10)): void {
+function pause(expiresAt = inMinutes(10), over: Partial<PendingApproval> = {}): void {
   const approval: PendingApproval = {
     token: 'tok_1',
     expiresAt,
@@ -38,6 +38,7 @@ function pause(expiresAt = inMinutes(10)): void {
     model: 'gpt-4o-mini',
     demo: true,
     status: 'pending',
+    ...over,
   };
   dispatch(s, { type: 'addMessage', tabId, message: createMessage('u1', 'user', 'Turn logging on', NOW, true) });
   dispatch(s, { type: 'addMessage', tabId, message: createMessage('r1', 'assistant', 'Let me. ', NOW, false) });
@@ -84,6 +85,13 @@ describe('answerApproval', () => {
     expect(block()).toMatchObject({ state: 'done', result: RESULT.content });
     expect(s.snap.state.conversations[tabId]).toHaveLength(2);
     expect(s.snap.sending).toEqual({});
+  });
+
+  it('a pause read back from history (no token kept there) is answered by its id', async () => {
+    pause(inMinutes(10), { token: '', id: 'a5b1' });
+    await expect(answerApproval(s, tabId, 'r1', 'approve')).resolves.toBe(true);
+    expect((streamBodies()[0] as { approval: unknown }).approval).toEqual({ id: 'a5b1', decision: 'approve' });
+    expect(reply()).toMatchObject({ content: 'Let me. Done.', complete: true });
   });
 
   it('a denial marks the call denied while the reply resumes', async () => {

@@ -48,7 +48,8 @@ export async function answerApproval(s: Session, tabId: string, messageId: strin
     message: '',
     model,
     context: [],
-    approval: { token: approval.token, decision },
+    // History keeps no token: a pause read back from it is answered by its id.
+    approval: approval.token ? { token: approval.token, decision } : { id: approval.id ?? '', decision },
   };
   const controller = new AbortController();
   const untrack = track(s, tabId, controller);

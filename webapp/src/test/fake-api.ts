@@ -77,6 +77,26 @@ export function installFakeApi(): FakeApi {
   };
 }
 
+/** A sign-in failure's detail as GET /api/v1/mcp-oauth/errors/{id} answers it. */
+export interface FakeSignInFailure {
+  code: string;
+  server_id: string;
+  detail: string;
+}
+
+/**
+ * GET /api/v1/mcp-oauth/errors/{id} on `api`: the failures given, by id, to
+ * a signed-in caller (401 otherwise); any other id is 404 like the API's
+ * answer for another user's, an expired or a made-up id.
+ */
+export function fakeSignInFailures(api: FakeApi, failures: Record<string, FakeSignInFailure>): void {
+  for (const [id, failure] of Object.entries(failures)) {
+    api.route(`GET /api/v1/mcp-oauth/errors/${id}`, ({ headers }) =>
+      headers.Authorization ? jsonResponse(200, failure) : jsonResponse(401, { detail: 'Not authenticated', code: 'unauthorized' }),
+    );
+  }
+}
+
 /** A promise plus its resolver, to hold an answer until the test releases it. */
 export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
   let resolve!: (value: T) => void;

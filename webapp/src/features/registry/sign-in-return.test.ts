@@ -1,28 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { readSignInReturn, withoutSignInReturn } from './sign-in-return';
+import { readSignInReturn, SIGN_IN_FAILED, signInFailureMessage, withoutSignInReturn } from './sign-in-return';
+
+const DETAIL_ID = 'piyFK1ItNguzBCskRHdNk2tX6bbXO6IJksJynHUzzAk';
 
 describe('readSignInReturn', () => {
   it('reads a finished sign-in', () => {
     expect(readSignInReturn(new URLSearchParams('connected=local-oauth'))).toEqual({ kind: 'connected', serverId: 'local-oauth' });
   });
 
-  it('reads a failure with the callback’s detail', () => {
-    expect(readSignInReturn(new URLSearchParams('oauth_error=token_refused&server=s1&detail=The+code+was+refused.'))).toEqual({
+  it('reads a failure with its code, server and detail id', () => {
+    expect(readSignInReturn(new URLSearchParams(`oauth_error=token_refused&server=s1&detail_id=${DETAIL_ID}`))).toEqual({
       kind: 'failed',
       serverId: 's1',
       code: 'token_refused',
-      detail: 'The code was refused.',
+      detailId: DETAIL_ID,
     });
   });
 
-  it('explains a failure that came without a detail', () => {
-    expect(readSignInReturn(new URLSearchParams('oauth_error=access_denied&server=s1'))).toMatchObject({ detail: 'You cancelled the sign-in.' });
-    expect(readSignInReturn(new URLSearchParams('oauth_error=weird'))).toMatchObject({ serverId: '', detail: 'The sign-in failed (weird).' });
-  });
-
-  it('cuts an over-long detail', () => {
-    const r = readSignInReturn(new URLSearchParams({ oauth_error: 'x', detail: 'a'.repeat(1000) }));
-    expect(r?.kind === 'failed' && r.detail.length).toBe(300);
+  it('keeps no text of the address: a detail is not read, a detail id that is not one is not asked for', () => {
+    const r = readSignInReturn(new URLSearchParams({ oauth_error: 'x', detail: 'Call 555-0100 now', detail_id: '../../auth/me' }));
+    expect(r).toEqual({ kind: 'failed', serverId: '', code: 'x', detailId: '' });
   });
 
   it('is nothing on an ordinary visit', () => {
@@ -31,8 +28,18 @@ describe('readSignInReturn', () => {
   });
 });
 
+describe('signInFailureMessage', () => {
+  it('is the product’s message for each code, and one message for any other', () => {
+    expect(signInFailureMessage('access_denied')).toBe('You cancelled the sign-in.');
+    expect(signInFailureMessage('other_browser')).toBe('This sign-in was started in another browser. Start again from the registry.');
+    for (const code of ['weird', 'Your account is locked. Call 555-0100', 'constructor', '__proto__', 'toString']) {
+      expect(signInFailureMessage(code)).toBe(SIGN_IN_FAILED);
+    }
+  });
+});
+
 describe('withoutSignInReturn', () => {
   it('drops only the sign-in’s parameters', () => {
-    expect(withoutSignInReturn(new URLSearchParams('connected=a&x=1&server=s&detail=d&oauth_error=e')).toString()).toBe('x=1');
+    expect(withoutSignInReturn(new URLSearchParams('connected=a&x=1&server=s&detail=d&detail_id=i&oauth_error=e')).toString()).toBe('x=1');
   });
 });

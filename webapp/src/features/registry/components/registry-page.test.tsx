@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
-import { deferred } from '../../../test/fake-api';
+import { deferred, fakeSignInFailures } from '../../../test/fake-api';
 import { setUpPageTests } from '../../../test/page-tests';
 import { jsonResponse } from '../../../test/jwt-fixtures';
 import { renderApp } from '../../../test/render-app';
@@ -82,6 +82,8 @@ function serveRegistry(opts: { servers?: McpServer[]; details?: Record<string, M
 }
 
 const toasts = () => screen.getByTestId('toasts');
+// A detail id as the sign-in's callback makes them.
+const DETAIL_ID = 'piyFK1ItNguzBCskRHdNk2tX6bbXO6IJksJynHUzzAk';
 const card = (id: string) => {
   const el = document.querySelector<HTMLElement>(`[data-testid="server-card"][data-server-id="${id}"]`);
   if (!el) throw new Error(`no card ${id}`);
@@ -719,11 +721,60 @@ describe('RegistryPage: sign-in with a server’s OAuth', () => {
     expect(within(toasts()).getAllByText('Successfully connected to Notion!')).toHaveLength(1);
   });
 
-  it('back from the sign-in page with an error: the SPEC failure toast with the reason', async () => {
+  it('back from the sign-in page with an error: the SPEC failure toast with the reason the API keeps for this user', async () => {
     startSignedIn();
     serveRegistry();
-    renderApp('/registry?oauth_error=access_denied&server=com.notion--mcp&detail=You+cancelled+the+sign-in.');
+    fakeSignInFailures(api, {
+      [DETAIL_ID]: { code: 'token_refused', server_id: NOTION.id, detail: 'The authorization server refused the sign-in: invalid_grant.' },
+    });
+    renderApp(`/registry?oauth_error=token_refused&server=com.notion--mcp&detail_id=${DETAIL_ID}`);
+    expect(await within(toasts()).findByText('Failed to connect to Notion: The authorization server refused the sign-in: invalid_grant.')).toBeInTheDocument();
+    expect(api.callsTo('GET', `/api/v1/mcp-oauth/errors/${DETAIL_ID}`)[0].auth).toMatch(/^Bearer /);
+    await waitFor(() => expect(window.location.search).toBe(''));
+  });
+
+  it('back with a code alone: the code’s own message', async () => {
+    startSignedIn();
+    serveRegistry();
+    renderApp('/registry?oauth_error=access_denied&server=com.notion--mcp');
     expect(await within(toasts()).findByText('Failed to connect to Notion: You cancelled the sign-in.')).toBeInTheDocument();
+  });
+
+  it('a detail id the API does not give this user (another’s, expired): the code’s own message', async () => {
+    startSignedIn();
+    serveRegistry();
+    renderApp(`/registry?oauth_error=handshake_failed&server=com.notion--mcp&detail_id=${DETAIL_ID}`);
+    expect(await within(toasts()).findByText('Failed to connect to Notion: You signed in, but the server did not accept the connection.')).toBeInTheDocument();
+  });
+
+  it('a crafted address shows only the product’s words: no detail, no unknown code, no server that is not in the registry', async () => {
+    startSignedIn();
+    serveRegistry();
+    const spoof = 'Your account is locked. Call 555-0100 at once';
+    renderApp(`/registry?${new URLSearchParams({ oauth_error: spoof, server: `${spoof} (server)`, detail: `${spoof} (detail)` })}`);
+    expect(await within(toasts()).findByText('Failed to connect to the server: The sign-in failed. Start again from the registry.')).toBeInTheDocument();
+    // The parameters are dropped; nothing of them is left on the page.
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/registry$/));
+    expect(document.body).not.toHaveTextContent('555-0100');
+    expect(api.calls.filter((c) => c.path.startsWith('/api/v1/mcp-oauth/errors/'))).toHaveLength(0);
+  });
+
+  it('a server id that is not in the registry is not shown: failure', async () => {
+    startSignedIn();
+    serveRegistry();
+    renderApp('/registry?oauth_error=access_denied&server=Evil+Corp+Support');
+    expect(await within(toasts()).findByText('Failed to connect to the server: You cancelled the sign-in.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/registry$/));
+    expect(document.body).not.toHaveTextContent('Evil Corp');
+  });
+
+  it('a server id that is not in the registry is not shown: success', async () => {
+    startSignedIn();
+    serveRegistry();
+    renderApp('/registry?connected=Evil+Corp+Support');
+    expect(await within(toasts()).findByText('Successfully connected to the server!')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/registry$/));
+    expect(document.body).not.toHaveTextContent('Evil Corp');
   });
 
   it('a connection whose sign-in lapsed offers Sign in again, keeping its endpoint', async () => {

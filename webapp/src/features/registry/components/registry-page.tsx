@@ -15,7 +15,8 @@ import { filterServers } from '../filter-servers';
 import { connectedMessage, connectFailedMessage, countMessage, MESSAGES } from '../messages';
 import { distinctModelTypes, modelTypeEmoji, modelTypeLabel } from '../model-types';
 import { useNow } from '../use-now';
-import { readSignInReturn, withoutSignInReturn } from '../sign-in-return';
+import { readSignInReturn, signInFailureMessage, withoutSignInReturn } from '../sign-in-return';
+import { fetchSignInFailure } from '../api/sign-in-failure';
 import { signsIn } from '../server-status';
 import { ConnectDialog } from './connect-dialog';
 import { SignInDialog } from './sign-in-dialog';
@@ -50,8 +51,11 @@ export default function RegistryPage() {
   const connectedServerIds = new Set(connections.connections.map((c) => c.server_id));
 
   // Back from a server's sign-in page (GET /api/v1/mcp-oauth/callback):
-  // say what happened once the server's name is known, then drop the
-  // parameters so a reload does not say it again.
+  // say what happened once the server's name is known (and, for a
+  // failure with a detail, who is signed in), then drop the parameters so
+  // a reload does not say it again. Only the product's words are shown:
+  // the code's message or the detail the API keeps for this user, and the
+  // server's name only when its id is in the registry.
   const [params, setParams] = useSearchParams();
   const returnQuery = params.toString();
   const catalogueLoaded = catalogue.data !== undefined || catalogue.error !== undefined;
@@ -61,16 +65,21 @@ export default function RegistryPage() {
     const current = new URLSearchParams(returnQuery);
     const back = readSignInReturn(current);
     if (!back || !catalogueLoaded || handledReturn.current === returnQuery) return;
+    const askDetail = back.kind === 'failed' && back.detailId !== '';
+    if (askDetail && status === 'loading') return;
     handledReturn.current = returnQuery;
-    const name = catalogue.servers.find((s) => s.id === back.serverId)?.name || back.serverId || 'the server';
+    const name = catalogue.servers.find((s) => s.id === back.serverId)?.name || 'the server';
+    setParams(withoutSignInReturn(current), { replace: true });
     if (back.kind === 'connected') {
       toast.success(connectedMessage(name));
       void refreshConnections();
-    } else {
-      toast.error(connectFailedMessage(name, back.detail));
+      return;
     }
-    setParams(withoutSignInReturn(current), { replace: true });
-  }, [returnQuery, catalogueLoaded, catalogue.servers, setParams, refreshConnections]);
+    void (async () => {
+      const detail = askDetail && signedIn ? await fetchSignInFailure(back.detailId) : null;
+      toast.error(connectFailedMessage(name, detail ?? signInFailureMessage(back.code)));
+    })();
+  }, [returnQuery, catalogueLoaded, catalogue.servers, setParams, refreshConnections, status, signedIn]);
 
   const copy = async (server: McpServer) => {
     if (await copyToClipboard(server.endpoint_url)) toast.success(MESSAGES.copied, { duration: COPY_TOAST_MS });

@@ -69,11 +69,17 @@ func healthRank(status string) int {
 	}
 }
 
-// getServer answers one entry with the tools its last probe saw.
+// getServer answers one listed entry with the tools its last probe saw. An
+// entry the listing leaves out (inactive upstream, or disabled by an
+// admin, whose endpoint and probe errors are the admins' to see through
+// the admin routes) is not found here either.
 func (s *Service) getServer(w http.ResponseWriter, r *http.Request) error {
 	srv, err := s.serverOr404(r, r.PathValue("id"))
 	if err != nil {
 		return err
+	}
+	if !srv.IsActive {
+		return noServer()
 	}
 	httpx.WriteJSON(w, http.StatusOK, presentServerDetail(srv))
 	return nil

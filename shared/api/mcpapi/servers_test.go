@@ -16,6 +16,7 @@ import (
 	"aiwork/shared/local/localmcp"
 	"aiwork/shared/mcp"
 	"aiwork/shared/seeddata"
+	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 )
 
@@ -181,8 +182,8 @@ func TestServersFilters(t *testing.T) {
 	}
 }
 
-// TestServersInactive: an entry that turned inactive leaves the listing but
-// still answers GET /{id}, marked inactive; reactivated, it is back.
+// TestServersInactive: an entry that turned inactive leaves the listing and
+// is not found by GET /{id} either; reactivated, it is back in both.
 func TestServersInactive(t *testing.T) {
 	t.Parallel()
 	s, seed := seeded(t)
@@ -203,13 +204,43 @@ func TestServersInactive(t *testing.T) {
 	if ids := listed("?search=asana"); len(ids) != 0 {
 		t.Errorf("search finds the inactive server: %q", ids)
 	}
-	detail := apitest.Decode[map[string]any](t, s.get(serversPath+id, ""), http.StatusOK)
-	wantFields(t, detail, map[string]any{"id": id, "is_active": false, "name": "Asana"})
+	apitest.WantError(t, s.get(serversPath+id, ""), http.StatusNotFound, "MCP server not found.")
 
 	storetest.Must(t, s.st.SetMCPServerActive(ctx, id, true), "reactivate")
 	if ids := listed("?search=asana"); !slices.Equal(ids, []string{id}) {
 		t.Errorf("after reactivation search = %q, want %s", ids, id)
 	}
+	detail := apitest.Decode[map[string]any](t, s.get(serversPath+id, ""), http.StatusOK)
+	wantFields(t, detail, map[string]any{"id": id, "is_active": true, "name": "Asana"})
+}
+
+// TestServerDisabledByAdmin: an entry an admin entered disabled, with its
+// endpoint and a failed probe, is not shown to anyone by GET /{id} (the
+// admin routes show it to admins); enabled, it is.
+func TestServerDisabledByAdmin(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, local())
+	ctx := context.Background()
+	_, token := s.user("visitor")
+	srv := domain.MCPServer{ID: "adm-hidden", Name: "Internal tools", Title: "Internal tools", EndpointURL: "https://internal.example.com/mcp",
+		Transport: domain.TransportStreamableHTTP, ModelType: "reference", AdminDisabled: true, Source: "admin"}
+	storetest.Must(t, s.st.CreateMCPServer(ctx, srv, store.AuditEntry{ID: "a1", At: time.Now(), ActorID: "admin", Action: "mcp_server.create",
+		TargetType: "mcp_server", TargetID: srv.ID}), "create")
+	storetest.Must(t, s.st.SaveMCPHealth(ctx, srv.ID, domain.MCPHealth{Status: domain.HealthDown, CheckedAt: "2026-11-22T12:00:00Z", Error: "dial tcp 10.0.0.7:443: refused"}), "health")
+	for _, who := range []string{"", token} {
+		w := s.get(serversPath+srv.ID, who)
+		apitest.WantError(t, w, http.StatusNotFound, "MCP server not found.")
+		if strings.Contains(w.Body.String(), "internal.example.com") || strings.Contains(w.Body.String(), "10.0.0.7") {
+			t.Errorf("the 404 tells of the entry: %s", w.Body)
+		}
+	}
+	cur, err := s.st.GetMCPServer(ctx, srv.ID)
+	storetest.Must(t, err, "read")
+	cur.AdminDisabled = false
+	storetest.Must(t, s.st.UpdateMCPServer(ctx, cur, cur.AdminVersion, store.AuditEntry{ID: "a2", At: time.Now(), ActorID: "admin", Action: "mcp_server.update",
+		TargetType: "mcp_server", TargetID: srv.ID}), "enable")
+	detail := apitest.Decode[map[string]any](t, s.get(serversPath+srv.ID, ""), http.StatusOK)
+	wantFields(t, detail, map[string]any{"id": srv.ID, "is_active": true})
 }
 
 // TestServerDetail: GET /{id} adds server_info and tools from the last

@@ -10,7 +10,7 @@
 // `{"message_ids":{"user":"…","assistant":"…"}}`, the ids the server keeps
 // it and its reply under.
 
-import { isRecord, num, str } from '../../../lib/api/wire';
+import { isRecord, num, str, strList } from '../../../lib/api/wire';
 
 export const STREAM_ERROR = 'Stream error occurred';
 
@@ -74,6 +74,14 @@ export interface StreamApproval {
   call: StreamToolCall & {
     description: string;
     annotations: { readOnlyHint: boolean; destructiveHint?: boolean };
+    /** Where the tool is reached: host and path. */
+    endpoint?: string;
+    /**
+     * The user always allowed this tool, but not as it is now: 'endpoint' (allowed at another
+     * address), 'name', 'description', 'input_schema', 'annotations', or 'unrecorded' (allowed
+     * before the address and definition were kept). Absent otherwise.
+     */
+    changed?: string[];
   };
 }
 
@@ -155,6 +163,9 @@ export function readApproval(data: string): StreamApproval | null {
   if (typeof notes.destructiveHint === 'boolean') annotations.destructiveHint = notes.destructiveHint;
   const approval: StreamApproval = { token: str(parsed.token), expires_at: str(parsed.expires_at), call: { ...call, description: str(raw.description), annotations } };
   if (str(parsed.id)) approval.id = str(parsed.id);
+  if (str(raw.endpoint)) approval.call.endpoint = str(raw.endpoint);
+  const changed = strList(raw.changed);
+  if (changed.length > 0) approval.call.changed = changed;
   return approval;
 }
 

@@ -1,13 +1,15 @@
 // GET /api/v1/mcp-connections/tools: the caller's connected MCP servers
 // with the tools the chat may offer the model, and the tools the caller
-// lets run without asking ("always allowed"). DELETE
-// /api/v1/mcp-connections/tools/always/{server_id}/{tool} revokes one.
+// lets run without asking ("always allowed": each on one endpoint, as the
+// tool was defined when allowed). DELETE
+// /api/v1/mcp-connections/tools/always/{server_id}/{tool}?endpoint=… revokes
+// one endpoint's (without ?endpoint=, every endpoint's).
 // Shapes as shared/api/mcpapi/tools.go sends them (Go may send null lists).
 
 import { useCallback } from 'react';
 import useSWR from 'swr';
 import { ApiError, apiRequest } from '../../../lib/api-client';
-import { isRecord, list, str } from '../../../lib/api/wire';
+import { isRecord, list, str, strList } from '../../../lib/api/wire';
 import { useUserKey } from '../../../lib/use-user-key';
 
 export const MCP_TOOLS_PATH = '/mcp-connections/tools';
@@ -40,6 +42,17 @@ export interface McpToolServer {
 export interface AlwaysAllowedTool {
   server_id: string;
   tool: string;
+  /** The endpoint it is allowed on (what a revoke names); '' for one allowed before endpoints were recorded. */
+  endpoint: string;
+  /** The endpoint as a user reads it: host and path. */
+  endpoint_label: string;
+  /** The tool may change or delete data. */
+  destructive: boolean;
+  /**
+   * What no longer matches the tool as a connection on that endpoint defines it now ('description',
+   * 'input_schema', 'annotations', 'name'; 'unrecorded' for an allowance that kept neither); empty when it matches.
+   */
+  changed: string[];
   /** RFC 3339. */
   created_at: string;
 }
@@ -85,7 +98,15 @@ export function normaliseMcpTools(raw: unknown): McpTools {
       .filter((s): s is McpToolServer => s !== null),
     always_allowed: list(body.always_allowed)
       .filter(isRecord)
-      .map((a) => ({ server_id: str(a.server_id), tool: str(a.tool), created_at: str(a.created_at) }))
+      .map((a) => ({
+        server_id: str(a.server_id),
+        tool: str(a.tool),
+        endpoint: str(a.endpoint),
+        endpoint_label: str(a.endpoint_label),
+        destructive: a.destructive === true,
+        changed: strList(a.changed),
+        created_at: str(a.created_at),
+      }))
       .filter((a) => a.server_id && a.tool),
   };
 }
@@ -94,14 +115,16 @@ async function fetchTools([path]: readonly [string, string]): Promise<McpTools> 
   return normaliseMcpTools(await apiRequest(path));
 }
 
-export function revokePath(serverId: string, tool: string): string {
-  return `${MCP_TOOLS_PATH}/always/${encodeURIComponent(serverId)}/${encodeURIComponent(tool)}`;
+/** The revoke of a tool's allowance on `endpoint` ('' names one allowed before endpoints were recorded), or on every endpoint when undefined. */
+export function revokePath(serverId: string, tool: string, endpoint?: string): string {
+  const path = `${MCP_TOOLS_PATH}/always/${encodeURIComponent(serverId)}/${encodeURIComponent(tool)}`;
+  return endpoint === undefined ? path : `${path}?endpoint=${encodeURIComponent(endpoint)}`;
 }
 
-/** Revokes one "always allow"; a 404 (already gone) counts as done. */
-export async function revokeAlwaysAllowed(serverId: string, tool: string): Promise<void> {
+/** Revokes an "always allow" (one endpoint's, or every one's); a 404 (already gone) counts as done. */
+export async function revokeAlwaysAllowed(serverId: string, tool: string, endpoint?: string): Promise<void> {
   try {
-    await apiRequest<void>(revokePath(serverId, tool), { method: 'DELETE' });
+    await apiRequest<void>(revokePath(serverId, tool, endpoint), { method: 'DELETE' });
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 404)) throw err;
   }
@@ -112,8 +135,8 @@ export function useMcpTools() {
   const swr = useSWR<McpTools>(useUserKey(MCP_TOOLS_PATH), fetchTools, { shouldRetryOnError: false });
   const { mutate } = swr;
   const revoke = useCallback(
-    async (serverId: string, tool: string) => {
-      await revokeAlwaysAllowed(serverId, tool);
+    async (serverId: string, tool: string, endpoint?: string) => {
+      await revokeAlwaysAllowed(serverId, tool, endpoint);
       await mutate();
     },
     [mutate],

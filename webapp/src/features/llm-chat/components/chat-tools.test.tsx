@@ -40,14 +40,27 @@ const SERVER = {
   connected_at: '2026-03-07T09:00:00Z',
   tools: [tool('echo'), tool('get-sum'), tool('toggle-simulated-logging', false)],
 };
+const ALLOWED = {
+  server_id: 'local-everything',
+  tool: 'toggle-simulated-logging',
+  endpoint: 'http://127.0.0.1:3001/mcp',
+  endpoint_label: '127.0.0.1:3001/mcp',
+  destructive: false,
+  changed: [],
+  created_at: '2026-03-07T09:30:00Z',
+};
 const SUM_CALL = { id: 'call_1', server_id: 'local-everything', server_name: EVERYTHING, tool: 'get-sum', arguments: { a: 2, b: 3 } };
 const SUM_RESULT = { id: 'call_1', is_error: false, content: [{ type: 'text', text: 'The sum of 2 and 3 is 5.' }], duration_ms: 12 };
 const TOGGLE_CALL = { id: 'call_2', server_id: 'local-everything', server_name: EVERYTHING, tool: 'toggle-simulated-logging', arguments: {} };
-const approvalEvent = (expiresAt = new Date(Date.now() + 10 * 60_000).toISOString(), annotations: Record<string, boolean> = { readOnlyHint: false }) =>
+const approvalEvent = (
+  expiresAt = new Date(Date.now() + 10 * 60_000).toISOString(),
+  annotations: Record<string, boolean> = { readOnlyHint: false },
+  more: Record<string, unknown> = {},
+) =>
   `event: tool_approval\ndata: ${JSON.stringify({
     token: 'tok_1',
     expires_at: expiresAt,
-    call: { ...TOGGLE_CALL, description: 'Toggles simulated, random-leveled logging on or off.', annotations },
+    call: { ...TOGGLE_CALL, description: 'Toggles simulated, random-leveled logging on or off.', annotations, ...more },
   })}\n\n`;
 
 let api: FakeApi;
@@ -151,9 +164,9 @@ describe('the Tools control', () => {
     expect(screen.queryByTestId('chat-empty-tools')).toBeNull();
   });
 
-  it('lists always-allowed tools; Revoke deletes one and reloads the list', async () => {
+  it('lists always-allowed tools with their endpoint; Revoke deletes that endpoint\'s and reloads the list', async () => {
     const user = userEvent.setup();
-    tools = { servers: [SERVER], always_allowed: [{ server_id: 'local-everything', tool: 'toggle-simulated-logging', created_at: '2026-03-07T09:30:00Z' }] };
+    tools = { servers: [SERVER], always_allowed: [ALLOWED] };
     api.route('DELETE /api/v1/mcp-connections/tools/always/local-everything/toggle-simulated-logging', () => {
       tools = { servers: [SERVER], always_allowed: [] };
       return new Response(null, { status: 204 });
@@ -162,10 +175,40 @@ describe('the Tools control', () => {
     await input();
     const dialog = await openTools(user);
     const allowed = await within(dialog).findByTestId('always-allowed');
-    expect(allowed).toHaveTextContent(`toggle-simulated-logging on ${EVERYTHING}`);
-    await user.click(within(allowed).getByRole('button', { name: `Revoke toggle-simulated-logging on ${EVERYTHING}` }));
+    expect(allowed).toHaveTextContent(`toggle-simulated-logging on ${EVERYTHING} at 127.0.0.1:3001/mcp`);
+    expect(within(allowed).queryByTestId('always-changed')).toBeNull();
+    expect(allowed).not.toHaveTextContent('destructive');
+    await user.click(within(allowed).getByRole('button', { name: `Revoke toggle-simulated-logging on ${EVERYTHING} at 127.0.0.1:3001/mcp` }));
     await within(dialog).findByTestId('always-empty');
-    expect(api.callsTo('DELETE', '/api/v1/mcp-connections/tools/always/local-everything/toggle-simulated-logging')).toHaveLength(1);
+    const calls = api.callsTo('DELETE', '/api/v1/mcp-connections/tools/always/local-everything/toggle-simulated-logging');
+    expect(calls.map((c) => c.search)).toEqual([`?endpoint=${encodeURIComponent('http://127.0.0.1:3001/mcp')}`]);
+  });
+
+  it('lists each endpoint\'s allowance of a tool, marked destructive or changed; an old one revokes by its empty endpoint', async () => {
+    const user = userEvent.setup();
+    const twin = { ...ALLOWED, endpoint: 'http://127.0.0.1:18778/mcp', endpoint_label: '127.0.0.1:18778/mcp', destructive: true, changed: ['description', 'annotations'] };
+    const old = { server_id: 'local-everything', tool: 'toggle-simulated-logging', endpoint: '', endpoint_label: '', destructive: false, changed: ['unrecorded'], created_at: '2026-01-01T00:00:00Z' };
+    tools = { servers: [SERVER], always_allowed: [ALLOWED, twin, old] };
+    api.route('DELETE /api/v1/mcp-connections/tools/always/local-everything/toggle-simulated-logging', () => {
+      tools = { servers: [SERVER], always_allowed: [ALLOWED, twin] };
+      return new Response(null, { status: 204 });
+    });
+    renderApp('/llm-chat');
+    await input();
+    const dialog = await openTools(user);
+    await within(dialog).findAllByTestId('always-allowed');
+    const [first, second, third] = within(dialog).getAllByTestId('always-allowed');
+    expect(within(first).getByTestId('always-endpoint')).toHaveTextContent('at 127.0.0.1:3001/mcp');
+    expect(within(second).getByTestId('always-endpoint')).toHaveTextContent('at 127.0.0.1:18778/mcp');
+    expect(second).toHaveTextContent('destructive');
+    expect(within(second).getByTestId('always-changed')).toHaveTextContent('changed since allowed: asks again');
+    expect(within(third).getByTestId('always-endpoint')).toHaveTextContent('any address (allowed before addresses were recorded)');
+    expect(within(third).getByTestId('always-changed')).toHaveTextContent('allowed before changes were tracked: asks again');
+
+    await user.click(within(third).getByRole('button', { name: /^Revoke toggle-simulated-logging on .* at any address/ }));
+    await waitFor(() => expect(within(dialog).getAllByTestId('always-allowed')).toHaveLength(2));
+    const calls = api.callsTo('DELETE', '/api/v1/mcp-connections/tools/always/local-everything/toggle-simulated-logging');
+    expect(calls.map((c) => c.search)).toEqual(['?endpoint=']);
   });
 
   it('a message sends the enabled servers and the read-only setting; none when all are off', async () => {
@@ -300,6 +343,61 @@ describe('the approval card', () => {
     );
     const card = await pausedReply(user);
     expect(within(card).queryByTestId('destructive-mark')).toBeNull();
+    expect(within(card).queryByTestId('always-warning')).toBeNull();
+    expect(within(card).queryByTestId('tool-changed')).toBeNull();
+    expect(within(card).getByRole('button', { name: 'Always allow this tool' })).not.toHaveAccessibleDescription();
+  });
+
+  it('a destructive tool warns beside Always allow what always allowing it means', async () => {
+    const user = userEvent.setup();
+    api.route('POST /api/v1/mcp-connections/message', () => sse([frame({ tool_call: TOGGLE_CALL }), approvalEvent(undefined, { readOnlyHint: false, destructiveHint: true })]));
+    const card = await pausedReply(user);
+    const warning = 'This tool is marked destructive: always allowing it lets it change or delete data without asking you.';
+    expect(within(card).getByTestId('always-warning')).toHaveTextContent(warning);
+    expect(within(card).getByRole('button', { name: 'Always allow this tool' })).toHaveAccessibleDescription(warning);
+  });
+
+  it('a tool that changed since the user always allowed it says which parts, also after a reload', async () => {
+    const user = userEvent.setup();
+    api.route('POST /api/v1/mcp-connections/message', () =>
+      sse([
+        frame({ tool_call: TOGGLE_CALL }),
+        approvalEvent(undefined, { readOnlyHint: false, destructiveHint: true }, { endpoint: '127.0.0.1:3001/mcp', changed: ['description', 'input_schema', 'annotations'] }),
+      ]),
+    );
+    const { unmount } = renderApp('/llm-chat');
+    await waitFor(() => expect(toolsButton()).toHaveAttribute('data-count', '1'));
+    await user.type(await input(), 'use toggle-simulated-logging{Enter}');
+    const text = 'This tool changed since you allowed it: its description, arguments and read-only or destructive marking changed.';
+    expect(within(await screen.findByTestId('tool-approval')).getByTestId('tool-changed')).toHaveTextContent(text);
+
+    unmount();
+    act(() => resetChatStoreForTests());
+    renderApp('/llm-chat');
+    const card = await screen.findByTestId('tool-approval');
+    expect(within(card).getByTestId('tool-changed')).toHaveTextContent(text);
+    expect(within(card).getByRole('button', { name: 'Always allow this tool' })).toBeEnabled();
+  });
+
+  it('a tool always allowed at another address says where it is reached now', async () => {
+    const user = userEvent.setup();
+    api.route('POST /api/v1/mcp-connections/message', () =>
+      sse([frame({ tool_call: TOGGLE_CALL }), approvalEvent(undefined, { readOnlyHint: false }, { endpoint: '127.0.0.1:18778/mcp', changed: ['endpoint'] })]),
+    );
+    const card = await pausedReply(user);
+    expect(within(card).getByTestId('tool-changed')).toHaveTextContent('This tool changed since you allowed it: it is now reached at 127.0.0.1:18778/mcp.');
+    expect(within(card).getByTestId('always-warning')).toBeInTheDocument(); // no destructiveHint on a tool that is not read-only
+  });
+
+  it('an allowance kept before addresses were recorded asks again and says why', async () => {
+    const user = userEvent.setup();
+    api.route('POST /api/v1/mcp-connections/message', () =>
+      sse([frame({ tool_call: TOGGLE_CALL }), approvalEvent(undefined, { readOnlyHint: false, destructiveHint: false }, { changed: ['unrecorded'] })]),
+    );
+    const card = await pausedReply(user);
+    expect(within(card).getByTestId('tool-changed')).toHaveTextContent(
+      'You allowed this tool before the chat recorded where it runs and what it does, so it asks again.',
+    );
   });
 
   it('Deny shows Denied and the model answers; after a reload the card still works', async () => {

@@ -3,7 +3,7 @@
 // Approve / Always allow this tool / Deny. Arguments and results fold away
 // (<details>), open at first when short.
 
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { ApprovalDecision } from '../api/chat-stream';
 import { approvalExpired, toolStateText } from '../state/message-parts';
 import type { PendingApproval, ToolBlock } from '../state/types';
@@ -13,6 +13,35 @@ import { contentViews, formatArguments } from '../tools/tool-content';
 const OPEN_UP_TO_CHARS = 600;
 
 export const APPROVAL_EXPIRED = 'This approval expired. Send your message again.';
+export const ALWAYS_DESTRUCTIVE_WARNING = 'This tool is marked destructive: always allowing it lets it change or delete data without asking you.';
+
+/** The parts of a tool's definition the server names in `changed`, as a user reads them. */
+const CHANGED_PARTS: Record<string, string> = {
+  name: 'name',
+  description: 'description',
+  input_schema: 'arguments',
+  annotations: 'read-only or destructive marking',
+};
+
+function joinWords(words: string[]): string {
+  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
+
+/**
+ * Why a tool the user always allows asks again: its address or definition is not what they
+ * allowed; '' when nothing changed.
+ */
+export function changedText(changed: readonly string[] | undefined, endpoint: string | undefined): string {
+  if (!changed?.length) return '';
+  if (changed.includes('unrecorded')) {
+    return 'You allowed this tool before the chat recorded where it runs and what it does, so it asks again.';
+  }
+  const parts: string[] = [];
+  if (changed.includes('endpoint')) parts.push(endpoint ? `it is now reached at ${endpoint}` : 'it is now reached at another address');
+  const defs = changed.map((c) => CHANGED_PARTS[c]).filter((w): w is string => Boolean(w));
+  if (defs.length > 0) parts.push(`its ${joinWords(defs)} changed`);
+  return parts.length > 0 ? `This tool changed since you allowed it: ${parts.join(', and ')}.` : 'This tool changed since you allowed it.';
+}
 
 function Arguments({ value }: { value: unknown }) {
   const text = formatArguments(value);
@@ -147,7 +176,9 @@ interface ApprovalCardProps {
 /** The reply waits for the user: may this tool call run? */
 export function ApprovalCard({ block, approval, busy, onDecision }: ApprovalCardProps) {
   const expired = useExpired(approval.expiresAt);
+  const warningId = useId();
   const tool = approval.tool || block.tool;
+  const changed = changedText(approval.changed, approval.endpoint);
   return (
     <div
       role="group"
@@ -168,6 +199,11 @@ export function ApprovalCard({ block, approval, busy, onDecision }: ApprovalCard
           {approval.description}
         </p>
       ) : null}
+      {changed ? (
+        <p className="chat-tool__changed" role="note" data-testid="tool-changed">
+          {changed}
+        </p>
+      ) : null}
       <Arguments value={approval.arguments ?? block.arguments} />
       {expired ? (
         <p className="chat-tool__expired" role="status">
@@ -178,12 +214,23 @@ export function ApprovalCard({ block, approval, busy, onDecision }: ApprovalCard
           <button type="button" className="chat-button chat-button--small chat-button--primary" disabled={busy} onClick={() => onDecision('approve')}>
             Approve
           </button>
-          <button type="button" className="chat-button chat-button--small" disabled={busy} onClick={() => onDecision('always')}>
+          <button
+            type="button"
+            className="chat-button chat-button--small"
+            disabled={busy}
+            aria-describedby={approval.destructive ? warningId : undefined}
+            onClick={() => onDecision('always')}
+          >
             Always allow this tool
           </button>
           <button type="button" className="chat-button chat-button--small" disabled={busy} onClick={() => onDecision('deny')}>
             Deny
           </button>
+          {approval.destructive ? (
+            <p id={warningId} className="chat-tool__warning" data-testid="always-warning">
+              {ALWAYS_DESTRUCTIVE_WARNING}
+            </p>
+          ) : null}
         </div>
       )}
     </div>

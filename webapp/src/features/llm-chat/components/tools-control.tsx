@@ -1,7 +1,8 @@
 // The chat header's Tools control: a button showing how many MCP servers'
 // tools the tab offers, opening a dialog with the user's connected servers
 // (an on/off switch each, remembered per tab), the "Ask before read-only
-// tools too" setting and the tools the user always allows (Revoke each).
+// tools too" setting and the tools the user always allows, each on one
+// endpoint, marked when destructive or changed since allowed (Revoke each).
 
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
@@ -23,11 +24,21 @@ interface ToolsControlProps {
   confirmReadOnly: boolean;
   onToggle: (connectionId: string, on: boolean) => void;
   onConfirmReadOnly: (on: boolean) => void;
-  onRevoke: (serverId: string, tool: string) => Promise<void>;
+  /** Revokes the tool's allowance on `endpoint`. */
+  onRevoke: (serverId: string, tool: string, endpoint: string) => Promise<void>;
   onRetry: () => void;
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+const allowanceKey = (a: AlwaysAllowedTool) => `${a.server_id}/${a.tool}/${a.endpoint}`;
+
+/** The "changed" mark of an allowance whose tool no longer matches what was allowed; '' when it matches. */
+export function allowanceChanged(changed: readonly string[]): string {
+  if (changed.length === 0) return '';
+  if (changed.includes('unrecorded')) return 'allowed before changes were tracked: asks again';
+  return 'changed since allowed: asks again';
+}
 
 export function ToolsControl(props: ToolsControlProps) {
   const { data, toolsOff } = props;
@@ -77,10 +88,9 @@ function ToolsDialog({
   const nameOf = (serverId: string) => servers.find((s) => s.server_id === serverId)?.server_name || serverId;
 
   const revoke = async (a: AlwaysAllowedTool) => {
-    const key = `${a.server_id}/${a.tool}`;
-    setRevoking(key);
+    setRevoking(allowanceKey(a));
     try {
-      await onRevoke(a.server_id, a.tool);
+      await onRevoke(a.server_id, a.tool, a.endpoint);
       toast.success(`${a.tool} will ask again before it runs`);
     } catch (err) {
       toast.error(errorMessage(err, REVOKE_FAILED));
@@ -191,16 +201,28 @@ function ToolsDialog({
             ) : (
               <ul className="chat-toolsctl__allowed">
                 {always.map((a) => {
-                  const key = `${a.server_id}/${a.tool}`;
+                  const key = allowanceKey(a);
+                  const where = a.endpoint_label || 'any address (allowed before addresses were recorded)';
+                  const changed = allowanceChanged(a.changed);
                   return (
-                    <li key={key} data-testid="always-allowed" data-tool={a.tool} data-server-id={a.server_id}>
+                    <li key={key} data-testid="always-allowed" data-tool={a.tool} data-server-id={a.server_id} data-endpoint={a.endpoint}>
                       <span className="chat-toolsctl__allowed-text">
-                        <code>{a.tool}</code> on {nameOf(a.server_id)}
+                        <code>{a.tool}</code> on {nameOf(a.server_id)}{' '}
+                        <span className="chat-toolsctl__endpoint" data-testid="always-endpoint">
+                          at {where}
+                        </span>
+                        {a.destructive ? <span className="chat-toolsctl__hint chat-toolsctl__hint--danger"> destructive</span> : null}
+                        {changed ? (
+                          <span className="chat-toolsctl__changed" data-testid="always-changed">
+                            {' '}
+                            {changed}
+                          </span>
+                        ) : null}
                       </span>
                       <button
                         type="button"
                         className="chat-button chat-button--small"
-                        aria-label={`Revoke ${a.tool} on ${nameOf(a.server_id)}`}
+                        aria-label={`Revoke ${a.tool} on ${nameOf(a.server_id)} at ${where}`}
                         disabled={revoking === key}
                         onClick={() => void revoke(a)}
                       >

@@ -59,7 +59,7 @@ export function isDestructive(annotations: { readOnlyHint?: boolean; destructive
 /** The approval a stream paused for, as kept with its message; `target` is what the resume must name again. */
 export function approvalFrom(a: StreamApproval, target: Pick<PendingApproval, 'connectionId' | 'model' | 'demo'>): PendingApproval {
   const { call } = a;
-  return {
+  const approval: PendingApproval = {
     token: a.token,
     expiresAt: a.expires_at,
     callId: call.id,
@@ -74,8 +74,11 @@ export function approvalFrom(a: StreamApproval, target: Pick<PendingApproval, 'c
     model: target.model,
     demo: target.demo,
     status: 'pending',
-    ...(a.id ? { id: a.id } : {}),
   };
+  if (a.id) approval.id = a.id;
+  if (call.endpoint) approval.endpoint = call.endpoint;
+  if (call.changed?.length) approval.changed = call.changed;
+  return approval;
 }
 
 /** The approval's time is up (an unreadable time never expires here: the server decides). */

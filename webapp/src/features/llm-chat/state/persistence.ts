@@ -11,7 +11,7 @@
 // made on the server yet is not written either (it is empty: a message
 // makes it).
 
-import { isRecord } from '../../../lib/api/wire';
+import { isRecord, strList } from '../../../lib/api/wire';
 import { isProviderId, modelFor } from '../providers';
 import { isLongMessage } from '../summary';
 import { restoreUsage } from '../usage';
@@ -101,6 +101,9 @@ function restoreApproval(raw: unknown): PendingApproval | undefined {
   };
   if (str(raw.detail) && raw.detail) approval.detail = raw.detail;
   if (str(raw.id) && raw.id) approval.id = raw.id;
+  if (str(raw.endpoint) && raw.endpoint) approval.endpoint = raw.endpoint;
+  const changed = strList(raw.changed);
+  if (changed.length > 0) approval.changed = changed;
   return approval;
 }
 

@@ -105,6 +105,10 @@ export interface PendingApproval {
   readOnly: boolean;
   /** destructiveHint true, or absent on a tool that is not read-only. */
   destructive: boolean;
+  /** Where the tool is reached: host and path. */
+  endpoint?: string;
+  /** What no longer matches the user's "always allow" of this tool (StreamApproval's `changed`). */
+  changed?: string[];
   /** The chat connection and model the reply runs on: the resume must name them again. */
   connectionId: string;
   model: string;

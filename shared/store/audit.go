@@ -118,6 +118,41 @@ type AuditQuery struct {
 	Cursor        string
 }
 
+// matches reports whether the line it passes q's filters.
+func (q AuditQuery) matches(it auditItem) bool {
+	return (q.Actor == "" || strings.EqualFold(q.Actor, it.ActorID) || strings.EqualFold(q.Actor, it.ActorEmail)) &&
+		(q.Target == "" || q.Target == it.TargetID)
+}
+
+// AuditCount counts the audit lines that pass q's filters (its Limit and
+// Cursor aside): the total of the listing. Only the filtered attributes
+// are read.
+func (s *Store) AuditCount(ctx context.Context, q AuditQuery) (int, error) {
+	in := partitionQuery(PKAudit, auditPrefix)
+	in.TableName = aws.String(s.table)
+	in.ProjectionExpression = aws.String("actor_id, actor_email, target_id")
+	n := 0
+	for {
+		out, err := s.db.Query(ctx, in)
+		if err != nil {
+			return 0, fmt.Errorf("audit count: %w", err)
+		}
+		for _, raw := range out.Items {
+			var it auditItem
+			if err := attributevalue.UnmarshalMap(raw, &it); err != nil {
+				return 0, fmt.Errorf("audit count: %w", err)
+			}
+			if q.matches(it) {
+				n++
+			}
+		}
+		if out.LastEvaluatedKey == nil {
+			return n, nil
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+}
+
 // AuditLog lists audit lines, newest first, a page at a time (next: the
 // cursor of the next page, "" on the last).
 func (s *Store) AuditLog(ctx context.Context, q AuditQuery) (entries []AuditEntry, next string, err error) {
@@ -142,7 +177,7 @@ func (s *Store) AuditLog(ctx context.Context, q AuditQuery) (entries []AuditEntr
 				return nil, "", fmt.Errorf("audit log: %w", err)
 			}
 			e := it.domain()
-			if (q.Actor != "" && !strings.EqualFold(q.Actor, e.ActorID) && !strings.EqualFold(q.Actor, e.ActorEmail)) || (q.Target != "" && q.Target != e.TargetID) {
+			if !q.matches(it) {
 				continue
 			}
 			entries = append(entries, e)

@@ -27,17 +27,22 @@ func (s *Service) auditRoutes(mux *http.ServeMux) {
 }
 
 // listAudit answers the audit log, newest first (actor= an id or email,
-// target= an id).
+// target= an id), a page at a time; total counts every matching line.
 func (s *Service) listAudit(w http.ResponseWriter, r *http.Request) error {
 	limit, _, err := pageParams(r)
 	if err != nil {
 		return err
 	}
 	cursor := r.URL.Query().Get("cursor") // the store's, passed through (pageParams checked its form)
-	entries, next, err := s.st.AuditLog(r.Context(), store.AuditQuery{Actor: r.URL.Query().Get("actor"), Target: r.URL.Query().Get("target"), Limit: limit, Cursor: cursor})
+	query := store.AuditQuery{Actor: r.URL.Query().Get("actor"), Target: r.URL.Query().Get("target"), Limit: limit, Cursor: cursor}
+	entries, next, err := s.st.AuditLog(r.Context(), query)
 	if errors.Is(err, store.ErrBadCursor) {
 		return httpx.Invalid("cursor is not one this API gave")
 	}
+	if err != nil {
+		return err
+	}
+	total, err := s.st.AuditCount(r.Context(), query)
 	if err != nil {
 		return err
 	}
@@ -46,7 +51,7 @@ func (s *Service) listAudit(w http.ResponseWriter, r *http.Request) error {
 		items[i] = auditView{ID: e.ID, At: utcSeconds(e.At), ActorID: e.ActorID, ActorEmail: e.ActorEmail, Action: e.Action,
 			TargetType: e.TargetType, TargetID: e.TargetID, Before: orNull(e.Before), After: orNull(e.After), Pending: e.Pending}
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"items": items, "next_cursor": next})
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"items": items, "next_cursor": next, "total": total})
 	return nil
 }
 

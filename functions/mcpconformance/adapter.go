@@ -60,6 +60,15 @@ func runAdapter(ctx context.Context, api, server string) error {
 		logf("the server lists no tools: nothing to call")
 		return nil
 	}
+	if calls := contextToolCalls(); len(calls) > 0 {
+		// The scenario names its calls: each one's arguments written out.
+		for _, c := range calls {
+			if err := a.useTool(ctx, chat, conn.ConnectionID, "use "+c.Name+" with "+string(c.Arguments)); err != nil {
+				return fmt.Errorf("%s: %w", c.Name, err)
+			}
+		}
+		return nil
+	}
 	shown, err := a.shownSchemas(ctx, conn.ConnectionID)
 	if err != nil {
 		return fmt.Errorf("the Tools control's list: %w", err)
@@ -176,6 +185,22 @@ func (a *adapter) chatConnection(ctx context.Context) (string, error) {
 		return "", errors.New("the chat connection is not the demo model (a provider key is set)")
 	}
 	return c.ID, nil
+}
+
+// contextToolCalls are the calls a scenario asks for in
+// MCP_CONFORMANCE_CONTEXT ({"toolCalls": [{"name", "arguments"}]}).
+func contextToolCalls() []struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+} {
+	var c struct {
+		ToolCalls []struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		} `json:"toolCalls"`
+	}
+	_ = json.Unmarshal([]byte(os.Getenv("MCP_CONFORMANCE_CONTEXT")), &c)
+	return c.ToolCalls
 }
 
 // shownSchemas answers the input schema of each tool of the connection as

@@ -612,8 +612,29 @@ func (b boundTool) arguments(raw string) (map[string]any, error) {
 	}
 	if schema := resolveSchema(b.tool.InputSchema); schema != nil {
 		if err := schema.Validate(args); err != nil {
-			return nil, fmt.Errorf("the arguments do not match the tool's input schema: %s", clip.WithEllipsis(err.Error(), 500))
+			// Models often send null for an optional argument they leave
+			// out; where the schema does not take null, it is left out.
+			if !dropOptionalNulls(args, b.tool.InputSchema) || schema.Validate(args) != nil {
+				return nil, fmt.Errorf("the arguments do not match the tool's input schema: %s", clip.WithEllipsis(err.Error(), 500))
+			}
 		}
 	}
 	return args, nil
+}
+
+// dropOptionalNulls removes the null arguments the schema does not require,
+// and tells whether it removed any.
+func dropOptionalNulls(args map[string]any, schema json.RawMessage) bool {
+	var s struct {
+		Required []string `json:"required"`
+	}
+	_ = json.Unmarshal(schema, &s)
+	dropped := false
+	for k, v := range args {
+		if v == nil && !slices.Contains(s.Required, k) {
+			delete(args, k)
+			dropped = true
+		}
+	}
+	return dropped
 }

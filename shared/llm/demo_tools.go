@@ -98,13 +98,19 @@ type schemaProperty struct {
 // first string property, an enum value the text names (else the first), a
 // JSON object written in the message for the first object property;
 // defaults where the message gives nothing; optional properties left out.
+// A written object that names only the tool's own properties, of a tool
+// that takes no object, is the arguments as they stand.
 func demoArguments(schema json.RawMessage, rest string) map[string]any {
 	args := map[string]any{}
 	object, rest := writtenObject(rest)
+	props := properties(schema)
+	if object != nil && namesOnly(object, props) {
+		return object // the arguments themselves, written out
+	}
 	numbers := demoNumber().FindAllString(rest, -1)
 	text := strings.Trim(strings.TrimSpace(demoTextStart().ReplaceAllString(rest, "")), `"'.`)
 	textUsed := false
-	for _, p := range properties(schema) {
+	for _, p := range props {
 		switch p.kind {
 		case "object":
 			if object != nil {
@@ -148,6 +154,24 @@ func demoArguments(schema json.RawMessage, rest string) map[string]any {
 		}
 	}
 	return args
+}
+
+// namesOnly tells whether every key of obj is one of props and none of
+// props takes an object.
+func namesOnly(obj map[string]any, props []schemaProperty) bool {
+	known := map[string]bool{}
+	for _, p := range props {
+		if p.kind == "object" {
+			return false
+		}
+		known[p.name] = true
+	}
+	for k := range obj {
+		if !known[k] {
+			return false
+		}
+	}
+	return len(obj) > 0
 }
 
 // writtenObject finds the first JSON object written in the message, and

@@ -32,6 +32,9 @@ func TestDemoCallsTheToolTheMessageNames(t *testing.T) {
 		// text and numbers fill nothing else.
 		{`use keep with {"type": "object", "minProperties": 2} as mine`, "other__keep", `{"label":"as mine","schema":{"minProperties":2,"type":"object"}}`},
 		{`use keep with {not json} and {"$defs": {"a": {"const": 1}}}`, "other__keep", `{"label":"{not json} and","schema":{"$defs":{"a":{"const":1}}}}`},
+		// Written arguments naming only the tool's properties are taken as they stand.
+		{`use pick with {"colour": "plaid", "loud": false}`, "other__pick", `{"colour":"plaid","loud":false}`},
+		{`use get-sum with {"a": 1, "c": 2} and 5`, "everything__get-sum", `{"a":5}`},
 	} {
 		req := llm.Request{Model: "m", Tools: demoTools, Messages: []llm.Message{{Role: "user", Content: tt.message}}}
 		call, ok := llm.DemoToolCall(req)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -22,6 +23,10 @@ type Session struct {
 	obs      *observer
 	close    context.CancelFunc
 	features []string
+	protocol string
+	// listed makes a session on a protocol with tool-parameter headers
+	// list its tools once before its first call (withToolHeaders).
+	listed sync.Once
 }
 
 // Open connects to t and keeps the session open until Close, falling back
@@ -45,7 +50,7 @@ func openSession(ctx context.Context, hc *http.Client, t Target, transport strin
 		stop()
 		return s, err
 	}
-	s.cs, s.features = cs, res.Features
+	s.cs, s.features, s.protocol = cs, res.Features, res.ProtocolVersion
 	return s, nil
 }
 
@@ -76,6 +81,7 @@ func (s *Session) Tools(ctx context.Context) ([]domain.MCPTool, error) {
 // ctx ended (KindTimeout, saying budget; a cancelled ctx is returned as
 // context.Canceled).
 func (s *Session) Call(ctx context.Context, name string, args map[string]any, budget time.Duration) (*mcp.CallToolResult, error) {
+	s.withToolHeaders(ctx)
 	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		return nil, s.failure(ctx, err, budget)
@@ -84,6 +90,22 @@ func (s *Session) Call(ctx context.Context, name string, args map[string]any, bu
 		return nil, &Error{Kind: KindNotMCP, Detail: "The server sent no result."}
 	}
 	return res, nil
+}
+
+// toolHeadersSince is the first protocol revision whose tools may name
+// arguments to be sent as Mcp-Param headers too (x-mcp-header, SEP-2243).
+const toolHeadersSince = "2026-07-28"
+
+// withToolHeaders lists the server's tools once on a session that may need
+// them for its calls: the SDK sends a tool's x-mcp-header arguments as
+// headers only for tools this session has listed (a server may route on
+// them, and may refuse a call without them). Older servers pay nothing. A
+// failed list leaves the call to go without the headers.
+func (s *Session) withToolHeaders(ctx context.Context) {
+	if s.protocol < toolHeadersSince || !slices.Contains(s.features, "tools") {
+		return
+	}
+	s.listed.Do(func() { _, _ = s.cs.ListTools(ctx, nil) })
 }
 
 // failure says why a request on an open session failed.

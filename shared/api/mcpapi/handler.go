@@ -36,6 +36,9 @@ type Service struct {
 	// publicURL is where browsers reach the site (OAuth redirects); ""
 	// means the request's own address (httpx.PublicURL).
 	publicURL string
+	// composer reaches the caller's servers for their prompts and
+	// resources (composer.go).
+	composer *composer
 }
 
 // Options configure MCP server connections.
@@ -66,6 +69,7 @@ func New(st *store.Store, tokens *auth.Tokens, real map[string]bool, o Options) 
 		userLimit:      cmp.Or(o.ConnectsPerMinute, 10),
 		hostLimit:      cmp.Or(o.HostConnectsPerMinute, 60),
 		publicURL:      strings.TrimRight(o.PublicURL, "/"),
+		composer:       newComposer(st, o.Sealer, o.Policy, connectTimeout),
 	}
 }
 
@@ -97,6 +101,11 @@ func (s *Service) Handler() http.Handler {
 	mux.Handle("POST /api/v1/mcp-connections/{$}", s.tokens.RequiredBatched(httpx.Handle(s.connectServer)))
 	mux.Handle("DELETE /api/v1/mcp-connections/{id}", s.tokens.Required(httpx.Handle(s.deleteConnection)))
 	mux.Handle("GET /api/v1/mcp-connections/tools", s.tokens.Required(httpx.Handle(s.listTools)))
+	mux.Handle("GET /api/v1/mcp-connections/prompts", s.tokens.Required(httpx.Handle(s.listPrompts)))
+	mux.Handle("POST /api/v1/mcp-connections/{id}/prompts/get", s.tokens.Required(httpx.Handle(s.getPrompt)))
+	mux.Handle("POST /api/v1/mcp-connections/{id}/complete", s.tokens.Required(httpx.Handle(s.complete)))
+	mux.Handle("GET /api/v1/mcp-connections/resources", s.tokens.Required(httpx.Handle(s.listResources)))
+	mux.Handle("POST /api/v1/mcp-connections/{id}/resources/read", s.tokens.Required(httpx.Handle(s.readResource)))
 	mux.Handle("POST "+OAuthStartPath, s.tokens.RequiredBatched(httpx.Handle(s.oauthStart)))
 	mux.Handle("GET "+OAuthCallbackPath, http.HandlerFunc(s.oauthCallback))
 	mux.Handle("GET "+OAuthMetadataPath, httpx.Handle(s.clientMetadata))

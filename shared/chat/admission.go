@@ -79,6 +79,14 @@ func (e *Engine) admit(ctx context.Context, req Request) (r *reply, err error) {
 			return nil, trErr
 		}
 	}
+	// Attached resources are read once the checks passed (a message with
+	// any is never sure: sureRoute), before the model is called.
+	if len(req.Attachments) > 0 {
+		if r.msgs, req.attached, err = e.tools.attachTo(ctx, uid, r.msgs, req.Attachments); err != nil {
+			e.verdicts.ended(uid, 0)
+			return nil, err
+		}
+	}
 	if r.keep, err = e.keepWith(ctx, req, r.resumed, now); err != nil {
 		e.verdicts.ended(uid, 0)
 		return nil, err
@@ -403,6 +411,9 @@ func (v *verdicts) ended(uid string, tokens int) {
 // checks are over; a paid provider only (the demo model costs nothing and
 // answers at once: it waits).
 func (e *Engine) sureRoute(req Request, now time.Time) (route, bool) {
+	if len(req.Attachments) > 0 { // read before the call: after the checks
+		return route{}, false
+	}
 	conn, ok := e.verdicts.sure(req.UserID, req.SessionID, req.ConnectionID, e.opts.Limits, now)
 	if !ok {
 		return route{}, false

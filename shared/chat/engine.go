@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"aiwork/shared/config"
+	"aiwork/shared/domain"
 	"aiwork/shared/llm"
 	"aiwork/shared/mcp"
 	"aiwork/shared/store"
@@ -167,6 +168,13 @@ type Request struct {
 	// conversation (keep.go): the reply is saved as it streams and goes on
 	// when the client leaves.
 	ConversationID string
+	// Attachments are resources of the caller's MCP connections given to
+	// the model with the new message (at most MaxAttachments;
+	// attachments.go).
+	Attachments []AttachmentRef
+
+	// attached names what Attachments read, for the kept user message.
+	attached []domain.MessageAttachment
 }
 
 // Approval is the user's decision on the tool call a reply paused for.

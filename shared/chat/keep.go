@@ -123,7 +123,7 @@ func (e *Engine) keepWith(ctx context.Context, req Request, resumed *pausedReply
 	}
 	message := req.Messages[len(req.Messages)-1].Content
 	user := domain.ConversationMessage{ID: NewMessageID(now), ConversationID: cid, Role: domain.RoleUser, Content: message,
-		CreatedAt: now, UpdatedAt: now, Complete: true}
+		CreatedAt: now, UpdatedAt: now, Complete: true, Attachments: req.attached}
 	reply := domain.ConversationMessage{ID: NewMessageID(now.Add(time.Microsecond)), ConversationID: cid, Role: domain.RoleAssistant,
 		CreatedAt: now, UpdatedAt: now}
 	k := &kept{userID: user.ID, reply: reply, stored: make(chan struct{}), known: e.known.has(uid, cid, now)}

@@ -51,6 +51,19 @@ type ConversationMessage struct {
 	Blocks []MessageBlock
 	// StopRequested: the user pressed Stop; the generating invocation ends.
 	StopRequested bool
+	// Attachments are the resources the user attached to the message
+	// (user messages only): named, never their contents.
+	Attachments []MessageAttachment
+}
+
+// MessageAttachment is a resource of one of the user's MCP servers that
+// was given to the model with a message.
+type MessageAttachment struct {
+	ConnectionID string `json:"connection_id"`
+	URI          string `json:"uri"`
+	Name         string `json:"name"`
+	MIMEType     string `json:"mime_type,omitempty"`
+	Size         int64  `json:"size"`
 }
 
 // MessageUsage is a reply's usage frame as the stream sent it.

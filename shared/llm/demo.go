@@ -75,17 +75,32 @@ func DemoReply(provider string, req Request) string {
 			break
 		}
 	}
+	last, attached := SplitAttachments(last)
 	if text, words, ok := summaryRequest(last); ok {
 		return DemoSummary(text, words)
 	}
 	quote := firstWords(strings.Join(strings.Fields(last), " "), 40)
-	return fmt.Sprintf("**Local demo model** (standing in for %s `%s`: no API key is configured for this provider, so this reply is generated locally).\n\n"+
+	return receivedNote(attached) + fmt.Sprintf("**Local demo model** (standing in for %s `%s`: no API key is configured for this provider, so this reply is generated locally).\n\n"+
 		"You wrote %d characters%s:\n\n> %s\n\n"+
 		"Here is how a real model's reply is shown:\n\n"+
 		"1. Text streams in as it is generated.\n2. Markdown such as *italic*, **bold** and `code` is rendered.\n3. Code blocks get a language label and a Copy button:\n\n"+
 		"```go\nfmt.Println(%q)\n```\n\n"+
 		"Set the provider's API key (see the README) to chat with the real model.",
 		provider, req.Model, utf8.RuneCountInString(last), turnNote(req.Messages), quote, firstWords(last, 6))
+}
+
+// receivedNote says what the user attached, quoting each resource's
+// start, so a reader (and a test) sees the model got it.
+func receivedNote(as []ReceivedAttachment) string {
+	var b strings.Builder
+	for _, a := range as {
+		body := firstWords(strings.Join(strings.Fields(a.Body), " "), 12)
+		if strings.HasPrefix(a.Body, "(The user attached this ") {
+			body = fmt.Sprintf("%s, %s", cmpOr(a.MIMEType, "binary"), sizeText(a.Size))
+		}
+		fmt.Fprintf(&b, "I received the resource %s: %s…\n\n", a.URI, body)
+	}
+	return b.String()
 }
 
 func turnNote(ms []Message) string {

@@ -78,6 +78,16 @@ type messageItem struct {
 	Usage          *domain.MessageUsage `dynamodbav:"usage,omitempty"`
 	Blocks         []messageBlockAtt    `dynamodbav:"blocks,omitempty"`
 	StopRequested  bool                 `dynamodbav:"stop_requested,omitempty"`
+	Attachments    []attachmentAtt      `dynamodbav:"attachments,omitempty"`
+}
+
+// attachmentAtt is a user message's attached resource, by name.
+type attachmentAtt struct {
+	ConnectionID string `dynamodbav:"connection_id"`
+	URI          string `dynamodbav:"uri"`
+	Name         string `dynamodbav:"name"`
+	MIMEType     string `dynamodbav:"mime_type,omitempty"`
+	Size         int64  `dynamodbav:"size"`
 }
 
 // chunkItem holds text past a message's own item.
@@ -93,6 +103,9 @@ func (it messageItem) domain(text string) domain.ConversationMessage {
 		Truncated: it.Truncated, Usage: it.Usage, StopRequested: it.StopRequested}
 	for _, b := range it.Blocks {
 		m.Blocks = append(m.Blocks, domain.MessageBlock{At: b.At, Frame: []byte(b.Frame)})
+	}
+	for _, a := range it.Attachments {
+		m.Attachments = append(m.Attachments, domain.MessageAttachment(a))
 	}
 	return m
 }
@@ -482,6 +495,9 @@ func messageItems(uid string, m domain.ConversationMessage) (messageItem, []chun
 		Complete: m.Complete, Error: m.Error, Truncated: m.Truncated, Usage: m.Usage, StopRequested: m.StopRequested}
 	for _, b := range m.Blocks {
 		it.Blocks = append(it.Blocks, messageBlockAtt{At: b.At, Frame: string(b.Frame)})
+	}
+	for _, a := range m.Attachments {
+		it.Attachments = append(it.Attachments, attachmentAtt(a))
 	}
 	return it, chunks
 }

@@ -83,6 +83,9 @@ type messageInput struct {
 	// conversation: the reply is saved as it streams and goes on when the
 	// client leaves.
 	ConversationID string `json:"conversation_id"`
+	// Attachments: resources of the caller's MCP connections given to the
+	// model with the message (at most chat.MaxAttachments).
+	Attachments []attachmentInput `json:"attachments"`
 }
 
 type approvalInput struct {
@@ -143,6 +146,9 @@ func decodeMessage(w http.ResponseWriter, r *http.Request) (chat.Request, error)
 		return chat.Request{}, err
 	}
 	req.MCPConnectionIDs = ids
+	if req.Attachments, err = attachments(in.Attachments, req.Messages != nil); err != nil {
+		return chat.Request{}, err
+	}
 	return req, nil
 }
 

@@ -20,6 +20,8 @@ type messageView struct {
 	Blocks    []blockView          `json:"blocks,omitempty"`
 	Truncated bool                 `json:"truncated,omitempty"`
 	Stopped   bool                 `json:"stopped,omitempty"`
+	// Attachments: the resources the user attached (user messages).
+	Attachments []domain.MessageAttachment `json:"attachments,omitempty"`
 }
 
 type blockView struct {
@@ -33,7 +35,7 @@ func (r rawJSON) MarshalJSON() ([]byte, error) { return r, nil }
 
 func presentMessage(m domain.ConversationMessage) messageView {
 	v := messageView{ID: m.ID, Role: m.Role, Content: m.Content, CreatedAt: exactTime(m.CreatedAt),
-		Complete: m.Complete || m.StopRequested, Error: m.Error, Usage: m.Usage, Truncated: m.Truncated, Stopped: m.StopRequested}
+		Complete: m.Complete || m.StopRequested, Error: m.Error, Usage: m.Usage, Truncated: m.Truncated, Stopped: m.StopRequested, Attachments: m.Attachments}
 	for _, b := range m.Blocks {
 		v.Blocks = append(v.Blocks, blockView{At: b.At, Frame: rawJSON(b.Frame)})
 	}

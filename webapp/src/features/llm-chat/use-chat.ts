@@ -4,17 +4,17 @@
 // and timers, so unmounting the page stops nothing.
 
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import type { ApprovalDecision } from './api/chat-stream';
+import type { ApprovalDecision, ElicitationAction } from './api/chat-stream';
 import type { ChatConnection } from './api/connect';
 import { connectionKey, connectionStatus, type ConnectionStatus } from './connection';
 import type { ProviderId } from './providers';
 import { activeTab } from './state/chat-state';
-import { awaitingApproval } from './state/message-parts';
+import { awaitingApproval, pauseOf } from './state/message-parts';
 import type { ChatMessage, ChatState, ChatTab, MessageUsage } from './state/types';
-import { chatStore, getChatSnapshot, streamingReply, subscribeChat, type SendOptions } from './store/chat-store';
+import { APPROVAL_FIRST, chatStore, getChatSnapshot, QUESTION_FIRST, streamingReply, subscribeChat, type SendOptions } from './store/chat-store';
 import { totalUsage } from './usage';
 
-export { APPROVAL_FIRST, type SendOptions } from './store/chat-store';
+export { APPROVAL_FIRST, QUESTION_FIRST, type SendOptions } from './store/chat-store';
 
 export interface ChatController {
   /** The signed-in account; null when nobody is. */
@@ -30,6 +30,8 @@ export interface ChatController {
   usageTotal: MessageUsage | null;
   /** A reply in the active tab waits for the user's decision on a tool call (until it expires). */
   awaitingApproval: boolean;
+  /** Why a new message waits (a tool approval, or a server's question the reply paused for); null when it need not. */
+  pauseText: string | null;
   /** The active tab's reply that is streaming (Stop ends it); null when none is. */
   streaming: ChatMessage | null;
   setDraft: (text: string, tabId?: string) => void;
@@ -41,6 +43,7 @@ export interface ChatController {
   send: (text: string, options?: SendOptions) => Promise<boolean>;
   setShowFull: (messageId: string, showFull: boolean) => void;
   answerApproval: (messageId: string, decision: ApprovalDecision) => Promise<boolean>;
+  answerElicitation: (messageId: string, action: ElicitationAction, content?: Record<string, unknown>) => Promise<boolean>;
   setToolServer: (connectionId: string, on: boolean) => void;
   setConfirmReadOnly: (on: boolean) => void;
   stop: () => Promise<boolean>;
@@ -62,7 +65,8 @@ export function useChat(): ChatController {
   // A waiting approval holds new messages back until it expires: render again then.
   const [now, setNow] = useState(() => Date.now());
   const waiting = awaitingApproval(messages, Date.now());
-  const expiresAt = waiting?.approval ? Date.parse(waiting.approval.expiresAt) : NaN;
+  const pause = waiting ? pauseOf(waiting) : undefined;
+  const expiresAt = pause ? Date.parse(pause.expiresAt) : NaN;
   useEffect(() => {
     if (!Number.isFinite(expiresAt)) return;
     // Capped: setTimeout's delay is a 32-bit number; the effect runs again after.
@@ -81,6 +85,7 @@ export function useChat(): ChatController {
     summarizing: snap.summarizing,
     usageTotal,
     awaitingApproval: waiting !== undefined,
+    pauseText: waiting ? (waiting.approval?.status === 'pending' ? APPROVAL_FIRST : QUESTION_FIRST) : null,
     streaming: streamingReply(messages) ?? null,
     setDraft: chatStore.setDraft,
     newTab: chatStore.newTab,
@@ -91,6 +96,7 @@ export function useChat(): ChatController {
     send: chatStore.send,
     setShowFull: chatStore.setShowFull,
     answerApproval: chatStore.answerApproval,
+    answerElicitation: chatStore.answerElicitation,
     setToolServer: chatStore.setToolServer,
     setConfirmReadOnly: chatStore.setConfirmReadOnly,
     stop: chatStore.stop,

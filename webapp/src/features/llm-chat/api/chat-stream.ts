@@ -9,7 +9,11 @@
 // cancelled one (no net::ERR_ABORTED in the network log). A reply waiting
 // for the user's decision on a tool call ends WITHOUT [DONE]: that is a
 // pause, not an error; the result carries the approval, and a POST with
-// `approval` resumes the same reply.
+// `approval` resumes the same reply. A server's question (event:
+// elicitation) either pauses the reply the same way (the stream ends after
+// it) or comes while the stream stays open (the server asked inside a tool
+// call still running): the POST with `elicitation` then answers with a
+// JSON ack (202) and the open stream carries on (answerElicitation).
 
 import { authorizedFetch } from '../../../lib/api-client';
 import { isRecord } from '../../../lib/api/wire';
@@ -21,8 +25,11 @@ import {
   StreamError,
   type SseEvent,
   type StreamApproval,
+  type StreamElicitation,
   type StreamMessageIds,
   type StreamToolCall,
+  type StreamToolLog,
+  type StreamToolProgress,
   type StreamToolResult,
   type StreamUsage,
 } from './frames';
@@ -39,6 +46,12 @@ export interface ChatContextMessage {
 /** The user's decision on a tool call the reply paused for. */
 export type ApprovalDecision = 'approve' | 'always' | 'deny';
 
+/** The user's answer to a server's question: accept (with the form's content), decline or cancel. */
+export type ElicitationAction = 'accept' | 'decline' | 'cancel';
+
+/** The message route's `elicitation`: by token, or by id for one read back from history. */
+export type ElicitationAnswer = ({ token: string } | { id: string }) & { action: ElicitationAction; content?: Record<string, unknown> };
+
 export interface StreamRequest {
   connection_id: string;
   message: string;
@@ -46,10 +59,14 @@ export interface StreamRequest {
   context: ChatContextMessage[];
   /** The user's MCP connections whose tools the model may call (at most 10); omitted for none. */
   mcp_connection_ids?: string[];
+  /** Resources of the user's MCP connections given to the model with the message (at most 10); omitted for none. */
+  attachments?: { connection_id: string; uri: string; name: string }[];
   /** Ask before read-only tools too. */
   confirm_read_only?: boolean;
   /** Resumes a reply paused for a tool call (then `message` may be ''). */
   approval?: { token: string; decision: ApprovalDecision } | { id: string; decision: ApprovalDecision };
+  /** Answers a server's question (then `message` may be ''). */
+  elicitation?: ElicitationAnswer;
   /** Keeps the message and its reply with this conversation of the user's (omitted: not kept, e.g. summaries). */
   conversation_id?: string;
 }
@@ -60,6 +77,10 @@ export interface StreamResult {
   usage: StreamUsage | null;
   /** Set when the reply paused for the user's approval of a tool call (no [DONE] came). */
   approval: StreamApproval | null;
+  /** Set when the stream ended (without [DONE]) right after a server's question: the reply is paused for it. */
+  elicitation?: StreamElicitation;
+  /** An answer the server took while the reply's own stream is still open (a JSON ack, not a stream). */
+  acknowledged?: true;
 }
 
 export interface StreamOptions {
@@ -72,6 +93,12 @@ export interface StreamOptions {
   onToolResult?: (result: StreamToolResult) => void;
   /** Called with a note for the reader (e.g. the tool-round limit was reached). */
   onNotice?: (notice: string) => void;
+  /** Called when a server asks the user something (the stream may end after it, or go on). */
+  onElicitation?: (elicitation: StreamElicitation) => void;
+  /** Called with a running call's progress. */
+  onToolProgress?: (progress: StreamToolProgress) => void;
+  /** Called with a log line of a running call. */
+  onToolLog?: (log: StreamToolLog) => void;
   /** Called with the server's ids of a kept message and its reply (the first frame). */
   onMessageIds?: (ids: StreamMessageIds) => void;
   stallMs?: number;
@@ -183,6 +210,26 @@ export function streamChatMessage(request: StreamRequest, options: StreamOptions
 }
 
 /**
+ * Answers a server's question. A reply paused for it streams on in this
+ * answer (as streamChatMessage resolves); a question asked while the
+ * reply's own stream is open is answered with a JSON ack, resolved as
+ * `acknowledged` (that stream carries on). 404/409 reject as StreamError.
+ */
+export function answerElicitation(request: StreamRequest, options: StreamOptions = {}): Promise<StreamResult> {
+  return readReply(
+    (signal) =>
+      authorizedFetch(STREAM_PATH, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream, application/json' },
+        body: JSON.stringify(request),
+        signal,
+      }),
+    options,
+    true,
+  );
+}
+
+/**
  * Re-attaches to a reply kept with conversation `conversationId`: the
  * server sends it again from its start, then what is generated, ending as
  * the reply ends (the same result and errors as streamChatMessage).
@@ -192,8 +239,9 @@ export function reattachReply(conversationId: string, messageId: string, options
 }
 
 /** Opens the stream with `open` and reads the reply (stall clock, abort, [DONE], pause). */
-async function readReply(open: (signal: AbortSignal) => Promise<Response>, options: StreamOptions): Promise<StreamResult> {
-  const { signal, onContent, onToolCall, onToolResult, onNotice, onMessageIds, stallMs = STREAM_STALL_MS, drainMs = DRAIN_MS } = options;
+async function readReply(open: (signal: AbortSignal) => Promise<Response>, options: StreamOptions, jsonAck = false): Promise<StreamResult> {
+  const { signal, onContent, onToolCall, onToolResult, onNotice, onMessageIds, onElicitation, onToolProgress, onToolLog, stallMs = STREAM_STALL_MS, drainMs = DRAIN_MS } =
+    options;
   if (signal?.aborted) throw abortError();
 
   const controller = new AbortController();
@@ -226,6 +274,12 @@ async function readReply(open: (signal: AbortSignal) => Promise<Response>, optio
       const body = await Promise.race([response.text().catch(() => ''), interrupt]);
       throw new StreamError(httpErrorMessage(response.status, body), response.status, bodyDetail(body) ?? undefined);
     }
+    if (jsonAck && !/text\/event-stream/i.test(response.headers.get('Content-Type') ?? '')) {
+      // The reply's own stream is still open and carries on: this is only the server's receipt.
+      ended = true;
+      await Promise.race([response.text().catch(() => ''), interrupt]);
+      return { content: '', usage: null, approval: null, acknowledged: true };
+    }
     if (!response.body) throw new StreamError(NO_RESPONSE_BODY);
 
     reader = response.body.getReader();
@@ -233,10 +287,13 @@ async function readReply(open: (signal: AbortSignal) => Promise<Response>, optio
     let content = '';
     let usage: StreamUsage | null = null;
     let approval: StreamApproval | null = null;
+    // The newest question, until anything else comes: a stream ending right after it paused for it.
+    let asked: StreamElicitation | null = null;
     let done = false;
     const parser = createSseParser((event) => {
       if (done) return;
       const meaning = interpretEvent(event);
+      asked = meaning.elicitation ?? null;
       if (meaning.done) done = true;
       if (meaning.messageIds) onMessageIds?.(meaning.messageIds);
       if (meaning.usage) usage = meaning.usage;
@@ -247,6 +304,9 @@ async function readReply(open: (signal: AbortSignal) => Promise<Response>, optio
       if (meaning.toolCall) onToolCall?.(meaning.toolCall);
       if (meaning.toolResult) onToolResult?.(meaning.toolResult);
       if (meaning.notice) onNotice?.(meaning.notice);
+      if (meaning.toolProgress) onToolProgress?.(meaning.toolProgress);
+      if (meaning.toolLog) onToolLog?.(meaning.toolLog);
+      if (meaning.elicitation) onElicitation?.(meaning.elicitation);
       if (meaning.approval) {
         // The reply is paused: the server ends the body right after this event.
         approval = meaning.approval;
@@ -267,7 +327,8 @@ async function readReply(open: (signal: AbortSignal) => Promise<Response>, optio
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     if (!ended) ended = await drain(reader, drainMs);
-    return { content, usage, approval };
+    const paused: StreamElicitation | null = done ? null : asked;
+    return paused ? { content, usage, approval, elicitation: paused } : { content, usage, approval };
   } catch (error) {
     if (signal?.aborted) throw abortError();
     throw error;

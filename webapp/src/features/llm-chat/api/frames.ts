@@ -5,7 +5,11 @@
 // A data line that is not JSON is content as it stands. With MCP tools,
 // `{"tool_call":{…}}` when the model calls a tool, `{"tool_result":{…}}`
 // with its outcome, `{"notice":"…"}` a note for the reader, and
-// `event: tool_approval` when a call waits for the user's decision. A
+// `event: tool_approval` when a call waits for the user's decision,
+// `event: elicitation` when a server asks the user something mid-call
+// (a pause when the stream then ends without [DONE]; otherwise the stream
+// stays open while the user answers), and `{"tool_progress":{…}}` /
+// `{"tool_log":{…}}` while a call runs. A
 // message kept with a conversation opens with
 // `{"message_ids":{"user":"…","assistant":"…"}}`, the ids the server keeps
 // it and its reply under.
@@ -83,6 +87,42 @@ export interface StreamApproval {
      */
     changed?: string[];
   };
+}
+
+/** `event: elicitation`: a server asks the user for input while `call` runs. */
+export interface StreamElicitation {
+  /** What answers it; '' when read back from history, which keeps only `id`. */
+  token: string;
+  /** Its id (kept in history in place of the token), when the server sends one. */
+  id?: string;
+  mode: 'form' | 'url';
+  /** The server's message to the user. */
+  message: string;
+  /** Form mode: the flat JSON Schema of what to ask. */
+  requested_schema?: Record<string, unknown>;
+  /** URL mode: the page to open. */
+  url?: string;
+  /** URL mode: the server's id for it (its completion names it). */
+  elicitation_id?: string;
+  /** RFC 3339: the answer must come before this. */
+  expires_at: string;
+  call: StreamToolCall;
+}
+
+/** `{"tool_progress":{…}}`: how far a running call is, as its server said. */
+export interface StreamToolProgress {
+  id: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** `{"tool_log":{…}}`: a log line the server sent while the call ran. */
+export interface StreamToolLog {
+  id: string;
+  level: string;
+  /** Any JSON the server logged. */
+  data: unknown;
 }
 
 /** A failed stream; `status` is the HTTP status for a non-OK answer. */
@@ -169,7 +209,36 @@ export function readApproval(data: string): StreamApproval | null {
   return approval;
 }
 
-/** What one event means; `approval` and `done` both end the stream. */
+/** The data of an elicitation event; null when it is not one (no token or id, no call, no known mode). */
+export function readElicitation(data: string): StreamElicitation | null {
+  const parsed = parseJson(data);
+  if (!isRecord(parsed) || !(str(parsed.token) || str(parsed.id))) return null;
+  const call = readToolCall(parsed.call);
+  const mode = parsed.mode === 'url' ? 'url' : parsed.mode === 'form' || parsed.mode === undefined ? 'form' : null;
+  if (!call || !mode) return null;
+  const out: StreamElicitation = { token: str(parsed.token), mode, message: str(parsed.message), expires_at: str(parsed.expires_at), call };
+  if (str(parsed.id)) out.id = str(parsed.id);
+  if (isRecord(parsed.requested_schema)) out.requested_schema = parsed.requested_schema;
+  if (str(parsed.url)) out.url = str(parsed.url);
+  if (str(parsed.elicitation_id)) out.elicitation_id = str(parsed.elicitation_id);
+  if (mode === 'url' && !out.url) return null;
+  return out;
+}
+
+function readToolProgress(value: unknown): StreamToolProgress | null {
+  if (!isRecord(value) || typeof value.id !== 'string' || !value.id || typeof value.progress !== 'number' || !Number.isFinite(value.progress)) return null;
+  const out: StreamToolProgress = { id: value.id, progress: value.progress };
+  if (typeof value.total === 'number' && Number.isFinite(value.total) && value.total > 0) out.total = value.total;
+  if (str(value.message).trim()) out.message = str(value.message).trim();
+  return out;
+}
+
+function readToolLog(value: unknown): StreamToolLog | null {
+  if (!isRecord(value) || typeof value.id !== 'string' || !value.id) return null;
+  return { id: value.id, level: str(value.level) || 'info', data: value.data === undefined ? null : value.data };
+}
+
+/** What one event means; `approval` and `done` both end the stream (an elicitation may or may not). */
 export interface EventMeaning {
   content?: string;
   usage?: StreamUsage;
@@ -178,6 +247,9 @@ export interface EventMeaning {
   toolResult?: StreamToolResult;
   notice?: string;
   approval?: StreamApproval;
+  elicitation?: StreamElicitation;
+  toolProgress?: StreamToolProgress;
+  toolLog?: StreamToolLog;
   messageIds?: StreamMessageIds;
 }
 
@@ -192,6 +264,11 @@ export function interpretEvent(event: SseEvent): EventMeaning {
     const approval = readApproval(event.data);
     if (!approval) throw new StreamError(STREAM_ERROR);
     return { approval };
+  }
+  if (event.event === 'elicitation') {
+    const elicitation = readElicitation(event.data);
+    if (!elicitation) throw new StreamError(STREAM_ERROR);
+    return { elicitation };
   }
   if (event.data.trim() === '[DONE]') return { done: true };
   const parsed = parseJson(event.data);
@@ -209,6 +286,10 @@ export function interpretEvent(event: SseEvent): EventMeaning {
   if (toolCall) out.toolCall = toolCall;
   const toolResult = readToolResult(parsed.tool_result);
   if (toolResult) out.toolResult = toolResult;
+  const progress = readToolProgress(parsed.tool_progress);
+  if (progress) out.toolProgress = progress;
+  const log = readToolLog(parsed.tool_log);
+  if (log) out.toolLog = log;
   if (typeof parsed.notice === 'string' && parsed.notice.trim()) out.notice = parsed.notice.trim();
   if (isRecord(parsed.message_ids)) out.messageIds = { user: str(parsed.message_ids.user), assistant: str(parsed.message_ids.assistant) };
   return out;

@@ -7,6 +7,8 @@ import { isLongMessage } from '../summary';
 import { isPaused, messageParts } from '../state/message-parts';
 import type { ChatMessage, MessagePart } from '../state/types';
 import { formatUsage } from '../usage';
+import { chatStore } from '../store/chat-store';
+import { ElicitationCard } from './elicitation-card';
 import { ApprovalCard, NoticeNote, ToolCallBlock } from './tool-block';
 
 /** Within this many pixels of the end, the reader counts as at the bottom. */
@@ -33,12 +35,16 @@ interface PartProps {
   onDecision: (message: ChatMessage, decision: ApprovalDecision) => void;
 }
 
-/** A tool call (the approval card while the reply waits on it) or a note. */
+/** A tool call (the approval card while the reply waits on it, or its server's question) or a note. */
 function BlockPart({ part, message, busy, onDecision }: PartProps) {
   if (part.kind === 'notice') return <NoticeNote text={part.text} />;
-  const { approval } = message;
+  const { approval, elicitation } = message;
   if (part.state === 'waiting' && approval?.status === 'pending' && approval.callId === part.id) {
     return <ApprovalCard block={part} approval={approval} busy={busy} onDecision={(d) => onDecision(message, d)} />;
+  }
+  if (elicitation?.callId === part.id && (part.state === 'asking' || elicitation.status !== 'pending')) {
+    // The store answers it (the reply in this tab streams on, or its open stream is told).
+    return <ElicitationCard block={part} question={elicitation} onAnswer={(action, content) => void chatStore.answerElicitation(message.id, action, content)} />;
   }
   return <ToolCallBlock block={part} />;
 }
@@ -227,7 +233,7 @@ export function MessageList({ messages, providerLabel, model, connecting, summar
 
   // New text at the end: follow it, or say it is there.
   const lastBlock = last?.blocks?.[last.blocks.length - 1];
-  const newest = `${messages.length}:${last?.id ?? ''}:${last?.content.length ?? 0}:${String(last?.complete)}:${last?.blocks?.length ?? 0}:${lastBlock?.kind === 'tool' ? lastBlock.state : ''}:${last?.approval?.status ?? ''}`;
+  const newest = `${messages.length}:${last?.id ?? ''}:${last?.content.length ?? 0}:${String(last?.complete)}:${last?.blocks?.length ?? 0}:${lastBlock?.kind === 'tool' ? lastBlock.state : ''}:${last?.approval?.status ?? ''}:${last?.elicitation?.status ?? ''}`;
   useLayoutEffect(() => {
     const userId = lastUserId(messages);
     if (userId !== seenUser.current) atBottom.current = true; // the reader just sent this

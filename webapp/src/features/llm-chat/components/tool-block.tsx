@@ -1,13 +1,16 @@
 // A tool call in the assistant's turn: server, tool, arguments, state and
 // result; while the reply waits for the user, the approval card with
 // Approve / Always allow this tool / Deny. Arguments and results fold away
-// (<details>), open at first when short.
+// (<details>), open at first when short. While a call runs, its server's
+// progress and log lines (tool-activity.tsx); a server's question to the
+// user is its own card (elicitation-card.tsx).
 
 import { useEffect, useId, useState } from 'react';
 import type { ApprovalDecision } from '../api/chat-stream';
 import { approvalExpired, toolStateText } from '../state/message-parts';
 import type { PendingApproval, ToolBlock } from '../state/types';
 import { contentViews, formatArguments } from '../tools/tool-content';
+import { ToolActivity } from './tool-activity';
 
 /** Arguments or a result up to this many characters start unfolded. */
 const OPEN_UP_TO_CHARS = 600;
@@ -43,7 +46,7 @@ export function changedText(changed: readonly string[] | undefined, endpoint: st
   return parts.length > 0 ? `This tool changed since you allowed it: ${parts.join(', and ')}.` : 'This tool changed since you allowed it.';
 }
 
-function Arguments({ value }: { value: unknown }) {
+export function Arguments({ value }: { value: unknown }) {
   const text = formatArguments(value);
   return (
     <details className="chat-tool__section" open={text.length <= OPEN_UP_TO_CHARS}>
@@ -104,7 +107,7 @@ function Result({ block }: { block: ToolBlock }) {
   );
 }
 
-function Head({ block, destructive }: { block: Pick<ToolBlock, 'tool' | 'serverName' | 'state' | 'durationMs'>; destructive?: boolean }) {
+export function Head({ block, destructive }: { block: Pick<ToolBlock, 'tool' | 'serverName' | 'state' | 'durationMs'>; destructive?: boolean }) {
   return (
     <header className="chat-tool__head">
       <span className="chat-tool__kind">Tool</span>
@@ -141,6 +144,7 @@ export function ToolCallBlock({ block }: { block: ToolBlock }) {
     >
       <Head block={block} />
       <Arguments value={block.arguments} />
+      <ToolActivity block={block} />
       {block.result ? <Result block={block} /> : null}
       {block.detail ? <p className="chat-tool__detail">{block.detail}</p> : null}
     </div>

@@ -1,14 +1,18 @@
 // The tab and conversation rules of SPEC §4 as a pure reducer. Ids and
 // times come in with the actions, so every rule is testable as is.
 
-import type { ApprovalDecision } from '../api/chat-stream';
+import type { ApprovalDecision, ElicitationAction } from '../api/chat-stream';
+import type { StreamToolLog, StreamToolProgress } from '../api/frames';
 import type { ConversationInfo } from '../api/conversations';
 import { TAB_TITLE_CHARS } from '../constants';
 import { displayText } from '../menu/display';
 import { DEFAULT_PROVIDER, firstModel, isProviderId, modelFor, type ProviderId } from '../providers';
 import { isLongMessage } from '../summary';
-import { approvalExpired, isPaused, mapBlock, resultState } from './message-parts';
-import type { ChatMessage, ChatState, ChatTab, MessageRole, MessageUsage, PendingApproval, ToolBlock, ToolContent } from './types';
+import { approvalExpired, isPaused, mapBlock, pauseOf, resultState } from './message-parts';
+import type { ChatMessage, ChatState, ChatTab, MessageRole, MessageUsage, PendingApproval, PendingElicitation, ToolBlock, ToolContent } from './types';
+
+/** A tool block keeps this many of its newest log lines. */
+export const TOOL_LOG_LINES = 200;
 
 /** A tool_call frame, as the reducer takes it. */
 export type ToolCallInput = Pick<ToolBlock, 'id' | 'serverId' | 'serverName' | 'tool' | 'arguments'>;
@@ -136,7 +140,26 @@ export type ChatAction =
   | { type: 'approvalNotAnswered'; tabId: string; messageId: string }
   /** The server refused the token (unknown, used or expired): the reply is over, `detail` says why. */
   | { type: 'approvalRefused'; tabId: string; messageId: string; detail: string }
-  /** Paused replies whose approval expired by `nowMs` are over. */
+  /** A running call's progress. */
+  | { type: 'toolProgress'; tabId: string; messageId: string; progress: StreamToolProgress }
+  /** A log line of a running call. */
+  | { type: 'toolLog'; tabId: string; messageId: string; log: StreamToolLog }
+  /**
+   * A server asks the user something while one of the reply's calls runs:
+   * the card shows (live: the stream stays open meanwhile).
+   */
+  | { type: 'askElicitation'; tabId: string; messageId: string; elicitation: PendingElicitation }
+  /** The stream ended right after the question: the reply is paused for it (unless it is answered already). */
+  | { type: 'pauseForElicitation'; tabId: string; messageId: string; elicitation: PendingElicitation }
+  /** The user answered; a paused reply resumes, an open stream goes on. */
+  | { type: 'answerElicitation'; tabId: string; messageId: string; action: ElicitationAction }
+  /** The server took the answer while the reply's own stream is open: the call runs on. */
+  | { type: 'elicitationAcknowledged'; tabId: string; messageId: string }
+  /** The answer did not reach the server: ask again. */
+  | { type: 'elicitationNotAnswered'; tabId: string; messageId: string }
+  /** The server refused the answer (replayed, expired, unknown): the card says why; a paused reply is over. */
+  | { type: 'elicitationRefused'; tabId: string; messageId: string; detail: string }
+  /** Paused replies whose approval (or question) expired by `nowMs` are over. */
   | { type: 'expireApprovals'; tabId: string; nowMs: number }
   /** The tab's conversation was made on the server (an uploaded old tab is one from now on). */
   | { type: 'setConversation'; tabId: string; conversation: ConversationInfo }
@@ -199,7 +222,31 @@ function finish(m: ChatMessage, usage?: MessageUsage): ChatMessage {
     done.blocks = done.blocks.map((b) => (b.kind === 'tool' && b.state === 'running' ? { ...b, state: 'interrupted' } : b));
   }
   if (done.approval?.status === 'answered') delete done.approval;
+  const question = done.elicitation;
+  if (question && (question.status === 'answered' || (question.status === 'pending' && question.live))) {
+    // A question asked inside a call that ended with the reply: nothing answers it any more.
+    if (question.status === 'pending' && done.blocks) done.blocks = mapBlock(done.blocks, question.callId, (b) => (b.state === 'asking' ? { ...b, state: 'interrupted' } : b));
+    delete done.elicitation;
+  }
   return { ...done, truncated: isLongMessage(done) };
+}
+
+const logText = (data: unknown): string => (typeof data === 'string' ? data : JSON.stringify(data) ?? String(data));
+
+const sameQuestion = (a: PendingElicitation, b: PendingElicitation): boolean => (a.id && b.id ? a.id === b.id : a.token !== '' && a.token === b.token);
+
+function ask(m: ChatMessage, e: PendingElicitation): ChatMessage {
+  const call: ToolCallInput = { id: e.callId, serverId: e.serverId, serverName: e.serverName, tool: e.tool, arguments: null };
+  const known = m.blocks?.find((b): b is ToolBlock => b.kind === 'tool' && b.id === e.callId);
+  const withBlock = known ? m : addToolCall(m, call);
+  const next: ChatMessage = { ...withBlock, elicitation: e, blocks: mapBlock(withBlock.blocks ?? [], e.callId, (b) => ({ ...b, state: 'asking' })) };
+  if (!e.live) next.complete = false;
+  return next;
+}
+
+function setQuestionBlock(m: ChatMessage, patch: Partial<ToolBlock>): ChatMessage {
+  if (!m.elicitation || !m.blocks) return m;
+  return { ...m, blocks: mapBlock(m.blocks, m.elicitation.callId, (b) => ({ ...b, ...patch })) };
 }
 
 function addToolCall(m: ChatMessage, call: ToolCallInput): ChatMessage {
@@ -299,7 +346,63 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     case 'toolCall':
       return mapMessage(state, action.tabId, action.messageId, (m) => addToolCall(m, action.call));
     case 'toolResult':
-      return mapMessage(state, action.tabId, action.messageId, (m) => addToolResult(m, action.result));
+      return mapMessage(state, action.tabId, action.messageId, (m) => {
+        const next = addToolResult(m, action.result);
+        // The call ended: its server's question is over, answered or not.
+        if (next.elicitation?.callId === action.result.id) delete next.elicitation;
+        return next;
+      });
+    case 'toolProgress':
+      return mapMessage(state, action.tabId, action.messageId, (m) => {
+        const { id, progress, total, message } = action.progress;
+        if (!m.blocks?.some((b) => b.kind === 'tool' && b.id === id)) return m;
+        return { ...m, blocks: mapBlock(m.blocks, id, (b) => ({ ...b, progress: { progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } })) };
+      });
+    case 'toolLog':
+      return mapMessage(state, action.tabId, action.messageId, (m) => {
+        const { id, level, data } = action.log;
+        if (!m.blocks?.some((b) => b.kind === 'tool' && b.id === id)) return m;
+        return { ...m, blocks: mapBlock(m.blocks, id, (b) => ({ ...b, logs: [...(b.logs ?? []), { level, text: logText(data) }].slice(-TOOL_LOG_LINES) })) };
+      });
+    case 'askElicitation':
+      return mapMessage(state, action.tabId, action.messageId, (m) => ask(m, action.elicitation));
+    case 'pauseForElicitation':
+      return mapMessage(state, action.tabId, action.messageId, (m) => {
+        const current = m.elicitation;
+        // Answered before this stream ended: the answer's own stream carries the reply on.
+        if (current && sameQuestion(current, action.elicitation) && current.status !== 'pending') return m;
+        if (!current || !sameQuestion(current, action.elicitation)) {
+          if (m.complete) return m;
+          return ask(m, { ...action.elicitation, live: false });
+        }
+        return { ...m, complete: false, elicitation: { ...current, live: false } };
+      });
+    case 'answerElicitation':
+      return mapMessage(state, action.tabId, action.messageId, (m) => {
+        if (m.elicitation?.status !== 'pending') return m;
+        return setQuestionBlock({ ...m, elicitation: { ...m.elicitation, status: 'answered' } }, { state: 'running' });
+      });
+    case 'elicitationAcknowledged':
+      return mapMessage(state, action.tabId, action.messageId, (m) => {
+        if (m.elicitation?.status !== 'answered') return m;
+        const next = { ...m };
+        delete next.elicitation;
+        return next;
+      });
+    case 'elicitationNotAnswered':
+      return mapMessage(state, action.tabId, action.messageId, (m) => {
+        if (m.elicitation?.status !== 'answered') return m;
+        const again = { ...m, elicitation: { ...m.elicitation, status: 'pending' as const } };
+        return setQuestionBlock(m.elicitation.live ? again : { ...again, complete: false }, { state: 'asking' });
+      });
+    case 'elicitationRefused':
+      return mapMessage(state, action.tabId, action.messageId, (m) => {
+        if (!m.elicitation) return m;
+        const refused = { ...m, elicitation: { ...m.elicitation, status: 'failed' as const, detail: action.detail } };
+        // An open stream still ends the call its own way; a paused reply is over.
+        if (m.elicitation.live && !m.complete) return setQuestionBlock(refused, { state: 'running', detail: action.detail });
+        return finish(setQuestionBlock(refused, { state: 'failed', detail: action.detail }));
+      });
     case 'notice':
       return mapMessage(state, action.tabId, action.messageId, (m) =>
         action.text ? { ...m, blocks: [...(m.blocks ?? []), { kind: 'notice', at: m.content.length, text: action.text }] } : m,
@@ -328,7 +431,8 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       if (!list) return state;
       let changed = false;
       const next = list.map((m) => {
-        if (!isPaused(m) || !m.approval || !approvalExpired(m.approval, action.nowMs)) return m;
+        const pause = isPaused(m) ? pauseOf(m) : undefined;
+        if (!pause || !approvalExpired(pause, action.nowMs)) return m;
         changed = true;
         return finish(m);
       });
@@ -372,6 +476,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         delete fresh.blocks;
         delete fresh.error;
         delete fresh.approval;
+        delete fresh.elicitation;
         delete fresh.usage;
         return fresh;
       });

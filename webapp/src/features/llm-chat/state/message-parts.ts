@@ -3,8 +3,8 @@
 // summary and the context use it); tool calls and notes are kept beside it
 // in `blocks`, each placed by the length of the text that came before it.
 
-import type { StreamApproval } from '../api/frames';
-import type { ChatMessage, MessageBlock, MessagePart, PendingApproval, ToolBlock, ToolCallState } from './types';
+import type { StreamApproval, StreamElicitation } from '../api/frames';
+import type { ChatMessage, MessageBlock, MessagePart, PendingApproval, PendingElicitation, ToolBlock, ToolCallState } from './types';
 
 /** The reply's text, tool calls and notes, in the order they streamed. */
 export function messageParts(message: Pick<ChatMessage, 'content' | 'blocks'>): MessagePart[] {
@@ -31,6 +31,8 @@ export function toolStateText(block: Pick<ToolBlock, 'state' | 'durationMs'>): s
   switch (block.state) {
     case 'waiting':
       return 'Waiting for approval';
+    case 'asking':
+      return 'Waiting for your answer';
     case 'running':
       return 'Running…';
     case 'done':
@@ -81,15 +83,49 @@ export function approvalFrom(a: StreamApproval, target: Pick<PendingApproval, 'c
   return approval;
 }
 
+/** A server's question as kept with its message; `live` while the stream that carried it is still open. */
+export function elicitationFrom(e: StreamElicitation, target: Pick<PendingElicitation, 'connectionId' | 'model' | 'demo'>, live: boolean): PendingElicitation {
+  const { call } = e;
+  const out: PendingElicitation = {
+    token: e.token,
+    mode: e.mode,
+    message: e.message,
+    expiresAt: e.expires_at,
+    callId: call.id,
+    serverId: call.server_id,
+    serverName: call.server_name,
+    tool: call.tool,
+    live,
+    connectionId: target.connectionId,
+    model: target.model,
+    demo: target.demo,
+    status: 'pending',
+  };
+  if (e.id) out.id = e.id;
+  if (e.requested_schema) out.schema = e.requested_schema;
+  if (e.url) out.url = e.url;
+  if (e.elicitation_id) out.elicitationId = e.elicitation_id;
+  return out;
+}
+
 /** The approval's time is up (an unreadable time never expires here: the server decides). */
 export function approvalExpired(approval: Pick<PendingApproval, 'expiresAt'>, nowMs: number): boolean {
   const at = Date.parse(approval.expiresAt);
   return Number.isFinite(at) && at <= nowMs;
 }
 
-/** The reply waits for the user's decision on a tool call. */
-export function isPaused(message: Pick<ChatMessage, 'role' | 'complete' | 'approval'>): boolean {
-  return message.role === 'assistant' && !message.complete && message.approval?.status === 'pending';
+/** The reply's stream ended on a server's question still to answer (not one asked while the stream stays open). */
+export const pausedForQuestion = (message: Pick<ChatMessage, 'elicitation'>): boolean => message.elicitation?.status === 'pending' && !message.elicitation.live;
+
+/** The reply waits for the user's decision on a tool call, or for the answer to a server's question it paused for. */
+export function isPaused(message: Pick<ChatMessage, 'role' | 'complete' | 'approval' | 'elicitation'>): boolean {
+  return message.role === 'assistant' && !message.complete && (message.approval?.status === 'pending' || pausedForQuestion(message));
+}
+
+/** What a paused reply waits for: its approval, or the question it paused for. */
+export function pauseOf(message: Pick<ChatMessage, 'approval' | 'elicitation'>): PendingApproval | PendingElicitation | undefined {
+  if (message.approval?.status === 'pending') return message.approval;
+  return pausedForQuestion(message) ? message.elicitation : undefined;
 }
 
 /**
@@ -97,7 +133,10 @@ export function isPaused(message: Pick<ChatMessage, 'role' | 'complete' | 'appro
  * (paused, not expired): a new message is held back until it is answered.
  */
 export function awaitingApproval(messages: readonly ChatMessage[], nowMs: number): ChatMessage | undefined {
-  return messages.find((m) => isPaused(m) && m.approval !== undefined && !approvalExpired(m.approval, nowMs));
+  return messages.find((m) => {
+    const pause = isPaused(m) ? pauseOf(m) : undefined;
+    return pause !== undefined && !approvalExpired(pause, nowMs);
+  });
 }
 
 /** The block with `id`, replaced by fn's answer (the same list when nothing changed). */

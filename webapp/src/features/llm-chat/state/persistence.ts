@@ -16,7 +16,8 @@ import { isProviderId, modelFor } from '../providers';
 import { isLongMessage } from '../summary';
 import { restoreUsage } from '../usage';
 import { freshChatState } from './chat-state';
-import type { ChatMessage, ChatState, ChatTab, MessageBlock, PendingApproval, ToolBlock, ToolCallState, ToolContent } from './types';
+import { TOOL_LOG_LINES } from './chat-state';
+import type { ChatMessage, ChatState, ChatTab, MessageBlock, PendingApproval, PendingElicitation, ToolBlock, ToolCallState, ToolContent, ToolLogLine } from './types';
 
 const str = (v: unknown): v is string => typeof v === 'string';
 const offset = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
@@ -29,7 +30,7 @@ const offset = (v: unknown): number => (typeof v === 'number' && Number.isFinite
 export const STORED_TOOL_TEXT_CHARS = 32_000;
 export const STORED_IMAGE_CHARS = 200_000;
 
-const TOOL_STATES: readonly ToolCallState[] = ['waiting', 'running', 'done', 'failed', 'denied', 'interrupted'];
+const TOOL_STATES: readonly ToolCallState[] = ['waiting', 'asking', 'running', 'done', 'failed', 'denied', 'interrupted'];
 
 function restoreTab(raw: unknown, index: number, now: string): ChatTab | null {
   if (!isRecord(raw) || !str(raw.id) || !raw.id) return null;
@@ -76,7 +77,45 @@ function restoreBlock(raw: unknown): MessageBlock | null {
   if (result) block.result = result;
   if (raw.truncated === true) block.truncated = true;
   if (str(raw.detail) && raw.detail) block.detail = raw.detail;
+  const p = raw.progress;
+  if (isRecord(p) && typeof p.progress === 'number' && Number.isFinite(p.progress)) {
+    block.progress = { progress: p.progress };
+    if (typeof p.total === 'number' && Number.isFinite(p.total) && p.total > 0) block.progress.total = p.total;
+    if (str(p.message) && p.message) block.progress.message = p.message;
+  }
+  if (Array.isArray(raw.logs)) {
+    const logs = raw.logs.filter((l): l is ToolLogLine => isRecord(l) && str(l.level) && str(l.text)).slice(-TOOL_LOG_LINES);
+    if (logs.length > 0) block.logs = logs.map((l) => ({ level: l.level, text: l.text }));
+  }
   return block;
+}
+
+function restoreElicitation(raw: unknown): PendingElicitation | undefined {
+  if (!isRecord(raw) || !((str(raw.token) && raw.token) || (str(raw.id) && raw.id)) || !str(raw.callId) || !raw.callId || !str(raw.connectionId) || !str(raw.model)) return undefined;
+  const s = (v: unknown) => (str(v) ? v : '');
+  const mode = raw.mode === 'url' ? 'url' : 'form';
+  if (mode === 'url' && !s(raw.url)) return undefined;
+  const out: PendingElicitation = {
+    token: s(raw.token),
+    mode,
+    message: s(raw.message),
+    expiresAt: s(raw.expiresAt),
+    callId: raw.callId,
+    serverId: s(raw.serverId),
+    serverName: s(raw.serverName),
+    tool: s(raw.tool),
+    live: raw.live === true,
+    connectionId: raw.connectionId,
+    model: raw.model,
+    demo: raw.demo === true,
+    status: raw.status === 'answered' || raw.status === 'failed' ? raw.status : 'pending',
+  };
+  if (str(raw.id) && raw.id) out.id = raw.id;
+  if (isRecord(raw.schema)) out.schema = raw.schema;
+  if (str(raw.url) && raw.url) out.url = raw.url;
+  if (str(raw.elicitationId) && raw.elicitationId) out.elicitationId = raw.elicitationId;
+  if (str(raw.detail) && raw.detail) out.detail = raw.detail;
+  return out;
 }
 
 function restoreApproval(raw: unknown): PendingApproval | undefined {
@@ -112,19 +151,22 @@ function restoreMessage(raw: unknown, now: string, legacy: boolean): ChatMessage
   if (raw.role !== 'user' && raw.role !== 'assistant') return null;
   const blocks = raw.role === 'assistant' && Array.isArray(raw.blocks) ? raw.blocks.map(restoreBlock).filter((b): b is MessageBlock => b !== null) : [];
   let approval = raw.role === 'assistant' ? restoreApproval(raw.approval) : undefined;
+  let elicitation = raw.role === 'assistant' ? restoreElicitation(raw.elicitation) : undefined;
   let complete = raw.complete !== false;
   const serverId = !legacy && str(raw.serverId) && raw.serverId ? raw.serverId : undefined;
+  const pausedForQuestion = elicitation?.status === 'pending' && !elicitation.live;
   // A reply the server keeps stays open: the server says how it went on (re-attach).
-  if (!complete && raw.role === 'assistant' && approval?.status !== 'pending' && !serverId) {
+  if (!complete && raw.role === 'assistant' && approval?.status !== 'pending' && !pausedForQuestion && !serverId) {
     // A reply cut off by a reload: drop it when empty, keep what arrived otherwise
     // (a tool call still running then was cut off with it).
     if (!raw.content && blocks.length === 0) return null;
     complete = true;
     for (let i = 0; i < blocks.length; i++) {
       const b = blocks[i];
-      if (b.kind === 'tool' && b.state === 'running') blocks[i] = { ...b, state: 'interrupted' };
+      if (b.kind === 'tool' && (b.state === 'running' || b.state === 'asking')) blocks[i] = { ...b, state: 'interrupted' };
     }
     if (approval?.status === 'answered') approval = undefined;
+    if (elicitation && elicitation.status !== 'failed') elicitation = undefined;
   }
   // A reply paused for a tool approval stays paused: its card still works after the reload.
   const message: ChatMessage = {
@@ -145,6 +187,7 @@ function restoreMessage(raw: unknown, now: string, legacy: boolean): ChatMessage
   if (summaryUsage) message.summaryUsage = summaryUsage;
   if (blocks.length > 0) message.blocks = blocks;
   if (approval) message.approval = approval;
+  if (elicitation) message.elicitation = elicitation;
   if (serverId) message.serverId = serverId;
   if (str(raw.error) && raw.error) message.error = raw.error;
   if (raw.stopped === true) message.stopped = true;

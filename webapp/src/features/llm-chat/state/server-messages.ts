@@ -5,12 +5,12 @@
 // browser knows about a message (its summary, View Full, a tool approval's
 // connection) is kept from the copy it already had.
 
-import { interpretEvent, readApproval } from '../api/frames';
+import { interpretEvent, readApproval, readElicitation } from '../api/frames';
 import type { ServerMessage } from '../api/conversations';
 import { messageUsage } from '../usage';
 import { chatReducer, createMessage, type ChatAction } from './chat-state';
-import { approvalFrom } from './message-parts';
-import type { ChatMessage, ChatState, PendingApproval } from './types';
+import { approvalFrom, elicitationFrom } from './message-parts';
+import type { ChatMessage, ChatState, PendingApproval, PendingElicitation } from './types';
 
 /**
  * The index into `text` (UTF-16) after `bytes` bytes of its UTF-8 form (an
@@ -42,7 +42,7 @@ export function fromServer(m: ServerMessage, resume: ResumeTarget, now: string):
   const timestamp = m.created_at || now;
   if (m.role === 'user') {
     const message = createMessage(m.id, 'user', m.content, timestamp, true);
-    return { ...message, serverId: m.id };
+    return m.attachments.length > 0 ? { ...message, serverId: m.id, attachments: m.attachments } : { ...message, serverId: m.id };
   }
   // Replayed through the reducer, as the stream would have been.
   let state: ChatState = {
@@ -75,13 +75,30 @@ export function fromServer(m: ServerMessage, resume: ResumeTarget, now: string):
       }
       return;
     }
+    if ('elicitation' in block.frame) {
+      const question = readElicitation(JSON.stringify(block.frame.elicitation));
+      if (!question) return;
+      const last = i === m.blocks.length - 1;
+      if (last && m.complete && !m.error) {
+        // The reply paused for it: the card is back.
+        apply({ type: 'pauseForElicitation', tabId: TAB, messageId, elicitation: elicitationFrom(question, resume, false) });
+        paused = true;
+      } else if (last && !m.complete) {
+        // Asked inside a call still running: the reply's stream (re-attached) carries on past it.
+        apply({ type: 'askElicitation', tabId: TAB, messageId, elicitation: elicitationFrom(question, resume, true) });
+      } else {
+        const { call } = question;
+        apply({ type: 'toolCall', tabId: TAB, messageId, call: { id: call.id, serverId: call.server_id, serverName: call.server_name, tool: call.tool, arguments: call.arguments } });
+      }
+      return;
+    }
     let meaning;
     try {
       meaning = interpretEvent({ event: 'message', data: JSON.stringify(block.frame) });
     } catch {
       return; // an error frame kept as a block: the message's error says it
     }
-    const { toolCall, toolResult, notice } = meaning;
+    const { toolCall, toolResult, notice, toolProgress, toolLog } = meaning;
     if (toolCall) {
       apply({
         type: 'toolCall',
@@ -92,6 +109,8 @@ export function fromServer(m: ServerMessage, resume: ResumeTarget, now: string):
     }
     if (toolResult) apply({ type: 'toolResult', tabId: TAB, messageId, result: toolResult });
     if (notice) apply({ type: 'notice', tabId: TAB, messageId, text: notice });
+    if (toolProgress) apply({ type: 'toolProgress', tabId: TAB, messageId, progress: toolProgress });
+    if (toolLog) apply({ type: 'toolLog', tabId: TAB, messageId, log: toolLog });
   });
   if (pos < m.content.length) apply({ type: 'appendContent', tabId: TAB, messageId, chunk: m.content.slice(pos) });
   if (m.error) {
@@ -131,6 +150,8 @@ function sameApproval(a: PendingApproval, b: PendingApproval): boolean {
   return a.id && b.id ? a.id === b.id : a.token !== '' && a.token === b.token;
 }
 
+const sameQuestion = (a: PendingElicitation, b: PendingElicitation): boolean => (a.id && b.id ? a.id === b.id : a.token !== '' && a.token === b.token);
+
 /** Keeps what only this browser knew of a message it had already. */
 function keepLocal(fresh: ChatMessage, old: ChatMessage): ChatMessage {
   const merged: ChatMessage = { ...fresh, id: old.id, summary: old.summary, summaryRequested: old.summaryRequested, showFull: old.showFull };
@@ -140,6 +161,11 @@ function keepLocal(fresh: ChatMessage, old: ChatMessage): ChatMessage {
     // and how the user's answer went (a refused token ended the reply).
     if (old.approval.status === 'pending') merged.approval = old.approval;
     else return { ...merged, complete: old.complete, approval: old.approval, blocks: old.blocks };
+  }
+  if (fresh.elicitation && old.elicitation && sameQuestion(old.elicitation, fresh.elicitation)) {
+    // Likewise a server's question: this browser's copy has its token and connection.
+    if (old.elicitation.status === 'pending') merged.elicitation = { ...old.elicitation, live: fresh.elicitation.live };
+    else if (!fresh.elicitation.live) return { ...merged, complete: old.complete, elicitation: old.elicitation, blocks: old.blocks };
   }
   return merged;
 }
@@ -155,7 +181,7 @@ export function mergeServerMessages(server: readonly ServerMessage[], local: rea
   const legacy = local.filter((m) => m.legacy);
   const messages = withoutRetried(server).map((sm) => {
     const old = byServerId.get(sm.id);
-    const fresh = fromServer(sm, old?.approval ?? resume, now);
+    const fresh = fromServer(sm, old?.approval ?? old?.elicitation ?? resume, now);
     return old ? keepLocal(fresh, old) : fresh;
   });
   return [...legacy, ...messages];

@@ -40,8 +40,23 @@ export interface MessageUsage {
   demo?: boolean;
 }
 
-/** Where a tool call stands: waiting for the user, running, or how it ended. */
-export type ToolCallState = 'waiting' | 'running' | 'done' | 'failed' | 'denied' | 'interrupted';
+/** Where a tool call stands: waiting for the user's approval, its server asking the user something, running, or how it ended. */
+export type ToolCallState = 'waiting' | 'asking' | 'running' | 'done' | 'failed' | 'denied' | 'interrupted';
+
+/** A running call's progress, as its server last said. */
+export interface ToolProgress {
+  progress: number;
+  /** Known only when the server says how much there is: the bar shows a share then. */
+  total?: number;
+  message?: string;
+}
+
+/** One log line a server sent while its call ran. */
+export interface ToolLogLine {
+  level: string;
+  /** The logged data as text. */
+  text: string;
+}
 
 /** One MCP content block of a tool result, as the stream sent it. */
 export interface ToolContent {
@@ -68,6 +83,10 @@ export interface ToolBlock {
   truncated?: boolean;
   /** Why it failed when there is no result to say so (e.g. its approval could not be used). */
   detail?: string;
+  /** The server's latest progress while the call ran. */
+  progress?: ToolProgress;
+  /** The server's log lines while the call ran (the newest TOOL_LOG_LINES). */
+  logs?: ToolLogLine[];
 }
 
 /** A note from the server in the reply (e.g. the tool-round limit was reached). */
@@ -119,6 +138,50 @@ export interface PendingApproval {
   detail?: string;
 }
 
+/**
+ * A server asked the user something while a tool call ran (the stream's
+ * elicitation event), kept with the message so the card survives a reload.
+ */
+export interface PendingElicitation {
+  /** What the stream gave to answer it; '' for one read back from history (it keeps only `id`). */
+  token: string;
+  id?: string;
+  mode: 'form' | 'url';
+  /** The server's message to the user. */
+  message: string;
+  /** Form mode: the flat JSON Schema of the form. */
+  schema?: Record<string, unknown>;
+  /** URL mode: the page the server needs the user on. */
+  url?: string;
+  elicitationId?: string;
+  /** RFC 3339: after this the server no longer takes an answer. */
+  expiresAt: string;
+  /** The call it is about (its ToolBlock has the same id). */
+  callId: string;
+  serverId: string;
+  serverName: string;
+  tool: string;
+  /** The stream that carried it is still open (the server waits inside the call): the answer is only acknowledged, the stream goes on. */
+  live: boolean;
+  /** The chat connection and model the reply runs on: a paused reply's resume names them again. */
+  connectionId: string;
+  model: string;
+  demo: boolean;
+  /** pending: the card; answered: the answer is on its way; failed: the server refused it (detail says why). */
+  status: 'pending' | 'answered' | 'failed';
+  detail?: string;
+}
+
+/** A resource of one of the user's MCP servers given to the model with a user's message (named, never its contents). */
+export interface MessageAttachment {
+  connection_id: string;
+  uri: string;
+  name: string;
+  mime_type: string;
+  /** Bytes (0: not known). */
+  size: number;
+}
+
 export interface ChatMessage {
   id: string;
   role: MessageRole;
@@ -143,6 +206,8 @@ export interface ChatMessage {
   blocks?: MessageBlock[];
   /** The reply is paused until the user decides on a tool call (or was, when not pending). */
   approval?: PendingApproval;
+  /** A server asks the user something for one of the reply's tool calls (or did, when not pending). */
+  elicitation?: PendingElicitation;
   /** The id the server keeps the message under (from the stream's message_ids, or history). */
   serverId?: string;
   /** The reply failed: why (shown with Retry). */
@@ -151,6 +216,8 @@ export interface ChatMessage {
   stopped?: boolean;
   /** The server cut the stored text at its limit. */
   cut?: boolean;
+  /** A user's message: the resources attached to it. */
+  attachments?: MessageAttachment[];
   /**
    * A message of a tab uploaded from the browser's old storage: the server
    * does not have it, so it is shown in this session only and never stored.

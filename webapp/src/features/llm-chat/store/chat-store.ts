@@ -18,6 +18,7 @@
 //   reattach.ts       a reply still being generated after a reload, streamed again
 //   stop.ts           Stop: the server ends a reply
 //   approvals.ts      the tool call a reply paused for
+//   elicitations.ts   a server's question to the user during a tool call
 //   summaries.ts      summarising long messages
 //   toasts.ts         the chat's toasts and their texts
 //
@@ -29,13 +30,14 @@
 // server keeps each reply too, so a reload re-attaches to one still being
 // generated (reattach.ts).
 
-import type { ApprovalDecision } from '../api/chat-stream';
+import type { ApprovalDecision, ElicitationAction } from '../api/chat-stream';
 import type { ChatConnection } from '../api/connect';
 import type { ProviderId } from '../providers';
 import { activeTab } from '../state/chat-state';
 import { currentSession, runningStreams } from './account';
 import { answerApproval } from './approvals';
 import { connectTo } from './connections';
+import { answerElicitation } from './elicitations';
 import { keepTab, removeConversation, reopenConversation } from './conversations';
 import { setDraft } from './drafts';
 import { retry, send, type SendOptions } from './sending';
@@ -45,7 +47,7 @@ import { changeModel, closeTab, newTab, selectTab } from './tabs';
 
 export { getChatSnapshot, resetChatStoreForTests, subscribeChat } from './account';
 export type { SendOptions } from './sending';
-export { APPROVAL_FIRST } from './toasts';
+export { APPROVAL_FIRST, QUESTION_FIRST } from './toasts';
 export { streamingReply } from './stop';
 
 /** Actions on the signed-in account's chat; each is a no-op when nobody is signed in. */
@@ -89,6 +91,11 @@ export const chatStore = {
   answerApproval(messageId: string, decision: ApprovalDecision): Promise<boolean> {
     const s = currentSession();
     return s ? answerApproval(s, s.snap.state.activeTabId, messageId, decision) : Promise.resolve(false);
+  },
+  /** Answers the server's question a tool call of a reply in the active tab waits on (content: the form's, with accept). */
+  answerElicitation(messageId: string, action: ElicitationAction, content?: Record<string, unknown>): Promise<boolean> {
+    const s = currentSession();
+    return s ? answerElicitation(s, s.snap.state.activeTabId, messageId, action, content) : Promise.resolve(false);
   },
   /** Offers (or stops offering) one MCP server's tools in the active tab (kept with it: see keepTab). */
   setToolServer(connectionId: string, on: boolean): void {

@@ -1,11 +1,11 @@
 // Streaming a reply into its message, shared by a new message (sending.ts)
 // and a reply resumed after a tool approval (approvals.ts): text, tool
 // calls, results and notes are applied as they come; the end is either a
-// pause (the approval is kept with the message) or completion with the
+// pause (the approval or a server's question is kept with the message) or completion with the
 // reply's usage. Also the tab's "sending" flag both of them hold meanwhile.
 
 import { streamChatMessage, type StreamOptions, type StreamRequest, type StreamResult } from '../api/chat-stream';
-import { approvalFrom } from '../state/message-parts';
+import { approvalFrom, elicitationFrom } from '../state/message-parts';
 import { messageUsage } from '../usage';
 import { dispatch, setSnap, type Session } from './session';
 
@@ -42,7 +42,11 @@ export function streamReply(
 }
 
 /** The stream callbacks that apply a reply's frames to its message; `started` is told whenever one arrives. */
-export function replyHandlers(s: Session, target: ReplyTarget, started: () => void): Pick<StreamOptions, 'onContent' | 'onToolCall' | 'onToolResult' | 'onNotice'> {
+export function replyHandlers(
+  s: Session,
+  target: ReplyTarget,
+  started: () => void,
+): Pick<StreamOptions, 'onContent' | 'onToolCall' | 'onToolResult' | 'onNotice' | 'onElicitation' | 'onToolProgress' | 'onToolLog'> {
   const { tabId, messageId } = target;
   return {
     onContent: (chunk) => {
@@ -66,6 +70,19 @@ export function replyHandlers(s: Session, target: ReplyTarget, started: () => vo
       started();
       dispatch(s, { type: 'notice', tabId, messageId, text });
     },
+    onElicitation: (question) => {
+      started();
+      // Asked while this stream is open; if the stream ends right after it, settleReply makes it a pause.
+      dispatch(s, { type: 'askElicitation', tabId, messageId, elicitation: elicitationFrom(question, target, true) });
+    },
+    onToolProgress: (progress) => {
+      started();
+      dispatch(s, { type: 'toolProgress', tabId, messageId, progress });
+    },
+    onToolLog: (log) => {
+      started();
+      dispatch(s, { type: 'toolLog', tabId, messageId, log });
+    },
   };
 }
 
@@ -78,6 +95,11 @@ export function settleReply(s: Session, target: ReplyTarget, result: StreamResul
   const stopped = s.stopping.delete(messageId);
   if (result.approval) {
     dispatch(s, { type: 'pauseForApproval', tabId, messageId, approval: approvalFrom(result.approval, target) });
+    return;
+  }
+  if (result.elicitation) {
+    // The stream ended on a server's question: the reply waits for the answer (a new POST resumes it).
+    dispatch(s, { type: 'pauseForElicitation', tabId, messageId, elicitation: elicitationFrom(result.elicitation, target, false) });
     return;
   }
   const usage = result.usage ? messageUsage(result.usage, target.demo || result.usage.demo === true) : undefined;

@@ -14,6 +14,7 @@ import { StreamError } from '../api/frames';
 import { connectionKey } from '../connection';
 import { newId } from '../ids';
 import { contextFor, createMessage } from '../state/chat-state';
+import type { MessageAttachment } from '../state/types';
 import { openApproval } from './approvals';
 import { connectTo, storeConnection } from './connections';
 import { CONVERSATION_FAILED, ensureConversation, updateConversation } from './conversations';
@@ -21,7 +22,7 @@ import { setDraft } from './drafts';
 import { setSending, settleReply, streamReply, type ReplyTarget } from './reply';
 import { dispatch, findTab, nowIso, track, type Session } from './session';
 import { requestStop } from './stop';
-import { APPROVAL_FIRST, chatError, streamFailure } from './toasts';
+import { APPROVAL_FIRST, chatError, QUESTION_FIRST, streamFailure } from './toasts';
 
 export interface SendOptions {
   /** The tab to send in; the active tab by default. */
@@ -32,6 +33,8 @@ export interface SendOptions {
   tools?: { connectionIds: readonly string[]; confirmReadOnly: boolean };
   /** Retry: the failed message and reply this one takes the place of (removed once it goes). */
   replaces?: readonly string[];
+  /** Resources given to the model with the message (shown as chips on it). */
+  attachments?: readonly MessageAttachment[];
 }
 
 /**
@@ -42,8 +45,9 @@ export async function send(s: Session, text: string, options: SendOptions): Prom
   const tabId = options.tabId ?? s.snap.state.activeTabId;
   const message = text.trim();
   if (!message || s.snap.sending[tabId]) return false;
-  if (openApproval(s, tabId)) {
-    chatError(APPROVAL_FIRST);
+  const waiting = openApproval(s, tabId);
+  if (waiting) {
+    chatError(waiting.approval?.status === 'pending' ? APPROVAL_FIRST : QUESTION_FIRST);
     return false;
   }
   setSending(s, tabId, true);
@@ -63,7 +67,9 @@ export async function send(s: Session, text: string, options: SendOptions): Prom
     const now = nowIso();
     const userId = newId('msg');
     const assistantId = newId('msg');
-    dispatch(s, { type: 'addMessage', tabId, message: createMessage(userId, 'user', message, now, true) });
+    const attachments = options.attachments ?? [];
+    const userMessage = createMessage(userId, 'user', message, now, true);
+    dispatch(s, { type: 'addMessage', tabId, message: attachments.length > 0 ? { ...userMessage, attachments: [...attachments] } : userMessage });
     if (options.clearDraft) setDraft(s, '', tabId);
     dispatch(s, { type: 'addMessage', tabId, message: createMessage(assistantId, 'assistant', '', now, false) });
     // The first message names the tab: the conversation too.
@@ -76,6 +82,7 @@ export async function send(s: Session, text: string, options: SendOptions): Prom
       request.mcp_connection_ids = [...ids];
       request.confirm_read_only = options.tools?.confirmReadOnly ?? false;
     }
+    if (attachments.length > 0) request.attachments = attachments.map((a) => ({ connection_id: a.connection_id, uri: a.uri, name: a.name }));
     const target: ReplyTarget = { tabId, messageId: assistantId, connectionId: connection.id, model: connection.model, demo: connection.demo };
     const controller = new AbortController();
     const untrack = track(s, tabId, controller);
@@ -124,5 +131,5 @@ export function retry(s: Session, tabId: string, messageId: string, options: Omi
   const reply = list[at];
   const question = list[at - 1];
   if (!reply?.error || at !== list.length - 1 || question?.role !== 'user' || s.snap.sending[tabId]) return Promise.resolve(false);
-  return send(s, question.content, { ...options, tabId, replaces: [question.id, reply.id] });
+  return send(s, question.content, { ...options, tabId, replaces: [question.id, reply.id], attachments: question.attachments });
 }

@@ -7,6 +7,8 @@ import { toast } from '../../../components/notifications/notification-store';
 export const STREAM_FAILED = 'Failed to stream message';
 /** A new message waits while a reply in the tab waits for the user's decision on a tool call. */
 export const APPROVAL_FIRST = 'Answer the tool approval first';
+/** A new message waits while a reply in the tab waits for the answer to a server's question. */
+export const QUESTION_FIRST = "Answer the server's question first";
 /** The one id every chat toast is raised under. */
 export const CHAT_TOAST_ID = 'llm-chat';
 

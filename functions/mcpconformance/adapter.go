@@ -120,11 +120,22 @@ func (a *adapter) connect(ctx context.Context) (connection, error) {
 		return c, nil
 	}
 	logf("connect: %v; signing in", err)
-	if err := a.signIn(ctx); err != nil {
+	err = a.signIn(ctx)
+	if errors.Is(err, errHandshakeRefused) {
+		// The registry page says the server did not take the connection,
+		// and why; a user signs in again (a server that moved to another
+		// authorization server refuses the old one's token).
+		logf("signing in again")
+		err = a.signIn(ctx)
+	}
+	if err != nil {
 		return c, fmt.Errorf("sign in: %w", err)
 	}
 	return a.connectionTo(ctx)
 }
+
+// errHandshakeRefused: signed in, but the server did not take the connection.
+var errHandshakeRefused = errors.New("signed in, but the server did not accept the connection")
 
 // signIn starts the OAuth sign-in and follows the authorization URL as a
 // browser: the authorization server's redirects lead to the product's
@@ -148,10 +159,22 @@ func (a *adapter) signIn(ctx context.Context) error {
 	_, _ = io.Copy(io.Discard, res.Body)
 	landed := res.Request.URL
 	logf("sign-in ended at %s", landed.Redacted())
-	if q := landed.Query(); q.Get("connected") == "" {
-		return fmt.Errorf("sign-in did not connect: %s", landed.RawQuery)
+	q := landed.Query()
+	if q.Get("connected") != "" {
+		return nil
 	}
-	return nil
+	if id := q.Get("detail_id"); id != "" {
+		var f struct {
+			Detail string `json:"detail"`
+		}
+		if err := a.call(ctx, http.MethodGet, "/api/v1/mcp-oauth/errors/"+url.PathEscape(id), nil, &f); err == nil {
+			logf("the registry says: %s", f.Detail)
+		}
+	}
+	if q.Get("oauth_error") == "handshake_failed" {
+		return errHandshakeRefused
+	}
+	return fmt.Errorf("sign-in did not connect: %s", landed.RawQuery)
 }
 
 // connectionTo finds the user's connection to the suite's server.

@@ -70,7 +70,15 @@ func (s *Service) oauthStart(w http.ResponseWriter, r *http.Request) error {
 	redirect := httpx.PublicURL(r, s.publicURL) + OAuthCallbackPath
 	identity := mcpauth.Identity{MetadataURL: s.clientMetadataURL(r), RedirectURL: redirect, ClientName: clientName,
 		Registrations: registrations{s}}
-	client, err := identity.ClientFor(ctx, s.client, found, srv.OAuthClientID, displayName(srv))
+	prev, hadSignIn := s.previousSignIn(r.Context(), uid, srv.ID, endpoint)
+	if hadSignIn && prev.Grant.Issuer != "" && prev.Grant.Issuer != found.Auth.Issuer {
+		// The server moved to another authorization server: its client and
+		// tokens there are not used here (ClientFor registers with the new
+		// one, once per authorization server).
+		slog.InfoContext(r.Context(), "mcp sign-in: the server's authorization server changed; signing in with the new one",
+			"server", srv.ID, "from", prev.Grant.Issuer, "to", found.Auth.Issuer)
+	}
+	client, err := identity.ClientFor(ctx, s.client, found, mcpauth.Client{ID: srv.OAuthClientID}, displayName(srv))
 	if err != nil {
 		return oauthError(r.Context(), err)
 	}
@@ -139,6 +147,22 @@ func (s *Service) oauthCallback(w http.ResponseWriter, r *http.Request) {
 	case !s.sessionLive(r.Context(), uid, flow.SessionID):
 		ret.failed(flow.ServerID, SignInSignedOut)
 		return
+	}
+	p, err := s.openPending(uid, flow)
+	if err != nil {
+		slog.ErrorContext(r.Context(), "mcp oauth pending grant", "server", flow.ServerID, "err", err)
+		ret.failed(flow.ServerID, SignInServerError)
+		return
+	}
+	// RFC 9207: the answer must come from the authorization server the
+	// flow was started with, error answers included.
+	if err := p.Grant.CheckIssuer(q.Get("iss"), q.Has("iss")); err != nil {
+		slog.InfoContext(r.Context(), "mcp oauth answer from another issuer", "server", flow.ServerID, "issuer", p.Grant.Issuer,
+			"iss", clip.Runes(q.Get("iss"), 200))
+		ret.explained(uid, flow.ServerID, SignInRefused, err.Error())
+		return
+	}
+	switch {
 	case q.Get("error") == "access_denied":
 		ret.failed(flow.ServerID, SignInCancelled)
 		return
@@ -150,7 +174,7 @@ func (s *Service) oauthCallback(w http.ResponseWriter, r *http.Request) {
 		ret.explained(uid, flow.ServerID, SignInRefused, mcpauth.Refusal(q.Get("error")))
 		return
 	}
-	if err := s.finishSignIn(r.Context(), uid, flow, q.Get("code")); err != nil {
+	if err := s.finishSignIn(r.Context(), uid, flow, p, q.Get("code")); err != nil {
 		var ue *mcpauth.Error
 		var me *mcp.Error
 		switch {
@@ -182,17 +206,20 @@ func (s *Service) sessionLive(ctx context.Context, uid, sid string) bool {
 	return live
 }
 
-// finishSignIn exchanges code, handshakes with the token and stores the
-// connection with the sealed grant.
-func (s *Service) finishSignIn(ctx context.Context, uid string, flow store.MCPOAuthFlow, code string) error {
+// openPending opens what the flow keeps sealed until the callback.
+func (s *Service) openPending(uid string, flow store.MCPOAuthFlow) (pendingGrant, error) {
+	var p pendingGrant
 	plain, err := s.sealer.Open(flow.Sealed, uid, flow.ServerID)
 	if err != nil {
-		return err
+		return p, err
 	}
-	var p pendingGrant
-	if err := json.Unmarshal([]byte(plain), &p); err != nil {
-		return err
-	}
+	err = json.Unmarshal([]byte(plain), &p)
+	return p, err
+}
+
+// finishSignIn exchanges code, handshakes with the token and stores the
+// connection with the sealed grant.
+func (s *Service) finishSignIn(ctx context.Context, uid string, flow store.MCPOAuthFlow, p pendingGrant, code string) error {
 	srv, err := s.st.GetMCPServer(ctx, flow.ServerID)
 	if err != nil {
 		return err
@@ -204,6 +231,16 @@ func (s *Service) finishSignIn(ctx context.Context, uid string, flow store.MCPOA
 		return err
 	}
 	res, err := mcp.Handshake(ctx, s.client, mcp.Target{Endpoint: flow.EndpointURL, Transport: srv.Transport, APIKey: tok.AccessToken, KeyHeader: "Authorization"})
+	var me *mcp.Error
+	if errors.As(err, &me) && me.Rejected() {
+		// A token just issued and refused: the server may have moved to
+		// another authorization server meanwhile; the next sign-in goes there.
+		if found, derr := mcpauth.Discover(ctx, s.client, flow.EndpointURL); derr == nil && found.Auth.Issuer != p.Grant.Issuer {
+			slog.InfoContext(ctx, "mcp sign-in: the server's authorization server changed during the sign-in", "server", srv.ID,
+				"from", p.Grant.Issuer, "to", found.Auth.Issuer)
+			return &mcp.Error{Kind: me.Kind, Detail: displayName(srv) + " now signs in with another authorization server: sign in again."}
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -241,6 +278,21 @@ func (s *Service) revokeSignIn(ctx context.Context, uid, cid string) {
 	if err := sealed.Grant.Revoke(ctx, s.client, sealed.Token); err != nil {
 		slog.InfoContext(ctx, "mcp sign-in not revoked", "server", c.ServerID, "err", err)
 	}
+}
+
+// previousSignIn is the grant of the user's last sign-in to this server
+// and endpoint, when there is one that can be read.
+func (s *Service) previousSignIn(ctx context.Context, uid, serverID, endpoint string) (mcpauth.Sealed, bool) {
+	c, err := s.st.GetMCPConnection(ctx, uid, signInConnectionID(uid, serverID, endpoint))
+	if err != nil || !c.OAuth || len(c.SealedAPIKey) == 0 {
+		return mcpauth.Sealed{}, false
+	}
+	plain, err := s.sealer.Open(c.SealedAPIKey, uid, c.ServerID)
+	if err != nil {
+		return mcpauth.Sealed{}, false
+	}
+	sealed, err := mcpauth.DecodeSealed(plain)
+	return sealed, err == nil
 }
 
 // widerScopes adds to scopes the scope the server asked for when it last

@@ -149,7 +149,9 @@ func TestSignInStartSaysItInWords(t *testing.T) {
 	t.Parallel()
 	s := newSignInStack(t)
 	_, token := s.user("start-words")
-	// A server that asks for sign-in and publishes no metadata.
+	// A server that asks for sign-in and publishes no metadata: the
+	// 2025-03-26 default endpoints at its origin are tried, and the
+	// registration's is not there.
 	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/mcp" {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="mcp"`)
@@ -165,11 +167,11 @@ func TestSignInStartSaysItInWords(t *testing.T) {
 		Detail string `json:"detail"`
 	}
 	_ = json.Unmarshal(w.Body.Bytes(), &got)
-	want := "The server's sign-in metadata could not be read (HTTP 404 at " + bare.URL + "/.well-known/oauth-protected-resource)."
+	want := "No metadata refused to register this app (HTTP 404 at " + bare.URL + "/register)."
 	if w.Code != http.StatusBadGateway || got.Detail != want {
 		t.Errorf("start = %d %s\nwant 502 %q", w.Code, w.Body, want)
 	}
-	for _, goWord := range []string{"GetProtectedResourceMetadata", "metadataURL", "bad status", `Get "`} {
+	for _, goWord := range []string{"GetProtectedResourceMetadata", "metadataURL", "bad status", `Get "`, "registration failed"} {
 		if strings.Contains(w.Body.String(), goWord) {
 			t.Errorf("start's error holds %q: %s", goWord, w.Body)
 		}

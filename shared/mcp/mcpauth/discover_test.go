@@ -23,6 +23,15 @@ type resource struct {
 	asMeta    map[string]any              // extra or overriding AS metadata fields
 	register  func(w http.ResponseWriter) // the registration endpoint's answer (nil: none offered)
 	status    int                         // the unauthenticated initialize's status (default 401)
+	// discoverStatus is the status of a server/discover without a token
+	// (default: status).
+	discoverStatus int
+	// prmResource is the PRM's resource: a path is on the MCP server's
+	// origin, "" the endpoint.
+	prmResource string
+	// legacyAS serves the AS metadata at the MCP server's own origin, with
+	// it as the issuer (the 2025-03-26 layout).
+	legacyAS bool
 
 	mcpSrv, asSrv *httptest.Server
 	registered    atomic.Int32
@@ -54,9 +63,23 @@ func (r *resource) start(t *testing.T) *resource {
 	}))
 	t.Cleanup(r.asSrv.Close)
 	r.mcpSrv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if r.legacyAS && req.URL.Path == "/.well-known/oauth-authorization-server" {
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(map[string]any{"issuer": r.mcpSrv.URL, "authorization_endpoint": r.mcpSrv.URL + "/oauth/authorize",
+				"token_endpoint": r.mcpSrv.URL + "/oauth/token", "registration_endpoint": r.mcpSrv.URL + "/oauth/register",
+				"response_types_supported": []string{"code"}, "code_challenge_methods_supported": []string{"S256"}})
+			return
+		}
 		for _, p := range r.prmAt {
 			if req.URL.Path == p {
-				ct, body := "application/json", []byte(`{"resource":"`+r.endpoint()+`","authorization_servers":["`+r.asSrv.URL+`"],"scopes_supported":["prm-scope"]}`)
+				resource := r.endpoint()
+				switch {
+				case strings.HasPrefix(r.prmResource, "/"):
+					resource = r.mcpSrv.URL + r.prmResource
+				case r.prmResource != "":
+					resource = r.prmResource
+				}
+				ct, body := "application/json", []byte(`{"resource":"`+resource+`","authorization_servers":["`+r.asSrv.URL+`"],"scopes_supported":["prm-scope"]}`)
 				if r.prm != nil {
 					ct, body = r.prm()
 				}
@@ -72,6 +95,9 @@ func (r *resource) start(t *testing.T) *resource {
 			status := r.status
 			if status == 0 {
 				status = http.StatusUnauthorized
+			}
+			if r.discoverStatus != 0 && req.Header.Get("MCP-Protocol-Version") == "2026-07-28" {
+				status = r.discoverStatus
 			}
 			w.WriteHeader(status)
 			return
@@ -119,6 +145,8 @@ func TestDiscoverBranches(t *testing.T) {
 			asMetaAt: "/.well-known/oauth-authorization-server"}, "prm-scope"},
 		{"OpenID Connect discovery", &resource{prmAt: []string{"/.well-known/oauth-protected-resource"},
 			asMetaAt: "/.well-known/openid-configuration"}, "prm-scope"},
+		{"initialize answered, discovery refused", &resource{status: http.StatusBadRequest, discoverStatus: http.StatusUnauthorized,
+			prmAt: []string{"/.well-known/oauth-protected-resource/mcp"}, asMetaAt: "/.well-known/oauth-authorization-server"}, "prm-scope"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -133,6 +161,67 @@ func TestDiscoverBranches(t *testing.T) {
 					r.endpoint(), r.asSrv.URL+"/token", tc.wantScope)
 			}
 		})
+	}
+}
+
+// TestDiscoverResourceCoveringTheEndpoint: metadata at the root may name
+// the server's origin (or a parent path of the endpoint) as its resource;
+// that resource is the one signed in for.
+func TestDiscoverResourceCoveringTheEndpoint(t *testing.T) {
+	t.Parallel()
+	for _, named := range []string{"", "/"} {
+		r := (&resource{prmAt: []string{"/.well-known/oauth-protected-resource"}, asMetaAt: "/.well-known/oauth-authorization-server",
+			prmResource: named}).start(t)
+		if named == "" {
+			r.prmResource = r.mcpSrv.URL // the origin, as written without a slash
+		}
+		srv, err := mcpauth.Discover(context.Background(), loopback, r.endpoint())
+		if err != nil {
+			t.Fatalf("resource %q: %v", r.prmResource, err)
+		}
+		if want := r.mcpSrv.URL + named; srv.Resource != want {
+			t.Errorf("resource = %q, want %q (the metadata's)", srv.Resource, want)
+		}
+	}
+}
+
+// TestDiscoverLegacy: a server with no Protected Resource Metadata is
+// signed in to as the 2025-03-26 revision says: the authorization server's
+// metadata at the MCP server's origin, else its default endpoints there;
+// the resource is the endpoint.
+func TestDiscoverLegacy(t *testing.T) {
+	t.Parallel()
+	r := (&resource{legacyAS: true}).start(t)
+	srv, err := mcpauth.Discover(context.Background(), loopback, r.endpoint())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if srv.Resource != r.endpoint() || srv.Auth.Issuer != r.mcpSrv.URL || srv.Auth.TokenEndpoint != r.mcpSrv.URL+"/oauth/token" {
+		t.Errorf("metadata at the origin: resource %q, issuer %q, token %q", srv.Resource, srv.Auth.Issuer, srv.Auth.TokenEndpoint)
+	}
+	r = (&resource{}).start(t)
+	srv, err = mcpauth.Discover(context.Background(), loopback, r.endpoint())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := r.mcpSrv.URL
+	if a := srv.Auth; a.AuthorizationEndpoint != o+"/authorize" || a.TokenEndpoint != o+"/token" || a.RegistrationEndpoint != o+"/register" || srv.Resource != r.endpoint() {
+		t.Errorf("no metadata: %+v, resource %q; want the default endpoints at %s", a, srv.Resource, o)
+	}
+}
+
+// TestFromChallenge: a challenge the caller already has (a tool call's
+// 403 insufficient_scope) starts discovery without probing, with its scope.
+func TestFromChallenge(t *testing.T) {
+	t.Parallel()
+	r := (&resource{status: http.StatusOK, prmAt: []string{"/custom-prm"}, asMetaAt: "/.well-known/oauth-authorization-server"}).start(t)
+	srv, err := mcpauth.FromChallenge(context.Background(), loopback, r.endpoint(),
+		[]string{`Bearer error="insufficient_scope", scope="files:write", resource_metadata="` + r.mcpSrv.URL + `/custom-prm"`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(srv.Scopes, " ") != "files:write" || srv.Resource != r.endpoint() {
+		t.Errorf("from the challenge: scopes %q, resource %q", srv.Scopes, srv.Resource)
 	}
 }
 
@@ -152,7 +241,9 @@ func TestDiscoverRefusals(t *testing.T) {
 		want string
 	}{
 		{"no 401", &resource{status: http.StatusOK, prmAt: wellKnown, asMetaAt: asPath}, "does not ask for sign-in"},
-		{"no metadata anywhere", &resource{asMetaAt: asPath}, "sign-in metadata could not be read"},
+		{"the challenge's metadata is missing", &resource{challenge: `Bearer resource_metadata="RESOURCE_METADATA"`, asMetaAt: asPath}, "sign-in metadata could not be read"},
+		{"metadata names a sibling path", &resource{prmAt: wellKnown, asMetaAt: asPath, prmResource: "/other"}, "names another server"},
+		{"metadata names another host", &resource{prmAt: wellKnown, asMetaAt: asPath, prmResource: "https://evil.example/mcp"}, "names another server"},
 		{"metadata is HTML", &resource{prmAt: wellKnown, asMetaAt: asPath, prm: func() (string, []byte) {
 			return "text/html", []byte("<!doctype html><p>Welcome")
 		}}, "sign-in metadata could not be read"},
@@ -251,10 +342,10 @@ func TestClientFor(t *testing.T) {
 
 	cimd := &resource{register: ok, asMeta: map[string]any{"client_id_metadata_document_supported": true}}
 	srv := discover(cimd)
-	if c, err := id("https://site.example/api/v1/mcp-oauth/client-metadata.json").ClientFor(ctx, loopback, srv, "", "S"); err != nil || c.ID != "https://site.example/api/v1/mcp-oauth/client-metadata.json" {
+	if c, err := id("https://site.example/api/v1/mcp-oauth/client-metadata.json").ClientFor(ctx, loopback, srv, mcpauth.Client{}, "S"); err != nil || c.ID != "https://site.example/api/v1/mcp-oauth/client-metadata.json" {
 		t.Errorf("metadata document: %+v %v", c, err)
 	}
-	if c, err := id("").ClientFor(ctx, loopback, srv, "", "S"); err != nil || c.ID != "registered-1" {
+	if c, err := id("").ClientFor(ctx, loopback, srv, mcpauth.Client{}, "S"); err != nil || c.ID != "registered-1" {
 		t.Errorf("no https site: want the registration, got %+v %v", c, err)
 	}
 
@@ -262,7 +353,7 @@ func TestClientFor(t *testing.T) {
 	srv = discover(reg)
 	site := id("")
 	for range 3 {
-		if c, err := site.ClientFor(ctx, loopback, srv, "", "S"); err != nil || c.ID != "registered-1" || c.Method != "none" {
+		if c, err := site.ClientFor(ctx, loopback, srv, mcpauth.Client{}, "S"); err != nil || c.ID != "registered-1" || c.Method != "none" {
 			t.Fatalf("registration: %+v %v", c, err)
 		}
 	}
@@ -271,15 +362,15 @@ func TestClientFor(t *testing.T) {
 	}
 
 	srv = discover(&resource{register: refused})
-	if _, err := id("").ClientFor(ctx, loopback, srv, "", "Sentry"); err == nil || !strings.Contains(err.Error(), "Sentry refused to register this app") {
+	if _, err := id("").ClientFor(ctx, loopback, srv, mcpauth.Client{}, "Sentry"); err == nil || !strings.Contains(err.Error(), "Sentry refused to register this app") {
 		t.Errorf("refused registration: %v", err)
 	}
 
 	srv = discover(&resource{})
-	if _, err := id("").ClientFor(ctx, loopback, srv, "", "Linear"); err == nil || err.Error() != "Linear does not let new apps register; ask its owner for a client id" {
+	if _, err := id("").ClientFor(ctx, loopback, srv, mcpauth.Client{}, "Linear"); err == nil || err.Error() != "Linear does not let new apps register; ask its owner for a client id" {
 		t.Errorf("no registration: %v", err)
 	}
-	if c, err := id("").ClientFor(ctx, loopback, srv, "ops-client", "Linear"); err != nil || c.ID != "ops-client" {
+	if c, err := id("").ClientFor(ctx, loopback, srv, mcpauth.Client{ID: "ops-client"}, "Linear"); err != nil || c.ID != "ops-client" {
 		t.Errorf("operator's client id: %+v %v", c, err)
 	}
 }

@@ -48,43 +48,63 @@ type Registrations interface {
 }
 
 // ClientFor is the product's client at srv's authorization server, in the
-// spec's order: the metadata document when the server takes one, else the
-// site's registration (made once), else configured (an operator's client
-// id for that server), else an error naming what the server lacks.
-func (id Identity) ClientFor(ctx context.Context, hc *http.Client, srv Server, configured, serverName string) (Client, error) {
+// MCP spec's order: the operator's pre-registered client for this server
+// (configured, when its ID is set), else the metadata document when the
+// server takes one, else the site's registration (made once per
+// authorization server), else an error naming what the server lacks.
+func (id Identity) ClientFor(ctx context.Context, hc *http.Client, srv Server, configured Client, serverName string) (Client, error) {
 	asm := srv.Auth
+	if configured.ID != "" {
+		return preregistered(configured, asm), nil
+	}
 	if asm.ClientIDMetadataDocumentSupported && strings.HasPrefix(id.MetadataURL, "https://") {
 		return Client{ID: id.MetadataURL, Method: "none"}, nil
 	}
-	if asm.RegistrationEndpoint != "" {
-		key := asm.Issuer + " " + id.RedirectURL
-		if c, ok, err := id.Registrations.OAuthClient(ctx, key); err != nil || ok {
-			return c, err
-		}
-		res, err := oauthex.RegisterClient(ctx, asm.RegistrationEndpoint, &oauthex.ClientRegistrationMetadata{
-			RedirectURIs: []string{id.RedirectURL}, TokenEndpointAuthMethod: "none",
-			GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"},
-			ClientName: id.ClientName, Scope: strings.Join(srv.Scopes, " "),
-		}, hc)
-		if err != nil {
-			return Client{}, failed(err, "%s refused to register this app (%s at %s).", serverName, registrationWhy(err), shownURL(asm.RegistrationEndpoint))
-		}
-		c := Client{ID: res.ClientID, Secret: res.ClientSecret, Method: res.TokenEndpointAuthMethod}
-		if c.Method == "" {
-			c.Method = "none"
-			if c.Secret != "" {
-				c.Method = "client_secret_basic"
-			}
-		}
-		if err := id.Registrations.SaveOAuthClient(ctx, key, c); err != nil {
-			return Client{}, err
-		}
-		return c, nil
+	if asm.RegistrationEndpoint == "" {
+		return Client{}, fail("%s does not let new apps register; ask its owner for a client id", serverName)
 	}
-	if configured != "" {
-		return Client{ID: configured, Method: "none"}, nil
+	key := asm.Issuer + " " + id.RedirectURL
+	if c, ok, err := id.Registrations.OAuthClient(ctx, key); err != nil || ok {
+		return c, err
 	}
-	return Client{}, fail("%s does not let new apps register; ask its owner for a client id", serverName)
+	res, err := oauthex.RegisterClient(ctx, asm.RegistrationEndpoint, &oauthex.ClientRegistrationMetadata{
+		RedirectURIs: []string{id.RedirectURL}, TokenEndpointAuthMethod: "none",
+		GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"},
+		// A server-side web client (SEP-837): the browser comes back to the
+		// site, which keeps the tokens.
+		ApplicationType: "web",
+		ClientName:      id.ClientName, Scope: strings.Join(srv.Scopes, " "),
+	}, hc)
+	if err != nil {
+		return Client{}, failed(err, "%s refused to register this app (%s at %s).", serverName, registrationWhy(err), shownURL(asm.RegistrationEndpoint))
+	}
+	c := Client{ID: res.ClientID, Secret: res.ClientSecret, Method: res.TokenEndpointAuthMethod}
+	if c.Method == "" {
+		c.Method = "none"
+		if c.Secret != "" {
+			c.Method = "client_secret_basic"
+		}
+	}
+	if err := id.Registrations.SaveOAuthClient(ctx, key, c); err != nil {
+		return Client{}, err
+	}
+	return c, nil
+}
+
+// preregistered is an operator's client as the token endpoint takes it: a
+// public client sends its id alone; one with a secret authenticates with
+// HTTP Basic (RFC 6749's default), or in the form when the authorization
+// server lists client_secret_post and not client_secret_basic.
+func preregistered(c Client, asm *oauthex.AuthServerMeta) Client {
+	switch m := asm.TokenEndpointAuthMethodsSupported; {
+	case c.Secret == "":
+		c.Method = "none"
+	case slices.Contains(m, "client_secret_post") && !slices.Contains(m, "client_secret_basic"):
+		c.Method = "client_secret_post"
+	default:
+		c.Method = "client_secret_basic"
+	}
+	return c
 }
 
 // Grant is a sign-in under way or done: what the token endpoint, refresh
@@ -98,12 +118,35 @@ type Grant struct {
 	Resource      string   `json:"resource"`
 	Scopes        []string `json:"scopes,omitempty"`
 	RedirectURL   string   `json:"redirect_url"`
+	// IssInResponse: the authorization server says it names itself in
+	// every authorization response (RFC 9207's
+	// authorization_response_iss_parameter_supported).
+	IssInResponse bool `json:"iss_in_response,omitempty"`
 }
 
 // NewGrant is the grant to ask srv's authorization server for.
 func NewGrant(srv Server, c Client, redirectURL string) Grant {
 	return Grant{Client: c, Issuer: srv.Auth.Issuer, AuthURL: srv.Auth.AuthorizationEndpoint, TokenURL: srv.Auth.TokenEndpoint,
-		RevocationURL: srv.Auth.RevocationEndpoint, Resource: srv.Resource, Scopes: srv.Scopes, RedirectURL: redirectURL}
+		RevocationURL: srv.Auth.RevocationEndpoint, Resource: srv.Resource, Scopes: srv.Scopes, RedirectURL: redirectURL,
+		IssInResponse: srv.Auth.AuthorizationResponseIssParameterSupported}
+}
+
+// CheckIssuer holds an authorization response's iss (RFC 9207; present
+// tells a missing one from an empty one) to the grant's authorization
+// server: one that says it sends iss must send its own issuer; any iss
+// that is sent must be that issuer, compared as the strings they are (a
+// trailing slash or another case is another issuer). A response from
+// another server (a mix-up) is refused before its code is used.
+func (g Grant) CheckIssuer(iss string, present bool) error {
+	switch {
+	case !present && g.IssInResponse:
+		return fail("The sign-in's answer did not say which authorization server sent it, which that server promises to, so it was not used.")
+	case present && iss != g.Issuer:
+		// iss came in the return address, which anyone can write: not repeated.
+		return fail("The sign-in's answer named another authorization server than the one it was started with (%s), so it was not used.",
+			shownURL(g.Issuer))
+	}
+	return nil
 }
 
 func (g Grant) config() *oauth2.Config {

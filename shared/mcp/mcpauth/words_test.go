@@ -35,8 +35,8 @@ func TestDiscoverSaysItInWords(t *testing.T) {
 		r    *resource
 		want func(r *resource) string
 	}{
-		{"no metadata anywhere", &resource{asMetaAt: asPath}, func(r *resource) string {
-			return "The server's sign-in metadata could not be read (HTTP 404 at " + r.mcpSrv.URL + "/.well-known/oauth-protected-resource)."
+		{"the challenge's metadata is missing", &resource{challenge: `Bearer resource_metadata="RESOURCE_METADATA"`, asMetaAt: asPath}, func(r *resource) string {
+			return "The server's sign-in metadata could not be read (HTTP 404 at " + r.mcpSrv.URL + "/custom-prm)."
 		}},
 		{"metadata is HTML", &resource{prmAt: wellKnown, asMetaAt: asPath, prm: func() (string, []byte) {
 			return "text/html", []byte("<!doctype html><p>Welcome")
@@ -102,7 +102,7 @@ func TestRefusedRegistrationSaysItInWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = mcpauth.Identity{RedirectURL: "https://site.example/cb", ClientName: "Test", Registrations: memRegistrations{m: map[string]mcpauth.Client{}}}.
-		ClientFor(context.Background(), loopback, srv, "", "Sentry")
+		ClientFor(context.Background(), loopback, srv, mcpauth.Client{}, "Sentry")
 	want := "Sentry refused to register this app (it answered invalid_client_metadata at " + r.asSrv.URL + "/register)."
 	if err == nil || err.Error() != want {
 		t.Fatalf("ClientFor error = %v\nwant %s", err, want)

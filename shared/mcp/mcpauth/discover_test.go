@@ -374,3 +374,40 @@ func TestClientFor(t *testing.T) {
 		t.Errorf("operator's client id: %+v %v", c, err)
 	}
 }
+
+// TestClientForPreregistered: an operator's client comes first, before the
+// metadata document and a registration (the MCP spec's order); with a
+// secret it authenticates as the authorization server says: HTTP Basic,
+// or in the form when only client_secret_post is listed.
+func TestClientForPreregistered(t *testing.T) {
+	t.Parallel()
+	ok := func(w http.ResponseWriter) { w.WriteHeader(http.StatusCreated); _, _ = w.Write([]byte(`{"client_id":"registered-1"}`)) }
+	cases := []struct {
+		methods    []string
+		secret     string
+		wantMethod string
+	}{
+		{nil, "s3cret", "client_secret_basic"},
+		{[]string{"client_secret_basic"}, "s3cret", "client_secret_basic"},
+		{[]string{"client_secret_post"}, "s3cret", "client_secret_post"},
+		{[]string{"client_secret_post", "client_secret_basic"}, "s3cret", "client_secret_basic"},
+		{[]string{"client_secret_basic"}, "", "none"},
+	}
+	for _, tc := range cases {
+		r := (&resource{register: ok, prmAt: []string{"/.well-known/oauth-protected-resource"}, asMetaAt: "/.well-known/oauth-authorization-server",
+			asMeta: map[string]any{"client_id_metadata_document_supported": true, "token_endpoint_auth_methods_supported": tc.methods}}).start(t)
+		srv, err := mcpauth.Discover(context.Background(), loopback, r.endpoint())
+		if err != nil {
+			t.Fatal(err)
+		}
+		site := mcpauth.Identity{MetadataURL: "https://site.example/cimd.json", RedirectURL: "https://site.example/cb", ClientName: "Test",
+			Registrations: memRegistrations{m: map[string]mcpauth.Client{}}}
+		c, err := site.ClientFor(context.Background(), loopback, srv, mcpauth.Client{ID: "ops", Secret: tc.secret}, "S")
+		if err != nil || c.ID != "ops" || c.Secret != tc.secret || c.Method != tc.wantMethod {
+			t.Errorf("methods %v: client %+v (%v), want ops with %s", tc.methods, c, err, tc.wantMethod)
+		}
+		if n := r.registered.Load(); n != 0 {
+			t.Errorf("registered %d times beside an operator's client", n)
+		}
+	}
+}

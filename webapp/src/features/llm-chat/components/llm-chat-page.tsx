@@ -13,7 +13,7 @@ import { holdsMenu } from '../menu';
 import { providerLabel } from '../providers';
 import type { ChatMessage } from '../state/types';
 import { enabledServers, toolsForSend, toolsLine } from '../tools/tool-settings';
-import { APPROVAL_FIRST, useChat, type SendOptions } from '../use-chat';
+import { useChat, type SendOptions } from '../use-chat';
 import { ChatInput } from './chat-input';
 import { FillMenuModal } from './fill-menu-modal';
 import { HistoryControl } from './history-control';
@@ -181,7 +181,7 @@ export default function LlmChatPage() {
             value={chat.draft}
             placeholder={`Message ${label} (${tab.model})...`}
             sending={chat.sending}
-            blocked={chat.awaitingApproval ? APPROVAL_FIRST : undefined}
+            blocked={chat.pauseText ?? undefined}
             onChange={(text) => setDraft(text)}
             onSend={sendDraft}
             onStop={streamingId ? onStop : undefined}

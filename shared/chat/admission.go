@@ -33,7 +33,8 @@ const cleanupTimeout = 5 * time.Second
 // reply.stream cuts it off if they refuse. The error is the refusal;
 // nothing was written.
 func (e *Engine) admit(ctx context.Context, req Request) (r *reply, err error) {
-	if req.Approval == nil && len(req.Messages) == 0 {
+	resuming := req.Approval != nil || req.Elicitation != nil
+	if !resuming && len(req.Messages) == 0 {
 		return nil, refuse(Invalid, "Message is required")
 	}
 	now := e.opts.Now().UTC()
@@ -45,18 +46,19 @@ func (e *Engine) admit(ctx context.Context, req Request) (r *reply, err error) {
 		}
 	}()
 	r = &reply{uid: uid, sid: req.SessionID, connID: req.ConnectionID, model: req.Model, msgs: req.Messages,
-		tr: &turn{uid: uid}, adm: adm, parent: ctx, opts: e.opts, st: e.st, tools: e.tools, verdicts: e.verdicts}
+		tr: &turn{uid: uid}, adm: adm, parent: ctx, opts: e.opts, st: e.st, tools: e.tools, verdicts: e.verdicts, asks: e.asks}
 	if req.Approval != nil {
 		r.decision = req.Approval.Decision
 	}
-	if req.Approval == nil && len(req.MCPConnectionIDs) == 0 {
+	r.answer = req.Elicitation
+	if !resuming && len(req.MCPConnectionIDs) == 0 {
 		r.rt, r.sure = e.sureRoute(req, now)
 	}
 	if !r.sure {
 		adm.begin()
 		// The tools' connections are read beside the checks.
 		var trErr error
-		if req.Approval == nil {
+		if !resuming {
 			r.tr, trErr = e.tools.load(ctx, uid, req.MCPConnectionIDs, req.ConfirmReadOnly, false)
 		}
 		conn, err := adm.wait()
@@ -65,7 +67,7 @@ func (e *Engine) admit(ctx context.Context, req Request) (r *reply, err error) {
 			return nil, err
 		}
 		e.verdicts.passed(uid, req.SessionID, adm, false)
-		if trErr == nil && req.Approval != nil {
+		if trErr == nil && resuming {
 			// Taken only once the checks passed: a refused resume keeps
 			// its approval for the user's next try.
 			r.resumed, r.tr, trErr = e.resume(ctx, req, now)

@@ -31,6 +31,9 @@ const maxPausedBytes = 300 << 10
 // not over).
 func (r *reply) pause(spent llm.Usage) error {
 	r.paused.Usage = spent
+	if r.paused.Elicit != nil {
+		return r.pauseForQuestion()
+	}
 	token, expires, err := savePaused(context.WithoutCancel(r.parent), r.st, r.uid, *r.paused, r.opts.Now())
 	if err != nil {
 		slog.ErrorContext(r.parent, "reply not paused", "err", err)
@@ -96,22 +99,9 @@ func approvalKey(a Approval) string {
 // a server disconnected meanwhile is no longer offered, its pending call
 // fails saying so, and the others still serve.
 func (e *Engine) resume(ctx context.Context, req Request, now time.Time) (*pausedReply, *turn, error) {
-	a, err := e.st.TakeToolApproval(ctx, req.UserID, approvalKey(*req.Approval), req.ConnectionID, now)
-	switch {
-	case errors.Is(err, store.ErrApprovalOtherConnection):
-		return nil, nil, refuse(Conflict, msgOtherConnection)
-	case errors.Is(err, store.ErrApprovalUnknown):
-		return nil, nil, refuse(NotFound, "This approval is not known: the reply it paused belongs to another account or no longer exists.")
-	case errors.Is(err, store.ErrApprovalUsed):
-		return nil, nil, refuse(Conflict, "This tool call was already answered.")
-	case errors.Is(err, store.ErrApprovalExpired):
-		return nil, nil, refuse(Conflict, "This approval expired: a paused reply waits %d minutes. Send your message again.", int(ApprovalTTL.Minutes()))
-	case err != nil:
-		return nil, nil, err
-	}
-	p, err := decodePaused(a.State)
+	p, err := e.takePaused(ctx, req, now)
 	if err != nil {
-		return nil, nil, fmt.Errorf("resume paused reply: %w", err)
+		return nil, nil, err
 	}
 	if p.ConnectionID != req.ConnectionID { // an approval saved without its connection
 		return nil, nil, refuse(Conflict, msgOtherConnection)
@@ -129,6 +119,32 @@ func (e *Engine) resume(ctx context.Context, req Request, now time.Time) (*pause
 
 const msgOtherConnection = "This approval belongs to another chat connection."
 
+// takePaused takes the paused reply an approval, or an answer to a
+// server's question, resumes.
+func (e *Engine) takePaused(ctx context.Context, req Request, now time.Time) (pausedReply, error) {
+	if req.Elicitation != nil {
+		return e.resumeQuestion(ctx, req, now)
+	}
+	a, err := e.st.TakeToolApproval(ctx, req.UserID, approvalKey(*req.Approval), req.ConnectionID, now)
+	switch {
+	case errors.Is(err, store.ErrApprovalOtherConnection):
+		return pausedReply{}, refuse(Conflict, msgOtherConnection)
+	case errors.Is(err, store.ErrApprovalUnknown):
+		return pausedReply{}, refuse(NotFound, "This approval is not known: the reply it paused belongs to another account or no longer exists.")
+	case errors.Is(err, store.ErrApprovalUsed):
+		return pausedReply{}, refuse(Conflict, "This tool call was already answered.")
+	case errors.Is(err, store.ErrApprovalExpired):
+		return pausedReply{}, refuse(Conflict, "This approval expired: a paused reply waits %d minutes. Send your message again.", int(ApprovalTTL.Minutes()))
+	case err != nil:
+		return pausedReply{}, err
+	}
+	p, err := decodePaused(a.State)
+	if err != nil {
+		return pausedReply{}, fmt.Errorf("resume paused reply: %w", err)
+	}
+	return p, nil
+}
+
 // finishRound answers a resumed round's pending call as the user decided,
 // then the round's other calls (reply.toolCalls); false when one of them
 // pauses the reply again.
@@ -137,12 +153,18 @@ func (r *reply) finishRound() bool {
 	r.rounds, r.msgs = p.Rounds, loadMessages(p.Messages)
 	calls, results := loadCalls(p.Calls), loadResults(p.Results)
 	c := calls[p.Pending]
-	switch r.decision {
-	case Deny:
+	switch {
+	case p.Elicit != nil:
+		res, ok := r.finishQuestion(c, p, results, calls)
+		if !ok {
+			return false
+		}
+		results = append(results, res)
+	case r.decision == Deny:
 		res, view := denied(c)
 		_ = r.out.data(toolResultFrame{ToolResult: view})
 		results = append(results, res)
-	case AlwaysAllow:
+	case r.decision == AlwaysAllow:
 		if bt, ok := r.tr.tools.byName[c.Name]; ok {
 			// The allowance binds to the definition the card showed: a
 			// tool that changed since asks again at its next call.
@@ -158,9 +180,17 @@ func (r *reply) finishRound() bool {
 				r.tr.allow(bt, seen)
 			}
 		}
-		results = append(results, r.runTool(c))
+		res, ok := r.runTool(c, nil, calls, results, p.Pending)
+		if !ok {
+			return false
+		}
+		results = append(results, res)
 	default:
-		results = append(results, r.runTool(c))
+		res, ok := r.runTool(c, nil, calls, results, p.Pending)
+		if !ok {
+			return false
+		}
+		results = append(results, res)
 	}
 	return r.toolCalls(calls, results, p.Pending+1)
 }
@@ -184,6 +214,9 @@ type pausedReply struct {
 	// Seen is the pending tool's definition as the approval card showed
 	// it: what "always" allows.
 	Seen   *store.ToolPrint `json:"seen,omitempty"`
+	// Elicit: the reply paused on the server's question to its pending
+	// call, asked through request state (elicitation.go).
+	Elicit *pausedElicit `json:"elicit,omitempty"`
 	Rounds int              `json:"rounds"`
 	// Usage is what the reply spent before the pause (already metered),
 	// so the last usage frame covers every model call of the reply.

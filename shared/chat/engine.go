@@ -110,6 +110,7 @@ func OptionsFromConfig(cfg config.Chat) (Options, error) {
 	return Options{StallTimeout: cfg.StallTimeout, Limits: cfg.Limits, Tools: ToolOptions{
 		Sealer: sealer, Pool: mcp.NewPool(client, sessionIdle, maxSessions),
 		MaxRounds: cfg.Tools.MaxRounds, CallTimeout: callTimeout, ConnectTimeout: cfg.Tools.ConnectTimeout,
+		LoopbackURLs: policy.AllowLoopback,
 	}}, nil
 }
 
@@ -130,13 +131,14 @@ type Engine struct {
 	tools    *toolbox
 	verdicts *verdicts
 	known    *knownConversations
+	asks     *askWaiters
 }
 
 // New makes the engine; registry serves the models.
 func New(st *store.Store, registry *llm.Registry, opts Options) *Engine {
 	opts = opts.completed()
 	return &Engine{st: st, registry: registry, opts: opts, tools: &toolbox{st: st, opts: opts.Tools, now: opts.Now},
-		verdicts: newVerdicts(), known: newKnownConversations()}
+		verdicts: newVerdicts(), known: newKnownConversations(), asks: &askWaiters{}}
 }
 
 // Request is one message to answer, or a paused reply to resume, as the
@@ -164,6 +166,10 @@ type Request struct {
 	ConfirmReadOnly bool
 	// Approval resumes a reply paused for a tool call.
 	Approval *Approval
+	// Elicitation resumes a reply paused on a server's question asked
+	// through request state (a question held by an open call is answered
+	// by AnswerElicitation instead).
+	Elicitation *ElicitationAnswer
 	// ConversationID keeps the message and its reply with the caller's
 	// conversation (keep.go): the reply is saved as it streams and goes on
 	// when the client leaves.
@@ -203,7 +209,8 @@ type Sink interface {
 	Content(text string) error
 	// Data is a data frame: v as JSON (a json.RawMessage as it is).
 	Data(v any) error
-	// Event is a named event (the tool_approval that pauses a reply).
+	// Event is a named event (the tool_approval that pauses a reply, a
+	// server's elicitation).
 	Event(name string, v any) error
 	// Error ends the stream saying why.
 	Error(detail string) error

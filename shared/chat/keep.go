@@ -299,7 +299,8 @@ func (r *recorder) frame(v any) {
 		r.msg.Usage = &u
 		r.mu.Unlock()
 		return
-	case messageIDsFrame:
+	case messageIDsFrame, toolProgressFrame:
+		// Progress is live only: history keeps the call's result.
 		return
 	}
 	r.block(v)
@@ -438,9 +439,14 @@ func (r *recorder) Data(v any) error {
 
 // Event records the tool_approval that pauses the reply, which ends its
 // recording: without its token (its id answers it from history).
+//
+// A question a call holds open (elicitation.go) does not end the reply:
+// it is recorded, without its token, and the recording goes on.
 func (r *recorder) Event(name string, v any) error {
 	r.block(map[string]any{name: withoutToken(v)})
-	_ = r.finish()
+	if q, ok := v.(elicitationView); !ok || !q.held {
+		_ = r.finish()
+	}
 	if r.gone {
 		return nil
 	}

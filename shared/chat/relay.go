@@ -28,6 +28,7 @@ type reply struct {
 	tr            *turn        // the tools it offers
 	resumed       *pausedReply // the paused reply it resumes
 	decision      string       // the user's decision on its pending call
+	answer        *ElicitationAnswer // the user's answer to its pending call's question
 	rt            route
 	adm           *admission
 	sure          bool            // its call starts before its checks are over
@@ -39,8 +40,10 @@ type reply struct {
 	st       *store.Store
 	tools    *toolbox
 	verdicts *verdicts
+	asks     *askWaiters
 
 	// Set by stream.
+	deadline  time.Time // when the stream's own limit ends it
 	ctx       context.Context
 	out       *frames
 	stall     *time.Timer
@@ -53,6 +56,9 @@ type reply struct {
 	calls   int       // model calls that count (they spent something)
 	paused  *pausedReply
 	pending approvalCallView // the call paused waits on
+	// pendingQuestion: the server's question a reply paused on (with
+	// paused.Elicit).
+	pendingQuestion elicitationView
 	limited bool             // stopped at MaxRounds with calls unanswered
 }
 
@@ -77,7 +83,8 @@ type reply struct {
 func (r *reply) stream(sink Sink) error {
 	ctx, cancel := context.WithCancelCause(r.parent)
 	defer cancel(nil)
-	ctx, stop := context.WithTimeoutCause(ctx, r.opts.MaxStreamDuration, errTooLong)
+	r.deadline = time.Now().Add(r.opts.MaxStreamDuration)
+	ctx, stop := context.WithDeadlineCause(ctx, r.deadline, errTooLong)
 	defer stop()
 	r.stall = time.AfterFunc(r.opts.StallTimeout, func() { cancel(errStall) })
 	defer r.stall.Stop()
@@ -272,6 +279,10 @@ func (r *reply) end(err error) error {
 // reply's message ids, once its messages are stored), and whether anything
 // went out (until then a refusal is still the caller's answer).
 type frames struct {
+	// mu keeps frames whole: while a tool runs, its server's progress,
+	// log messages and questions are written from the session's
+	// goroutines, beside the keep-alive comments.
+	mu   sync.Mutex
 	sink Sink
 	// open, when set, runs before the first frame; its error stops the
 	// stream before anything is written (openErr keeps it).
@@ -299,6 +310,8 @@ func (f *frames) begin() error {
 }
 
 func (f *frames) content(text string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if err := f.begin(); err != nil {
 		return err
 	}
@@ -306,6 +319,8 @@ func (f *frames) content(text string) error {
 }
 
 func (f *frames) data(v any) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if err := f.begin(); err != nil {
 		return err
 	}
@@ -313,6 +328,8 @@ func (f *frames) data(v any) error {
 }
 
 func (f *frames) event(name string, v any) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if err := f.begin(); err != nil {
 		return err
 	}
@@ -320,6 +337,8 @@ func (f *frames) event(name string, v any) error {
 }
 
 func (f *frames) error(detail string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if err := f.begin(); err != nil {
 		return err
 	}
@@ -327,6 +346,8 @@ func (f *frames) error(detail string) error {
 }
 
 func (f *frames) done() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if err := f.begin(); err != nil {
 		return err
 	}
@@ -334,6 +355,8 @@ func (f *frames) done() error {
 }
 
 func (f *frames) comment(text string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if err := f.begin(); err != nil {
 		return err
 	}

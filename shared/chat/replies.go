@@ -130,7 +130,15 @@ func replay(out *frames, m domain.ConversationMessage, sent, blocks int) (int, i
 			_ = out.content(m.Content[sent:b.At])
 			sent = b.At
 		}
-		if !strings.HasPrefix(string(b.Frame), `{"tool_approval"`) {
+		switch {
+		case strings.HasPrefix(string(b.Frame), `{"tool_approval"`):
+		case strings.HasPrefix(string(b.Frame), `{"elicitation"`):
+			// A question asked in its place in the reply (one a reply
+			// paused on, its last block, is the reply's end).
+			if !(m.Complete && blocks == len(m.Blocks)-1) {
+				_ = out.event("elicitation", eventData(b.Frame, "elicitation"))
+			}
+		default:
 			_ = out.data(json.RawMessage(b.Frame))
 		}
 	}
@@ -147,10 +155,14 @@ func finishReplay(out *frames, m domain.ConversationMessage) {
 		_ = out.error(m.Error)
 		return
 	}
-	if n := len(m.Blocks); n > 0 && strings.HasPrefix(string(m.Blocks[n-1].Frame), `{"tool_approval"`) {
-		// Paused for an approval: the event as it was sent.
-		_ = out.event("tool_approval", json.RawMessage(strings.TrimSuffix(strings.TrimPrefix(string(m.Blocks[n-1].Frame), `{"tool_approval":`), "}")))
-		return
+	if n := len(m.Blocks); n > 0 {
+		for _, name := range []string{"tool_approval", "elicitation"} {
+			if strings.HasPrefix(string(m.Blocks[n-1].Frame), `{"`+name+`"`) {
+				// Paused for an approval or a question: the event as it was sent.
+				_ = out.event(name, eventData(m.Blocks[n-1].Frame, name))
+				return
+			}
+		}
 	}
 	if m.Usage != nil {
 		var uf usageFrame
@@ -158,4 +170,9 @@ func finishReplay(out *frames, m domain.ConversationMessage) {
 		_ = out.data(uf)
 	}
 	_ = out.done()
+}
+
+// eventData is a recorded event's data: {"<name>": data} unwrapped.
+func eventData(frame []byte, name string) json.RawMessage {
+	return json.RawMessage(strings.TrimSuffix(strings.TrimPrefix(string(frame), `{"`+name+`":`), "}"))
 }

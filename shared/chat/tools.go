@@ -40,6 +40,10 @@ type ToolOptions struct {
 	// opening a session (default 15 s).
 	CallTimeout    time.Duration
 	ConnectTimeout time.Duration
+	// LoopbackURLs lets a server's question open a plain http page on
+	// loopback (the devserver's rule for loopback servers); otherwise only
+	// https pages are opened.
+	LoopbackURLs bool
 }
 
 // Bounds of what a tool result may carry.
@@ -76,7 +80,9 @@ const keepAliveEvery = 10 * time.Second
 
 // toolCalls answers calls[from:], results holding the answers before
 // from, and adds the tool turn to the conversation; false when a call
-// needs the user's approval first (the reply pauses there: reply.pause).
+// needs the user first (the reply pauses there: reply.pause): their
+// approval, or their answer to the server's question asked through request
+// state.
 func (r *reply) toolCalls(calls []llm.ToolCall, results []llm.ToolResult, from int) bool {
 	for i := from; i < len(calls); i++ {
 		c := calls[i]
@@ -95,16 +101,23 @@ func (r *reply) toolCalls(calls []llm.ToolCall, results []llm.ToolResult, from i
 				return false
 			}
 		}
-		results = append(results, r.runTool(c))
+		res, ok := r.runTool(c, nil, calls, results, i)
+		if !ok {
+			return false
+		}
+		results = append(results, res)
 	}
 	r.msgs = append(r.msgs, llm.Message{Role: "tool", ToolResults: results})
 	return true
 }
 
-// runTool runs one call with the stall timer stopped (a tool has its own
-// bound), a comment every keepAliveEvery meanwhile, and sends its result
-// frame.
-func (r *reply) runTool(c llm.ToolCall) llm.ToolResult {
+// runTool runs calls[i] (c; retry: the answers to the questions it asked
+// through request state) with the stall timer stopped (a tool has its own
+// bound), a comment every keepAliveEvery meanwhile, what the server sends
+// while it runs relayed (progress, log messages, its questions), and
+// sends its result frame. False: the server asked through request state,
+// and the reply paused for the answer (r.paused).
+func (r *reply) runTool(c llm.ToolCall, retry *pausedElicit, calls []llm.ToolCall, results []llm.ToolResult, i int) (llm.ToolResult, bool) {
 	r.stall.Stop()
 	defer r.stall.Reset(r.opts.StallTimeout)
 	done := make(chan struct{})
@@ -121,11 +134,28 @@ func (r *reply) runTool(c llm.ToolCall) llm.ToolResult {
 			}
 		}
 	})
-	res, view := r.tools.call(r.ctx, r.tr, c)
+	res, view, need := r.tools.call(r.ctx, r.tr, c, retry, func(run *callRun) *mcp.CallHooks { return r.hooks(run, c) })
 	close(done)
 	wg.Wait() // no write of the ticker's after this: frames stay whole
+	if need != nil {
+		if r.pauseOn(c, need, calls, results, i) {
+			return llm.ToolResult{}, false
+		}
+		why := "its question could not be read"
+		if q, err := need.asking(); err == nil {
+			if _, err := r.tools.question(q, r.tr.callView(c)); err != nil {
+				why = err.Error()
+			}
+		}
+		res, view = questionRefused(c, r.tr.tools.byName[c.Name], why)
+	}
 	_ = r.out.data(toolResultFrame{ToolResult: view})
-	return res
+	return res, true
+}
+
+// runToolWith is runTool retrying c with the answers of el.
+func (r *reply) runToolWith(c llm.ToolCall, el *pausedElicit, calls []llm.ToolCall, results []llm.ToolResult, i int) (llm.ToolResult, bool) {
+	return r.runTool(c, el, calls, results, i)
 }
 
 // toolbox reaches users' MCP servers: it reads the connections a reply
@@ -411,13 +441,16 @@ func textBlock(text string) []json.RawMessage {
 
 // call validates a call's arguments and calls its tool on the user's
 // server, answering the result for the model and the frame for the
-// browser. Nothing here fails the reply: a failure is a tool error the
-// model is told about.
-func (b *toolbox) call(ctx context.Context, tr *turn, c llm.ToolCall) (llm.ToolResult, toolResultView) {
+// browser; hooks hear the server while the call runs. retry, when set,
+// calls again with the answers to the questions the server asked through
+// request state; an input-required result answers need, the questions to
+// put to the user (the result is then empty). Nothing here fails the
+// reply: a failure is a tool error the model is told about.
+func (b *toolbox) call(ctx context.Context, tr *turn, c llm.ToolCall, retry *pausedElicit, hooks func(*callRun) *mcp.CallHooks) (llm.ToolResult, toolResultView, *pausedElicit) {
 	start := time.Now()
-	fail := func(detail string) (llm.ToolResult, toolResultView) {
+	fail := func(detail string) (llm.ToolResult, toolResultView, *pausedElicit) {
 		return llm.ToolResult{CallID: c.ID, Name: c.Name, Content: detail, IsError: true},
-			toolResultView{ID: c.ID, IsError: true, Content: textBlock(detail), DurationMS: time.Since(start).Milliseconds()}
+			toolResultView{ID: c.ID, IsError: true, Content: textBlock(detail), DurationMS: time.Since(start).Milliseconds()}, nil
 	}
 	bt, ok := tr.tools.byName[c.Name]
 	if !ok {
@@ -431,10 +464,24 @@ func (b *toolbox) call(ctx context.Context, tr *turn, c llm.ToolCall) (llm.ToolR
 	if err != nil {
 		return fail(toolFailure(bt, err))
 	}
-	cctx, cancel := context.WithTimeout(ctx, b.opts.CallTimeout)
-	defer cancel()
-	res, err := b.opts.Pool.Call(cctx, owner(tr.uid, bt.conn), target, bt.tool.Name, args, b.opts.ConnectTimeout, b.opts.CallTimeout)
-	if err != nil {
+	run := newCallRun(ctx, b.opts.CallTimeout)
+	defer run.end()
+	req := mcp.CallRequest{Name: bt.tool.Name, Args: args, Hooks: hooks(run)}
+	rounds := 0
+	if retry != nil {
+		req.RequestState, rounds = retry.RequestState, retry.Rounds
+		if req.InputResponses, err = retry.responses(); err != nil {
+			return fail(toolFailure(bt, err))
+		}
+	}
+	res, err := b.opts.Pool.CallWith(run.ctx, owner(tr.uid, bt.conn), target, req, b.opts.ConnectTimeout, b.opts.CallTimeout)
+	switch cause := context.Cause(run.ctx); {
+	case err == nil:
+	case errors.Is(cause, errNotAnswered):
+		return fail(fmt.Sprintf("The tool %s on %s was cancelled: %s", bt.tool.Name, bt.conn.Label(), msgNotAnswered))
+	case errors.Is(cause, errCallTimeout) && ctx.Err() == nil:
+		return fail(toolFailure(bt, &mcp.Error{Kind: mcp.KindTimeout, Detail: callTimeoutDetail(b.opts.CallTimeout)}))
+	default:
 		if ctx.Err() == nil { // the client is still there: worth a line
 			slog.InfoContext(ctx, "mcp tool call failed", "server", bt.conn.ServerID, "tool", bt.tool.Name, "err", err)
 		}
@@ -444,9 +491,16 @@ func (b *toolbox) call(ctx context.Context, tr *turn, c llm.ToolCall) (llm.ToolR
 		}
 		return fail(toolFailure(bt, err))
 	}
+	if res.NeedsInput() {
+		need, err := inputRequired(res, rounds)
+		if err != nil {
+			return fail(fmt.Sprintf("The tool %s on %s failed: %s.", bt.tool.Name, bt.conn.Label(), err))
+		}
+		return llm.ToolResult{}, toolResultView{}, need
+	}
 	out := mcp.Output(res, MaxToolResultShown, MaxToolTextForModel)
 	return llm.ToolResult{CallID: c.ID, Name: c.Name, Content: out.Text, IsError: out.IsError},
-		toolResultView{ID: c.ID, IsError: out.IsError, Content: out.Content, Truncated: out.Truncated, DurationMS: time.Since(start).Milliseconds()}
+		toolResultView{ID: c.ID, IsError: out.IsError, Content: out.Content, Truncated: out.Truncated, DurationMS: time.Since(start).Milliseconds()}, nil
 }
 
 // toolFailure says why a call did not run, without secrets: shared/mcp's

@@ -104,7 +104,7 @@ func dial[T any](ctx context.Context, t Target, try func(context.Context, Target
 // fallback starts from a clean record.
 func attempt(ctx context.Context, hc *http.Client, t Target, transport string) (Result, *observer, error) {
 	obs := newObserver(ctx, hc)
-	cs, res, err := open(ctx, obs, t, transport)
+	cs, res, err := open(ctx, obs, t, transport, nil)
 	if err != nil {
 		return Result{}, obs, err
 	}
@@ -125,8 +125,9 @@ func attempt(ctx context.Context, hc *http.Client, t Target, transport string) (
 }
 
 // open connects to t over transport through obs and reads the initialize
-// result; the caller closes the session.
-func open(ctx context.Context, obs *observer, t Target, transport string) (*mcp.ClientSession, Result, error) {
+// result; the caller closes the session. opts are the client's (nil: a
+// handshake's, which declares no capability).
+func open(ctx context.Context, obs *observer, t Target, transport string, opts *mcp.ClientOptions) (*mcp.ClientSession, Result, error) {
 	client := obs.client(t)
 	var tr mcp.Transport
 	if transport == domain.TransportSSE {
@@ -135,19 +136,23 @@ func open(ctx context.Context, obs *observer, t Target, transport string) (*mcp.
 		transport = domain.TransportStreamableHTTP
 		tr = &mcp.StreamableClientTransport{Endpoint: t.Endpoint, HTTPClient: client, MaxRetries: streamReconnects, DisableStandaloneSSE: true}
 	}
-	// Empty client capabilities: we serve no roots, sampling or elicitation.
-	c := mcp.NewClient(clientInfo, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
+	if opts == nil {
+		// A handshake's empty capabilities: it serves no roots, sampling or
+		// elicitation (a chat session's are Session's).
+		opts = &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}
+	}
+	c := mcp.NewClient(clientInfo, opts)
 	key := transport + " " + t.Endpoint
-	opts := legacy.options(key)
+	sopts := legacy.options(key)
 	start := time.Now()
-	cs, err := c.Connect(ctx, tr, opts)
+	cs, err := c.Connect(ctx, tr, sopts)
 	if err != nil {
-		legacy.learn(key, opts, nil)
+		legacy.learn(key, sopts, nil)
 		return nil, Result{}, err
 	}
 	latency := time.Since(start)
 	init := cs.InitializeResult()
-	legacy.learn(key, opts, init)
+	legacy.learn(key, sopts, init)
 	if init == nil {
 		go func() { _ = cs.Close() }()
 		return nil, Result{}, errors.New("no initialize result")

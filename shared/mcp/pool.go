@@ -117,8 +117,13 @@ func (p *Pool) drop(k string, s *Session) {
 
 // Call calls tool name on owner's target (see Session.Call).
 func (p *Pool) Call(ctx context.Context, owner string, t Target, name string, args map[string]any, connectTimeout, budget time.Duration) (*mcp.CallToolResult, error) {
+	return p.CallWith(ctx, owner, t, CallRequest{Name: name, Args: args}, connectTimeout, budget)
+}
+
+// CallWith is Call with hooks and a retry's answers (Session.CallWith).
+func (p *Pool) CallWith(ctx context.Context, owner string, t Target, req CallRequest, connectTimeout, budget time.Duration) (*mcp.CallToolResult, error) {
 	return withSession(ctx, p, owner, t, connectTimeout, func(s *Session) (*mcp.CallToolResult, error) {
-		return s.Call(ctx, name, args, budget)
+		return s.CallWith(ctx, req, budget)
 	})
 }
 

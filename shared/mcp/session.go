@@ -27,6 +27,9 @@ type Session struct {
 	// listed makes a session on a protocol with tool-parameter headers
 	// list its tools once before its first call (withToolHeaders).
 	listed sync.Once
+	// calls are the tool calls running, which hear the server's progress,
+	// log messages and questions.
+	calls *calls
 }
 
 // Open connects to t and keeps the session open until Close, falling back
@@ -44,13 +47,19 @@ func Open(ctx context.Context, hc *http.Client, t Target) (*Session, error) {
 // long as the session (its context ends at Close), not the handshake.
 func openSession(ctx context.Context, hc *http.Client, t Target, transport string) (*Session, error) {
 	life, stop := context.WithCancel(context.WithoutCancel(ctx))
-	s := &Session{obs: newObserver(life, hc), close: stop}
-	cs, res, err := open(ctx, s.obs, t, transport)
+	cs := newCalls()
+	s := &Session{obs: newObserver(life, counting(hc, cs)), close: stop, calls: cs}
+	session, res, err := open(ctx, s.obs, t, transport, s.calls.clientOptions())
 	if err != nil {
 		stop()
 		return s, err
 	}
-	s.cs, s.features, s.protocol = cs, res.Features, res.ProtocolVersion
+	s.cs, s.features, s.protocol = session, res.Features, res.ProtocolVersion
+	if slices.Contains(s.features, "logging") {
+		// The log messages a call's tool block shows: info and above. A
+		// server that refuses still serves.
+		_ = session.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"})
+	}
 	return s, nil
 }
 
@@ -81,15 +90,55 @@ func (s *Session) Tools(ctx context.Context) ([]domain.MCPTool, error) {
 // ctx ended (KindTimeout, saying budget; a cancelled ctx is returned as
 // context.Canceled).
 func (s *Session) Call(ctx context.Context, name string, args map[string]any, budget time.Duration) (*mcp.CallToolResult, error) {
+	return s.CallWith(ctx, CallRequest{Name: name, Args: args}, budget)
+}
+
+// maxURLElicitationRounds bounds how often one call is retried after the
+// server answered it with a URL elicitation required error (-32042).
+const maxURLElicitationRounds = 3
+
+// CallWith is Call with hooks and a multi round-trip retry's answers. The
+// call goes with its own progress token; while it runs, the server's
+// progress, log messages and questions reach req.Hooks. A call the server
+// refuses with a URL elicitation required error (-32042) is asked as its
+// questions (Hooks.Ask) and, once the user went through them, sent again.
+// An input-required result (SEP-2322) is answered as it is: the caller
+// asks its user and calls again with the answers.
+func (s *Session) CallWith(ctx context.Context, req CallRequest, budget time.Duration) (*mcp.CallToolResult, error) {
 	s.withToolHeaders(ctx)
-	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		return nil, s.failure(ctx, err, budget)
+	hooks := req.Hooks
+	if hooks == nil {
+		hooks = &CallHooks{}
 	}
-	if res == nil {
-		return nil, &Error{Kind: KindNotMCP, Detail: "The server sent no result."}
+	for round := 0; ; round++ {
+		params := &mcp.CallToolParams{Name: req.Name, Arguments: req.Args, InputResponses: req.InputResponses, RequestState: req.RequestState}
+		token := newProgressToken()
+		params.SetProgressToken(token)
+		s.calls.add(token, hooks)
+		res, err := s.cs.CallTool(ctx, params)
+		s.calls.settle()
+		s.calls.remove(token)
+		if qs, ok := urlElicitations(err); ok && hooks.Ask != nil && round < maxURLElicitationRounds && ctx.Err() == nil {
+			if err := s.calls.askURLs(ctx, hooks, qs); err != nil {
+				if ctx.Err() != nil {
+					return nil, s.failure(ctx, err, budget)
+				}
+				var d *urlDeclined
+				if errors.As(err, &d) {
+					return nil, &Error{Kind: KindNotMCP, Detail: "The server needs you to finish a step on its own page first, and you did not.", cause: err}
+				}
+				return nil, &Error{Kind: KindNotMCP, Detail: "The server's request could not be put to you: " + trimRunes(err.Error(), 300), cause: err}
+			}
+			continue
+		}
+		if err != nil {
+			return nil, s.failure(ctx, err, budget)
+		}
+		if res == nil {
+			return nil, &Error{Kind: KindNotMCP, Detail: "The server sent no result."}
+		}
+		return res, nil
 	}
-	return res, nil
 }
 
 // toolHeadersSince is the first protocol revision whose tools may name

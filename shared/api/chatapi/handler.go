@@ -79,6 +79,9 @@ type messageInput struct {
 	ConfirmReadOnly bool `json:"confirm_read_only"`
 	// Approval resumes a reply paused for a tool call; Message may be empty.
 	Approval *approvalInput `json:"approval"`
+	// Elicitation answers a server's question (the elicitation event);
+	// Message may be empty.
+	Elicitation *elicitationInput `json:"elicitation"`
 	// ConversationID keeps the message and its reply with the caller's
 	// conversation: the reply is saved as it streams and goes on when the
 	// client leaves.
@@ -96,13 +99,35 @@ type approvalInput struct {
 	Decision string `json:"decision"`
 }
 
+type elicitationInput struct {
+	// Token, from the elicitation event; or ID, from the event or from
+	// history (which keeps no token).
+	Token   string         `json:"token"`
+	ID      string         `json:"id"`
+	Action  string         `json:"action"`
+	Content map[string]any `json:"content"`
+}
+
 // message answers one message with a stream: the request decoded and
 // validated here, answered by the engine (chat.Engine.Run) into the SSE
-// writer. A refusal before the first frame is a JSON error.
+// writer. A refusal before the first frame is a JSON error. An answer to
+// a question a tool call holds open on some instance is acknowledged with
+// 202 and {"accepted": true}: the reply that asked goes on in its own
+// stream.
 func (s *Service) message(w http.ResponseWriter, r *http.Request) error {
 	req, err := decodeMessage(w, r)
 	if err != nil {
 		return err
+	}
+	if req.Elicitation != nil {
+		held, err := s.engine.AnswerElicitation(r.Context(), req)
+		if err != nil {
+			return chathttp.Error(err)
+		}
+		if held {
+			httpx.WriteJSON(w, http.StatusAccepted, map[string]bool{"accepted": true})
+			return nil
+		}
 	}
 	return chathttp.Error(s.engine.Run(r.Context(), req, chathttp.NewSSE(w)))
 }
@@ -122,13 +147,22 @@ func decodeMessage(w http.ResponseWriter, r *http.Request) (chat.Request, error)
 	if strings.TrimSpace(in.ConnectionID) == "" {
 		return chat.Request{}, httpx.Invalid("connection_id is required")
 	}
-	if in.Approval != nil {
+	switch {
+	case in.Approval != nil && in.Elicitation != nil:
+		return chat.Request{}, httpx.Invalid("Send either approval or elicitation, not both")
+	case in.Approval != nil:
 		a, err := in.Approval.validate()
 		if err != nil {
 			return chat.Request{}, err
 		}
 		req.Approval = &a
-	} else {
+	case in.Elicitation != nil:
+		a, err := in.Elicitation.validate()
+		if err != nil {
+			return chat.Request{}, err
+		}
+		req.Elicitation = &a
+	default:
 		if strings.TrimSpace(in.Message) == "" {
 			return chat.Request{}, httpx.Invalid("Message is required")
 		}
@@ -150,6 +184,18 @@ func decodeMessage(w http.ResponseWriter, r *http.Request) (chat.Request, error)
 		return chat.Request{}, err
 	}
 	return req, nil
+}
+
+func (a elicitationInput) validate() (chat.ElicitationAnswer, error) {
+	a.Token, a.ID = strings.TrimSpace(a.Token), strings.TrimSpace(a.ID)
+	if (a.Token == "" && a.ID == "") || len(a.Token) > 200 || len(a.ID) > 200 {
+		return chat.ElicitationAnswer{}, httpx.Invalid("elicitation.token or elicitation.id is required")
+	}
+	switch a.Action {
+	case chat.ElicitAccept, chat.ElicitDecline, chat.ElicitCancel:
+		return chat.ElicitationAnswer{Token: a.Token, ID: a.ID, Action: a.Action, Content: a.Content}, nil
+	}
+	return chat.ElicitationAnswer{}, httpx.Invalid("elicitation.action must be accept, decline or cancel")
 }
 
 func (a approvalInput) validate() (chat.Approval, error) {

@@ -153,7 +153,12 @@ type reply struct {
 	results  []toolResultJSON
 	notices  []string
 	approval *approvalJSON
-	errors   []string
+	// elicitations are the server's questions; progress and logs the
+	// frames of running calls.
+	elicitations []elicitationJSON
+	progress     []progressJSON
+	logs         []logJSON
+	errors       []string
 	usage    *struct{ InputTokens, OutputTokens int }
 	done     bool
 	order    []string // "content", "tool_call", "tool_result", "notice", "approval", "error", "usage", "done"
@@ -183,6 +188,12 @@ func parseReply(t *testing.T, body string) reply {
 			storetest.Must(t, json.Unmarshal([]byte(strings.TrimPrefix(f, "event: tool_approval\ndata: ")), r.approval), "approval frame")
 			r.order = append(r.order, "approval")
 			continue
+		case strings.HasPrefix(f, "event: elicitation\ndata: "):
+			var e elicitationJSON
+			storetest.Must(t, json.Unmarshal([]byte(strings.TrimPrefix(f, "event: elicitation\ndata: ")), &e), "elicitation frame")
+			r.elicitations = append(r.elicitations, e)
+			r.order = append(r.order, "elicitation")
+			continue
 		case !strings.HasPrefix(f, "data: "):
 			t.Fatalf("unknown frame %q in\n%s", f, body)
 		}
@@ -191,6 +202,8 @@ func parseReply(t *testing.T, body string) reply {
 			ToolCall   *toolCallJSON   `json:"tool_call"`
 			ToolResult *toolResultJSON `json:"tool_result"`
 			Notice     *string         `json:"notice"`
+			Progress   *progressJSON   `json:"tool_progress"`
+			Log        *logJSON        `json:"tool_log"`
 			Usage      *struct {
 				InputTokens  int `json:"input_tokens"`
 				OutputTokens int `json:"output_tokens"`
@@ -210,6 +223,12 @@ func parseReply(t *testing.T, body string) reply {
 		case d.Notice != nil:
 			r.notices = append(r.notices, *d.Notice)
 			r.order = append(r.order, "notice")
+		case d.Progress != nil:
+			r.progress = append(r.progress, *d.Progress)
+			r.order = append(r.order, "tool_progress")
+		case d.Log != nil:
+			r.logs = append(r.logs, *d.Log)
+			r.order = append(r.order, "tool_log")
 		case d.Usage != nil:
 			r.usage = &struct{ InputTokens, OutputTokens int }{d.Usage.InputTokens, d.Usage.OutputTokens}
 			r.order = append(r.order, "usage")

@@ -246,11 +246,20 @@ export function fakeConversations(api: FakeApi, providers: Record<string, readon
       for (const b of m.blocks ?? []) {
         if (b.at > sent) frames.push(sseData({ content: m.content.slice(sent, b.at) }));
         sent = Math.max(sent, b.at);
-        if (!('tool_approval' in b.frame)) frames.push(sseData(b.frame));
+        if ('elicitation' in b.frame) {
+          // A question asked in its place (one the reply paused on, its last block, ends the replay below).
+          const last = b === m.blocks?.[m.blocks.length - 1];
+          if (!(m.complete && last)) frames.push(`event: elicitation\ndata: ${JSON.stringify(b.frame.elicitation)}\n\n`);
+        } else if (!('tool_approval' in b.frame)) frames.push(sseData(b.frame));
       }
       if (m.content.length > sent) frames.push(sseData({ content: m.content.slice(sent) }));
+      const end = m.blocks?.[m.blocks.length - 1]?.frame;
       if (m.error) frames.push(`event: error\ndata: ${JSON.stringify({ detail: m.error })}\n\n`);
-      else if (m.usage) frames.push(sseData({ usage: m.usage }));
+      else if (m.complete && end && 'elicitation' in end) {
+        // Paused on a question: the event as it was sent, and no [DONE].
+        frames.push(`event: elicitation\ndata: ${JSON.stringify(end.elicitation)}\n\n`);
+        return sseResponse(frames);
+      } else if (m.usage) frames.push(sseData({ usage: m.usage }));
       if (!m.error) frames.push(SSE_DONE);
       return sseResponse(frames);
     });
@@ -383,6 +392,11 @@ export function fakeConversations(api: FakeApi, providers: Record<string, readon
         } else if (type === 'tool_approval') {
           reply.blocks = [...(reply.blocks ?? []), { at: enc.encode(reply.content).length, frame: { tool_approval: JSON.parse(data) } }];
           reply.complete = true;
+        } else if (type === 'elicitation') {
+          // Kept without its token, as the server keeps it (its id answers it with the user's session).
+          const kept = JSON.parse(data) as Record<string, unknown>;
+          delete kept.token;
+          reply.blocks = [...(reply.blocks ?? []), { at: enc.encode(reply.content).length, frame: { elicitation: kept } }];
         } else if (data === '[DONE]') {
           reply.complete = true;
         } else if (data) {
@@ -399,6 +413,8 @@ export function fakeConversations(api: FakeApi, providers: Record<string, readon
         async pull(c) {
           const chunk = await reader.read();
           if (chunk.done) {
+            // A stream that ends right after a question is paused on it: the reply is kept as it stands.
+            if (!reply.complete && reply.blocks?.[reply.blocks.length - 1] && 'elicitation' in reply.blocks[reply.blocks.length - 1].frame) reply.complete = true;
             c.close();
             return;
           }

@@ -15,6 +15,7 @@
 
 import { ApiError, apiRequest, authorizedFetch } from '../../../lib/api-client';
 import { bool, isRecord, list, num, str } from '../../../lib/api/wire';
+import type { MessageAttachment } from '../state/types';
 import { parseJson, readUsage, type StreamUsage } from './frames';
 
 export const CONVERSATIONS_PATH = '/chat/conversations';
@@ -67,6 +68,8 @@ export interface ServerMessage {
   truncated: boolean;
   /** The user pressed Stop. */
   stopped: boolean;
+  /** A user's message: the resources attached to it. */
+  attachments?: MessageAttachment[];
 }
 
 export function readConversation(raw: unknown): ConversationInfo | null {
@@ -110,7 +113,23 @@ export function readMessage(raw: unknown): ServerMessage | null {
       .map((b) => ({ at: Math.max(0, Math.floor(num(b.at))), frame: b.frame as Record<string, unknown> })),
     truncated: bool(raw.truncated),
     stopped: bool(raw.stopped),
+    ...readAttachments(raw.attachments),
   };
+}
+
+/** A user message's attachments, when it has any. */
+function readAttachments(raw: unknown): { attachments?: MessageAttachment[] } {
+  const attachments = list(raw)
+    .filter(isRecord)
+    .filter((a) => str(a.uri))
+    .map((a) => ({
+      connection_id: str(a.connection_id),
+      uri: str(a.uri),
+      name: str(a.name) || str(a.uri),
+      mime_type: str(a.mime_type),
+      size: Math.max(0, num(a.size)),
+    }));
+  return attachments.length > 0 ? { attachments } : {};
 }
 
 export const conversationPath = (id: string): string => `${CONVERSATIONS_PATH}/${encodeURIComponent(id)}`;

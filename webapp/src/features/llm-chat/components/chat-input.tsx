@@ -1,4 +1,4 @@
-import { useId, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
+import { useId, useLayoutEffect, useRef, type AriaAttributes, type KeyboardEvent, type ReactNode } from 'react';
 import { INPUT_MAX_HEIGHT_PX } from '../constants';
 
 export const INPUT_HINT = 'Enter to send • Shift+Enter for newline';
@@ -18,10 +18,34 @@ interface ChatInputProps {
   onStop?: () => void;
   /** Stop was pressed: the reply is ending. */
   stopping?: boolean;
+  /** Shown above the box (the attached resources' chips). */
+  above?: ReactNode;
+  /** Shown before the box (the paperclip). */
+  beside?: ReactNode;
+  /** A popup over the box (the prompts menu). */
+  popup?: ReactNode;
+  /** Sees each key first; true when it took it (the prompts menu's arrows, Enter, Escape). */
+  onKeyDownFirst?: (e: KeyboardEvent<HTMLTextAreaElement>) => boolean;
+  /** What the box says of its popup (ARIA). */
+  inputAria?: AriaAttributes;
 }
 
 /** The message box: grows with its text up to 320 px, then scrolls inside; Enter sends, Shift+Enter is a newline. */
-export function ChatInput({ value, placeholder, sending, blocked, onChange, onSend, onStop, stopping = false }: ChatInputProps) {
+export function ChatInput({
+  value,
+  placeholder,
+  sending,
+  blocked,
+  onChange,
+  onSend,
+  onStop,
+  stopping = false,
+  above,
+  beside,
+  popup,
+  onKeyDownFirst,
+  inputAria,
+}: ChatInputProps) {
   const id = useId();
   const hintId = useId();
   const ref = useRef<HTMLTextAreaElement>(null);
@@ -37,6 +61,7 @@ export function ChatInput({ value, placeholder, sending, blocked, onChange, onSe
   }, [value]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (onKeyDownFirst?.(e)) return;
     if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
     e.preventDefault();
     onSend();
@@ -44,11 +69,14 @@ export function ChatInput({ value, placeholder, sending, blocked, onChange, onSe
 
   const canSend = value.trim().length > 0 && !sending && !blocked;
   return (
-    <div className="chat-input">
+    <div className="chat-input chat-composer">
       <label htmlFor={id} className="chat-sr-only">
         Message
       </label>
+      {popup}
+      {above}
       <div className="chat-input__row">
+        {beside}
         <textarea
           ref={ref}
           id={id}
@@ -57,6 +85,7 @@ export function ChatInput({ value, placeholder, sending, blocked, onChange, onSe
           value={value}
           placeholder={placeholder}
           aria-describedby={hintId}
+          {...inputAria}
           style={{ maxHeight: INPUT_MAX_HEIGHT }}
           onChange={(e) => onChange(e.target.value)}
           onKeyDown={onKeyDown}

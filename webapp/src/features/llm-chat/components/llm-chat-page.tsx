@@ -8,10 +8,14 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { Page } from '../../../components/page';
 import { takeChatHandoff } from '../../../lib/chat-handoff';
 import type { ApprovalDecision } from '../api/chat-stream';
-import { useMcpTools } from '../api/mcp-tools';
+import { MAX_TOOL_SERVERS, useMcpTools } from '../api/mcp-tools';
+import { AttachMenu } from '../composer/attach-menu';
+import { AttachmentChips } from '../composer/attachment-chips';
+import { PromptArgumentsModal } from '../composer/prompt-arguments-modal';
+import { usePromptMenu } from '../composer/prompt-menu';
 import { holdsMenu } from '../menu';
 import { providerLabel } from '../providers';
-import type { ChatMessage } from '../state/types';
+import type { ChatMessage, MessageAttachment } from '../state/types';
 import { enabledServers, toolsForSend, toolsLine } from '../tools/tool-settings';
 import { useChat, type SendOptions } from '../use-chat';
 import { ChatInput } from './chat-input';
@@ -31,6 +35,8 @@ interface MenuDialog {
   /** Opened for the message box: sending clears it. */
   fromInput: boolean;
 }
+
+const NO_ATTACHMENTS: MessageAttachment[] = [];
 
 export default function LlmChatPage() {
   const chat = useChat();
@@ -71,7 +77,27 @@ export default function LlmChatPage() {
     if (handoff.openMenu && holdsMenu(handoff.text)) setMenuDialog({ tabId, source: handoff.text, fromInput: true });
   }, [newTab, setDraft, state.activeTabId]);
 
-  const sendDraft = () => void send(chat.draft, { clearDraft: true });
+  // The composer: the tab's enabled servers' prompts ("/") and the
+  // resources attached to the next message (chips, per tab).
+  const enabledIds = useMemo(
+    () =>
+      enabledServers(servers, tab)
+        .slice(0, MAX_TOOL_SERVERS)
+        .map((s) => s.connection_id),
+    [servers, tab],
+  );
+  const [attachments, setAttachments] = useState<Record<string, MessageAttachment[]>>({});
+  const tabAttachments = attachments[tab.id] ?? NO_ATTACHMENTS;
+  const setTabAttachments = (tabId: string, update: (old: MessageAttachment[]) => MessageAttachment[]) =>
+    setAttachments((all) => ({ ...all, [tabId]: update(all[tabId] ?? []) }));
+  const promptMenu = usePromptMenu({ draft: chat.draft, connectionIds: enabledIds, onApply: useCallback((text: string) => setDraft(text), [setDraft]) });
+
+  const sendDraft = () => {
+    const goes = chat.draft.trim() !== '' && !chat.sending && !chat.awaitingApproval;
+    void send(chat.draft, { clearDraft: true, attachments: tabAttachments });
+    // The chips go with the message, and show on it.
+    if (goes && tabAttachments.length > 0) setTabAttachments(tab.id, () => []);
+  };
 
   // Retry sends the failed reply's message again, offering the tab's tools as a send does.
   const { retry } = chat;
@@ -186,6 +212,23 @@ export default function LlmChatPage() {
             onSend={sendDraft}
             onStop={streamingId ? onStop : undefined}
             stopping={streamingId !== null && streamingId === stoppingId}
+            popup={promptMenu.popup}
+            onKeyDownFirst={promptMenu.onKeyDown}
+            inputAria={promptMenu.inputAria}
+            above={
+              <AttachmentChips
+                attachments={tabAttachments}
+                label="Attached to the next message"
+                onRemove={(a) => setTabAttachments(tab.id, (old) => old.filter((o) => o !== a))}
+              />
+            }
+            beside={
+              <AttachMenu
+                connectionIds={enabledIds}
+                attached={tabAttachments}
+                onAttach={(a) => setTabAttachments(tab.id, (old) => [...old, a])}
+              />
+            }
           />
         </section>
       </div>
@@ -211,6 +254,15 @@ export default function LlmChatPage() {
             setMenuDialog(null);
             void send(message, { tabId, clearDraft: fromInput });
           }}
+        />
+      ) : null}
+      {promptMenu.chosen ? (
+        <PromptArgumentsModal
+          connectionId={promptMenu.chosen.connectionId}
+          serverName={promptMenu.chosen.serverName}
+          prompt={promptMenu.chosen.prompt}
+          onSubmit={promptMenu.applyChosen}
+          onCancel={promptMenu.closeChosen}
         />
       ) : null}
       {fullMessage ? (

@@ -1,6 +1,7 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Markdown } from '../../../components/markdown';
 import type { ApprovalDecision } from '../api/chat-stream';
+import { AttachmentChips } from '../composer/attachment-chips';
 import { copyWithToast, formatTime } from '../copy';
 import { displayText, holdsMenu } from '../menu';
 import { isLongMessage } from '../summary';
@@ -143,6 +144,7 @@ export const MessageItem = memo(function MessageItem({ message, assistantName, s
         </time>
       </header>
       <div className="chat-message__body">{body}</div>
+      {message.attachments?.length ? <AttachmentChips attachments={message.attachments} label="Attached resources" /> : null}
       {message.error ? (
         <p className="chat-message__error" data-testid="message-error">
           <span aria-hidden="true">⚠ </span>

@@ -42,7 +42,7 @@ export function fromServer(m: ServerMessage, resume: ResumeTarget, now: string):
   const timestamp = m.created_at || now;
   if (m.role === 'user') {
     const message = createMessage(m.id, 'user', m.content, timestamp, true);
-    return m.attachments.length > 0 ? { ...message, serverId: m.id, attachments: m.attachments } : { ...message, serverId: m.id };
+    return m.attachments?.length ? { ...message, serverId: m.id, attachments: m.attachments } : { ...message, serverId: m.id };
   }
   // Replayed through the reducer, as the stream would have been.
   let state: ChatState = {

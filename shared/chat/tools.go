@@ -20,7 +20,7 @@ import (
 	"aiwork/shared/domain"
 	"aiwork/shared/llm"
 	"aiwork/shared/mcp"
-	"aiwork/shared/mcp/mcpauth"
+	"aiwork/shared/mcp/reach"
 	"aiwork/shared/store"
 )
 
@@ -330,40 +330,12 @@ func (b *toolbox) noteSignInRefused(ctx context.Context, uid string, c domain.MC
 }
 
 // owner names a user's connection in the session pool.
-func owner(uid string, c domain.MCPConnection) string { return uid + "/" + c.ID }
+func owner(uid string, c domain.MCPConnection) string { return reach.Owner(uid, c) }
 
 // target is how to reach c: its key unsealed for uid (bound to uid and
 // the server: a key sealed for anyone else does not open).
 func (b *toolbox) target(ctx context.Context, uid string, c domain.MCPConnection) (mcp.Target, error) {
-	t := mcp.Target{Endpoint: c.EndpointURL, Transport: c.Transport, KeyHeader: c.APIKeyHeader}
-	if len(c.SealedAPIKey) == 0 {
-		return t, nil
-	}
-	if c.OAuth {
-		k := mcpauth.Keeper{St: b.st, Sealer: b.opts.Sealer, Client: b.opts.Pool.Client(), Now: b.now}
-		token, err := k.AccessToken(ctx, uid, c)
-		if errors.Is(err, mcpauth.ErrReauth) {
-			return mcp.Target{}, &mcp.Error{Kind: mcp.KindAuthRequired, Detail: fmt.Sprintf("Sign in to %s again in the MCP Registry.", c.Label())}
-		}
-		if err != nil {
-			return mcp.Target{}, err
-		}
-		t.APIKey, t.KeyHeader = token, "Authorization"
-		return t, nil
-	}
-	key, err := b.opts.Sealer.Open(c.SealedAPIKey, uid, c.ServerID)
-	if err != nil {
-		return mcp.Target{}, &mcp.Error{Kind: mcp.KindKeyRefused, Detail: "The stored API key for this server could not be read; connect the server again."}
-	}
-	if t.KeyHeader == "" { // a connection made before the header was recorded
-		srv, err := b.st.GetMCPServer(ctx, c.ServerID)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return mcp.Target{}, err
-		}
-		t.KeyHeader = srv.APIKeyHeader
-	}
-	t.APIKey = key
-	return t, nil
+	return reach.Reacher{St: b.st, Sealer: b.opts.Sealer, Client: b.opts.Pool.Client(), Now: b.now}.Target(ctx, uid, c)
 }
 
 // Frames of the tool loop.

@@ -338,6 +338,10 @@ func (a *adapter) message(ctx context.Context, body any) (approval string, err e
 					return "", err
 				}
 				return p.Token, nil
+			case "elicitation":
+				if done, err := a.answerElicitation(ctx, body, data); err != nil || done {
+					return "", err
+				}
 			case "error":
 				return "", fmt.Errorf("stream error: %s", data)
 			}

@@ -134,7 +134,10 @@ func open(ctx context.Context, obs *observer, t Target, transport string, opts *
 		tr = &mcp.SSEClientTransport{Endpoint: t.Endpoint, HTTPClient: client}
 	} else {
 		transport = domain.TransportStreamableHTTP
-		tr = &mcp.StreamableClientTransport{Endpoint: t.Endpoint, HTTPClient: client, MaxRetries: streamReconnects, DisableStandaloneSSE: true}
+		// A chat session (opts set) listens on the server's standalone
+		// stream too: a server may send its questions and notices there
+		// rather than on the call's own stream. A handshake does not.
+		tr = &mcp.StreamableClientTransport{Endpoint: t.Endpoint, HTTPClient: client, MaxRetries: streamReconnects, DisableStandaloneSSE: opts == nil}
 	}
 	if opts == nil {
 		// A handshake's empty capabilities: it serves no roots, sampling or

@@ -108,7 +108,7 @@ func TestAttachmentRefusals(t *testing.T) {
 		}
 		h.ServeHTTP(w, r)
 	}))
-	t.Cleanup(hs.Close)
+	t.Cleanup(func() { hs.CloseClientConnections(); hs.Close() }) // a chat session's standalone stream stays open
 	s.addMCPServer(domain.MCPServer{ID: "big", EndpointURL: hs.URL + "/mcp"})
 	_, owner := s.user()
 	_, other := s.user()

@@ -150,8 +150,9 @@ func newElicitServer(t *testing.T) *elicitServer {
 		return textResult("worked"), nil
 	})
 	srv := httptest.NewServer(legacyOnly(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)))
-	t.Cleanup(srv.Close)
-	es.toolServer = &toolServer{url: srv.URL, close: srv.Close}
+	closeAll := func() { srv.CloseClientConnections(); srv.Close() }
+	t.Cleanup(closeAll)
+	es.toolServer = &toolServer{url: srv.URL, close: closeAll}
 	return es
 }
 

@@ -297,7 +297,7 @@ func newDestructiveTwin(t *testing.T) *destructiveTwin {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
 	hs := httptest.NewServer(mux)
-	t.Cleanup(hs.Close)
+	t.Cleanup(func() { hs.CloseClientConnections(); hs.Close() }) // a chat session's standalone stream stays open
 	d.url = hs.URL
 	return d
 }

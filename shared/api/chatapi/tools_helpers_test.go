@@ -312,7 +312,9 @@ func newToolServer(t *testing.T, wrap func(http.Handler) http.Handler, tools ...
 	}
 	srv := httptest.NewServer(h)
 	var once sync.Once
-	ts.url, ts.close = srv.URL, func() { once.Do(srv.Close) }
+	// A chat session keeps the server's standalone stream open: its
+	// connections are cut first, or Close would wait for them.
+	ts.url, ts.close = srv.URL, func() { once.Do(func() { srv.CloseClientConnections(); srv.Close() }) }
 	t.Cleanup(ts.close)
 	return ts
 }

@@ -1,0 +1,300 @@
+// Browser tests of a server's questions in the LLM chat (MCP elicitation)
+// and a long call's progress, against the devserver, its local demo model
+// and the local reference server (@modelcontextprotocol/server-everything,
+// `local-everything`), which asks through trigger-elicitation-request (a
+// form) and trigger-url-elicitation (a page to open): the form answered with
+// its defaults and a required field, declined, and answered after a reload
+// (the question then comes back from the kept reply, answered by its id);
+// the URL card opened and Done; trigger-long-running-operation's progress
+// bar while it runs; on a 390 px phone no horizontal scroll, and axe finds
+// nothing serious in the card.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { newUser, signInAs, startStack } from './stack.mjs';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+const LOCAL_ID = 'local-everything';
+const LOCAL_NAME = 'Everything (local reference server)';
+const FORM_TOOL = 'trigger-elicitation-request';
+const URL_TOOL = 'trigger-url-elicitation';
+const LONG_TOOL = 'trigger-long-running-operation';
+
+let stack;
+before(async () => {
+  stack = await startStack();
+});
+after(async () => {
+  await stack?.stop();
+});
+
+/** The reference server's catalogue entry once the prober has seen it up. */
+async function localServer(page) {
+  return stack.until(`the prober to see ${LOCAL_ID} up`, async () => {
+    const res = await page.request.get(`/api/v1/mcp-servers/${LOCAL_ID}`);
+    if (res.status() !== 200) return null;
+    const s = await res.json();
+    return s.health?.status === 'up' && Array.isArray(s.tools) && s.tools.length > 0 ? s : null;
+  });
+}
+
+/** Registers a confirmed user; returns the bearer header for API reads. */
+async function signIn(page, tag) {
+  const session = await signInAs(page, newUser(tag));
+  return { Authorization: `Bearer ${session.access_token}` };
+}
+
+/** Connects the reference server through the API, as chat-tools.test.mjs's registry journey does on the page. */
+async function connectByApi(page, auth) {
+  const local = await localServer(page);
+  const res = await page.request.post('/api/v1/mcp-connections/', {
+    headers: auth,
+    data: { server_id: LOCAL_ID, server_name: LOCAL_NAME, endpoint_url: local.endpoint_url, model_type: local.model_type },
+  });
+  assert.equal(res.status(), 200, await res.text());
+}
+
+/** GET /api/v1/mcp-connections/tools. */
+async function toolsOf(page, auth) {
+  const res = await page.request.get('/api/v1/mcp-connections/tools', { headers: auth });
+  assert.equal(res.status(), 200, await res.text());
+  return res.json();
+}
+
+/**
+ * The reference server lists its asking tools only to a client that says it
+ * can answer (elicitation), which a chat session does and the connect
+ * handshake does not; the chat reads a connection's tools again once its
+ * stored list is a minute old. Until the stored list has them, a chat
+ * message through the API (as the page sends one) has the chat read it again.
+ */
+async function offered(page, auth, names) {
+  const chat = await page.request.post('/api/v1/mcp-connections/openai', { headers: auth, data: { model: 'gpt-4o-mini' } });
+  assert.equal(chat.status(), 200, await chat.text());
+  const { id } = await chat.json();
+  await stack.until(
+    `the chat to be offered ${names.join(', ')}`,
+    async () => {
+      const [server] = (await toolsOf(page, auth)).servers;
+      if (names.every((n) => server.tools.some((t) => t.name === n))) return true;
+      const res = await page.request.post('/api/v1/mcp-connections/message', {
+        headers: { ...auth, Accept: 'text/event-stream' },
+        data: { connection_id: id, message: 'hello', model: 'gpt-4o-mini', context: [], mcp_connection_ids: [server.connection_id] },
+      });
+      await res.body();
+      return false;
+    },
+    { timeout: 150_000, every: 5_000 },
+  );
+}
+
+/** One account, its reference server connected and its asking tools offered, shared by the tests that need them (the wait is paid once). */
+let asker;
+async function askingAccount(page) {
+  asker ??= (async () => {
+    const session = await signInAs(page, newUser('elicit'));
+    const auth = { Authorization: `Bearer ${session.access_token}` };
+    await connectByApi(page, auth);
+    await offered(page, auth, [FORM_TOOL, URL_TOOL]);
+    return { session, auth };
+  })();
+  const { session, auth } = await asker;
+  await page.context().addInitScript(
+    ([user, token]) => {
+      if (!localStorage.getItem('auth-storage')) localStorage.setItem('auth-storage', JSON.stringify({ user, token, isAuthenticated: true }));
+    },
+    [session.user, session.access_token],
+  );
+  return auth;
+}
+
+const lastReply = (page) => page.getByTestId('messages').locator('[data-testid="message"][data-role="assistant"]').last();
+const replyCount = (page) => page.getByTestId('messages').locator('[data-testid="message"][data-role="assistant"]').count();
+
+/** Opens the chat in a new tab of its own once the Tools control counts the connected server. */
+async function openChat(page) {
+  await page.goto('/llm-chat');
+  await page.locator('[data-testid="tools-button"][data-count="1"]').waitFor();
+  const tabs = page.getByRole('tab');
+  const before = await tabs.count();
+  await page.getByRole('button', { name: 'New chat', exact: true }).click();
+  await stack.until('a new chat tab', async () => (await tabs.count()) > before, { every: 50 });
+}
+
+async function send(page, text) {
+  const before = await replyCount(page);
+  const input = page.getByLabel('Message', { exact: true });
+  await input.fill(text);
+  await input.press('Enter');
+  await stack.until(`the reply to "${text}" to start`, async () => (await replyCount(page)) > before, { every: 50 });
+  return lastReply(page);
+}
+
+async function completed(page) {
+  await page.waitForFunction(
+    () => {
+      const m = [...document.querySelectorAll('[data-testid="message"][data-role="assistant"]')].pop();
+      return m && m.getAttribute('data-complete') === 'true';
+    },
+    null,
+    { timeout: 60_000 },
+  );
+  return lastReply(page);
+}
+
+const toolBlock = (reply, name) => reply.locator(`[data-testid="tool-call"][data-tool="${name}"]`);
+const questionCard = (page, name) => page.locator(`[data-testid="tool-elicitation"][data-tool="${name}"][data-state="pending"]`);
+
+/**
+ * Sends "use <tool> …" and brings its question up: a tool without
+ * readOnlyHint asks for approval first (Always allow, so the question comes
+ * in the message's own reply from then on), then its server asks.
+ */
+async function askedBy(page, tool, text = `use ${tool}`) {
+  const reply = await send(page, text);
+  const card = questionCard(page, tool);
+  const approval = page.locator(`[data-testid="tool-approval"][data-tool="${tool}"][data-state="waiting"]`);
+  await Promise.race([card.waitFor({ timeout: 60_000 }), approval.waitFor({ timeout: 60_000 })]);
+  if (await approval.count()) await approval.getByRole('button', { name: 'Always allow this tool' }).click();
+  try {
+    await card.waitFor({ timeout: 60_000 });
+  } catch (err) {
+    throw new Error(`${err.message}\n--- the reply ---\n${await reply.innerText()}\n--- devserver output ---\n${stack.logs().slice(-3000)}`);
+  }
+  return { reply, card };
+}
+
+/** axe-core's serious and critical violations in the conversation (where the cards are), as e2e/a11y.mjs counts them. */
+async function noSeriousViolations(page, when) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ content: AXE_SOURCE });
+  const violations = await page.evaluate(async () => {
+    const result = await window.axe.run(document.querySelector('[data-testid="messages"]'), { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} (${n.failureSummary})`).join(', ')}`);
+  });
+  assert.deepEqual(violations, [], `axe ${when}`);
+}
+
+async function noHorizontalScroll(page, when) {
+  const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  assert.ok(scroll <= client, `no horizontal scroll ${when} (scrollWidth ${scroll} > ${client})`);
+}
+
+/** The text of the last reply's block for `tool` once its call is done. */
+async function doneResult(reply, tool) {
+  const block = toolBlock(reply, tool);
+  await block.getByTestId('tool-state').getByText(/^Done in/).waitFor({ timeout: 60_000 });
+  return block.getByTestId('tool-result').innerText();
+}
+
+describe('a server asks in chat', () => {
+  test('the form: defaults filled in, a required field checked, Submit reaches the server; Decline too', async () => {
+    const page = await stack.newPage();
+    await askingAccount(page);
+    await openChat(page);
+
+    const posts = [];
+    page.on('request', (req) => {
+      if (req.method() === 'POST' && new URL(req.url()).pathname === '/api/v1/mcp-connections/message') posts.push(req.postDataJSON());
+    });
+    let { reply, card } = await askedBy(page, FORM_TOOL);
+    assert.equal(await card.getByTestId('tool-state').innerText(), 'Waiting for your answer');
+    assert.match(await card.getByTestId('elicitation-message').innerText(), /\S/);
+    assert.match(await card.getByTestId('elicitation-time').innerText(), /^Answer within \d+ (min|s)$/);
+    // SEP-1034: the schema's defaults are what the card starts with.
+    assert.equal(await card.getByLabel('String with default', { exact: true }).inputValue(), 'It was a dark and stormy night.');
+    assert.equal(await card.getByLabel('Integer', { exact: true }).inputValue(), '42');
+    assert.equal(await card.getByRole('checkbox', { name: 'Guitar' }).isChecked(), true);
+
+    // The required field is checked before anything goes.
+    await card.getByRole('button', { name: 'Submit' }).click();
+    assert.equal(await card.getByTestId('field-error').innerText(), 'String is required.');
+    assert.equal(await card.getByRole('textbox', { name: 'String', exact: true }).getAttribute('aria-invalid'), 'true');
+    await card.getByRole('textbox', { name: 'String', exact: true }).fill('Ada Lovelace');
+    const before = posts.length;
+    await card.getByRole('button', { name: 'Submit' }).click();
+    await completed(page);
+    const answer = posts.slice(before).find((p) => p.elicitation);
+    assert.equal(answer?.elicitation.action, 'accept');
+    assert.equal(answer.elicitation.content.name, 'Ada Lovelace');
+    assert.equal(answer.elicitation.content.integer, 42);
+    // The server received it: its result quotes what was sent.
+    assert.match(await doneResult(reply, FORM_TOOL), /Ada Lovelace/);
+    assert.equal(await page.getByTestId('tool-elicitation').count(), 0);
+
+    // Decline: the server hears it, and the reply goes on.
+    ({ reply, card } = await askedBy(page, FORM_TOOL));
+    await card.getByRole('button', { name: 'Decline' }).click();
+    await completed(page);
+    assert.match(await toolBlock(reply, FORM_TOOL).innerText(), /declin/i);
+    await page.context().close();
+  });
+
+  test('on a 390 px phone: a reload while the form waits brings it back, and its answer resumes the reply', async () => {
+    // bypassCSP: axe is injected as an inline script, which the app's CSP (rightly) refuses.
+    const page = await stack.newPage({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce', bypassCSP: true });
+    await askingAccount(page);
+    await openChat(page);
+    await askedBy(page, FORM_TOOL);
+    await noHorizontalScroll(page, 'with a question card');
+    await noSeriousViolations(page, 'with a question card');
+
+    await page.reload();
+    const card = questionCard(page, FORM_TOOL);
+    await card.waitFor({ timeout: 30_000 });
+    await noHorizontalScroll(page, 'after the reload');
+    assert.equal(await card.getByLabel('String with default', { exact: true }).inputValue(), 'It was a dark and stormy night.');
+    await card.getByRole('textbox', { name: 'String', exact: true }).fill('Grace Hopper');
+    await card.getByRole('button', { name: 'Submit' }).click();
+    const reply = await completed(page);
+    assert.match(await doneResult(reply, FORM_TOOL), /Grace Hopper/);
+    await page.context().close();
+  });
+
+  test('the URL card names the host, opens it in a new tab, and Done lets the call finish', async () => {
+    const page = await stack.newPage();
+    await askingAccount(page);
+    await openChat(page);
+    const target = 'https://example.com/checkout?order=42';
+    const { reply, card } = await askedBy(page, URL_TOOL, `use ${URL_TOOL} ${JSON.stringify({ url: target, message: 'Pay for the report.' })}`);
+    assert.equal(await card.getAttribute('data-mode'), 'url');
+    assert.match(await card.getByTestId('elicitation-message').innerText(), /Pay for the report\./);
+    assert.equal(await card.getByTestId('elicitation-host').innerText(), 'Opens example.com');
+    const open = card.getByRole('link', { name: /^Open/ });
+    assert.equal(await open.getAttribute('href'), target);
+    assert.equal(await open.getAttribute('target'), '_blank');
+    assert.match(await open.getAttribute('rel'), /noopener/);
+    // Opening it: a new tab (not followed here: no network to example.com), and the card waits.
+    const popup = page.waitForEvent('popup');
+    await page.route('https://example.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Paid</title>Paid.' }));
+    await open.click();
+    await (await popup).close();
+    await card.getByRole('status').getByText(/Finish on example\.com/).waitFor();
+    await card.getByRole('button', { name: 'Done' }).click();
+    await completed(page);
+    await toolBlock(reply, URL_TOOL).getByTestId('tool-state').getByText(/^(Done|Failed)/).waitFor({ timeout: 60_000 });
+    assert.equal(await page.getByTestId('tool-elicitation').count(), 0);
+    await page.context().close();
+  });
+
+  test('a long call shows its progress bar while it runs', async () => {
+    const page = await stack.newPage();
+    const auth = await signIn(page, 'progress');
+    await connectByApi(page, auth);
+    await page.goto('/llm-chat');
+    await page.locator('[data-testid="tools-button"][data-count="1"]').waitFor();
+    const reply = await send(page, `use ${LONG_TOOL} with 4 and 4`);
+    const bar = toolBlock(reply, LONG_TOOL).getByRole('progressbar', { name: `Progress of ${LONG_TOOL}` });
+    await bar.waitFor({ timeout: 30_000 });
+    assert.equal(await bar.getAttribute('aria-valuemax'), '4');
+    await stack.until('the bar to move', async () => Number(await bar.getAttribute('aria-valuenow')) >= 2, { every: 100 });
+    assert.match(await toolBlock(reply, LONG_TOOL).getByTestId('tool-progress-text').innerText(), /^\d of 4/);
+    await completed(page);
+    assert.match(await doneResult(reply, LONG_TOOL), /Long running operation completed/);
+    assert.equal(await toolBlock(reply, LONG_TOOL).getByRole('progressbar').count(), 0);
+    await page.context().close();
+  });
+});

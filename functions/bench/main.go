@@ -31,7 +31,7 @@ import (
 func main() {
 	root := flag.String("root", ".", "repository root (dist/, webapp/dist, .bin/devserver)")
 	devserver := flag.String("devserver", ".bin/devserver", "devserver binary, relative to root unless absolute")
-	skip := flag.String("skip", "", "comma-separated parts to skip: sizes,api,relay,tools,connect,init,lcp,lighthouse")
+	skip := flag.String("skip", "", "comma-separated parts to skip: sizes,api,relay,tools,elicitation,connect,init,lcp,lighthouse")
 	strict := flag.Bool("strict", false, "exit 1 when a row is OVER (make bench BENCH_STRICT=1)")
 	peers := flag.Bool("peers", false, "only the relay measurement through peer gateways (make bench-peers)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the parts that run in this process (go tool pprof)")
@@ -84,6 +84,7 @@ func main() {
 			// 300 streams alone, 800 at 8 at once, 300 kept: about 2.5 minutes.
 			b.run(ctx, "relay", 4*time.Minute, b.relay)
 			b.run(ctx, "tools", partTimeout, b.toolRound)
+			b.run(ctx, "elicitation", partTimeout, b.elicitationRound)
 			b.run(ctx, "connect", partTimeout, b.mcpConnect)
 			// Most of init is a first go build of amd64 copies; later runs hit the cache.
 			b.run(ctx, "init", 5*time.Minute, b.lambdaInit)
@@ -139,7 +140,7 @@ func (b *bench) run(ctx context.Context, name string, timeout time.Duration, par
 }
 
 func (b *bench) wantsDynalite() bool {
-	return !b.skip["api"] || !b.skip["relay"] || !b.skip["tools"] || !b.skip["connect"] || !b.skip["init"] || !b.skip["lcp"] || !b.skip["lighthouse"]
+	return !b.skip["api"] || !b.skip["relay"] || !b.skip["tools"] || !b.skip["elicitation"] || !b.skip["connect"] || !b.skip["init"] || !b.skip["lcp"] || !b.skip["lighthouse"]
 }
 
 func (b *bench) note(format string, args ...any) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -82,6 +83,7 @@ func (b *bench) toolRound(ctx context.Context) error {
 // it) on its own table, with the MCP reference server in the registry and
 // OpenAI pointed at upstream.
 type mcpStack struct {
+	st      *store.Store
 	ref     *localmcp.Server
 	ours    string // our API's base URL
 	client  *http.Client
@@ -113,6 +115,7 @@ func (b *bench) startMCPStack(ctx context.Context, table, upstream string) (m *m
 	if err := devstack.Prepare(ctx, st); err != nil {
 		return m, err
 	}
+	m.st = st
 	if err := seeddata.SetLocalReference(ctx, st, m.ref.Endpoint); err != nil {
 		return m, err
 	}
@@ -187,6 +190,8 @@ func directToolCalls(ctx context.Context, endpoint string, n int) ([]time.Durati
 // "5" once the result is back, timing each round: from the tool call's last
 // byte to the result's request.
 type toolUpstream struct {
+	// tool is the tool it calls (get-sum when empty).
+	tool     string
 	mu       sync.Mutex
 	callSent time.Time
 	rounds   []time.Duration
@@ -231,7 +236,7 @@ func (u *toolUpstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	name := ""
 	for _, t := range req.Tools {
-		if strings.HasSuffix(t.Function.Name, "__get-sum") {
+		if strings.HasSuffix(t.Function.Name, "__"+cmp.Or(u.tool, "get-sum")) {
 			name = t.Function.Name
 		}
 	}

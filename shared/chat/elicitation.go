@@ -198,7 +198,8 @@ func (r *reply) askHeld(run *callRun, call toolCallView, q *sdk.ElicitParams, co
 	closeIt := func() { _ = r.st.CloseElicitation(ctx, r.uid, hash, r.opts.Now()) }
 	for {
 		select {
-		case <-wake:
+		case res := <-wake:
+			return res, nil // written by this instance: no read needed
 		case <-poll.C:
 			wait = min(wait*3/2, askMaxPoll)
 			poll.Reset(wait)
@@ -234,18 +235,18 @@ func (r *reply) minAsk() time.Duration     { return min(minAsk, r.opts.MaxStream
 
 var errNotAnswered = errors.New(msgNotAnswered)
 
-// askWaiters wake, on this instance, a call waiting for the answer the
-// same instance just wrote (another instance's call polls for it).
+// askWaiters hand, on this instance, the answer the same instance just
+// wrote to the call waiting for it (another instance's call polls for it).
 type askWaiters struct {
 	mu sync.Mutex
-	m  map[string]chan struct{}
+	m  map[string]chan *sdk.ElicitResult
 }
 
-func (w *askWaiters) wait(hash string) (<-chan struct{}, func()) {
-	ch := make(chan struct{}, 1)
+func (w *askWaiters) wait(hash string) (<-chan *sdk.ElicitResult, func()) {
+	ch := make(chan *sdk.ElicitResult, 1)
 	w.mu.Lock()
 	if w.m == nil {
-		w.m = map[string]chan struct{}{}
+		w.m = map[string]chan *sdk.ElicitResult{}
 	}
 	w.m[hash] = ch
 	w.mu.Unlock()
@@ -258,12 +259,12 @@ func (w *askWaiters) wait(hash string) (<-chan struct{}, func()) {
 	}
 }
 
-func (w *askWaiters) wake(hash string) {
+func (w *askWaiters) wake(hash string, res *sdk.ElicitResult) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if ch, ok := w.m[hash]; ok {
 		select {
-		case ch <- struct{}{}:
+		case ch <- res:
 		default:
 		}
 	}
@@ -279,7 +280,18 @@ func (w *askWaiters) wake(hash string) {
 // or expired one Conflict.
 func (e *Engine) AnswerElicitation(ctx context.Context, req Request) (held bool, err error) {
 	a := req.Elicitation
+	// The session is checked beside the question's read: the answer waits
+	// for neither in series.
+	var sessionErr error
+	checked := make(chan struct{})
+	go func() {
+		defer close(checked)
+		if req.ConfirmSession != nil {
+			sessionErr = req.ConfirmSession()
+		}
+	}()
 	q, err := e.st.GetElicitation(ctx, req.UserID, a.key())
+	<-checked
 	switch {
 	case errors.Is(err, store.ErrElicitationUnknown):
 		return false, refuse(NotFound, msgUnknownQuestion)
@@ -290,12 +302,10 @@ func (e *Engine) AnswerElicitation(ctx context.Context, req Request) (held bool,
 		return false, err
 	}
 	if !q.Held {
-		return false, nil
+		return false, nil // Run checks the session again, with the rest of its admission
 	}
-	if req.ConfirmSession != nil {
-		if err := req.ConfirmSession(); err != nil {
-			return false, err
-		}
+	if sessionErr != nil {
+		return false, sessionErr
 	}
 	var content []byte
 	if a.Action == ElicitAccept && a.Content != nil {
@@ -304,7 +314,11 @@ func (e *Engine) AnswerElicitation(ctx context.Context, req Request) (held bool,
 	if err := e.st.AnswerElicitation(ctx, req.UserID, a.key(), a.Action, content, e.opts.Now()); err != nil {
 		return false, elicitationRefusal(err)
 	}
-	e.asks.wake(a.key())
+	res := &sdk.ElicitResult{Action: a.Action}
+	if a.Action == ElicitAccept {
+		res.Content = a.Content
+	}
+	e.asks.wake(a.key(), res)
 	return true, nil
 }
 

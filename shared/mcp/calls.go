@@ -145,14 +145,23 @@ func (c *calls) completed(id string) {
 // question names none of them.
 var ErrNoCallAsking = errors.New("no tool call of this session is waiting for an answer from its user")
 
+// chatCapabilities are what a chat session declares: it answers a
+// server's questions (elicitation, form and URL). A handshake declares the
+// same (open), so the tools a server lists at connect are the ones it
+// lists to the chat: some list their asking tools only to a client that
+// can answer.
+func chatCapabilities() *mcp.ClientCapabilities {
+	return &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
+		Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}}
+}
+
 // clientOptions are a chat session's: it declares elicitation (form and
 // URL) and routes what the server sends to the call it belongs to. Multi
 // round-trip requests are left to the caller (a reply pauses for them
 // rather than hold its instance).
 func (c *calls) clientOptions() *mcp.ClientOptions {
 	return &mcp.ClientOptions{
-		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
-			Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}},
+		Capabilities:   chatCapabilities(),
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
 		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			var asking []*CallHooks
@@ -252,7 +261,9 @@ func (c *calls) askURLs(ctx context.Context, h *CallHooks, qs []*mcp.ElicitParam
 // call needs.
 type urlDeclined struct{ action string }
 
-func (e *urlDeclined) Error() string { return "the user answered " + e.action + " to the server's request" }
+func (e *urlDeclined) Error() string {
+	return "the user answered " + e.action + " to the server's request"
+}
 
 // The SDK hands a response to its caller as soon as it is read, while the
 // notifications read before it wait in the session's handler queue: a
@@ -266,7 +277,7 @@ var noticeMarks = [][]byte{[]byte(`"notifications/progress"`), []byte(`"notifica
 // maxSettle bounds that wait (a mark inside a result's text is counted too).
 const maxSettle = 250 * time.Millisecond
 
-func (c *calls) counted()   { c.pending.Add(1) }
+func (c *calls) counted() { c.pending.Add(1) }
 func (c *calls) delivered() {
 	c.pending.Add(-1)
 	select {

@@ -126,7 +126,7 @@ func attempt(ctx context.Context, hc *http.Client, t Target, transport string) (
 
 // open connects to t over transport through obs and reads the initialize
 // result; the caller closes the session. opts are the client's (nil: a
-// handshake's, which declares no capability).
+// handshake's, which declares what a chat session does).
 func open(ctx context.Context, obs *observer, t Target, transport string, opts *mcp.ClientOptions) (*mcp.ClientSession, Result, error) {
 	client := obs.client(t)
 	var tr mcp.Transport
@@ -140,9 +140,13 @@ func open(ctx context.Context, obs *observer, t Target, transport string, opts *
 		tr = &mcp.StreamableClientTransport{Endpoint: t.Endpoint, HTTPClient: client, MaxRetries: streamReconnects, DisableStandaloneSSE: opts == nil}
 	}
 	if opts == nil {
-		// A handshake's empty capabilities: it serves no roots, sampling or
-		// elicitation (a chat session's are Session's).
-		opts = &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}
+		// A handshake declares a chat session's capabilities, so the tools
+		// it reads (stored with the connection, shown in the registry) are
+		// the ones the chat is offered: a server may list the tools that ask
+		// their user only to a client that says it can answer. It asks
+		// nothing of a handshake, which lists tools and closes; a question
+		// it sent anyway is refused by the SDK (no handler).
+		opts = &mcp.ClientOptions{Capabilities: chatCapabilities()}
 	}
 	c := mcp.NewClient(clientInfo, opts)
 	key := transport + " " + t.Endpoint

@@ -70,7 +70,10 @@ func checkEverything(t *testing.T, res mcp.Result) {
 	if len(res.Tools) < 10 {
 		t.Errorf("tools = %d, want at least 10", len(res.Tools))
 	}
-	for _, name := range []string{"echo", "get-sum"} {
+	// The tools that ask their user are listed only to a client that
+	// declares it can answer (elicitation): a handshake declares it, as
+	// the chat's sessions do, so they are there from the connect on.
+	for _, name := range []string{"echo", "get-sum", "trigger-elicitation-request", "trigger-url-elicitation"} {
 		if !slices.ContainsFunc(res.Tools, func(tool domain.MCPTool) bool { return tool.Name == name }) {
 			t.Errorf("tool %q missing", name)
 		}

@@ -33,7 +33,7 @@ const cleanupTimeout = 5 * time.Second
 // reply.stream cuts it off if they refuse. The error is the refusal;
 // nothing was written.
 func (e *Engine) admit(ctx context.Context, req Request) (r *reply, err error) {
-	resuming := req.Approval != nil || req.Elicitation != nil
+	resuming := req.Approval != nil || req.Elicitation != nil || req.SignIn != nil
 	if !resuming && len(req.Messages) == 0 {
 		return nil, refuse(Invalid, "Message is required")
 	}

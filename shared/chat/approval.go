@@ -34,6 +34,9 @@ func (r *reply) pause(spent llm.Usage) error {
 	if r.paused.Elicit != nil {
 		return r.pauseForQuestion()
 	}
+	if r.paused.SignIn != nil {
+		return r.pauseOnSignIn()
+	}
 	token, expires, err := savePaused(context.WithoutCancel(r.parent), r.st, r.uid, *r.paused, r.opts.Now())
 	if err != nil {
 		slog.ErrorContext(r.parent, "reply not paused", "err", err)
@@ -125,6 +128,9 @@ func (e *Engine) takePaused(ctx context.Context, req Request, now time.Time) (pa
 	if req.Elicitation != nil {
 		return e.resumeQuestion(ctx, req, now)
 	}
+	if req.SignIn != nil {
+		return e.takeSignIn(ctx, req, now)
+	}
 	a, err := e.st.TakeToolApproval(ctx, req.UserID, approvalKey(*req.Approval), req.ConnectionID, now)
 	switch {
 	case errors.Is(err, store.ErrApprovalOtherConnection):
@@ -156,6 +162,16 @@ func (r *reply) finishRound() bool {
 	switch {
 	case p.Elicit != nil:
 		res, ok := r.finishQuestion(c, p, results, calls)
+		if !ok {
+			return false
+		}
+		results = append(results, res)
+	case p.SignIn != nil:
+		// Signed in (or not): the call runs again, counting the sign-ins
+		// it asked for.
+		r.signInTries = p.SignIn.Tries
+		res, ok := r.runTool(c, nil, calls, results, p.Pending)
+		r.signInTries = 0
 		if !ok {
 			return false
 		}
@@ -217,6 +233,9 @@ type pausedReply struct {
 	// Elicit: the reply paused on the server's question to its pending
 	// call, asked through request state (elicitation.go).
 	Elicit *pausedElicit `json:"elicit,omitempty"`
+	// SignIn: the reply paused until its user signed in to the pending
+	// call's server (signin.go).
+	SignIn *pausedSignIn `json:"signin,omitempty"`
 	Rounds int              `json:"rounds"`
 	// Usage is what the reply spent before the pause (already metered),
 	// so the last usage frame covers every model call of the reply.

@@ -170,6 +170,9 @@ type Request struct {
 	// through request state (a question held by an open call is answered
 	// by AnswerElicitation instead).
 	Elicitation *ElicitationAnswer
+	// SignIn resumes a reply paused until its user signed in to a tool
+	// call's server (signin.go).
+	SignIn *SignIn
 	// ConversationID keeps the message and its reply with the caller's
 	// conversation (keep.go): the reply is saved as it streams and goes on
 	// when the client leaves.

@@ -302,6 +302,10 @@ func (r *recorder) frame(v any) {
 	case messageIDsFrame, toolProgressFrame:
 		// Progress is live only: history keeps the call's result.
 		return
+	case toolSigninFrame:
+		// A sign-in pause is kept without its token (its id resumes it).
+		r.block(map[string]any{"tool_signin": withoutToken(f.ToolSignin)})
+		return
 	}
 	r.block(v)
 }

@@ -59,6 +59,10 @@ type reply struct {
 	// pendingQuestion: the server's question a reply paused on (with
 	// paused.Elicit).
 	pendingQuestion elicitationView
+	// pendingSignIn: the sign-in a reply paused for (with paused.SignIn);
+	// signInTries: the sign-ins its resumed call asked for already.
+	pendingSignIn toolSigninView
+	signInTries   int
 	limited bool             // stopped at MaxRounds with calls unanswered
 }
 

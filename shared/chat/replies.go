@@ -156,6 +156,9 @@ func finishReplay(out *frames, m domain.ConversationMessage) {
 		return
 	}
 	if n := len(m.Blocks); n > 0 {
+		if strings.HasPrefix(string(m.Blocks[n-1].Frame), `{"tool_signin"`) {
+			return // paused for a sign-in: its frame, replayed, was the end
+		}
 		for _, name := range []string{"tool_approval", "elicitation"} {
 			if strings.HasPrefix(string(m.Blocks[n-1].Frame), `{"`+name+`"`) {
 				// Paused for an approval or a question: the event as it was sent.

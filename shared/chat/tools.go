@@ -116,7 +116,8 @@ func (r *reply) toolCalls(calls []llm.ToolCall, results []llm.ToolResult, from i
 // bound), a comment every keepAliveEvery meanwhile, what the server sends
 // while it runs relayed (progress, log messages, its questions), and
 // sends its result frame. False: the server asked through request state,
-// and the reply paused for the answer (r.paused).
+// or refused the call for its sign-in (signin.go), and the reply paused
+// for the answer or the sign-in (r.paused).
 func (r *reply) runTool(c llm.ToolCall, retry *pausedElicit, calls []llm.ToolCall, results []llm.ToolResult, i int) (llm.ToolResult, bool) {
 	r.stall.Stop()
 	defer r.stall.Reset(r.opts.StallTimeout)
@@ -134,9 +135,16 @@ func (r *reply) runTool(c llm.ToolCall, retry *pausedElicit, calls []llm.ToolCal
 			}
 		}
 	})
-	res, view, need := r.tools.call(r.ctx, r.tr, c, retry, func(run *callRun) *mcp.CallHooks { return r.hooks(run, c) })
+	start := time.Now()
+	res, view, need, signIn := r.tools.call(r.ctx, r.tr, c, retry, func(run *callRun) *mcp.CallHooks { return r.hooks(run, c) })
 	close(done)
 	wg.Wait() // no write of the ticker's after this: frames stay whole
+	if signIn != nil {
+		if r.pauseForSignIn(c, signIn, calls, results, i) {
+			return llm.ToolResult{}, false
+		}
+		res, view = stillRefuses(c, signIn, time.Since(start))
+	}
 	if need != nil {
 		if r.pauseOn(c, need, calls, results, i) {
 			return llm.ToolResult{}, false
@@ -416,13 +424,14 @@ func textBlock(text string) []json.RawMessage {
 // browser; hooks hear the server while the call runs. retry, when set,
 // calls again with the answers to the questions the server asked through
 // request state; an input-required result answers need, the questions to
-// put to the user (the result is then empty). Nothing here fails the
+// put to the user, and a call the server refused for its sign-in
+// answers signIn (the result is then empty). Nothing here fails the
 // reply: a failure is a tool error the model is told about.
-func (b *toolbox) call(ctx context.Context, tr *turn, c llm.ToolCall, retry *pausedElicit, hooks func(*callRun) *mcp.CallHooks) (llm.ToolResult, toolResultView, *pausedElicit) {
+func (b *toolbox) call(ctx context.Context, tr *turn, c llm.ToolCall, retry *pausedElicit, hooks func(*callRun) *mcp.CallHooks) (llm.ToolResult, toolResultView, *pausedElicit, *signInNeed) {
 	start := time.Now()
-	fail := func(detail string) (llm.ToolResult, toolResultView, *pausedElicit) {
+	fail := func(detail string) (llm.ToolResult, toolResultView, *pausedElicit, *signInNeed) {
 		return llm.ToolResult{CallID: c.ID, Name: c.Name, Content: detail, IsError: true},
-			toolResultView{ID: c.ID, IsError: true, Content: textBlock(detail), DurationMS: time.Since(start).Milliseconds()}, nil
+			toolResultView{ID: c.ID, IsError: true, Content: textBlock(detail), DurationMS: time.Since(start).Milliseconds()}, nil, nil
 	}
 	bt, ok := tr.tools.byName[c.Name]
 	if !ok {
@@ -457,9 +466,8 @@ func (b *toolbox) call(ctx context.Context, tr *turn, c llm.ToolCall, retry *pau
 		if ctx.Err() == nil { // the client is still there: worth a line
 			slog.InfoContext(ctx, "mcp tool call failed", "server", bt.conn.ServerID, "tool", bt.tool.Name, "err", err)
 		}
-		if b.noteSignInRefused(ctx, tr.uid, bt.conn, err) {
-			return fail(fmt.Sprintf("The tool %s on %s failed: the server no longer accepts your sign-in. Sign in to %s again in the MCP Registry.",
-				bt.tool.Name, bt.conn.Label(), bt.conn.Label()))
+		if need := b.refusedSignIn(ctx, tr.uid, bt, err); need != nil {
+			return llm.ToolResult{}, toolResultView{}, nil, need
 		}
 		return fail(toolFailure(bt, err))
 	}
@@ -468,11 +476,11 @@ func (b *toolbox) call(ctx context.Context, tr *turn, c llm.ToolCall, retry *pau
 		if err != nil {
 			return fail(fmt.Sprintf("The tool %s on %s failed: %s.", bt.tool.Name, bt.conn.Label(), err))
 		}
-		return llm.ToolResult{}, toolResultView{}, need
+		return llm.ToolResult{}, toolResultView{}, need, nil
 	}
 	out := mcp.Output(res, MaxToolResultShown, MaxToolTextForModel)
 	return llm.ToolResult{CallID: c.ID, Name: c.Name, Content: out.Text, IsError: out.IsError},
-		toolResultView{ID: c.ID, IsError: out.IsError, Content: out.Content, Truncated: out.Truncated, DurationMS: time.Since(start).Milliseconds()}, nil
+		toolResultView{ID: c.ID, IsError: out.IsError, Content: out.Content, Truncated: out.Truncated, DurationMS: time.Since(start).Milliseconds()}, nil, nil
 }
 
 // toolFailure says why a call did not run, without secrets: shared/mcp's

@@ -28,6 +28,10 @@ type MCPOAuthFlow struct {
 	// does not finish.
 	SessionID string
 	Expires   time.Time
+	// ReturnTo is the page the browser goes back to after the callback
+	// (a name the callback knows, never an address): "" for the registry,
+	// "chat" for a sign-in a tool call asked for in the middle of a reply.
+	ReturnTo string
 }
 
 type mcpOAuthFlowItem struct {
@@ -38,6 +42,7 @@ type mcpOAuthFlowItem struct {
 	Sealed      []byte `dynamodbav:"sealed"`
 	BrowserHash string `dynamodbav:"browser_hash"`
 	SessionID   string `dynamodbav:"session_id,omitempty"`
+	ReturnTo    string `dynamodbav:"return_to,omitempty"`
 	ValidTo     int64  `dynamodbav:"valid_to"`   // unix ms
 	ExpiresAt   int64  `dynamodbav:"expires_at"` // TTL (unix s)
 }
@@ -49,7 +54,7 @@ var ErrFlowUnknown = errors.New("mcp sign-in unknown or used")
 // PutMCPOAuthFlow stores a flow of uid under the hash of its state.
 func (s *Store) PutMCPOAuthFlow(ctx context.Context, uid, stateHash string, f MCPOAuthFlow) error {
 	it := mcpOAuthFlowItem{PK: userPK(uid), SK: mcpOAuthFlowSK(stateHash), ServerID: f.ServerID, EndpointURL: f.EndpointURL,
-		Sealed: f.Sealed, BrowserHash: f.BrowserHash, SessionID: f.SessionID, ValidTo: f.Expires.UnixMilli(), ExpiresAt: f.Expires.Unix()}
+		Sealed: f.Sealed, BrowserHash: f.BrowserHash, SessionID: f.SessionID, ReturnTo: f.ReturnTo, ValidTo: f.Expires.UnixMilli(), ExpiresAt: f.Expires.Unix()}
 	if err := s.putNew(ctx, it); err != nil {
 		return fmt.Errorf("put mcp oauth flow: %w", err)
 	}
@@ -82,7 +87,7 @@ func (s *Store) TakeMCPOAuthFlow(ctx context.Context, uid, stateHash string) (MC
 		return MCPOAuthFlow{}, fmt.Errorf("take mcp oauth flow: %w", err)
 	}
 	return MCPOAuthFlow{ServerID: it.ServerID, EndpointURL: it.EndpointURL, Sealed: it.Sealed, BrowserHash: it.BrowserHash,
-		SessionID: it.SessionID, Expires: time.UnixMilli(it.ValidTo)}, nil
+		SessionID: it.SessionID, ReturnTo: it.ReturnTo, Expires: time.UnixMilli(it.ValidTo)}, nil
 }
 
 type oauthClientItem struct {

@@ -32,7 +32,15 @@ type ToolApproval struct {
 	// ConnectionID is the chat connection the reply was paused on: only an
 	// answer from it takes the approval.
 	ConnectionID string
+	// Kind is what the reply waits for: "" the user's decision on the
+	// call, ToolPauseSignIn their sign-in to the call's server. Only an
+	// answer of its kind takes it; another kind's finds nothing.
+	Kind string
 }
+
+// ToolPauseSignIn is the kind of a reply paused until its user signs in to
+// the server of a tool call that asked for it.
+const ToolPauseSignIn = "signin"
 
 // approvalGrace keeps an answered or expired approval readable (so a replay
 // is told "already answered" or "expired", not "unknown") before TTL
@@ -44,16 +52,17 @@ type toolApprovalItem struct {
 	SK           string `dynamodbav:"SK"`
 	State        []byte `dynamodbav:"state"`
 	ConnectionID string `dynamodbav:"connection_id,omitempty"`
-	ValidTo   int64  `dynamodbav:"valid_to"` // unix ms
-	UsedAt    int64  `dynamodbav:"used_at,omitempty"`
-	ExpiresAt int64  `dynamodbav:"expires_at"` // TTL (unix s)
+	Kind         string `dynamodbav:"kind,omitempty"`
+	ValidTo      int64  `dynamodbav:"valid_to"` // unix ms
+	UsedAt       int64  `dynamodbav:"used_at,omitempty"`
+	ExpiresAt    int64  `dynamodbav:"expires_at"` // TTL (unix s)
 }
 
 // SaveToolApproval stores a paused reply of uid under the hash of its
 // token, in uid's partition: no other user can name it.
 func (s *Store) SaveToolApproval(ctx context.Context, uid, tokenHash string, a ToolApproval) error {
 	it := toolApprovalItem{
-		PK: userPK(uid), SK: toolApprovalSK(tokenHash), State: a.State, ConnectionID: a.ConnectionID,
+		PK: userPK(uid), SK: toolApprovalSK(tokenHash), State: a.State, ConnectionID: a.ConnectionID, Kind: a.Kind,
 		ValidTo: a.Expires.UnixMilli(), ExpiresAt: a.Expires.Add(approvalGrace).Unix(),
 	}
 	if err := s.putNew(ctx, it); err != nil {
@@ -71,6 +80,13 @@ func (s *Store) SaveToolApproval(ctx context.Context, uid, tokenHash string, a T
 // ErrApprovalExpired. The state is cleared with the answer: an answered
 // approval keeps nothing of the conversation.
 func (s *Store) TakeToolApproval(ctx context.Context, uid, tokenHash, connID string, now time.Time) (ToolApproval, error) {
+	return s.TakeToolPause(ctx, uid, tokenHash, "", connID, now)
+}
+
+// TakeToolPause is TakeToolApproval for a paused reply of kind (a kind
+// other than the item's is ErrApprovalUnknown: a sign-in's token resumes
+// no approval, and the other way round).
+func (s *Store) TakeToolPause(ctx context.Context, uid, tokenHash, kind, connID string, now time.Time) (ToolApproval, error) {
 	pk, sk := userPK(uid), toolApprovalSK(tokenHash)
 	if !keyFits(pk, sk) {
 		return ToolApproval{}, ErrApprovalUnknown
@@ -82,11 +98,12 @@ func (s *Store) TakeToolApproval(ctx context.Context, uid, tokenHash, connID str
 		// Exists, never answered, still valid, of this connection (one
 		// saved before approvals recorded theirs is checked by its caller).
 		ConditionExpression: aws.String("attribute_exists(PK) AND attribute_not_exists(used_at) AND valid_to > :now AND " +
-			"(attribute_not_exists(connection_id) OR connection_id = :conn)"),
-		ExpressionAttributeNames: map[string]string{"#state": "state"},
+			"(attribute_not_exists(connection_id) OR connection_id = :conn) AND " + kindCondition(kind)),
+		ExpressionAttributeNames: map[string]string{"#state": "state", "#kind": "kind"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":now":  &types.AttributeValueMemberN{Value: strconv.FormatInt(now.UnixMilli(), 10)},
 			":conn": &types.AttributeValueMemberS{Value: connID},
+			":kind": &types.AttributeValueMemberS{Value: kind},
 		},
 		ReturnValues: types.ReturnValueAllOld,
 	})
@@ -95,14 +112,14 @@ func (s *Store) TakeToolApproval(ctx context.Context, uid, tokenHash, connID str
 		if err := attributevalue.UnmarshalMap(out.Attributes, &it); err != nil {
 			return ToolApproval{}, fmt.Errorf("take tool approval: %w", err)
 		}
-		return ToolApproval{State: it.State, Expires: time.UnixMilli(it.ValidTo), ConnectionID: it.ConnectionID}, nil
+		return ToolApproval{State: it.State, Expires: time.UnixMilli(it.ValidTo), ConnectionID: it.ConnectionID, Kind: it.Kind}, nil
 	}
 	if !isConditionFailed(err) {
 		return ToolApproval{}, fmt.Errorf("take tool approval: %w", err)
 	}
 	var it toolApprovalItem
 	switch err := s.getItem(ctx, pk, sk, &it); {
-	case errors.Is(err, ErrNotFound):
+	case errors.Is(err, ErrNotFound), it.Kind != kind:
 		return ToolApproval{}, ErrApprovalUnknown
 	case err != nil:
 		return ToolApproval{}, fmt.Errorf("take tool approval: %w", err)
@@ -113,4 +130,12 @@ func (s *Store) TakeToolApproval(ctx context.Context, uid, tokenHash, connID str
 	default:
 		return ToolApproval{}, ErrApprovalExpired
 	}
+}
+
+// kindCondition: the item is of the kind taken (an approval's item has none).
+func kindCondition(kind string) string {
+	if kind == "" {
+		return "(attribute_not_exists(#kind) OR #kind = :kind)"
+	}
+	return "#kind = :kind"
 }

@@ -61,3 +61,29 @@ func TestToolApprovalTakenByItsConnection(t *testing.T) {
 		t.Errorf("20 answers at once: %d taken, %d refused; want exactly one taken", taken, refused)
 	}
 }
+
+// A paused reply is taken only as what it waits for: a sign-in's token
+// resumes no approval, an approval's no sign-in (both unknown), and each
+// is taken once by its own kind.
+func TestToolPauseTakenByItsKind(t *testing.T) {
+	t.Parallel()
+	st := storetest.New(t)
+	now := time.Now()
+	storetest.Must(t, st.SaveToolApproval(ctx, "ann", "s1", store.ToolApproval{State: []byte("signin"), Expires: now.Add(time.Minute), ConnectionID: "c1", Kind: store.ToolPauseSignIn}), "save sign-in")
+	storetest.Must(t, st.SaveToolApproval(ctx, "ann", "a1", store.ToolApproval{State: []byte("approval"), Expires: now.Add(time.Minute), ConnectionID: "c1"}), "save approval")
+	if _, err := st.TakeToolApproval(ctx, "ann", "s1", "c1", now); !errors.Is(err, store.ErrApprovalUnknown) {
+		t.Errorf("a sign-in taken as an approval: %v, want ErrApprovalUnknown", err)
+	}
+	if _, err := st.TakeToolPause(ctx, "ann", "a1", store.ToolPauseSignIn, "c1", now); !errors.Is(err, store.ErrApprovalUnknown) {
+		t.Errorf("an approval taken as a sign-in: %v, want ErrApprovalUnknown", err)
+	}
+	if a, err := st.TakeToolPause(ctx, "ann", "s1", store.ToolPauseSignIn, "c1", now); err != nil || string(a.State) != "signin" || a.Kind != store.ToolPauseSignIn {
+		t.Errorf("the sign-in taken as one: %+v, %v", a, err)
+	}
+	if _, err := st.TakeToolPause(ctx, "ann", "s1", store.ToolPauseSignIn, "c1", now); !errors.Is(err, store.ErrApprovalUsed) {
+		t.Errorf("the sign-in taken again: %v, want ErrApprovalUsed", err)
+	}
+	if a, err := st.TakeToolApproval(ctx, "ann", "a1", "c1", now); err != nil || string(a.State) != "approval" {
+		t.Errorf("the approval taken as one: %+v, %v", a, err)
+	}
+}

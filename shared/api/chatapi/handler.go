@@ -82,6 +82,9 @@ type messageInput struct {
 	// Elicitation answers a server's question (the elicitation event);
 	// Message may be empty.
 	Elicitation *elicitationInput `json:"elicitation"`
+	// SignIn resumes a reply paused until the user signed in to a tool
+	// call's server (the tool_signin frame); Message may be empty.
+	SignIn *signInInput `json:"signin"`
 	// ConversationID keeps the message and its reply with the caller's
 	// conversation: the reply is saved as it streams and goes on when the
 	// client leaves.
@@ -97,6 +100,13 @@ type approvalInput struct {
 	Token    string `json:"token"`
 	ID       string `json:"id"`
 	Decision string `json:"decision"`
+}
+
+type signInInput struct {
+	// Token, from the tool_signin frame; or ID (its signin_id), from the
+	// frame or from history (which keeps no token).
+	Token string `json:"token"`
+	ID    string `json:"id"`
 }
 
 type elicitationInput struct {
@@ -148,8 +158,14 @@ func decodeMessage(w http.ResponseWriter, r *http.Request) (chat.Request, error)
 		return chat.Request{}, httpx.Invalid("connection_id is required")
 	}
 	switch {
-	case in.Approval != nil && in.Elicitation != nil:
-		return chat.Request{}, httpx.Invalid("Send either approval or elicitation, not both")
+	case (in.Approval != nil && in.Elicitation != nil) || (in.SignIn != nil && (in.Approval != nil || in.Elicitation != nil)):
+		return chat.Request{}, httpx.Invalid("Send one of approval, elicitation and signin, not several")
+	case in.SignIn != nil:
+		a, err := in.SignIn.validate()
+		if err != nil {
+			return chat.Request{}, err
+		}
+		req.SignIn = &a
 	case in.Approval != nil:
 		a, err := in.Approval.validate()
 		if err != nil {
@@ -184,6 +200,14 @@ func decodeMessage(w http.ResponseWriter, r *http.Request) (chat.Request, error)
 		return chat.Request{}, err
 	}
 	return req, nil
+}
+
+func (a signInInput) validate() (chat.SignIn, error) {
+	a.Token, a.ID = strings.TrimSpace(a.Token), strings.TrimSpace(a.ID)
+	if (a.Token == "" && a.ID == "") || len(a.Token) > 200 || len(a.ID) > 200 {
+		return chat.SignIn{}, httpx.Invalid("signin.token or signin.id is required")
+	}
+	return chat.SignIn{Token: a.Token, ID: a.ID}, nil
 }
 
 func (a elicitationInput) validate() (chat.ElicitationAnswer, error) {

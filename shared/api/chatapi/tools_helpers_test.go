@@ -158,6 +158,8 @@ type reply struct {
 	elicitations []elicitationJSON
 	progress     []progressJSON
 	logs         []logJSON
+	// signins are the sign-ins a call asked for (tool_signin).
+	signins []signinJSON
 	errors       []string
 	usage    *struct{ InputTokens, OutputTokens int }
 	done     bool
@@ -204,6 +206,7 @@ func parseReply(t *testing.T, body string) reply {
 			Notice     *string         `json:"notice"`
 			Progress   *progressJSON   `json:"tool_progress"`
 			Log        *logJSON        `json:"tool_log"`
+			Signin     *signinJSON     `json:"tool_signin"`
 			Usage      *struct {
 				InputTokens  int `json:"input_tokens"`
 				OutputTokens int `json:"output_tokens"`
@@ -229,6 +232,9 @@ func parseReply(t *testing.T, body string) reply {
 		case d.Log != nil:
 			r.logs = append(r.logs, *d.Log)
 			r.order = append(r.order, "tool_log")
+		case d.Signin != nil:
+			r.signins = append(r.signins, *d.Signin)
+			r.order = append(r.order, "tool_signin")
 		case d.Usage != nil:
 			r.usage = &struct{ InputTokens, OutputTokens int }{d.Usage.InputTokens, d.Usage.OutputTokens}
 			r.order = append(r.order, "usage")

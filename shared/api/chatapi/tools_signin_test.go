@@ -19,9 +19,10 @@ import (
 
 // TestToolSignInRefused: a signed-in connection whose server stops
 // accepting its token (revoked: 401; short of a scope: 403
-// insufficient_scope) fails the tool call with a clear block, the model
-// answers, and the connection is marked for Sign in again (with the scope
-// the server asked for), nothing deleted.
+// insufficient_scope) pauses the reply on the call with a tool_signin
+// frame saying so (the scope the server asked for, if any), and the
+// connection is marked for Sign in again (with that scope), nothing
+// deleted.
 func TestToolSignInRefused(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -61,11 +62,11 @@ func TestToolSignInRefused(t *testing.T) {
 
 			refusing.Store(true)
 			r := s.sendTool(token, toolMsg{ConnectionID: conn, Message: "go", MCPConnectionIDs: []string{"oauth-c1"}})
-			if !r.done || len(r.results) != 1 || !r.results[0].IsError || !strings.Contains(r.results[0].text(), "no longer accepts your sign-in") {
-				t.Fatalf("reply %+v, want a failed call saying to sign in again, then the end", r)
+			if r.done || len(r.results) != 0 || len(r.signins) != 1 {
+				t.Fatalf("reply %s, want a tool_signin pause", r.raw)
 			}
-			if !strings.Contains(r.text, "got: ") {
-				t.Errorf("the model did not answer after the failure: %q", r.text)
+			if f := r.signins[0]; f.ConnectionID != "oauth-c1" || f.ServerID != "signed" || f.Scope != tc.wantScope || !strings.Contains(f.Reason, "Signed needs you to sign in again") {
+				t.Errorf("tool_signin %+v", f)
 			}
 			c, err := s.st.GetMCPConnection(context.Background(), uid, "oauth-c1")
 			storetest.Must(t, err, "connection kept")

@@ -40,6 +40,41 @@ const (
 type oauthStartInput struct {
 	ServerID    string `json:"server_id"`
 	EndpointURL string `json:"endpoint_url"`
+	// Scope is what a tool call's server asked for (its tool_signin
+	// frame): asked for beside what the sign-in asks for anyway.
+	Scope string `json:"scope"`
+	// ReturnTo names the page the browser comes back to: "" or
+	// "registry", or "chat" (a sign-in a reply paused for). A name, never
+	// an address.
+	ReturnTo string `json:"return_to"`
+}
+
+// Pages a sign-in returns to.
+const (
+	returnRegistry = "registry"
+	returnChat     = "chat"
+)
+
+// maxScopeLen bounds the scope a start may add.
+const maxScopeLen = 1000
+
+// check validates what the start adds to the server's own sign-in.
+func (in oauthStartInput) check() error {
+	switch in.ReturnTo {
+	case "", returnRegistry, returnChat:
+	default:
+		return httpx.Invalid("return_to must be registry or chat")
+	}
+	if len(in.Scope) > maxScopeLen {
+		return httpx.Invalid("scope is too long")
+	}
+	for _, r := range in.Scope {
+		// RFC 6749 §3.3 scope-token characters, space-separated.
+		if r != ' ' && (r < 0x21 || r > 0x7e || r == '"' || r == '\\') {
+			return httpx.Invalid("scope must be space-separated OAuth scope tokens")
+		}
+	}
+	return nil
 }
 
 // pendingGrant is what a flow keeps sealed until the callback.
@@ -54,6 +89,9 @@ type pendingGrant struct {
 func (s *Service) oauthStart(w http.ResponseWriter, r *http.Request) error {
 	var in oauthStartInput
 	if err := httpx.DecodeJSON(w, r, &in); err != nil {
+		return err
+	}
+	if err := in.check(); err != nil {
 		return err
 	}
 	uid, _ := auth.UserID(r.Context())
@@ -83,6 +121,12 @@ func (s *Service) oauthStart(w http.ResponseWriter, r *http.Request) error {
 		return oauthError(r.Context(), err)
 	}
 	found.Scopes = s.widerScopes(r.Context(), uid, srv.ID, endpoint, found.Scopes)
+	if hadSignIn && prev.Grant.Issuer == found.Auth.Issuer {
+		// Signing in again keeps what the last sign-in had (SEP-2350: the
+		// union of what was granted and what the server asks for now).
+		found.Scopes = addScopes(found.Scopes, strings.Join(prev.Grant.Scopes, " "))
+	}
+	found.Scopes = addScopes(found.Scopes, in.Scope)
 	grant := mcpauth.NewGrant(found, client, redirect)
 	if err := s.policy.CheckURL(grant.TokenURL); err != nil {
 		return httpx.Invalid("The server's token endpoint is not allowed: " + err.Error())
@@ -98,7 +142,7 @@ func (s *Service) oauthStart(w http.ResponseWriter, r *http.Request) error {
 	}
 	if err := s.st.PutMCPOAuthFlow(r.Context(), uid, hash(nonce), store.MCPOAuthFlow{
 		ServerID: srv.ID, EndpointURL: endpoint, Sealed: sealed, BrowserHash: hash(browser), SessionID: auth.SessionID(r.Context()),
-		Expires: time.Now().Add(oauthFlowTTL),
+		Expires: time.Now().Add(oauthFlowTTL), ReturnTo: in.ReturnTo,
 	}); err != nil {
 		return err
 	}
@@ -136,6 +180,7 @@ func (s *Service) oauthCallback(w http.ResponseWriter, r *http.Request) {
 		ret.failed("", SignInServerError)
 		return
 	}
+	ret.page = flow.ReturnTo
 	cookie, _ := r.Cookie(oauthCookie)
 	switch {
 	case cookie == nil || hash(cookie.Value) != flow.BrowserHash:
@@ -302,8 +347,13 @@ func (s *Service) widerScopes(ctx context.Context, uid, serverID, endpoint strin
 	if err != nil || c.SignInScope == "" {
 		return scopes
 	}
+	return addScopes(scopes, c.SignInScope)
+}
+
+// addScopes is scopes and the space-separated more, each once, in order.
+func addScopes(scopes []string, more string) []string {
 	out := slices.Clone(scopes)
-	for _, sc := range strings.Fields(c.SignInScope) {
+	for _, sc := range strings.Fields(more) {
 		if !slices.Contains(out, sc) {
 			out = append(out, sc)
 		}

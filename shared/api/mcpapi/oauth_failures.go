@@ -37,11 +37,14 @@ const (
 // reads it as the browser lands.
 const signInFailureTTL = 5 * time.Minute
 
-// signInReturn sends the browser back to the registry after a sign-in.
+// signInReturn sends the browser back after a sign-in: to the registry,
+// or to the chat page (/llm-chat) for a sign-in a reply paused for (page,
+// the flow's ReturnTo), with the same codes and ids either way.
 type signInReturn struct {
-	s *Service
-	w http.ResponseWriter
-	r *http.Request
+	s    *Service
+	w    http.ResponseWriter
+	r    *http.Request
+	page string
 }
 
 func (b signInReturn) connected(serverID string) {
@@ -75,7 +78,11 @@ func (b signInReturn) explained(uid, serverID, code, detail string) {
 
 func (b signInReturn) redirect(v url.Values) {
 	http.SetCookie(b.w, &http.Cookie{Name: oauthCookie, Value: "", Path: routes.MCPOAuthPrefix, MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
-	http.Redirect(b.w, b.r, "/registry?"+v.Encode(), http.StatusFound)
+	page := "/registry?"
+	if b.page == returnChat {
+		page = "/llm-chat?"
+	}
+	http.Redirect(b.w, b.r, page+v.Encode(), http.StatusFound)
 }
 
 type signInFailureView struct {

@@ -188,8 +188,9 @@ func (a *adapter) connectionTo(ctx context.Context) (connection, error) {
 	}
 	for _, c := range list {
 		if c.EndpointURL == a.server {
-			logf("signed in: %d tools", len(c.Tools))
-			return c.connection, nil
+			conn, err := a.withTools(ctx, c.connection)
+			logf("signed in: %d tools", len(conn.Tools))
+			return conn, err
 		}
 	}
 	return connection{}, errors.New("no connection to the server after sign-in")
@@ -344,6 +345,10 @@ func (a *adapter) message(ctx context.Context, body any) (approval string, err e
 				}
 			case "error":
 				return "", fmt.Errorf("stream error: %s", data)
+			case "":
+				if isSignInFrame(data) {
+					return "", a.stepUp(ctx, body, data)
+				}
 			}
 			if data == "[DONE]" {
 				return "", nil

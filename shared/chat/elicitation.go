@@ -184,7 +184,7 @@ func (r *reply) askHeld(run *callRun, call toolCallView, q *sdk.ElicitParams, co
 		slog.ErrorContext(ctx, "elicitation not saved", "err", err)
 		return nil, refuseToServer(errors.New("the question could not be put to the user"))
 	}
-	wake, forget := r.asks.wait(hash)
+	wake, forget := r.asks.wait(r.uid, hash, request)
 	defer forget()
 	run.hold()
 	defer run.release()
@@ -219,7 +219,9 @@ func (r *reply) askHeld(run *callRun, call toolCallView, q *sdk.ElicitParams, co
 			slog.WarnContext(ctx, "elicitation not read", "err", err)
 			continue
 		}
-		if e.Answered() {
+		// An answer this instance is still confirming (its session checked
+		// beside its write) comes through wake, or is taken back.
+		if e.Answered() && !r.asks.answering(hash) {
 			res := &sdk.ElicitResult{Action: e.Action}
 			if len(e.Content) > 0 {
 				_ = json.Unmarshal(e.Content, &res.Content)
@@ -235,36 +237,77 @@ func (r *reply) minAsk() time.Duration     { return min(minAsk, r.opts.MaxStream
 
 var errNotAnswered = errors.New(msgNotAnswered)
 
-// askWaiters hand, on this instance, the answer the same instance just
-// wrote to the call waiting for it (another instance's call polls for it).
+// askWaiters are the questions held on this instance (their user, the
+// question as the card shows it): an answer given here is checked against
+// it without a read, and handed to the call waiting for it (another
+// instance's call polls the table for it).
 type askWaiters struct {
 	mu sync.Mutex
-	m  map[string]chan *sdk.ElicitResult
+	m  map[string]*askWaiter
 }
 
-func (w *askWaiters) wait(hash string) (<-chan *sdk.ElicitResult, func()) {
-	ch := make(chan *sdk.ElicitResult, 1)
+type askWaiter struct {
+	uid     string
+	request []byte
+	ch      chan *sdk.ElicitResult
+	// claimed: an answer given here is being written and its session
+	// checked; the call takes it from ch only (or it is taken back).
+	claimed bool
+}
+
+func (w *askWaiters) wait(uid, hash string, request []byte) (<-chan *sdk.ElicitResult, func()) {
+	aw := &askWaiter{uid: uid, request: request, ch: make(chan *sdk.ElicitResult, 1)}
 	w.mu.Lock()
 	if w.m == nil {
-		w.m = map[string]chan *sdk.ElicitResult{}
+		w.m = map[string]*askWaiter{}
 	}
-	w.m[hash] = ch
+	w.m[hash] = aw
 	w.mu.Unlock()
-	return ch, func() {
+	return aw.ch, func() {
 		w.mu.Lock()
 		defer w.mu.Unlock()
-		if w.m[hash] == ch {
+		if w.m[hash] == aw {
 			delete(w.m, hash)
 		}
 	}
 }
 
+// claim answers the question uid's call holds here under hash, for one
+// answer at a time (false: none held here for uid, or one is already
+// being given: the table decides).
+func (w *askWaiters) claim(uid, hash string) ([]byte, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	aw, ok := w.m[hash]
+	if !ok || aw.uid != uid || aw.claimed {
+		return nil, false
+	}
+	aw.claimed = true
+	return aw.request, true
+}
+
+// unclaim ends a claim whose answer did not count.
+func (w *askWaiters) unclaim(hash string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if aw, ok := w.m[hash]; ok {
+		aw.claimed = false
+	}
+}
+
+func (w *askWaiters) answering(hash string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	aw, ok := w.m[hash]
+	return ok && aw.claimed
+}
+
 func (w *askWaiters) wake(hash string, res *sdk.ElicitResult) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if ch, ok := w.m[hash]; ok {
+	if aw, ok := w.m[hash]; ok {
 		select {
-		case ch <- res:
+		case aw.ch <- res:
 		default:
 		}
 	}
@@ -280,6 +323,9 @@ func (w *askWaiters) wake(hash string, res *sdk.ElicitResult) {
 // or expired one Conflict.
 func (e *Engine) AnswerElicitation(ctx context.Context, req Request) (held bool, err error) {
 	a := req.Elicitation
+	if request, ok := e.asks.claim(req.UserID, a.key()); ok {
+		return true, e.answerHere(ctx, req, request)
+	}
 	// The session is checked beside the question's read: the answer waits
 	// for neither in series.
 	var sessionErr error
@@ -307,19 +353,73 @@ func (e *Engine) AnswerElicitation(ctx context.Context, req Request) (held bool,
 	if sessionErr != nil {
 		return false, sessionErr
 	}
-	var content []byte
-	if a.Action == ElicitAccept && a.Content != nil {
-		content, _ = json.Marshal(a.Content)
-	}
-	if err := e.st.AnswerElicitation(ctx, req.UserID, a.key(), a.Action, content, e.opts.Now()); err != nil {
+	if err := e.st.AnswerElicitation(ctx, req.UserID, a.key(), a.Action, answerContent(*a), e.opts.Now()); err != nil {
 		return false, elicitationRefusal(err)
 	}
+	e.asks.wake(a.key(), answerResult(*a))
+	return true, nil
+}
+
+// answerHere answers a question held on this instance, whose form is in
+// memory: the answer is checked against it, and its single-use write goes
+// beside the session check (one table call's time, not a read and then a
+// write). The call takes the answer only once both passed; a write whose
+// session turned out ended is taken back, leaving the question open.
+func (e *Engine) answerHere(ctx context.Context, req Request, request []byte) error {
+	a := *req.Elicitation
+	hash := a.key()
+	if err := checkAnswer(request, a); err != nil {
+		e.asks.unclaim(hash)
+		return err
+	}
+	now := e.opts.Now()
+	var sessionErr error
+	checked := make(chan struct{})
+	go func() {
+		defer close(checked)
+		if req.ConfirmSession != nil {
+			sessionErr = req.ConfirmSession()
+		}
+	}()
+	writeErr := e.st.AnswerElicitation(ctx, req.UserID, hash, a.Action, answerContent(a), now)
+	<-checked
+	switch {
+	case sessionErr != nil:
+		if writeErr == nil {
+			if err := e.st.ReopenElicitation(context.WithoutCancel(ctx), req.UserID, hash, now); err != nil {
+				// Still answered in the table: the call must not take an
+				// answer whose session ended, so the question is cancelled.
+				slog.ErrorContext(ctx, "elicitation answer not taken back", "err", err)
+				e.asks.wake(hash, &sdk.ElicitResult{Action: ElicitCancel})
+				return sessionErr
+			}
+		}
+		e.asks.unclaim(hash)
+		return sessionErr
+	case writeErr != nil:
+		e.asks.unclaim(hash)
+		return elicitationRefusal(writeErr)
+	}
+	e.asks.wake(hash, answerResult(a))
+	return nil
+}
+
+// answerContent is an accepted form's content as the table keeps it.
+func answerContent(a ElicitationAnswer) []byte {
+	if a.Action != ElicitAccept || a.Content == nil {
+		return nil
+	}
+	b, _ := json.Marshal(a.Content)
+	return b
+}
+
+// answerResult is the answer as the server gets it.
+func answerResult(a ElicitationAnswer) *sdk.ElicitResult {
 	res := &sdk.ElicitResult{Action: a.Action}
 	if a.Action == ElicitAccept {
 		res.Content = a.Content
 	}
-	e.asks.wake(a.key(), res)
-	return true, nil
+	return res
 }
 
 const msgUnknownQuestion = "This question is not known: the reply that asked it belongs to another account or no longer exists."
@@ -433,8 +533,18 @@ func (p *pausedElicit) asking() (*sdk.ElicitParams, error) {
 	var m struct {
 		Params sdk.ElicitParams `json:"params"`
 	}
-	if err := json.Unmarshal(p.Requests[p.Asking], &m); err != nil {
+	// The form as the server wrote it: decoded into the SDK's any, its
+	// fields would come back sorted by name.
+	var raw struct {
+		Params struct {
+			RequestedSchema json.RawMessage `json:"requestedSchema"`
+		} `json:"params"`
+	}
+	if err := json.Unmarshal(p.Requests[p.Asking], &m); err != nil || json.Unmarshal(p.Requests[p.Asking], &raw) != nil {
 		return nil, fmt.Errorf("the server's question could not be read")
+	}
+	if len(raw.Params.RequestedSchema) > 0 && string(raw.Params.RequestedSchema) != "null" {
+		m.Params.RequestedSchema = raw.Params.RequestedSchema
 	}
 	return &m.Params, nil
 }

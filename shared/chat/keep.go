@@ -254,7 +254,14 @@ func newRecorder(next Sink, st *store.Store, uid string, k *kept, now func() tim
 	msg := k.reply
 	rec := &recorder{next: next, st: st, uid: uid, stop: stop, msg: msg, now: now, quit: make(chan struct{}), first: make(chan struct{}, 1),
 		ticker: time.NewTicker(SaveEvery), kept: k}
+	// A resumed reply was saved complete when it paused: it is saved as
+	// going on again at once, so a reload does not show the answered
+	// approval (or question) as the reply's end.
+	resumed := msg.Complete
 	rec.msg.Complete, rec.msg.Error = false, ""
+	if resumed {
+		rec.first <- struct{}{}
+	}
 	rec.buf.WriteString(msg.Content)
 	for _, b := range msg.Blocks {
 		rec.blockBytes += len(b.Frame)
@@ -445,10 +452,14 @@ func (r *recorder) Data(v any) error {
 // recording: without its token (its id answers it from history).
 //
 // A question a call holds open (elicitation.go) does not end the reply:
-// it is recorded, without its token, and the recording goes on.
+// it is recorded, without its token, and saved before the user sees it
+// (a reload, or another device, finds the card the stream shows), and
+// the recording goes on.
 func (r *recorder) Event(name string, v any) error {
 	r.block(map[string]any{name: withoutToken(v)})
-	if q, ok := v.(elicitationView); !ok || !q.held {
+	if q, ok := v.(elicitationView); ok && q.held {
+		_ = r.save(false)
+	} else {
 		_ = r.finish()
 	}
 	if r.gone {

@@ -63,6 +63,8 @@ type calls struct {
 	// pending counts notifications read and not yet handled (settle).
 	pending atomic.Int64
 	handled chan struct{}
+	// schemas are the forms of the server's questions as it wrote them.
+	schemas rawSchemas
 }
 
 func newCalls() *calls { return &calls{handled: make(chan struct{}, 1)} }
@@ -173,7 +175,7 @@ func (c *calls) clientOptions() *mcp.ClientOptions {
 			if len(asking) != 1 {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: ErrNoCallAsking.Error()}
 			}
-			return c.ask(ctx, asking[0], req.Params)
+			return c.ask(ctx, asking[0], c.schemas.put(req.Params))
 		},
 		ElicitationCompleteHandler: func(_ context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
 			if req.Params != nil {
@@ -311,22 +313,31 @@ type noticeCounter struct {
 
 func (n *noticeCounter) RoundTrip(req *http.Request) (*http.Response, error) {
 	res, err := n.base.RoundTrip(req)
-	if err != nil || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+	if err != nil {
 		return res, err
 	}
-	res.Body = &countingBody{ReadCloser: res.Body, calls: n.calls}
+	switch ct := res.Header.Get("Content-Type"); {
+	case strings.HasPrefix(ct, "text/event-stream"):
+		res.Body = &countingBody{ReadCloser: res.Body, calls: n.calls, events: sseEvents{schemas: &n.calls.schemas}}
+	case strings.HasPrefix(ct, "application/json"):
+		res.Body = &jsonBody{ReadCloser: res.Body, schemas: &n.calls.schemas}
+	}
 	return res, nil
 }
 
+// countingBody counts an event stream's notifications, and reads the
+// forms of the questions in it (schemas.go).
 type countingBody struct {
 	io.ReadCloser
-	calls *calls
-	tail  []byte
+	calls  *calls
+	tail   []byte
+	events sseEvents
 }
 
 func (b *countingBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	if n > 0 {
+		b.events.write(p[:n])
 		buf := append(b.tail, p[:n]...)
 		for _, m := range noticeMarks {
 			for i, off := 0, 0; ; off += i + len(m) {

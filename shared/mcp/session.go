@@ -137,6 +137,7 @@ func (s *Session) CallWith(ctx context.Context, req CallRequest, budget time.Dur
 		if res == nil {
 			return nil, &Error{Kind: KindNotMCP, Detail: "The server sent no result."}
 		}
+		s.calls.schemas.putAll(res)
 		return res, nil
 	}
 }

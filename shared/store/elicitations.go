@@ -153,6 +153,24 @@ func (s *Store) whyRefused(ctx context.Context, pk, sk string, now time.Time, he
 	}
 }
 
+// ReopenElicitation takes back the answer written at answeredAt (its
+// session turned out ended): the question waits for an answer again. A
+// question answered at another time is left as it is.
+func (s *Store) ReopenElicitation(ctx context.Context, uid, tokenHash string, answeredAt time.Time) error {
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 aws.String(s.table),
+		Key:                       key(userPK(uid), elicitationSK(tokenHash)),
+		UpdateExpression:          aws.String("REMOVE #action, used_at, content"),
+		ConditionExpression:       aws.String("used_at = :at"),
+		ExpressionAttributeNames:  map[string]string{"#action": "action"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":at": &types.AttributeValueMemberN{Value: strconv.FormatInt(answeredAt.UnixMilli(), 10)}},
+	})
+	if err != nil && !isConditionFailed(err) {
+		return fmt.Errorf("reopen elicitation: %w", err)
+	}
+	return nil
+}
+
 // CloseElicitation marks a held question no longer waited for (its call
 // ended without the answer): a later answer is refused.
 func (s *Store) CloseElicitation(ctx context.Context, uid, tokenHash string, now time.Time) error {

@@ -259,6 +259,8 @@ export function fakeConversations(api: FakeApi, providers: Record<string, readon
         // Paused on a question: the event as it was sent, and no [DONE].
         frames.push(`event: elicitation\ndata: ${JSON.stringify(end.elicitation)}\n\n`);
         return sseResponse(frames);
+      } else if (m.complete && end && 'tool_signin' in end) {
+        return sseResponse(frames); // paused for a sign-in: its frame, replayed, was the end (no [DONE])
       } else if (m.usage) frames.push(sseData({ usage: m.usage }));
       if (!m.error) frames.push(SSE_DONE);
       return sseResponse(frames);
@@ -403,6 +405,13 @@ export function fakeConversations(api: FakeApi, providers: Record<string, readon
           const frame = JSON.parse(data) as Record<string, unknown>;
           if (typeof frame.content === 'string') reply.content += frame.content;
           else if (frame.usage) reply.usage = frame.usage as FakeStoredMessage['usage'];
+          else if (frame.tool_signin) {
+            // A sign-in pause ends the reply: kept without its token, as the server keeps it (its signin_id resumes it).
+            const kept = { ...(frame.tool_signin as Record<string, unknown>) };
+            delete kept.token;
+            reply.blocks = [...(reply.blocks ?? []), { at: enc.encode(reply.content).length, frame: { tool_signin: kept } }];
+            reply.complete = true;
+          }
           else if (!frame.message_ids) reply.blocks = [...(reply.blocks ?? []), { at: enc.encode(reply.content).length, frame }];
         }
       };

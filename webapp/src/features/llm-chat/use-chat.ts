@@ -11,7 +11,7 @@ import type { ProviderId } from './providers';
 import { activeTab } from './state/chat-state';
 import { awaitingApproval, pauseOf } from './state/message-parts';
 import type { ChatMessage, ChatState, ChatTab, MessageUsage } from './state/types';
-import { APPROVAL_FIRST, chatStore, getChatSnapshot, QUESTION_FIRST, streamingReply, subscribeChat, type SendOptions } from './store/chat-store';
+import { chatStore, getChatSnapshot, pauseFirst, streamingReply, subscribeChat, type SendOptions } from './store/chat-store';
 import { totalUsage } from './usage';
 
 export { APPROVAL_FIRST, QUESTION_FIRST, type SendOptions } from './store/chat-store';
@@ -85,7 +85,7 @@ export function useChat(): ChatController {
     summarizing: snap.summarizing,
     usageTotal,
     awaitingApproval: waiting !== undefined,
-    pauseText: waiting ? (waiting.approval?.status === 'pending' ? APPROVAL_FIRST : QUESTION_FIRST) : null,
+    pauseText: waiting ? pauseFirst(waiting) : null,
     streaming: streamingReply(messages) ?? null,
     setDraft: chatStore.setDraft,
     newTab: chatStore.newTab,

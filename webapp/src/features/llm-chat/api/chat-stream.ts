@@ -30,6 +30,7 @@ import {
   type StreamToolCall,
   type StreamToolLog,
   type StreamToolProgress,
+  type StreamToolSignin,
   type StreamToolResult,
   type StreamUsage,
 } from './frames';
@@ -67,6 +68,8 @@ export interface StreamRequest {
   approval?: { token: string; decision: ApprovalDecision } | { id: string; decision: ApprovalDecision };
   /** Answers a server's question (then `message` may be ''). */
   elicitation?: ElicitationAnswer;
+  /** Resumes a reply paused until the user signed in to a call's server (then `message` may be ''). */
+  signin?: { token: string } | { id: string };
   /** Keeps the message and its reply with this conversation of the user's (omitted: not kept, e.g. summaries). */
   conversation_id?: string;
 }
@@ -79,6 +82,8 @@ export interface StreamResult {
   approval: StreamApproval | null;
   /** Set when the stream ended (without [DONE]) right after a server's question: the reply is paused for it. */
   elicitation?: StreamElicitation;
+  /** Set when the reply paused until the user signs in to a call's server (a tool_signin frame ended it). */
+  signin?: StreamToolSignin;
   /** An answer the server took while the reply's own stream is still open (a JSON ack, not a stream). */
   acknowledged?: true;
 }
@@ -287,6 +292,7 @@ async function readReply(open: (signal: AbortSignal) => Promise<Response>, optio
     let content = '';
     let usage: StreamUsage | null = null;
     let approval: StreamApproval | null = null;
+    let signin: StreamToolSignin | null = null;
     // The newest question, until anything else comes: a stream ending right after it paused for it.
     let asked: StreamElicitation | null = null;
     let done = false;
@@ -312,6 +318,11 @@ async function readReply(open: (signal: AbortSignal) => Promise<Response>, optio
         approval = meaning.approval;
         done = true;
       }
+      if (meaning.toolSignin) {
+        // Paused until the user signs in: the body ends right after it.
+        signin = meaning.toolSignin;
+        done = true;
+      }
     });
     while (!done) {
       arm();
@@ -328,6 +339,9 @@ async function readReply(open: (signal: AbortSignal) => Promise<Response>, optio
     timer = undefined;
     if (!ended) ended = await drain(reader, drainMs);
     const paused: StreamElicitation | null = done ? null : asked;
+    // Set in the parser's callback (TypeScript does not follow it there).
+    const signedOut = signin as StreamToolSignin | null;
+    if (signedOut) return { content, usage, approval, signin: signedOut };
     return paused ? { content, usage, approval, elicitation: paused } : { content, usage, approval };
   } catch (error) {
     if (signal?.aborted) throw abortError();

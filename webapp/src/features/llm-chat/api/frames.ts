@@ -9,7 +9,8 @@
 // `event: elicitation` when a server asks the user something mid-call
 // (a pause when the stream then ends without [DONE]; otherwise the stream
 // stays open while the user answers), and `{"tool_progress":{…}}` /
-// `{"tool_log":{…}}` while a call runs. A
+// `{"tool_log":{…}}` while a call runs; `{"tool_signin":{…}}` when a call's
+// server wants the user to sign in again (the stream then ends). A
 // message kept with a conversation opens with
 // `{"message_ids":{"user":"…","assistant":"…"}}`, the ids the server keeps
 // it and its reply under.
@@ -115,6 +116,28 @@ export interface StreamToolProgress {
   progress: number;
   total?: number;
   message?: string;
+}
+
+/**
+ * `{"tool_signin":{…}}`: the call's server refused it for the user's
+ * sign-in (401, or 403 insufficient_scope); the stream ends after it
+ * without [DONE] and a POST with `signin` resumes the reply.
+ */
+export interface StreamToolSignin {
+  /** The call's id. */
+  id: string;
+  server_id: string;
+  server_name: string;
+  /** The MCP connection to sign in to again. */
+  connection_id: string;
+  endpoint_url: string;
+  /** What the server asked for ('' when it named nothing). */
+  scope: string;
+  reason: string;
+  /** '' when read back from history (it keeps only `signin_id`). */
+  token: string;
+  signin_id: string;
+  expires_at: string;
 }
 
 /** `{"tool_log":{…}}`: a log line the server sent while the call ran. */
@@ -233,6 +256,22 @@ function readToolProgress(value: unknown): StreamToolProgress | null {
   return out;
 }
 
+export function readToolSignin(value: unknown): StreamToolSignin | null {
+  if (!isRecord(value) || typeof value.id !== 'string' || !value.id || !(str(value.token) || str(value.signin_id))) return null;
+  return {
+    id: value.id,
+    server_id: str(value.server_id),
+    server_name: str(value.server_name),
+    connection_id: str(value.connection_id),
+    endpoint_url: str(value.endpoint_url),
+    scope: str(value.scope),
+    reason: str(value.reason),
+    token: str(value.token),
+    signin_id: str(value.signin_id),
+    expires_at: str(value.expires_at),
+  };
+}
+
 function readToolLog(value: unknown): StreamToolLog | null {
   if (!isRecord(value) || typeof value.id !== 'string' || !value.id) return null;
   return { id: value.id, level: str(value.level) || 'info', data: value.data === undefined ? null : value.data };
@@ -250,6 +289,7 @@ export interface EventMeaning {
   elicitation?: StreamElicitation;
   toolProgress?: StreamToolProgress;
   toolLog?: StreamToolLog;
+  toolSignin?: StreamToolSignin;
   messageIds?: StreamMessageIds;
 }
 
@@ -290,6 +330,8 @@ export function interpretEvent(event: SseEvent): EventMeaning {
   if (progress) out.toolProgress = progress;
   const log = readToolLog(parsed.tool_log);
   if (log) out.toolLog = log;
+  const signin = readToolSignin(parsed.tool_signin);
+  if (signin) out.toolSignin = signin;
   if (typeof parsed.notice === 'string' && parsed.notice.trim()) out.notice = parsed.notice.trim();
   if (isRecord(parsed.message_ids)) out.messageIds = { user: str(parsed.message_ids.user), assistant: str(parsed.message_ids.assistant) };
   return out;

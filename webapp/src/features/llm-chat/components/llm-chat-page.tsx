@@ -27,6 +27,7 @@ import { FullMessageModal, RawMessageModal } from './message-viewers';
 import { ModelPicker } from './model-picker';
 import { TabStrip, tabDomId } from './tab-strip';
 import { ToolsControl } from './tools-control';
+import { useSignInReturn } from './use-signin-return';
 import './llm-chat.css';
 
 interface MenuDialog {
@@ -40,6 +41,7 @@ const NO_ATTACHMENTS: MessageAttachment[] = [];
 
 export default function LlmChatPage() {
   const chat = useChat();
+  useSignInReturn(chat.messages);
   const { tab, state, setDraft, newTab, setShowFull, answerApproval } = chat;
   const panelId = useId();
   const label = providerLabel(tab.provider);

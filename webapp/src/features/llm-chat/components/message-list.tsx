@@ -11,6 +11,7 @@ import { formatUsage } from '../usage';
 import { chatStore } from '../store/chat-store';
 import { ElicitationCard } from './elicitation-card';
 import { ApprovalCard, NoticeNote, ToolCallBlock } from './tool-block';
+import { SignInCard } from './signin-card';
 
 /** Within this many pixels of the end, the reader counts as at the bottom. */
 export const AT_BOTTOM_PX = 64;
@@ -39,7 +40,18 @@ interface PartProps {
 /** A tool call (the approval card while the reply waits on it, or its server's question) or a note. */
 function BlockPart({ part, message, busy, onDecision }: PartProps) {
   if (part.kind === 'notice') return <NoticeNote text={part.text} />;
-  const { approval, elicitation } = message;
+  const { approval, elicitation, signin } = message;
+  if (signin?.callId === part.id && (part.state === 'signin' || signin.status === 'failed')) {
+    return (
+      <SignInCard
+        block={part}
+        signin={signin}
+        busy={busy}
+        onSignIn={() => void chatStore.signIn(message.id)}
+        onContinue={() => void chatStore.resumeSignIn(message.id)}
+      />
+    );
+  }
   if (part.state === 'waiting' && approval?.status === 'pending' && approval.callId === part.id) {
     return <ApprovalCard block={part} approval={approval} busy={busy} onDecision={(d) => onDecision(message, d)} />;
   }

@@ -9,7 +9,7 @@ import { displayText } from '../menu/display';
 import { DEFAULT_PROVIDER, firstModel, isProviderId, modelFor, type ProviderId } from '../providers';
 import { isLongMessage } from '../summary';
 import { approvalExpired, isPaused, mapBlock, pauseOf, resultState } from './message-parts';
-import type { ChatMessage, ChatState, ChatTab, MessageRole, MessageUsage, PendingApproval, PendingElicitation, ToolBlock, ToolContent } from './types';
+import type { ChatMessage, ChatState, ChatTab, MessageRole, MessageUsage, PendingApproval, PendingElicitation, PendingSignIn, ToolBlock, ToolContent } from './types';
 
 /** A tool block keeps this many of its newest log lines. */
 export const TOOL_LOG_LINES = 200;
@@ -159,6 +159,10 @@ export type ChatAction =
   | { type: 'elicitationNotAnswered'; tabId: string; messageId: string }
   /** The server refused the answer (replayed, expired, unknown): the card says why; a paused reply is over. */
   | { type: 'elicitationRefused'; tabId: string; messageId: string; detail: string }
+  /** The reply paused until the user signs in to a call's server (the message stays open). */
+  | { type: 'pauseForSignIn'; tabId: string; messageId: string; signin: PendingSignIn }
+  /** The sign-in a paused reply waits for: off to the server's page, resumed, waiting again, or refused (`detail`). */
+  | { type: 'signInStatus'; tabId: string; messageId: string; status: PendingSignIn['status']; detail?: string }
   /** Paused replies whose approval (or question) expired by `nowMs` are over. */
   | { type: 'expireApprovals'; tabId: string; nowMs: number }
   /** The tab's conversation was made on the server (an uploaded old tab is one from now on). */
@@ -350,6 +354,25 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         const next = addToolResult(m, action.result);
         // The call ended: its server's question is over, answered or not.
         if (next.elicitation?.callId === action.result.id) delete next.elicitation;
+        // And the sign-in it asked for.
+        if (next.signin?.callId === action.result.id) delete next.signin;
+        return next;
+      });
+    case 'pauseForSignIn':
+      return mapMessage(state, action.tabId, action.messageId, (m) => {
+        const call: ToolCallInput = { id: action.signin.callId, serverId: action.signin.serverId, serverName: action.signin.serverName, tool: '', arguments: {} };
+        const withCall = m.blocks?.some((b) => b.kind === 'tool' && b.id === call.id) ? m : addToolCall(m, call);
+        return { ...withCall, complete: false, signin: action.signin, blocks: mapBlock(withCall.blocks ?? [], call.id, (b) => ({ ...b, state: 'signin' })) };
+      });
+    case 'signInStatus':
+      return mapMessage(state, action.tabId, action.messageId, (m) => {
+        if (!m.signin) return m;
+        const signin: PendingSignIn = { ...m.signin, status: action.status };
+        if (action.detail) signin.detail = action.detail;
+        else delete signin.detail;
+        const next = { ...m, signin };
+        if (action.status === 'resumed') return { ...next, blocks: mapBlock(m.blocks ?? [], m.signin.callId, (b) => ({ ...b, state: 'running' })) };
+        if (action.status === 'failed') return finish({ ...next, blocks: mapBlock(m.blocks ?? [], m.signin.callId, (b) => ({ ...b, state: 'failed', detail: action.detail })) });
         return next;
       });
     case 'toolProgress':

@@ -3,8 +3,8 @@
 // summary and the context use it); tool calls and notes are kept beside it
 // in `blocks`, each placed by the length of the text that came before it.
 
-import type { StreamApproval, StreamElicitation } from '../api/frames';
-import type { ChatMessage, MessageBlock, MessagePart, PendingApproval, PendingElicitation, ToolBlock, ToolCallState } from './types';
+import type { StreamApproval, StreamElicitation, StreamToolSignin } from '../api/frames';
+import type { ChatMessage, MessageBlock, MessagePart, PendingApproval, PendingElicitation, PendingSignIn, ToolBlock, ToolCallState } from './types';
 
 /** The reply's text, tool calls and notes, in the order they streamed. */
 export function messageParts(message: Pick<ChatMessage, 'content' | 'blocks'>): MessagePart[] {
@@ -33,6 +33,8 @@ export function toolStateText(block: Pick<ToolBlock, 'state' | 'durationMs'>): s
       return 'Waiting for approval';
     case 'asking':
       return 'Waiting for your answer';
+    case 'signin':
+      return 'Waiting for sign-in';
     case 'running':
       return 'Running…';
     case 'done':
@@ -117,15 +119,39 @@ export function approvalExpired(approval: Pick<PendingApproval, 'expiresAt'>, no
 /** The reply's stream ended on a server's question still to answer (not one asked while the stream stays open). */
 export const pausedForQuestion = (message: Pick<ChatMessage, 'elicitation'>): boolean => message.elicitation?.status === 'pending' && !message.elicitation.live;
 
-/** The reply waits for the user's decision on a tool call, or for the answer to a server's question it paused for. */
-export function isPaused(message: Pick<ChatMessage, 'role' | 'complete' | 'approval' | 'elicitation'>): boolean {
-  return message.role === 'assistant' && !message.complete && (message.approval?.status === 'pending' || pausedForQuestion(message));
+/** The reply waits until the user signed in to a call's server (or is off signing in). */
+export const pausedForSignIn = (message: Pick<ChatMessage, 'signin'>): boolean => message.signin?.status === 'pending' || message.signin?.status === 'signing';
+
+/** The reply waits for the user's decision on a tool call, for the answer to a server's question it paused for, or for a sign-in. */
+export function isPaused(message: Pick<ChatMessage, 'role' | 'complete' | 'approval' | 'elicitation' | 'signin'>): boolean {
+  return message.role === 'assistant' && !message.complete && (message.approval?.status === 'pending' || pausedForQuestion(message) || pausedForSignIn(message));
 }
 
-/** What a paused reply waits for: its approval, or the question it paused for. */
-export function pauseOf(message: Pick<ChatMessage, 'approval' | 'elicitation'>): PendingApproval | PendingElicitation | undefined {
+/** What a paused reply waits for: its approval, the question it paused for, or a sign-in. */
+export function pauseOf(message: Pick<ChatMessage, 'approval' | 'elicitation' | 'signin'>): PendingApproval | PendingElicitation | PendingSignIn | undefined {
   if (message.approval?.status === 'pending') return message.approval;
+  if (pausedForSignIn(message)) return message.signin;
   return pausedForQuestion(message) ? message.elicitation : undefined;
+}
+
+/** The sign-in a tool_signin frame asks for, as kept with its message; `target` is what the resume must name again. */
+export function signinFrom(f: StreamToolSignin, target: Pick<PendingSignIn, 'connectionId' | 'model' | 'demo'>): PendingSignIn {
+  return {
+    token: f.token,
+    id: f.signin_id,
+    expiresAt: f.expires_at,
+    callId: f.id,
+    serverId: f.server_id,
+    serverName: f.server_name,
+    mcpConnectionId: f.connection_id,
+    endpointUrl: f.endpoint_url,
+    scope: f.scope,
+    reason: f.reason,
+    connectionId: target.connectionId,
+    model: target.model,
+    demo: target.demo,
+    status: 'pending',
+  };
 }
 
 /**

@@ -17,7 +17,7 @@ import { isLongMessage } from '../summary';
 import { restoreUsage } from '../usage';
 import { freshChatState } from './chat-state';
 import { TOOL_LOG_LINES } from './chat-state';
-import type { ChatMessage, ChatState, ChatTab, MessageBlock, PendingApproval, PendingElicitation, ToolBlock, ToolCallState, ToolContent, ToolLogLine } from './types';
+import type { ChatMessage, ChatState, ChatTab, MessageBlock, PendingApproval, PendingElicitation, PendingSignIn, ToolBlock, ToolCallState, ToolContent, ToolLogLine } from './types';
 
 const str = (v: unknown): v is string => typeof v === 'string';
 const offset = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
@@ -30,7 +30,7 @@ const offset = (v: unknown): number => (typeof v === 'number' && Number.isFinite
 export const STORED_TOOL_TEXT_CHARS = 32_000;
 export const STORED_IMAGE_CHARS = 200_000;
 
-const TOOL_STATES: readonly ToolCallState[] = ['waiting', 'asking', 'running', 'done', 'failed', 'denied', 'interrupted'];
+const TOOL_STATES: readonly ToolCallState[] = ['waiting', 'asking', 'signin', 'running', 'done', 'failed', 'denied', 'interrupted'];
 
 function restoreTab(raw: unknown, index: number, now: string): ChatTab | null {
   if (!isRecord(raw) || !str(raw.id) || !raw.id) return null;
@@ -146,17 +146,43 @@ function restoreApproval(raw: unknown): PendingApproval | undefined {
   return approval;
 }
 
+function restoreSignIn(raw: unknown): PendingSignIn | undefined {
+  if (!isRecord(raw) || !str(raw.id) || !raw.id || !str(raw.callId) || !raw.callId) return undefined;
+  const s = (v: unknown) => (str(v) ? v : '');
+  // Off to the server's page when the page was left: waiting again on return.
+  const status = raw.status === 'resumed' || raw.status === 'failed' ? raw.status : 'pending';
+  const out: PendingSignIn = {
+    token: s(raw.token),
+    id: raw.id,
+    expiresAt: s(raw.expiresAt),
+    callId: raw.callId,
+    serverId: s(raw.serverId),
+    serverName: s(raw.serverName),
+    mcpConnectionId: s(raw.mcpConnectionId),
+    endpointUrl: s(raw.endpointUrl),
+    scope: s(raw.scope),
+    reason: s(raw.reason),
+    connectionId: s(raw.connectionId),
+    model: s(raw.model),
+    demo: raw.demo === true,
+    status,
+  };
+  if (str(raw.detail) && raw.detail) out.detail = raw.detail;
+  return out;
+}
+
 function restoreMessage(raw: unknown, now: string, legacy: boolean): ChatMessage | null {
   if (!isRecord(raw) || !str(raw.id) || !str(raw.content)) return null;
   if (raw.role !== 'user' && raw.role !== 'assistant') return null;
   const blocks = raw.role === 'assistant' && Array.isArray(raw.blocks) ? raw.blocks.map(restoreBlock).filter((b): b is MessageBlock => b !== null) : [];
   let approval = raw.role === 'assistant' ? restoreApproval(raw.approval) : undefined;
   let elicitation = raw.role === 'assistant' ? restoreElicitation(raw.elicitation) : undefined;
+  const signin = raw.role === 'assistant' ? restoreSignIn(raw.signin) : undefined;
   let complete = raw.complete !== false;
   const serverId = !legacy && str(raw.serverId) && raw.serverId ? raw.serverId : undefined;
   const pausedForQuestion = elicitation?.status === 'pending' && !elicitation.live;
   // A reply the server keeps stays open: the server says how it went on (re-attach).
-  if (!complete && raw.role === 'assistant' && approval?.status !== 'pending' && !pausedForQuestion && !serverId) {
+  if (!complete && raw.role === 'assistant' && approval?.status !== 'pending' && !pausedForQuestion && signin?.status !== 'pending' && !serverId) {
     // A reply cut off by a reload: drop it when empty, keep what arrived otherwise
     // (a tool call still running then was cut off with it).
     if (!raw.content && blocks.length === 0) return null;
@@ -188,6 +214,7 @@ function restoreMessage(raw: unknown, now: string, legacy: boolean): ChatMessage
   if (blocks.length > 0) message.blocks = blocks;
   if (approval) message.approval = approval;
   if (elicitation) message.elicitation = elicitation;
+  if (signin) message.signin = signin;
   if (serverId) message.serverId = serverId;
   if (str(raw.error) && raw.error) message.error = raw.error;
   if (raw.stopped === true) message.stopped = true;

@@ -5,11 +5,11 @@
 // browser knows about a message (its summary, View Full, a tool approval's
 // connection) is kept from the copy it already had.
 
-import { interpretEvent, readApproval, readElicitation } from '../api/frames';
+import { interpretEvent, readApproval, readElicitation, readToolSignin } from '../api/frames';
 import type { ServerMessage } from '../api/conversations';
 import { messageUsage } from '../usage';
 import { chatReducer, createMessage, type ChatAction } from './chat-state';
-import { approvalFrom, elicitationFrom } from './message-parts';
+import { approvalFrom, elicitationFrom, signinFrom } from './message-parts';
 import type { ChatMessage, ChatState, PendingApproval, PendingElicitation } from './types';
 
 /**
@@ -92,6 +92,15 @@ export function fromServer(m: ServerMessage, resume: ResumeTarget, now: string):
       }
       return;
     }
+    if ('tool_signin' in block.frame) {
+      const signin = readToolSignin(block.frame.tool_signin);
+      // The reply paused for it (its last block): the card is back; otherwise it went on since.
+      if (signin && i === m.blocks.length - 1 && m.complete && !m.error) {
+        apply({ type: 'pauseForSignIn', tabId: TAB, messageId, signin: signinFrom(signin, resume) });
+        paused = true;
+      }
+      return;
+    }
     let meaning;
     try {
       meaning = interpretEvent({ event: 'message', data: JSON.stringify(block.frame) });
@@ -166,6 +175,10 @@ function keepLocal(fresh: ChatMessage, old: ChatMessage): ChatMessage {
     // Likewise a server's question: this browser's copy has its token and connection.
     if (old.elicitation.status === 'pending') merged.elicitation = { ...old.elicitation, live: fresh.elicitation.live };
     else if (!fresh.elicitation.live) return { ...merged, complete: old.complete, elicitation: old.elicitation, blocks: old.blocks };
+  }
+  if (fresh.signin && old.signin && old.signin.id === fresh.signin.id && old.signin.status === 'pending') {
+    // This browser saw the sign-in asked for: its copy has the token and the connection to resume on.
+    merged.signin = old.signin;
   }
   return merged;
 }

@@ -41,7 +41,7 @@ export interface MessageUsage {
 }
 
 /** Where a tool call stands: waiting for the user's approval, its server asking the user something, running, or how it ended. */
-export type ToolCallState = 'waiting' | 'asking' | 'running' | 'done' | 'failed' | 'denied' | 'interrupted';
+export type ToolCallState = 'waiting' | 'asking' | 'signin' | 'running' | 'done' | 'failed' | 'denied' | 'interrupted';
 
 /** A running call's progress, as its server last said. */
 export interface ToolProgress {
@@ -172,6 +172,36 @@ export interface PendingElicitation {
   detail?: string;
 }
 
+/**
+ * A tool call's server wants the user to sign in again (the stream's
+ * tool_signin frame): the reply waits, kept with the message so it is there
+ * after the sign-in's full-page round trip.
+ */
+export interface PendingSignIn {
+  /** What the stream gave to resume it; '' for one read back from history (it keeps only `id`). */
+  token: string;
+  /** The frame's signin_id (the token's hash): resumes it too, with the user's session. */
+  id: string;
+  expiresAt: string;
+  /** The call it is about (its ToolBlock has the same id). */
+  callId: string;
+  serverId: string;
+  serverName: string;
+  /** The MCP connection to sign in to again, and its endpoint. */
+  mcpConnectionId: string;
+  endpointUrl: string;
+  /** What the server asked for ('' when it named nothing). */
+  scope: string;
+  reason: string;
+  /** The chat connection and model the reply runs on: the resume names them again ('' when read back from history). */
+  connectionId: string;
+  model: string;
+  demo: boolean;
+  /** pending: Sign in / Continue; signing: off to the server's page; resumed: the reply goes on; failed: detail says why. */
+  status: 'pending' | 'signing' | 'resumed' | 'failed';
+  detail?: string;
+}
+
 /** A resource of one of the user's MCP servers given to the model with a user's message (named, never its contents). */
 export interface MessageAttachment {
   connection_id: string;
@@ -208,6 +238,8 @@ export interface ChatMessage {
   approval?: PendingApproval;
   /** A server asks the user something for one of the reply's tool calls (or did, when not pending). */
   elicitation?: PendingElicitation;
+  /** A tool call's server wants the user to sign in again before it runs (or did, when not pending). */
+  signin?: PendingSignIn;
   /** The id the server keeps the message under (from the stream's message_ids, or history). */
   serverId?: string;
   /** The reply failed: why (shown with Retry). */

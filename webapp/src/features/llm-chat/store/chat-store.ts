@@ -38,6 +38,7 @@ import { currentSession, runningStreams } from './account';
 import { answerApproval } from './approvals';
 import { connectTo } from './connections';
 import { answerElicitation } from './elicitations';
+import { resumeSignedIn, resumeSignIn, signIn } from './signin';
 import { keepTab, removeConversation, reopenConversation } from './conversations';
 import { setDraft } from './drafts';
 import { retry, send, type SendOptions } from './sending';
@@ -47,7 +48,7 @@ import { changeModel, closeTab, newTab, selectTab } from './tabs';
 
 export { getChatSnapshot, resetChatStoreForTests, subscribeChat } from './account';
 export type { SendOptions } from './sending';
-export { APPROVAL_FIRST, QUESTION_FIRST } from './toasts';
+export { APPROVAL_FIRST, pauseFirst, QUESTION_FIRST, SIGNIN_FIRST } from './toasts';
 export { streamingReply } from './stop';
 
 /** Actions on the signed-in account's chat; each is a no-op when nobody is signed in. */
@@ -96,6 +97,21 @@ export const chatStore = {
   answerElicitation(messageId: string, action: ElicitationAction, content?: Record<string, unknown>): Promise<boolean> {
     const s = currentSession();
     return s ? answerElicitation(s, s.snap.state.activeTabId, messageId, action, content) : Promise.resolve(false);
+  },
+  /** Sign in: leaves for the server's page a reply in the active tab paused for (the scope its call asked for). */
+  signIn(messageId: string): Promise<boolean> {
+    const s = currentSession();
+    return s ? signIn(s, s.snap.state.activeTabId, messageId) : Promise.resolve(false);
+  },
+  /** Continue: a reply in the active tab paused for a sign-in goes on (the call runs again). */
+  resumeSignIn(messageId: string): Promise<boolean> {
+    const s = currentSession();
+    return s ? resumeSignIn(s, s.snap.state.activeTabId, messageId) : Promise.resolve(false);
+  },
+  /** Back from signing in to `serverId`: the reply in the active tab waiting on it goes on. */
+  resumeSignedIn(serverId: string): Promise<boolean> {
+    const s = currentSession();
+    return s ? resumeSignedIn(s, s.snap.state.activeTabId, serverId) : Promise.resolve(false);
   },
   /** Offers (or stops offering) one MCP server's tools in the active tab (kept with it: see keepTab). */
   setToolServer(connectionId: string, on: boolean): void {

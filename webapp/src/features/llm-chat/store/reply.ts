@@ -5,7 +5,7 @@
 // reply's usage. Also the tab's "sending" flag both of them hold meanwhile.
 
 import { streamChatMessage, type StreamOptions, type StreamRequest, type StreamResult } from '../api/chat-stream';
-import { approvalFrom, elicitationFrom } from '../state/message-parts';
+import { approvalFrom, elicitationFrom, signinFrom } from '../state/message-parts';
 import { messageUsage } from '../usage';
 import { dispatch, setSnap, type Session } from './session';
 
@@ -95,6 +95,11 @@ export function settleReply(s: Session, target: ReplyTarget, result: StreamResul
   const stopped = s.stopping.delete(messageId);
   if (result.approval) {
     dispatch(s, { type: 'pauseForApproval', tabId, messageId, approval: approvalFrom(result.approval, target) });
+    return;
+  }
+  if (result.signin) {
+    // A call's server wants the user to sign in again: the reply waits (Sign in, then it resumes).
+    dispatch(s, { type: 'pauseForSignIn', tabId, messageId, signin: signinFrom(result.signin, target) });
     return;
   }
   if (result.elicitation) {

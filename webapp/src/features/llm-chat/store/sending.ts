@@ -22,7 +22,7 @@ import { setDraft } from './drafts';
 import { setSending, settleReply, streamReply, type ReplyTarget } from './reply';
 import { dispatch, findTab, nowIso, track, type Session } from './session';
 import { requestStop } from './stop';
-import { APPROVAL_FIRST, chatError, QUESTION_FIRST, streamFailure } from './toasts';
+import { chatError, pauseFirst, streamFailure } from './toasts';
 
 export interface SendOptions {
   /** The tab to send in; the active tab by default. */
@@ -47,7 +47,7 @@ export async function send(s: Session, text: string, options: SendOptions): Prom
   if (!message || s.snap.sending[tabId]) return false;
   const waiting = openApproval(s, tabId);
   if (waiting) {
-    chatError(waiting.approval?.status === 'pending' ? APPROVAL_FIRST : QUESTION_FIRST);
+    chatError(pauseFirst(waiting));
     return false;
   }
   setSending(s, tabId, true);

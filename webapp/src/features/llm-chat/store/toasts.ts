@@ -9,6 +9,15 @@ export const STREAM_FAILED = 'Failed to stream message';
 export const APPROVAL_FIRST = 'Answer the tool approval first';
 /** A new message waits while a reply in the tab waits for the answer to a server's question. */
 export const QUESTION_FIRST = "Answer the server's question first";
+/** A new message waits while a reply in the tab waits for the user to sign in to a tool's server. */
+export const SIGNIN_FIRST = "Sign in to the tool's server first, or continue the reply";
+
+/** What a new message waits for in a tab whose reply is paused. */
+export function pauseFirst(m: { approval?: { status: string }; signin?: { status: string } }): string {
+  if (m.approval?.status === 'pending') return APPROVAL_FIRST;
+  if (m.signin?.status === 'pending' || m.signin?.status === 'signing') return SIGNIN_FIRST;
+  return QUESTION_FIRST;
+}
 /** The one id every chat toast is raised under. */
 export const CHAT_TOAST_ID = 'llm-chat';
 

@@ -7,7 +7,9 @@
 // (the question then comes back from the kept reply, answered by its id);
 // the URL card opened and Done; trigger-long-running-operation's progress
 // bar while it runs; on a 390 px phone no horizontal scroll, and axe finds
-// nothing serious in the card.
+// nothing serious on the chat page (two tabs open, a card waiting). Each test
+// has its own account, connected as a user connects: the asking tools are
+// offered from the connect on.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -64,49 +66,21 @@ async function toolsOf(page, auth) {
 }
 
 /**
- * The reference server lists its asking tools only to a client that says it
- * can answer (elicitation), which a chat session does and the connect
- * handshake does not; the chat reads a connection's tools again once its
- * stored list is a minute old. Until the stored list has them, a chat
- * message through the API (as the page sends one) has the chat read it again.
+ * A new account with the reference server connected, as a user connects it:
+ * the connect's handshake declares what the chat's sessions do (elicitation),
+ * so the asking tools, which the reference server lists only to a client that
+ * can answer, are offered from the connect on.
  */
-async function offered(page, auth, names) {
-  const chat = await page.request.post('/api/v1/mcp-connections/openai', { headers: auth, data: { model: 'gpt-4o-mini' } });
-  assert.equal(chat.status(), 200, await chat.text());
-  const { id } = await chat.json();
-  await stack.until(
-    `the chat to be offered ${names.join(', ')}`,
-    async () => {
-      const [server] = (await toolsOf(page, auth)).servers;
-      if (names.every((n) => server.tools.some((t) => t.name === n))) return true;
-      const res = await page.request.post('/api/v1/mcp-connections/message', {
-        headers: { ...auth, Accept: 'text/event-stream' },
-        data: { connection_id: id, message: 'hello', model: 'gpt-4o-mini', context: [], mcp_connection_ids: [server.connection_id] },
-      });
-      await res.body();
-      return false;
-    },
-    { timeout: 150_000, every: 5_000 },
-  );
-}
-
-/** One account, its reference server connected and its asking tools offered, shared by the tests that need them (the wait is paid once). */
-let asker;
-async function askingAccount(page) {
-  asker ??= (async () => {
-    const session = await signInAs(page, newUser('elicit'));
-    const auth = { Authorization: `Bearer ${session.access_token}` };
-    await connectByApi(page, auth);
-    await offered(page, auth, [FORM_TOOL, URL_TOOL]);
-    return { session, auth };
-  })();
-  const { session, auth } = await asker;
-  await page.context().addInitScript(
-    ([user, token]) => {
-      if (!localStorage.getItem('auth-storage')) localStorage.setItem('auth-storage', JSON.stringify({ user, token, isAuthenticated: true }));
-    },
-    [session.user, session.access_token],
-  );
+async function connectedAccount(page, tag) {
+  const auth = await signIn(page, tag);
+  await connectByApi(page, auth);
+  const [server] = (await toolsOf(page, auth)).servers;
+  for (const name of [FORM_TOOL, URL_TOOL]) {
+    assert.ok(
+      server.tools.some((t) => t.name === name),
+      `${name} is not offered right after connecting: ${server.tools.map((t) => t.name).join(', ')}`,
+    );
+  }
   return auth;
 }
 
@@ -166,11 +140,11 @@ async function askedBy(page, tool, text = `use ${tool}`) {
   return { reply, card };
 }
 
-/** axe-core's serious and critical violations in the conversation (where the cards are), as e2e/a11y.mjs counts them. */
+/** axe-core's serious and critical violations on the whole chat page (its tabs, the composer, the cards), as e2e/a11y.mjs counts them. */
 async function noSeriousViolations(page, when) {
   if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ content: AXE_SOURCE });
   const violations = await page.evaluate(async () => {
-    const result = await window.axe.run(document.querySelector('[data-testid="messages"]'), { resultTypes: ['violations'] });
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} (${n.failureSummary})`).join(', ')}`);
@@ -193,7 +167,7 @@ async function doneResult(reply, tool) {
 describe('a server asks in chat', () => {
   test('the form: defaults filled in, a required field checked, Submit reaches the server; Decline too', async () => {
     const page = await stack.newPage();
-    await askingAccount(page);
+    await connectedAccount(page, 'elicit');
     await openChat(page);
 
     const posts = [];
@@ -236,7 +210,7 @@ describe('a server asks in chat', () => {
   test('on a 390 px phone: a reload while the form waits brings it back, and its answer resumes the reply', async () => {
     // bypassCSP: axe is injected as an inline script, which the app's CSP (rightly) refuses.
     const page = await stack.newPage({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce', bypassCSP: true });
-    await askingAccount(page);
+    await connectedAccount(page, 'elicit');
     await openChat(page);
     await askedBy(page, FORM_TOOL);
     await noHorizontalScroll(page, 'with a question card');
@@ -256,7 +230,7 @@ describe('a server asks in chat', () => {
 
   test('the URL card names the host, opens it in a new tab, and Done lets the call finish', async () => {
     const page = await stack.newPage();
-    await askingAccount(page);
+    await connectedAccount(page, 'elicit');
     await openChat(page);
     const target = 'https://example.com/checkout?order=42';
     const { reply, card } = await askedBy(page, URL_TOOL, `use ${URL_TOOL} ${JSON.stringify({ url: target, message: 'Pay for the report.' })}`);

@@ -229,14 +229,14 @@ type pausedReply struct {
 	Pending int            `json:"pending"` // the call awaiting the decision
 	// Seen is the pending tool's definition as the approval card showed
 	// it: what "always" allows.
-	Seen   *store.ToolPrint `json:"seen,omitempty"`
+	Seen *store.ToolPrint `json:"seen,omitempty"`
 	// Elicit: the reply paused on the server's question to its pending
 	// call, asked through request state (elicitation.go).
 	Elicit *pausedElicit `json:"elicit,omitempty"`
 	// SignIn: the reply paused until its user signed in to the pending
 	// call's server (signin.go).
 	SignIn *pausedSignIn `json:"signin,omitempty"`
-	Rounds int              `json:"rounds"`
+	Rounds int           `json:"rounds"`
 	// Usage is what the reply spent before the pause (already metered),
 	// so the last usage frame covers every model call of the reply.
 	Usage llm.Usage `json:"usage"`

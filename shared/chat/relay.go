@@ -25,9 +25,9 @@ type reply struct {
 	uid, sid      string
 	connID, model string
 	msgs          []llm.Message
-	tr            *turn        // the tools it offers
-	resumed       *pausedReply // the paused reply it resumes
-	decision      string       // the user's decision on its pending call
+	tr            *turn              // the tools it offers
+	resumed       *pausedReply       // the paused reply it resumes
+	decision      string             // the user's decision on its pending call
 	answer        *ElicitationAnswer // the user's answer to its pending call's question
 	rt            route
 	adm           *admission
@@ -63,7 +63,7 @@ type reply struct {
 	// signInTries: the sign-ins its resumed call asked for already.
 	pendingSignIn toolSigninView
 	signInTries   int
-	limited bool             // stopped at MaxRounds with calls unanswered
+	limited       bool // stopped at MaxRounds with calls unanswered
 }
 
 // stream relays the reply frame by frame to sink. It ends with a usage

@@ -251,7 +251,10 @@ func TestAnswerWritesBesideTheSessionCheck(t *testing.T) {
 			t.Cleanup(pool.Close)
 			s := newStackMCP(t, chatapi.Options{StallTimeout: patience, MaxStreamDuration: 6 * time.Second, Tools: chatapi.ToolOptions{Sealer: toolSealer, Pool: pool}},
 				map[string]llm.Provider{"openai": callsTool("ordered", `{}`)},
-				func(st *store.Store) *auth.Tokens { held.st = st; return auth.NewTokens(secret, time.Hour).WithSessions(held) },
+				func(st *store.Store) *auth.Tokens {
+					held.st = st
+					return auth.NewTokens(secret, time.Hour).WithSessions(held)
+				},
 				mcpapi.Options{Policy: policy, Sealer: toolSealer})
 			s.addMCPServer(domain.MCPServer{ID: "asking", Title: "Asking", EndpointURL: srv.url})
 			uid, token := apitest.User(t, s.st, s.tokens, "asked")

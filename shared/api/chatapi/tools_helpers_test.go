@@ -160,10 +160,10 @@ type reply struct {
 	logs         []logJSON
 	// signins are the sign-ins a call asked for (tool_signin).
 	signins []signinJSON
-	errors       []string
-	usage    *struct{ InputTokens, OutputTokens int }
-	done     bool
-	order    []string // "content", "tool_call", "tool_result", "notice", "approval", "error", "usage", "done"
+	errors  []string
+	usage   *struct{ InputTokens, OutputTokens int }
+	done    bool
+	order   []string // "content", "tool_call", "tool_result", "notice", "approval", "error", "usage", "done"
 }
 
 // parseReply decodes an SSE body, failing on a frame it does not know.

@@ -14,6 +14,7 @@ import (
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/domain"
 	"aiwork/shared/local/localmcp"
+	"aiwork/shared/testbed/mcptest"
 )
 
 // Views of the composer's routes, as the web app reads them.
@@ -251,15 +252,14 @@ func TestComposerLargeResource(t *testing.T) {
 		func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: "file:///small.txt", MIMEType: "text/plain", Text: "small"}}}, nil
 		})
-	hs := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
-	t.Cleanup(hs.Close)
-	gone := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
+	hs := mcptest.Serve(t, sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
+	gone := mcptest.Serve(t, sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
 	s.addServer(domain.MCPServer{ID: "big", EndpointURL: hs.URL + "/mcp"})
 	s.addServer(domain.MCPServer{ID: "gone", EndpointURL: gone.URL + "/mcp"})
 	_, token := s.user("large")
 	c := apitest.Decode[connectionView](t, s.connect(token, map[string]any{"server_id": "big"}), http.StatusOK)
 	g := apitest.Decode[connectionView](t, s.connect(token, map[string]any{"server_id": "gone"}), http.StatusOK)
-	gone.Close()
+	mcptest.Close(gone)
 
 	base := "/api/v1/mcp-connections/" + c.ConnectionID
 	apitest.WantError(t, s.post(base+"/resources/read", token, `{"uri":"file:///big.txt"}`), http.StatusRequestEntityTooLarge,

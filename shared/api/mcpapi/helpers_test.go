@@ -25,6 +25,7 @@ import (
 	"aiwork/shared/local/localmcp/localmcptest"
 	"aiwork/shared/mcp"
 	"aiwork/shared/store/storetest"
+	"aiwork/shared/testbed/mcptest"
 )
 
 // Paths of the registry API.
@@ -60,9 +61,7 @@ func sdkServer(t *testing.T, n int, wrap func(http.Handler) http.Handler) string
 	if wrap != nil {
 		h = wrap(h)
 	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv.URL + "/mcp"
+	return mcptest.Serve(t, h).URL + "/mcp"
 }
 
 // sdkHandler is the streamable-HTTP handler of a go-sdk MCP server with n tools.

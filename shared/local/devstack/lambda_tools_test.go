@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -13,6 +12,7 @@ import (
 
 	"aiwork/shared/api/chatapi"
 	"aiwork/shared/domain"
+	"aiwork/shared/testbed/mcptest"
 )
 
 // Tools in chat through the binaries: the mcp function seals the user's
@@ -31,14 +31,13 @@ func testChatToolLoop(t *testing.T, s *lambdaStack) {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: fmt.Sprint(args.A + args.B)}}}, nil
 		})
 	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)
-	mcpHTTP := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	mcpHTTP := mcptest.Serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer "+key {
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
 		mcpHandler.ServeHTTP(w, r)
 	}))
-	t.Cleanup(mcpHTTP.Close)
 	if err := s.st.UpsertMCPServer(context.Background(), domain.MCPServer{ID: "lambda-tools", Name: "test/lambda-tools", Title: "Lambda tools",
 		EndpointURL: mcpHTTP.URL + "/mcp", Transport: domain.TransportStreamableHTTP, ModelType: "general", IsActive: true,
 		APIKeyRequired: true, SupportedFeatures: []string{"tools"}}); err != nil {

@@ -15,9 +15,11 @@ import (
 
 // Pool keeps sessions open between tool calls, one per user connection, so
 // a tool round costs one request rather than a handshake (docs/benchmarks.md: a
-// warm tool round's overhead). A session unused for idle is closed; at most
-// max stay open (the least recently used goes first). Safe for concurrent
-// use.
+// warm tool round's overhead). A session unused for idle is closed by a
+// timer (within twice idle), never while a request runs on it: an idle
+// session would otherwise hold its server's standalone SSE stream open
+// until the next call; at most max stay open (the least recently used goes
+// first). Safe for concurrent use.
 type Pool struct {
 	client *http.Client
 	idle   time.Duration
@@ -25,11 +27,13 @@ type Pool struct {
 
 	mu       sync.Mutex
 	sessions map[string]*pooled
+	sweeper  *time.Timer // armed while sessions are open
 }
 
 type pooled struct {
 	s    *Session
-	used time.Time
+	used time.Time // when its last request ended (or began, while busy)
+	busy int       // requests running on it
 }
 
 // NewPool builds a pool whose sessions go through client (Policy.Client's).
@@ -58,6 +62,7 @@ func (p *Pool) session(ctx context.Context, owner string, t Target, connectTimeo
 	p.sweep(now)
 	if e, ok := p.sessions[k]; ok {
 		e.used = now
+		e.busy++
 		p.mu.Unlock()
 		return e.s, k, nil
 	}
@@ -74,17 +79,46 @@ func (p *Pool) session(ctx context.Context, owner string, t Target, connectTimeo
 	if e, ok := p.sessions[k]; ok { // opened at the same time by another call
 		s.Close()
 		e.used = time.Now()
+		e.busy++
 		return e.s, k, nil
 	}
-	p.sessions[k] = &pooled{s: s, used: time.Now()}
+	p.sessions[k] = &pooled{s: s, used: time.Now(), busy: 1}
 	p.evict()
+	p.armSweep()
 	return s, k, nil
+}
+
+// done ends a request on k's session s: its idle time starts now.
+func (p *Pool) done(k string, s *Session) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if e, ok := p.sessions[k]; ok && e.s == s {
+		e.busy--
+		e.used = time.Now()
+	}
+}
+
+// armSweep starts the sweep timer when sessions are open; p.mu held.
+func (p *Pool) armSweep() {
+	if p.sweeper == nil && len(p.sessions) > 0 {
+		p.sweeper = time.AfterFunc(p.idle, p.sweepIdle)
+	}
+}
+
+// sweepIdle closes the sessions idle for longer than idle, and looks again
+// after idle while any is open.
+func (p *Pool) sweepIdle() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sweeper = nil
+	p.sweep(time.Now())
+	p.armSweep()
 }
 
 // sweep closes idle sessions; p.mu held.
 func (p *Pool) sweep(now time.Time) {
 	for k, e := range p.sessions {
-		if now.Sub(e.used) > p.idle {
+		if e.busy == 0 && now.Sub(e.used) > p.idle {
 			e.s.Close()
 			delete(p.sessions, k)
 		}
@@ -146,6 +180,7 @@ func withSession[T any](ctx context.Context, p *Pool, owner string, t Target, co
 			return zero, err
 		}
 		out, err := do(s)
+		p.done(k, s)
 		if err == nil {
 			return out, nil
 		}
@@ -171,6 +206,10 @@ func (p *Pool) Client() *http.Client { return p.client }
 func (p *Pool) Close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.sweeper != nil {
+		p.sweeper.Stop()
+		p.sweeper = nil
+	}
 	for k, e := range p.sessions {
 		e.s.Close()
 		delete(p.sessions, k)

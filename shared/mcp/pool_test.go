@@ -17,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"aiwork/shared/mcp"
+	"aiwork/shared/testbed/mcptest"
 )
 
 // countingServer is a go-sdk server over streamable HTTP whose handler can
@@ -151,5 +152,55 @@ func TestCancelledCallIsCancelledOnTheServerAndKeepsTheSession(t *testing.T) {
 	}
 	if n := srv.inits.Load(); n != 1 {
 		t.Errorf("%d handshakes, want 1: the cancelled call's session is kept", n)
+	}
+}
+
+// An idle session is closed by the pool's own timer (its DELETE reaches the
+// server with no further call), never while a request runs on it: a call
+// longer than the idle time keeps its session.
+func TestPoolClosesIdleSessionsButNotBusyOnes(t *testing.T) {
+	t.Parallel()
+	var inits, deletes atomic.Int32
+	s := sdk.NewServer(&sdk.Implementation{Name: "idle-test", Version: "1"}, nil)
+	s.AddTool(&sdk.Tool{Name: "slow", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, _ *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		select {
+		case <-time.After(400 * time.Millisecond):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "done"}}}, nil
+	})
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
+	srv := mcptest.Serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodDelete:
+			deletes.Add(1)
+		case http.MethodPost:
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if bytes.Contains(body, []byte(`"initialize"`)) {
+				inits.Add(1)
+			}
+		}
+		h.ServeHTTP(w, r)
+	}))
+	pool := mcp.NewPool(mcp.Policy{AllowLoopback: true}.Client(), 100*time.Millisecond, 8)
+	t.Cleanup(pool.Close)
+	target := mcp.Target{Endpoint: srv.URL}
+	for range 2 {
+		res, err := pool.Call(timeout(t, 10*time.Second), "alice/c1", target, "slow", nil, 5*time.Second, 5*time.Second)
+		if err != nil || res.Content[0].(*sdk.TextContent).Text != "done" {
+			t.Fatalf("call: %+v, %v", res, err)
+		}
+	}
+	if n := inits.Load(); n != 1 {
+		t.Errorf("%d handshakes for 2 calls longer than the idle time, want 1 (a busy session was closed)", n)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for deletes.Load() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the idle session was never closed")
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

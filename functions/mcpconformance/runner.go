@@ -84,6 +84,9 @@ var devserverEnv = []string{
 	"REGISTER_LIMIT_PER_IP=0",
 	"OPENAI_API_KEY=", "OPENAI_BASE_URL=",
 	"MCP_CONNECTS_PER_MINUTE=1000", "MCP_HOST_CONNECTS_PER_MINUTE=1000",
+	// A scenario's server stops only once the product's warm session to it
+	// (and the standalone stream it listens on) is closed.
+	"MCP_SESSION_IDLE=1s",
 }
 
 type suiteRun struct {

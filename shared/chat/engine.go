@@ -108,18 +108,15 @@ func OptionsFromConfig(cfg config.Chat) (Options, error) {
 	// A tool may take up to the call timeout before its answer's headers.
 	client := policy.ClientWithLimits(mcp.Limits{ResponseHeader: callTimeout})
 	return Options{StallTimeout: cfg.StallTimeout, Limits: cfg.Limits, Tools: ToolOptions{
-		Sealer: sealer, Pool: mcp.NewPool(client, sessionIdle, maxSessions),
+		Sealer: sealer, Pool: mcp.NewPool(client, cmp.Or(cfg.Tools.SessionIdle, config.DefaultSessionIdle), maxSessions),
 		MaxRounds: cfg.Tools.MaxRounds, CallTimeout: callTimeout, ConnectTimeout: cfg.Tools.ConnectTimeout,
 		LoopbackURLs: policy.AllowLoopback,
 	}}, nil
 }
 
-// Warm MCP sessions: closed after sessionIdle unused, at most maxSessions
-// per process.
-const (
-	sessionIdle = 5 * time.Minute
-	maxSessions = 256
-)
+// maxSessions is how many warm MCP sessions a process keeps open (each is
+// closed after cfg.Tools.SessionIdle unused).
+const maxSessions = 256
 
 // Engine answers messages. It keeps, per process, what makes the next
 // message quicker: the last admissions' verdicts, the conversations lately

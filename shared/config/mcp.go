@@ -31,7 +31,14 @@ type MCPClient struct {
 	Outbound         Outbound
 	// ConnectTimeout bounds one connect handshake (MCP_CONNECT_TIMEOUT).
 	ConnectTimeout time.Duration
+	// SessionIdle is how long a warm session to a user's server (and the
+	// server's standalone stream it listens on) stays open unused
+	// (MCP_SESSION_IDLE, default DefaultSessionIdle).
+	SessionIdle time.Duration
 }
+
+// DefaultSessionIdle keeps a session warm across a conversation's messages.
+const DefaultSessionIdle = 5 * time.Minute
 
 // LoadMCPClient reads the MCP key, the outbound rules and the handshake's
 // bound.
@@ -42,6 +49,9 @@ func LoadMCPClient(ctx context.Context, sm SecretFetcher) (MCPClient, error) {
 	}
 	c := MCPClient{KeyEncryptionKey: key, Outbound: LoadOutbound()}
 	if c.ConnectTimeout, err = EnvDuration("MCP_CONNECT_TIMEOUT", DefaultConnectTimeout); err != nil {
+		return MCPClient{}, err
+	}
+	if c.SessionIdle, err = EnvDuration("MCP_SESSION_IDLE", DefaultSessionIdle); err != nil {
 		return MCPClient{}, err
 	}
 	return c, nil
@@ -119,7 +129,8 @@ func LoadMCP(ctx context.Context, sm SecretFetcher) (MCP, error) {
 }
 
 // mcpKey reads MCP_KEY_ENCRYPTION_KEY, the AES-256 key sealing users'
-// server keys: the mcp function seals, the chat function opens.
+// server keys (the mcp function seals, the chat function opens) and
+// operators' OAuth client secrets (the admin function seals, mcp opens).
 func mcpKey(ctx context.Context, sm SecretFetcher) ([]byte, error) {
 	raw, err := Secret(ctx, sm, "MCP_KEY_ENCRYPTION_KEY")
 	if err != nil {

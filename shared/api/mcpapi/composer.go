@@ -36,7 +36,6 @@ const (
 	// resource limit, so one over it is measured and refused with its size
 	// (base64 makes a binary one a third larger on the wire).
 	composerBodyCap = 2 * mcp.MaxResourceBytes
-	composerIdle    = 5 * time.Minute
 	composerMax     = 64
 )
 
@@ -49,10 +48,10 @@ type composer struct {
 	connect time.Duration
 }
 
-func newComposer(st *store.Store, sealer *mcp.Sealer, policy mcp.Policy, connect time.Duration) *composer {
+func newComposer(st *store.Store, sealer *mcp.Sealer, policy mcp.Policy, connect, idle time.Duration) *composer {
 	client := policy.ClientWithLimits(mcp.Limits{ResponseHeader: askTimeout, MaxBodyBytes: composerBodyCap})
 	return &composer{st: st, reach: reach.Reacher{St: st, Sealer: sealer, Client: client, Now: time.Now},
-		pool: mcp.NewPool(client, composerIdle, composerMax), connect: connect}
+		pool: mcp.NewPool(client, idle, composerMax), connect: connect}
 }
 
 // connection is the caller's connection {id}; anyone else's is

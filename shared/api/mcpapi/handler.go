@@ -48,6 +48,9 @@ type Options struct {
 	// Policy is where connects may go (DESIGN §7 outbound rules).
 	Policy         mcp.Policy
 	ConnectTimeout time.Duration
+	// SessionIdle: how long a warm session of the composer's stays open
+	// unused (0: config.DefaultSessionIdle).
+	SessionIdle time.Duration
 	// Connect attempts per minute, per user and per target host.
 	ConnectsPerMinute     int
 	HostConnectsPerMinute int
@@ -69,7 +72,7 @@ func New(st *store.Store, tokens *auth.Tokens, real map[string]bool, o Options) 
 		userLimit:      cmp.Or(o.ConnectsPerMinute, 10),
 		hostLimit:      cmp.Or(o.HostConnectsPerMinute, 60),
 		publicURL:      strings.TrimRight(o.PublicURL, "/"),
-		composer:       newComposer(st, o.Sealer, o.Policy, connectTimeout),
+		composer:       newComposer(st, o.Sealer, o.Policy, connectTimeout, cmp.Or(o.SessionIdle, config.DefaultSessionIdle)),
 	}
 }
 
@@ -85,7 +88,7 @@ func FromConfig(st *store.Store, cfg config.MCP) (*Service, error) {
 		return nil, err
 	}
 	return New(st, auth.FromConfig(cfg.Base, 0, st), llm.RealProviders(cfg.Providers), Options{
-		Sealer: sealer, Policy: policy, ConnectTimeout: cfg.ConnectTimeout,
+		Sealer: sealer, Policy: policy, ConnectTimeout: cfg.ConnectTimeout, SessionIdle: cfg.SessionIdle,
 		ConnectsPerMinute: cfg.ConnectsPerMinute, HostConnectsPerMinute: cfg.HostConnectsPerMinute, PublicURL: cfg.PublicURL,
 	}), nil
 }

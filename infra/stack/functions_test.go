@@ -208,7 +208,7 @@ var wantSecrets = map[string][]string{
 	"mcp":            {stack.SecretJWT, stack.SecretMCPKeyEncryptionKey, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey, stack.SecretOrigin},
 	"chat":           {stack.SecretJWT, stack.SecretMCPKeyEncryptionKey, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey, stack.SecretOrigin},
 	"mcp-jobs":       nil,
-	"admin":          {stack.SecretJWT, stack.SecretStripeKey, stack.SecretOrigin}, // the key refunds orders
+	"admin":          {stack.SecretJWT, stack.SecretStripeKey, stack.SecretMCPKeyEncryptionKey, stack.SecretOrigin}, // the Stripe key refunds orders; the MCP key seals operators' OAuth client secrets
 }
 
 // Only chat (which enforces them) and users (which reports them) get the

@@ -279,7 +279,7 @@ var wantTable = map[string]map[string]string{
 		"GetItem":      "MCP#* OAUTHCLIENT#* THROTTLE#* USER#*",
 		"BatchGetItem": "MCP#* USER#*", // a connect's session and registry entry
 		"PutItem":      "OAUTHCLIENT#* THROTTLE#* USER#*",
-		"UpdateItem":   "THROTTLE#* USER#*",
+		"UpdateItem":   "MCP#* THROTTLE#* USER#*", // an operator client's authorization server, recorded at its first sign-in
 		"DeleteItem":   "USER#*",
 		"Query":        "USER#*",
 		"index:Query":  "MCPSERVERS",

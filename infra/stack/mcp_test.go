@@ -87,11 +87,13 @@ func TestMCPKeyEncryptionKeyIsGeneratedAsAnAES256HexKey(t *testing.T) {
 }
 
 // Every IAM policy of the stack is searched for statements on the key
-// secret: the mcp function's role (it seals users' keys) and the chat
-// function's (it opens a user's own key to call their tools) are the only
-// readers, and nothing may read secrets through a wildcard resource or a
-// resource policy.
-func TestOnlyMCPAndChatCanReadTheKeyEncryptionKey(t *testing.T) {
+// secret: the mcp function's role (it seals users' keys, and opens an
+// operator's OAuth client secret at sign-in), the chat function's (it
+// opens a user's own key to call their tools) and the admin function's (it
+// seals the operator's client secret an admin sets) are the only readers,
+// and nothing may read secrets through a wildcard resource or a resource
+// policy.
+func TestOnlyMCPChatAndAdminCanReadTheKeyEncryptionKey(t *testing.T) {
 	tp := synth(t, mainStack)
 	key := secretLogicalIDs(t, tp)[stack.SecretMCPKeyEncryptionKey]
 	if key == "" {
@@ -99,6 +101,7 @@ func TestOnlyMCPAndChatCanReadTheKeyEncryptionKey(t *testing.T) {
 	}
 	_, mcp := tp.function(t, "mcp")
 	_, chat := tp.function(t, "chat")
+	_, adm := tp.function(t, "admin")
 	var readers []string
 	scan := func(where string, principals []string, sts []statement) {
 		for _, st := range sts {
@@ -139,8 +142,8 @@ func TestOnlyMCPAndChatCanReadTheKeyEncryptionKey(t *testing.T) {
 	for _, id := range tp.ofType("AWS::IAM::ManagedPolicy") {
 		scan(id, []string{"ManagedPolicy:" + id}, statements(props(tp.Resources[id], "PolicyDocument", "Statement")))
 	}
-	if got, want := sortedSet(readers), sortedSet([]string{"Roles:" + ref(props(mcp, "Role")), "Roles:" + ref(props(chat, "Role"))}); !equal(got, want) {
-		t.Errorf("%s is readable by %v, want the mcp and chat functions' roles only %v", stack.SecretMCPKeyEncryptionKey, got, want)
+	if got, want := sortedSet(readers), sortedSet([]string{"Roles:" + ref(props(mcp, "Role")), "Roles:" + ref(props(chat, "Role")), "Roles:" + ref(props(adm, "Role"))}); !equal(got, want) {
+		t.Errorf("%s is readable by %v, want the mcp, chat and admin functions' roles only %v", stack.SecretMCPKeyEncryptionKey, got, want)
 	}
 	// The one resource policy is the CDK's on the rotated JWT secret: it
 	// denies the account root DeleteSecret. No secret policy allows.

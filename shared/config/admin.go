@@ -7,7 +7,8 @@ import (
 
 // Admin is the admin route group's configuration: the table and JWT key,
 // the payments provider it refunds through, the registry jobs it runs on
-// demand, and the mail it resends.
+// demand, the mail it resends, and the key sealing operators' OAuth
+// client secrets.
 type Admin struct {
 	Base
 	// StripeSecretKey empty means the local test checkout (STRIPE_API_URL
@@ -23,6 +24,10 @@ type Admin struct {
 	// MailFrom and PublicURL: a confirmation mail resent (as auth sends it).
 	MailFrom  string
 	PublicURL string
+	// KeyEncryptionKey seals the OAuth client secret an admin sets on a
+	// registry entry (MCP_KEY_ENCRYPTION_KEY: the mcp function opens it
+	// at sign-in).
+	KeyEncryptionKey []byte
 }
 
 // MCPJobsFunctionVar names the mcp-jobs function in the admin function's
@@ -39,7 +44,12 @@ func LoadAdmin(ctx context.Context, sm SecretFetcher) (Admin, error) {
 	if err != nil {
 		return Admin{}, err
 	}
+	sealKey, err := mcpKey(ctx, sm)
+	if err != nil {
+		return Admin{}, err
+	}
 	jobs := LoadMCPJobs()
 	return Admin{Base: base, StripeSecretKey: key, StripeAPIURL: Env("STRIPE_API_URL", ""), MCPJobs: jobs,
-		MCPJobsFunction: Env(MCPJobsFunctionVar, ""), MailFrom: Env("MAIL_FROM", ""), PublicURL: strings.TrimRight(Env("PUBLIC_URL", ""), "/")}, nil
+		MCPJobsFunction: Env(MCPJobsFunctionVar, ""), MailFrom: Env("MAIL_FROM", ""), PublicURL: strings.TrimRight(Env("PUBLIC_URL", ""), "/"),
+		KeyEncryptionKey: sealKey}, nil
 }

@@ -47,7 +47,30 @@ type MCPServer struct {
 	// ListedActive is the listing's own is_active (the registry's say,
 	// read only): IsActive without the admin's switch.
 	ListedActive bool
+	// Operator is the pre-registered OAuth client an admin set for the
+	// entry (zero: none); like AdminDisabled, a registry sync never
+	// writes it. It comes before OAuthClientID.
+	Operator MCPOperatorClient
 }
+
+// MCPOperatorClient is an operator's client at a server's authorization
+// server, for servers that let no app register.
+type MCPOperatorClient struct {
+	ClientID string
+	// SealedSecret is the client secret sealed (shared/sealing) for
+	// MCPOperatorSealOwner and the entry's id; nil for a public client.
+	// Never shown by any API, never logged.
+	SealedSecret []byte
+	// Issuer is the authorization server the client is for, as its
+	// metadata names itself: the secret goes to no other. "" until an
+	// admin sets it or the first sign-in at the entry's own endpoint
+	// records the one it met.
+	Issuer string
+}
+
+// MCPOperatorSealOwner is whom an operator's client secret is sealed for,
+// with the entry's id (users' keys are sealed for their user id).
+const MCPOperatorSealOwner = "operator-client"
 
 // MCPHealth is the prober's last record of a server.
 type MCPHealth struct {

@@ -111,12 +111,14 @@ var (
 		DeleteItem: {users},
 	}, Index: []string{users}}
 	// The registry (read), connections and sign-ins under way (USER#),
-	// connect throttles, and the site's client at each OAuth server.
+	// connect throttles, and the site's client at each OAuth server. A
+	// first sign-in with an operator's client records the authorization
+	// server it met on the entry (MCP#, updated).
 	accessMCP = Access{Table: map[string][]string{
 		GetItem:      {users, mcpServers, throttles, oauthClients},
 		BatchGetItem: {users, mcpServers}, // a connect's session and entry
 		PutItem:      {users, throttles, oauthClients},
-		UpdateItem:   {users, throttles},
+		UpdateItem:   {users, throttles, mcpServers},
 		DeleteItem:   {users},
 		Query:        {users},
 	}, Index: []string{store.GSI1MCPServers}}

@@ -163,10 +163,11 @@ var All = []Function{
 		}},
 	// The admin area: catalogue, registry (Probe now and Sync run in
 	// mcp-jobs, invoked; an endpoint saved is judged by the same outbound
-	// rule), orders (refunds through the Stripe key) and users
-	// (confirmation mail resent).
+	// rule; an operator's OAuth client secret sealed with the
+	// key-encryption key, which mcp opens at sign-in), orders (refunds
+	// through the Stripe key) and users (confirmation mail resent).
 	{Name: "admin", Routes: []string{AdminPrefix}, Access: accessAdmin, MemoryMB: 512, Timeout: BufferedTimeout,
-		Secrets: []string{SecretJWT, SecretStripeKey}, Env: mcpOutbound,
+		Secrets: []string{SecretJWT, SecretStripeKey, SecretMCPKeyEncryptionKey}, Env: mcpOutbound,
 		Settings: []string{SettingPublicURL, SettingMailFrom, SettingMCPRegistryURL},
 		Invokes:  map[string]string{config.MCPJobsFunctionVar: "mcp-jobs"}},
 	// Rotates the JWT signing key every 30 days (infra/stack/rotation.go):

@@ -17,12 +17,27 @@ import (
 // (WithAudit): a server added (source "admin") or edited at the version the
 // admin read, and switched off or on. The switch is an attribute of its own
 // (admin_disabled), which a registry sync never writes: a sync rewrites an
-// entry's listing, never an admin's decision to hide it.
+// entry's listing, never an admin's decision to hide it. So is the
+// operator's pre-registered OAuth client (admin_oauth_*): the listing's
+// oauth_client_id is the registry's say, which a sync rewrites.
 
-// mcpAdminAttrs are the admin's attributes of a server item.
+// mcpAdminAttrs are the admin's attributes of a server item. Empty ones
+// are removed by an update (no omitempty): clearing the operator's client
+// removes it.
 type mcpAdminAttrs struct {
 	AdminDisabled bool `dynamodbav:"admin_disabled"`
 	AdminVersion  int  `dynamodbav:"admin_version"`
+	// The operator's client: its id, its secret sealed, and the
+	// authorization server it is for.
+	OperatorClientID string `dynamodbav:"admin_oauth_client_id"`
+	OperatorSecret   []byte `dynamodbav:"admin_oauth_client_secret"`
+	OperatorIssuer   string `dynamodbav:"admin_oauth_issuer"`
+}
+
+// adminAttrsOf is srv's admin attributes at version.
+func adminAttrsOf(srv domain.MCPServer, version int) mcpAdminAttrs {
+	return mcpAdminAttrs{AdminDisabled: srv.AdminDisabled, AdminVersion: version, OperatorClientID: srv.Operator.ClientID,
+		OperatorSecret: srv.Operator.SealedSecret, OperatorIssuer: srv.Operator.Issuer}
 }
 
 // CreateMCPServer adds a server an admin entered, at version 1.
@@ -31,8 +46,7 @@ func (s *Store) CreateMCPServer(ctx context.Context, srv domain.MCPServer, audit
 	return s.WithAudit(ctx, audit, func() error {
 		l := listingOf(srv)
 		l.IsActive = true // listed; the admin's switch decides
-		it := mcpServerItem{PK: mcpServerPK(srv.ID), SK: skMCPServer, mcpListing: l,
-			mcpAdminAttrs: mcpAdminAttrs{AdminDisabled: srv.AdminDisabled, AdminVersion: 1}}
+		it := mcpServerItem{PK: mcpServerPK(srv.ID), SK: skMCPServer, mcpListing: l, mcpAdminAttrs: adminAttrsOf(srv, 1)}
 		if err := s.putNew(ctx, it); err != nil {
 			return fmt.Errorf("create mcp server: %w", err)
 		}
@@ -52,12 +66,44 @@ func (s *Store) UpdateMCPServer(ctx context.Context, srv domain.MCPServer, read 
 	attrs := struct {
 		mcpListing
 		mcpAdminAttrs
-	}{listingOf(srv), mcpAdminAttrs{AdminDisabled: srv.AdminDisabled, AdminVersion: read + 1}}
+	}{listingOf(srv), adminAttrsOf(srv, read+1)}
 	attrs.IsActive = srv.ListedActive // the registry's say stays its own
 	return s.WithAudit(ctx, audit, func() error {
 		err := s.updateAttrsIf(ctx, mcpServerPK(srv.ID), skMCPServer, attrs, cond, values)
 		return conditional("update mcp server", err, fmt.Errorf("update mcp server: %w", ErrVersionConflict))
 	})
+}
+
+// BindMCPOperatorIssuer records the authorization server an operator's
+// client is for, met at its first sign-in, if the entry still has that
+// client and no issuer; it answers the issuer the entry holds afterwards
+// (issuer, or the one another sign-in or an admin recorded first). An
+// entry whose client changed meanwhile answers ErrVersionConflict. Not an
+// admin's edit: the admin version stays.
+func (s *Store) BindMCPOperatorIssuer(ctx context.Context, sid, clientID, issuer string) (string, error) {
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String(s.table),
+		Key:                 key(mcpServerPK(sid), skMCPServer),
+		UpdateExpression:    aws.String("SET admin_oauth_issuer = :iss"),
+		ConditionExpression: aws.String("admin_oauth_client_id = :id AND attribute_not_exists(admin_oauth_issuer)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":iss": &types.AttributeValueMemberS{Value: issuer}, ":id": &types.AttributeValueMemberS{Value: clientID},
+		},
+	})
+	if err == nil {
+		return issuer, nil
+	}
+	if !isConditionFailed(err) {
+		return "", fmt.Errorf("bind mcp operator issuer: %w", err)
+	}
+	now, err := s.GetMCPServer(ctx, sid)
+	if err != nil {
+		return "", err
+	}
+	if now.Operator.ClientID != clientID || now.Operator.Issuer == "" {
+		return "", fmt.Errorf("bind mcp operator issuer: %w", ErrVersionConflict)
+	}
+	return now.Operator.Issuer, nil
 }
 
 // listingOf is srv's listing attributes, as an upsert writes them.

@@ -98,6 +98,7 @@ func (it mcpServerItem) domain() domain.MCPServer {
 		APIKeyHeader: l.APIKeyHeader, OAuthRequired: l.OAuthRequired, OAuthClientID: l.OAuthClientID,
 		// An admin's switch wins over the registry's (which a sync rewrites).
 		IsActive: l.IsActive && !it.AdminDisabled, AdminDisabled: it.AdminDisabled, AdminVersion: it.AdminVersion, ListedActive: l.IsActive,
+		Operator:          domain.MCPOperatorClient{ClientID: it.OperatorClientID, SealedSecret: it.OperatorSecret, Issuer: it.OperatorIssuer},
 		SupportedFeatures: slices.Clone(l.SupportedFeatures), WebsiteURL: l.WebsiteURL,
 		Repository: l.Repository, Version: l.Version, Source: l.Source, UpdatedAt: l.UpdatedAt,
 		Health: domain.MCPHealth{

@@ -20,6 +20,7 @@ import (
 	"aiwork/shared/mail"
 	"aiwork/shared/mcp/outbound"
 	"aiwork/shared/payments"
+	"aiwork/shared/sealing"
 	"aiwork/shared/store"
 )
 
@@ -46,6 +47,9 @@ type Options struct {
 	// the request came to).
 	Mailer    mail.Mailer
 	PublicURL string
+	// Sealer seals the OAuth client secret an admin sets on a registry
+	// entry, as the mcp function opens it (nil: none can be set, 503).
+	Sealer *sealing.Sealer
 }
 
 // Service serves the admin group.
@@ -66,11 +70,17 @@ func New(st *store.Store, tokens *auth.Tokens, opts Options) *Service {
 // FromConfig builds the group from its function's configuration: jobs run
 // the registry jobs (Jobs), mailer sends the confirmation mail an admin
 // resends (SES in AWS, the local outbox on the devserver), refunds go
-// through the provider the Stripe key names (payments.ProviderFor), and
-// endpoints are judged by the jobs' outbound rules.
+// through the provider the Stripe key names (payments.ProviderFor),
+// endpoints are judged by the jobs' outbound rules, and operators' client
+// secrets are sealed with the MCP key-encryption key.
 func FromConfig(st *store.Store, cfg config.Admin, mailer mail.Mailer, jobs Jobs) *Service {
 	opts := Options{Jobs: jobs, Payments: payments.ProviderFor(st, cfg.StripeSecretKey, cfg.StripeAPIURL), Mailer: mailer,
 		PublicURL: cfg.PublicURL}
+	if sealer, err := sealing.NewSealer(cfg.KeyEncryptionKey); err != nil {
+		slog.Error("admin: operators' OAuth client secrets cannot be sealed", "err", err)
+	} else {
+		opts.Sealer = sealer
+	}
 	if policy, err := outbound.PolicyFor(cfg.MCPJobs.Outbound); err != nil {
 		slog.Error("admin: endpoints cannot be checked against the outbound rules", "err", err)
 	} else {

@@ -55,6 +55,8 @@ type serverView struct {
 	Health       serverHealthView `json:"health"`
 	UpdatedAt    string           `json:"updated_at"`
 	Version      int              `json:"version"`
+	// OAuthClient is the operator's client (null: none), never its secret.
+	OAuthClient *oauthClientView `json:"oauth_client"`
 }
 
 type serverHealthView struct {
@@ -83,7 +85,7 @@ func presentServer(s domain.MCPServer) serverView {
 	}
 	return serverView{ID: s.ID, Name: name, RegistryName: s.Name, Description: s.Description, EndpointURL: s.EndpointURL, ModelType: s.ModelType,
 		Auth: auth, Features: features, Enabled: !s.AdminDisabled, Listed: s.IsActive, Source: s.Source, Health: presentHealth(s.Health),
-		UpdatedAt: s.UpdatedAt, Version: s.AdminVersion}
+		UpdatedAt: s.UpdatedAt, Version: s.AdminVersion, OAuthClient: presentOAuthClient(s.Operator)}
 }
 
 func presentHealth(h domain.MCPHealth) serverHealthView {
@@ -138,6 +140,8 @@ type serverInput struct {
 	Auth        *string   `json:"auth"`
 	Features    *[]string `json:"features"`
 	Enabled     *bool     `json:"enabled"`
+	// OAuthClient sets, replaces or clears (null) the operator's client.
+	OAuthClient clearable[oauthClientInput] `json:"oauth_client"`
 }
 
 // apply sets what in gives on srv.
@@ -250,6 +254,9 @@ func (s *Service) createServer(w http.ResponseWriter, r *http.Request) error {
 	if err := checkServer(srv, in); err != nil {
 		return err
 	}
+	if err := s.applyOAuthClient(in.OAuthClient, &srv); err != nil {
+		return err
+	}
 	warning := s.refusedWarning(r, &srv)
 	srv.AdminVersion = 1
 	if err := s.st.CreateMCPServer(r.Context(), srv, s.audit(r.Context(), "mcp_server.create", "mcp_server", srv.ID, nil, presentServer(srv))); err != nil {
@@ -295,6 +302,9 @@ func (s *Service) patchServer(w http.ResponseWriter, r *http.Request) error {
 	next := cur
 	in.apply(&next)
 	if err := checkServer(next, in); err != nil {
+		return err
+	}
+	if err := s.applyOAuthClient(in.OAuthClient, &next); err != nil {
 		return err
 	}
 	warning := ""

@@ -116,7 +116,11 @@ func (s *Service) oauthStart(w http.ResponseWriter, r *http.Request) error {
 		slog.InfoContext(r.Context(), "mcp sign-in: the server's authorization server changed; signing in with the new one",
 			"server", srv.ID, "from", prev.Grant.Issuer, "to", found.Auth.Issuer)
 	}
-	client, err := identity.ClientFor(ctx, s.client, found, mcpauth.Client{ID: srv.OAuthClientID}, displayName(srv))
+	configured, err := s.operatorClient(ctx, srv, endpoint, found)
+	if err != nil {
+		return err
+	}
+	client, err := identity.ClientFor(ctx, s.client, found, configured, displayName(srv))
 	if err != nil {
 		return oauthError(r.Context(), err)
 	}

@@ -167,7 +167,8 @@ func (c *Config) DefaultPublicURL(url string) {
 // completed fills what a partial Config (tests build only the groups they
 // exercise) leaves out: each group signs and checks with the auth group's
 // key, the mcp group serves the chat's providers, and a throw-away key
-// seals users' MCP keys, shared with the chat, which opens them.
+// seals users' MCP keys, shared with the chat, which opens them, and with
+// the admin group, which seals operators' client secrets.
 func (c Config) completed() Config {
 	for _, b := range []*config.Base{&c.Prompts.Base, &c.Payments.Base, &c.Chat.Base, &c.MCP.Base, &c.Admin.Base} {
 		if b.JWTSecret == nil {
@@ -183,6 +184,9 @@ func (c Config) completed() Config {
 	}
 	if len(c.Chat.Tools.KeyEncryptionKey) == 0 {
 		c.Chat.Tools.MCPClient = c.MCP.MCPClient
+	}
+	if len(c.Admin.KeyEncryptionKey) == 0 {
+		c.Admin.KeyEncryptionKey = c.MCP.KeyEncryptionKey // the admin seals what mcp opens
 	}
 	return c
 }

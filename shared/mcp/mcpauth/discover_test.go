@@ -411,3 +411,36 @@ func TestClientForPreregistered(t *testing.T) {
 		}
 	}
 }
+
+// TestClientForOperatorIssuer: an operator's client is for one
+// authorization server. At that one (or when none is recorded yet) it is
+// used; at another, the sign-in stops before anything is sent there, with
+// the product's sentence, and registers nowhere.
+func TestClientForOperatorIssuer(t *testing.T) {
+	t.Parallel()
+	ok := func(w http.ResponseWriter) {
+		w.WriteHeader(http.StatusCreated)
+		_, _ = w.Write([]byte(`{"client_id":"registered-1"}`))
+	}
+	r := (&resource{register: ok, prmAt: []string{"/.well-known/oauth-protected-resource"}, asMetaAt: "/.well-known/oauth-authorization-server"}).start(t)
+	srv, err := mcpauth.Discover(context.Background(), loopback, r.endpoint())
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := mcpauth.Identity{RedirectURL: "https://site.example/cb", ClientName: "Test", Registrations: memRegistrations{m: map[string]mcpauth.Client{}}}
+	for _, issuer := range []string{"", srv.Auth.Issuer} {
+		c, err := site.ClientFor(context.Background(), loopback, srv, mcpauth.Client{ID: "ops", Secret: "s3cret", Issuer: issuer}, "S")
+		if err != nil || c.ID != "ops" || c.Secret != "s3cret" {
+			t.Errorf("issuer %q: client %+v (%v), want the operator's", issuer, c, err)
+		}
+	}
+	for _, other := range []string{"https://old-auth.example", srv.Auth.Issuer + "/"} {
+		c, err := site.ClientFor(context.Background(), loopback, srv, mcpauth.Client{ID: "ops", Secret: "s3cret", Issuer: other}, "S")
+		if err == nil || err.Error() != "S's operator client is set for another authorization server; ask the operator to update it" || c.Secret != "" {
+			t.Errorf("client for %s: %+v, %v; want the refusal", other, c, err)
+		}
+	}
+	if n := r.registered.Load(); n != 0 {
+		t.Errorf("registered %d times beside an operator's client", n)
+	}
+}

@@ -24,6 +24,10 @@ type Client struct {
 	// Method is how the token endpoint authenticates the client
 	// ("none", "client_secret_post", "client_secret_basic").
 	Method string `json:"method"`
+	// Issuer, on an operator's client given to ClientFor, is the
+	// authorization server it is for ("": not known yet, any). A grant
+	// keeps its own issuer, so this is never stored.
+	Issuer string `json:"-"`
 }
 
 // Identity is how the product identifies itself to authorization servers.
@@ -51,10 +55,16 @@ type Registrations interface {
 // MCP spec's order: the operator's pre-registered client for this server
 // (configured, when its ID is set), else the metadata document when the
 // server takes one, else the site's registration (made once per
-// authorization server), else an error naming what the server lacks.
+// authorization server), else an error naming what the server lacks. An
+// operator's client set for another authorization server than srv's is
+// refused before anything is sent: its secret goes to no other server (one
+// the MCP server moved to included).
 func (id Identity) ClientFor(ctx context.Context, hc *http.Client, srv Server, configured Client, serverName string) (Client, error) {
 	asm := srv.Auth
 	if configured.ID != "" {
+		if configured.Issuer != "" && configured.Issuer != asm.Issuer {
+			return Client{}, fail("%s", OtherIssuerWords(serverName))
+		}
 		return preregistered(configured, asm), nil
 	}
 	if asm.ClientIDMetadataDocumentSupported && strings.HasPrefix(id.MetadataURL, "https://") {
@@ -89,6 +99,12 @@ func (id Identity) ClientFor(ctx context.Context, hc *http.Client, srv Server, c
 		return Client{}, err
 	}
 	return c, nil
+}
+
+// OtherIssuerWords is what a user is told when an operator's client is
+// for another authorization server than the one the server names.
+func OtherIssuerWords(serverName string) string {
+	return serverName + "'s operator client is set for another authorization server; ask the operator to update it"
 }
 
 // preregistered is an operator's client as the token endpoint takes it: a

@@ -63,6 +63,7 @@ export interface WireServer extends Json {
   health: WireHealth;
   updated_at: string;
   version: number;
+  oauth_client: { client_id: string; has_secret: boolean; issuer: string } | null;
 }
 
 export interface WireOrder extends Json {
@@ -150,8 +151,21 @@ export function server(over: Partial<WireServer> & { id: string }): WireServer {
     health: { status: 'up', checked_at: T0, latency_ms: 12, tools_count: 3, error: '' },
     updated_at: T0,
     version: 1,
+    oauth_client: null,
     ...over,
   };
+}
+
+/**
+ * The operator's client after a save's `oauth_client` (as the API applies
+ * it): null clears it; an absent secret keeps the stored one, null or ''
+ * clears it; the secret itself is kept nowhere the answer could show it.
+ */
+function applyOAuthClient(current: WireServer['oauth_client'], input: unknown): WireServer['oauth_client'] {
+  if (input === null || typeof input !== 'object') return null;
+  const c = input as { client_id?: string; client_secret?: string | null; issuer?: string };
+  const hasSecret = 'client_secret' in c ? Boolean(c.client_secret) : (current?.has_secret ?? false);
+  return { client_id: String(c.client_id ?? ''), has_secret: hasSecret, issuer: 'issuer' in c ? String(c.issuer ?? '') : (current?.issuer ?? '') };
 }
 
 export function order(over: Partial<WireOrder> & { id: string }): WireOrder {
@@ -326,6 +340,7 @@ export function fakeAdminApi(api: RouteTable, seed: AdminSeed = {}) {
       for (const k of ['name', 'description', 'endpoint_url', 'model_type', 'auth', 'features', 'enabled'] as const) {
         if (k in input) Object.assign(s, { [k]: input[k] });
       }
+      if ('oauth_client' in input) s.oauth_client = applyOAuthClient(s.oauth_client, input.oauth_client);
       s.version += 1;
       const warning = refusedEndpoint(s.endpoint_url) ? 'The outbound rules refuse this endpoint: it is a private address.' : undefined;
       if (warning) s.enabled = false;
@@ -354,7 +369,15 @@ export function fakeAdminApi(api: RouteTable, seed: AdminSeed = {}) {
     const input = body(b) as Partial<WireServer>;
     if (!/^[a-z][a-z0-9-]{0,39}$/.test(String(input.model_type))) return refuse(400, 'model_type must be a short lower-case word (letters, digits, -), such as code or search', 'invalid');
     const warning = refusedEndpoint(String(input.endpoint_url)) ? 'Saved, but disabled: the outbound rules refuse this endpoint. It is a private address.' : undefined;
-    const s = server({ id: `adm-${++n}`, ...input, source: 'admin', enabled: !warning, listed: !warning, health: { status: 'unknown', checked_at: '', latency_ms: 0, tools_count: 0, error: '' } });
+    const s = server({
+      id: `adm-${++n}`,
+      ...input,
+      source: 'admin',
+      enabled: !warning,
+      listed: !warning,
+      health: { status: 'unknown', checked_at: '', latency_ms: 0, tools_count: 0, error: '' },
+      oauth_client: applyOAuthClient(null, input.oauth_client ?? null),
+    });
     state.servers.unshift(s);
     routeServer(s.id);
     return json(201, { server: s, ...(warning ? { warning } : {}) });

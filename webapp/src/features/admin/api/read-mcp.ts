@@ -1,6 +1,6 @@
 import { bool, isRecord, list, num, str, strList } from '../../../lib/api/wire';
 import { idOf, versionOf } from './read-page';
-import type { AdminMcpServer, McpAuth, McpHealth, McpServerSaved, McpSource, ProbeRecord, SyncResult } from './types';
+import type { AdminMcpServer, McpAuth, McpHealth, McpOAuthClient, McpServerSaved, McpSource, ProbeRecord, SyncResult } from './types';
 
 const AUTHS: readonly McpAuth[] = ['none', 'api_key', 'oauth'];
 const SOURCES: readonly McpSource[] = ['seed', 'registry', 'local', 'admin'];
@@ -8,6 +8,12 @@ const SOURCES: readonly McpSource[] = ['seed', 'registry', 'local', 'admin'];
 export function readHealth(v: unknown): McpHealth {
   const o = isRecord(v) ? v : {};
   return { status: str(o.status), checked_at: str(o.checked_at), latency_ms: num(o.latency_ms), tools_count: num(o.tools_count), error: str(o.error) };
+}
+
+/** An operator's OAuth client; null when none (no client id). */
+export function readOAuthClient(v: unknown): McpOAuthClient | null {
+  if (!isRecord(v) || !str(v.client_id)) return null;
+  return { client_id: str(v.client_id), has_secret: bool(v.has_secret), issuer: str(v.issuer) };
 }
 
 export function readServer(v: unknown): AdminMcpServer | null {
@@ -28,6 +34,7 @@ export function readServer(v: unknown): AdminMcpServer | null {
     health: readHealth(v.health),
     updated_at: str(v.updated_at),
     version: versionOf(v.version),
+    oauth_client: readOAuthClient(v.oauth_client),
   };
 }
 

@@ -54,7 +54,9 @@ export function deleteCategory(id: string): Promise<void> {
 // MCP servers
 
 export async function createMcpServer(draft: McpServerDraft): Promise<McpServerSaved | null> {
-  return readServerSaved(await apiRequest(adminPath('mcp-servers'), { method: 'POST', body: draft }));
+  // No client: the field is left out rather than sent as null.
+  const { oauth_client, ...rest } = draft;
+  return readServerSaved(await apiRequest(adminPath('mcp-servers'), { method: 'POST', body: oauth_client ? draft : rest }));
 }
 
 export async function updateMcpServer(id: string, version: Version, changes: Partial<McpServerDraft> & { enabled?: boolean }): Promise<McpServerSaved | null> {

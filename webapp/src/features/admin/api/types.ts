@@ -88,9 +88,30 @@ export interface AdminMcpServer {
   health: McpHealth;
   updated_at: string;
   version: Version;
+  /** The operator's pre-registered OAuth client; null when none. */
+  oauth_client: McpOAuthClient | null;
 }
 
-/** What POST /admin/mcp-servers takes. */
+/** An operator's OAuth client as the API shows it: never its secret, only whether there is one. */
+export interface McpOAuthClient {
+  client_id: string;
+  has_secret: boolean;
+  /** The authorization server it is for; '' until the first sign-in records it. */
+  issuer: string;
+}
+
+/**
+ * An operator's OAuth client as a save sends it: `client_secret` absent
+ * keeps the stored one, null clears it, a string sets or replaces it;
+ * `issuer` '' clears it.
+ */
+export interface McpOAuthClientInput {
+  client_id: string;
+  client_secret?: string | null;
+  issuer?: string;
+}
+
+/** What POST /admin/mcp-servers takes (`oauth_client` null: none, or cleared on an edit). */
 export interface McpServerDraft {
   name: string;
   description: string;
@@ -98,6 +119,7 @@ export interface McpServerDraft {
   model_type: string;
   auth: McpAuth;
   features: string[];
+  oauth_client: McpOAuthClientInput | null;
 }
 
 /** A save's answer: the server, and why it was saved disabled when the outbound rules refuse its endpoint. */

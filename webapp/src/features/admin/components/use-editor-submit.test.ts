@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/api-client';
 import { readServer } from '../api/read-mcp';
 import { readPrompt } from '../api/read-prompt';
-import type { AdminPrompt } from '../api/types';
+import type { AdminPrompt, McpServerDraft } from '../api/types';
 import { draftOf, EMPTY_PROMPT_FORM, formOf, validatePromptForm, type PromptForm } from '../prompts/prompt-rules';
 import { serverDraftOf, serverFormOf } from '../mcp-servers/server-rules';
 import { prompt, server } from '../test-fixtures';
@@ -49,8 +49,8 @@ describe('changedFields', () => {
 
   it('compares a list item by item', () => {
     const s = readServer(server({ id: 's1', features: ['tools', 'prompts'] }))!;
-    expect(changedFields(s, serverDraftOf(serverFormOf(s)))).toEqual({});
-    expect(changedFields(s, serverDraftOf({ ...serverFormOf(s), features: ['prompts', 'tools'], auth: 'oauth' }))).toEqual({ features: ['prompts', 'tools'], auth: 'oauth' });
+    expect(changedFields<McpServerDraft>(s, serverDraftOf(serverFormOf(s)))).toEqual({});
+    expect(changedFields<McpServerDraft>(s, serverDraftOf({ ...serverFormOf(s), features: ['prompts', 'tools'], auth: 'oauth' }))).toEqual({ features: ['prompts', 'tools'], auth: 'oauth' });
   });
 });
 

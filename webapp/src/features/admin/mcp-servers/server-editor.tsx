@@ -10,6 +10,7 @@ import { EditorDialog } from '../components/editor-dialog';
 import { useEditorSubmit, type EditorRules } from '../components/use-editor-submit';
 import { yesNo } from '../format';
 import { FeaturesField } from './features-field';
+import { OAuthClientFields } from './oauth-client-fields';
 import { AUTH_OPTIONS, authLabel, EMPTY_SERVER_FORM, serverDraftOf, serverFormOf, validateServerForm, type ServerErrors, type ServerForm } from './server-rules';
 
 const RULES: EditorRules<AdminMcpServer, ServerForm, McpServerDraft, McpServerSaved | null, ServerErrors> = {
@@ -67,6 +68,7 @@ export function ServerEditor({ server, onClose, onSaved }: ServerEditorProps) {
         </SelectField>
       </div>
       <FeaturesField features={form.features} onChange={(features) => set('features', features)} error={shown('features')} />
+      {form.auth === 'oauth' || form.oauth_base ? <OAuthClientFields form={form} set={set} textField={textField} shown={shown} /> : null}
     </EditorDialog>
   );
 }
@@ -79,6 +81,13 @@ function conflictValues(s: AdminMcpServer) {
     { label: 'Authentication', value: authLabel(s.auth) },
     { label: 'Features', value: s.features.join(', ') },
     { label: 'Enabled', value: yesNo(s.enabled) },
+    { label: 'OAuth client', value: oauthClientLabel(s) },
     { label: 'Description', value: s.description },
   ];
+}
+
+function oauthClientLabel(s: AdminMcpServer): string {
+  const c = s.oauth_client;
+  if (!c) return 'None';
+  return [c.client_id, c.has_secret ? 'secret set' : 'no secret', c.issuer || 'issuer not recorded yet'].join(' · ');
 }

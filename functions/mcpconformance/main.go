@@ -29,7 +29,8 @@ func main() {
 			fmt.Fprintf(os.Stderr, "usage: %s=<product URL> mcpconformance adapt <server-url>\n", apiVar)
 			os.Exit(2)
 		}
-		err = runAdapter(ctx, os.Getenv(apiVar), os.Args[len(os.Args)-1])
+		api, server := os.Getenv(apiVar), os.Args[len(os.Args)-1]
+		err = withOperatorClient(ctx, api, server, func() error { return runAdapter(ctx, api, server) })
 	case "run":
 		err = runSuite(ctx, os.Args[2:])
 	default:

@@ -78,10 +78,12 @@ func runSuite(ctx context.Context, args []string) error {
 }
 
 // devserverEnv is the product as `make run` starts it, with every user
-// free to register from loopback, no provider key (the demo model answers)
-// and the connect limits out of the way of a few dozen scenarios a minute.
+// free to register from loopback, no provider key (the demo model answers),
+// the connect limits out of the way of a few dozen scenarios a minute, and
+// an admin for the scenarios that need an operator (operator_client.go).
 var devserverEnv = []string{
 	"REGISTER_LIMIT_PER_IP=0",
+	"ADMIN_EMAILS=" + conformanceAdminEmail,
 	"OPENAI_API_KEY=", "OPENAI_BASE_URL=",
 	"MCP_CONNECTS_PER_MINUTE=1000", "MCP_HOST_CONNECTS_PER_MINUTE=1000",
 	// A scenario's server stops only once the product's warm session to it

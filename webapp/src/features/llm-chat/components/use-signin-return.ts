@@ -6,7 +6,7 @@
 // to try again. The parameters are dropped either way.
 
 import { useEffect, useRef, useState } from 'react';
-import { readSignInReturn, signInFailureMessage, withoutSignInReturn, type SignInReturn } from '../../registry/sign-in-return';
+import { readSignInReturn, signInFailureMessage, withoutSignInReturn, type SignInReturn } from '../../../lib/mcp-sign-in-return';
 import { pausedForSignIn } from '../state/message-parts';
 import type { ChatMessage } from '../state/types';
 import { chatStore } from '../store/chat-store';

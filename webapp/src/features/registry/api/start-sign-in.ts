@@ -1,7 +1,7 @@
 // POST /api/v1/mcp-oauth/start: prepares a sign-in with an OAuth-protected
 // MCP server (discovery, the product's client there, PKCE) and answers the
 // server's authorization page; the browser then leaves for it and comes
-// back to /registry (see sign-in-return.ts).
+// back to /registry (see lib/mcp-sign-in-return.ts).
 
 import { ApiError, apiRequest } from '../../../lib/api-client';
 import { isRecord, str, strList } from '../../../lib/api/wire';

@@ -15,7 +15,7 @@ import { filterServers } from '../filter-servers';
 import { connectedMessage, connectFailedMessage, countMessage, MESSAGES } from '../messages';
 import { distinctModelTypes, modelTypeEmoji, modelTypeLabel } from '../model-types';
 import { useNow } from '../use-now';
-import { readSignInReturn, signInFailureMessage, withoutSignInReturn } from '../sign-in-return';
+import { readSignInReturn, signInFailureMessage, withoutSignInReturn } from '../../../lib/mcp-sign-in-return';
 import { fetchSignInFailure } from '../api/sign-in-failure';
 import { signsIn } from '../server-status';
 import { ConnectDialog } from './connect-dialog';

@@ -1,7 +1,9 @@
 // The browser comes back from a server's sign-in page to
 // /registry?connected={server_id} or
 // /registry?oauth_error={code}&server={server_id}[&detail_id={id}]
-// (GET /api/v1/mcp-oauth/callback). This reads that once, so the page can
+// (GET /api/v1/mcp-oauth/callback), or to /llm-chat with the same
+// parameters when the sign-in was asked for in the middle of a reply: the
+// registry and the chat both read it, so it lives here. This reads that once, so the page can
 // say what happened and drop the parameters. The address is anyone's to
 // write: nothing in it is shown. A code picks one of the product's own
 // messages (any other code the generic one); the server is named only when

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSignInReturn, SIGN_IN_FAILED, signInFailureMessage, withoutSignInReturn } from './sign-in-return';
+import { readSignInReturn, SIGN_IN_FAILED, signInFailureMessage, withoutSignInReturn } from './mcp-sign-in-return';
 
 const DETAIL_ID = 'piyFK1ItNguzBCskRHdNk2tX6bbXO6IJksJynHUzzAk';
 

@@ -3,10 +3,11 @@ package devstack_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"aiwork/shared/testbed/mcptest"
 )
 
 // echoMCPServer serves an in-process MCP server (the go-sdk's) named name
@@ -18,7 +19,5 @@ func echoMCPServer(t *testing.T, name string) string {
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return &sdk.CallToolResult{}, nil
 		})
-	h := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil))
-	t.Cleanup(h.Close)
-	return h.URL + "/mcp"
+	return mcptest.Serve(t, sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil)).URL + "/mcp"
 }

@@ -115,8 +115,10 @@ describe('server prompts and resources in the composer', () => {
     await input.fill('What does the attached document say?');
     await input.press('Enter');
     const reply = page.getByTestId('messages').locator('[data-testid="message"][data-role="assistant"]').last();
-    await reply.getByText(`I received the resource ${DOC}:`, { exact: false }).waitFor({ timeout: 60_000 });
-    assert.match(await reply.innerText(), /I received the resource demo:\/\/resource\/static\/document\/architecture\.md: .*Architecture/);
+    // The quote streams in: wait until it reaches the document's words, not
+    // only its first chunk.
+    const QUOTE = /I received the resource demo:\/\/resource\/static\/document\/architecture\.md: .*Architecture/;
+    await stack.until('the demo model to quote the attached document', async () => QUOTE.test(await reply.innerText()));
     assert.deepEqual(posts[0].attachments.map((a) => a.uri), [DOC]);
     assert.equal(await chips.count(), 0);
     const sent = () => page.getByTestId('messages').locator('[data-testid="message"][data-role="user"]').last();

@@ -53,6 +53,13 @@ func TestMessageRefusals(t *testing.T) {
 		{"body over 512 KiB", token, chattest.MustJSON(msg{ConnectionID: conn, Message: strings.Repeat("b", chatapi.MaxBodyBytes)}), 413, "512 KiB"},
 		{"malformed body", token, `{"connection_id":`, 400, "Malformed JSON"},
 		{"no body", token, ``, 400, "body is required"},
+		{"two answers", token, `{"connection_id":"` + conn + `","approval":{"token":"t","decision":"approve"},"elicitation":{"token":"t","action":"decline"}}`, 400, "not several"},
+		{"a sign-in and an answer", token, `{"connection_id":"` + conn + `","signin":{"id":"s"},"elicitation":{"token":"t","action":"decline"}}`, 400, "not several"},
+		{"approval without token or id", token, `{"connection_id":"` + conn + `","approval":{"token":" ","decision":"approve"}}`, 400, "approval.token or approval.id is required"},
+		{"approval with a bad decision", token, `{"connection_id":"` + conn + `","approval":{"id":"a","decision":"maybe"}}`, 400, "approval.decision"},
+		{"elicitation id too long", token, `{"connection_id":"` + conn + `","elicitation":{"id":"` + strings.Repeat("e", 201) + `","action":"accept"}}`, 400, "elicitation.token or elicitation.id is required"},
+		{"elicitation with a bad action", token, `{"connection_id":"` + conn + `","elicitation":{"token":"t","action":"later"}}`, 400, "elicitation.action"},
+		{"signin without token or id", token, `{"connection_id":"` + conn + `","signin":{}}`, 400, "signin.token or signin.id is required"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

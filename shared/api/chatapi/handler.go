@@ -157,8 +157,14 @@ func decodeMessage(w http.ResponseWriter, r *http.Request) (chat.Request, error)
 	if strings.TrimSpace(in.ConnectionID) == "" {
 		return chat.Request{}, httpx.Invalid("connection_id is required")
 	}
+	answers := 0
+	for _, given := range []bool{in.Approval != nil, in.Elicitation != nil, in.SignIn != nil} {
+		if given {
+			answers++
+		}
+	}
 	switch {
-	case (in.Approval != nil && in.Elicitation != nil) || (in.SignIn != nil && (in.Approval != nil || in.Elicitation != nil)):
+	case answers > 1:
 		return chat.Request{}, httpx.Invalid("Send one of approval, elicitation and signin, not several")
 	case in.SignIn != nil:
 		a, err := in.SignIn.validate()
@@ -202,34 +208,44 @@ func decodeMessage(w http.ResponseWriter, r *http.Request) (chat.Request, error)
 	return req, nil
 }
 
-func (a signInInput) validate() (chat.SignIn, error) {
-	a.Token, a.ID = strings.TrimSpace(a.Token), strings.TrimSpace(a.ID)
-	if (a.Token == "" && a.ID == "") || len(a.Token) > 200 || len(a.ID) > 200 {
-		return chat.SignIn{}, httpx.Invalid("signin.token or signin.id is required")
+// tokenOrID checks the token or id naming what an answer answers (the
+// token from the live frame, the id from the frame or from history).
+func tokenOrID(field, token, id string) (string, string, error) {
+	token, id = strings.TrimSpace(token), strings.TrimSpace(id)
+	if (token == "" && id == "") || len(token) > 200 || len(id) > 200 {
+		return "", "", httpx.Invalid(field + ".token or " + field + ".id is required")
 	}
-	return chat.SignIn{Token: a.Token, ID: a.ID}, nil
+	return token, id, nil
+}
+
+func (a signInInput) validate() (chat.SignIn, error) {
+	token, id, err := tokenOrID("signin", a.Token, a.ID)
+	if err != nil {
+		return chat.SignIn{}, err
+	}
+	return chat.SignIn{Token: token, ID: id}, nil
 }
 
 func (a elicitationInput) validate() (chat.ElicitationAnswer, error) {
-	a.Token, a.ID = strings.TrimSpace(a.Token), strings.TrimSpace(a.ID)
-	if (a.Token == "" && a.ID == "") || len(a.Token) > 200 || len(a.ID) > 200 {
-		return chat.ElicitationAnswer{}, httpx.Invalid("elicitation.token or elicitation.id is required")
+	token, id, err := tokenOrID("elicitation", a.Token, a.ID)
+	if err != nil {
+		return chat.ElicitationAnswer{}, err
 	}
 	switch a.Action {
 	case chat.ElicitAccept, chat.ElicitDecline, chat.ElicitCancel:
-		return chat.ElicitationAnswer{Token: a.Token, ID: a.ID, Action: a.Action, Content: a.Content}, nil
+		return chat.ElicitationAnswer{Token: token, ID: id, Action: a.Action, Content: a.Content}, nil
 	}
 	return chat.ElicitationAnswer{}, httpx.Invalid("elicitation.action must be accept, decline or cancel")
 }
 
 func (a approvalInput) validate() (chat.Approval, error) {
-	a.Token, a.ID = strings.TrimSpace(a.Token), strings.TrimSpace(a.ID)
-	if (a.Token == "" && a.ID == "") || len(a.Token) > 200 || len(a.ID) > 200 {
-		return chat.Approval{}, httpx.Invalid("approval.token or approval.id is required")
+	token, id, err := tokenOrID("approval", a.Token, a.ID)
+	if err != nil {
+		return chat.Approval{}, err
 	}
 	switch a.Decision {
 	case chat.Approve, chat.AlwaysAllow, chat.Deny:
-		return chat.Approval{Token: a.Token, ID: a.ID, Decision: a.Decision}, nil
+		return chat.Approval{Token: token, ID: id, Decision: a.Decision}, nil
 	}
 	return chat.Approval{}, httpx.Invalid("approval.decision must be approve, always or deny")
 }

@@ -43,9 +43,6 @@ type Elicitation struct {
 	// The answer (Held only): its action and content (JSON), once given.
 	Action  string
 	Content []byte
-	// Closed: the call stopped waiting (the reply ended, was stopped, or
-	// the question expired); a late answer is refused.
-	Closed bool
 }
 
 // Answered reports whether a held elicitation got its answer.
@@ -66,13 +63,15 @@ type elicitationItem struct {
 	Action       string `dynamodbav:"action,omitempty"`
 	Content      []byte `dynamodbav:"content,omitempty"`
 	UsedAt       int64  `dynamodbav:"used_at,omitempty"`
-	ClosedAt     int64  `dynamodbav:"closed_at,omitempty"`
-	ExpiresAt    int64  `dynamodbav:"expires_at"` // TTL (unix s)
+	// ClosedAt: the call stopped waiting (the reply ended, was stopped,
+	// or the question expired); a late answer is refused.
+	ClosedAt  int64 `dynamodbav:"closed_at,omitempty"`
+	ExpiresAt int64 `dynamodbav:"expires_at"` // TTL (unix s)
 }
 
 func (it elicitationItem) elicitation() Elicitation {
 	return Elicitation{Held: it.Held, State: it.State, Request: it.Request, ConnectionID: it.ConnectionID,
-		Expires: time.UnixMilli(it.ValidTo), Action: it.Action, Content: it.Content, Closed: it.ClosedAt != 0}
+		Expires: time.UnixMilli(it.ValidTo), Action: it.Action, Content: it.Content}
 }
 
 // SaveElicitation stores a question of uid's under the hash of its token.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -75,8 +76,9 @@ func connectionNotFound() error {
 
 // each runs list on each of the caller's connections at once (those
 // ?connection_ids= names, when given), each bounded by listTimeout; out
-// holds one answer per connection, in the connections' order.
-func each[T any](c *composer, r *http.Request, list func(ctx context.Context, uid string, conn domain.MCPConnection) T) ([]T, error) {
+// holds the answers in the connections' order, without the nil ones (a
+// server that offers none of what is listed).
+func each[T any](c *composer, r *http.Request, list func(ctx context.Context, uid string, conn domain.MCPConnection) *T) ([]*T, error) {
 	uid, _ := auth.UserID(r.Context())
 	conns, err := c.st.ListMCPConnections(r.Context(), uid)
 	if err != nil {
@@ -95,7 +97,7 @@ func each[T any](c *composer, r *http.Request, list func(ctx context.Context, ui
 		}
 		conns = kept
 	}
-	out := make([]T, len(conns))
+	out := make([]*T, len(conns))
 	var wg sync.WaitGroup
 	for i, conn := range conns {
 		wg.Go(func() {
@@ -105,12 +107,7 @@ func each[T any](c *composer, r *http.Request, list func(ctx context.Context, ui
 		})
 	}
 	wg.Wait()
-	return out, nil
-}
-
-// target is how to reach conn for uid.
-func (c *composer) target(ctx context.Context, uid string, conn domain.MCPConnection) (mcp.Target, error) {
-	return c.reach.Target(ctx, uid, conn)
+	return slices.DeleteFunc(out, func(v *T) bool { return v == nil }), nil
 }
 
 // failureSentence says in a sentence why a server's listing failed.

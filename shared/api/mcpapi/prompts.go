@@ -57,7 +57,7 @@ func (s *Service) listPrompts(w http.ResponseWriter, r *http.Request) error {
 	c := s.composer
 	views, err := each(c, r, func(ctx context.Context, uid string, conn domain.MCPConnection) *promptServerView {
 		v := &promptServerView{ConnectionID: conn.ID, ServerID: conn.ServerID, ServerName: conn.Label(), Prompts: []promptView{}}
-		t, err := c.target(ctx, uid, conn)
+		t, err := c.reach.Target(ctx, uid, conn)
 		if err != nil {
 			v.Error = failureSentence(conn, err)
 			return v
@@ -79,13 +79,7 @@ func (s *Service) listPrompts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := []*promptServerView{}
-	for _, v := range views {
-		if v != nil {
-			out = append(out, v)
-		}
-	}
-	httpx.WriteJSON(w, http.StatusOK, out)
+	httpx.WriteJSON(w, http.StatusOK, views)
 	return nil
 }
 
@@ -132,7 +126,7 @@ func (s *Service) getPrompt(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), askTimeout)
 	defer cancel()
-	t, err := c.target(ctx, uid, conn)
+	t, err := c.reach.Target(ctx, uid, conn)
 	if err != nil {
 		return askError(err)
 	}
@@ -246,7 +240,7 @@ func (s *Service) complete(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), completeTimeout)
 	defer cancel()
-	t, err := c.target(ctx, uid, conn)
+	t, err := c.reach.Target(ctx, uid, conn)
 	if err != nil {
 		return askError(err)
 	}

@@ -51,7 +51,7 @@ func (s *Service) listResources(w http.ResponseWriter, r *http.Request) error {
 	views, err := each(c, r, func(ctx context.Context, uid string, conn domain.MCPConnection) *resourceServerView {
 		v := &resourceServerView{ConnectionID: conn.ID, ServerID: conn.ServerID, ServerName: conn.Label(),
 			Resources: []resourceView{}, Templates: []resourceTemplateView{}}
-		t, err := c.target(ctx, uid, conn)
+		t, err := c.reach.Target(ctx, uid, conn)
 		if err != nil {
 			v.Error = failureSentence(conn, err)
 			return v
@@ -80,13 +80,7 @@ func (s *Service) listResources(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := []*resourceServerView{}
-	for _, v := range views {
-		if v != nil {
-			out = append(out, v)
-		}
-	}
-	httpx.WriteJSON(w, http.StatusOK, out)
+	httpx.WriteJSON(w, http.StatusOK, views)
 	return nil
 }
 
@@ -127,7 +121,7 @@ func (s *Service) readResource(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), askTimeout)
 	defer cancel()
-	t, err := c.target(ctx, uid, conn)
+	t, err := c.reach.Target(ctx, uid, conn)
 	if err != nil {
 		return askError(err)
 	}

@@ -93,6 +93,11 @@ func FromConfig(st *store.Store, cfg config.MCP) (*Service, error) {
 	}), nil
 }
 
+// Close ends the warm sessions the composer keeps open (its pool's idle
+// timer with them); a function's service lives as long as its process, a
+// test's stack is closed at the test's end.
+func (s *Service) Close() { s.composer.pool.Close() }
+
 // Handler routes the registry and both kinds of connection.
 func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()

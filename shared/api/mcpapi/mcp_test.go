@@ -41,7 +41,9 @@ func newStack(t *testing.T, o mcpapi.Options) *stack {
 	st := storetest.New(t)
 	tokens := auth.NewTokens(secret, time.Hour)
 	real := map[string]bool{"anthropic": true}
-	h, err := routes.Mount(map[string]http.Handler{"mcp": mcpapi.New(st, tokens, real, o).Handler()}, nil)
+	svc := mcpapi.New(st, tokens, real, o)
+	t.Cleanup(svc.Close)
+	h, err := routes.Mount(map[string]http.Handler{"mcp": svc.Handler()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

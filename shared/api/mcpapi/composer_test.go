@@ -20,34 +20,37 @@ import (
 // Views of the composer's routes, as the web app reads them.
 type (
 	promptServer struct {
-		ConnectionID string `json:"connection_id"`
-		ServerID     string `json:"server_id"`
-		ServerName   string `json:"server_name"`
-		Prompts      []struct {
+		ConnectionID string   `json:"connection_id"`
+		ServerID     string   `json:"server_id"`
+		ServerName   string   `json:"server_name"`
+		Prompts      []prompt `json:"prompts"`
+		Error        string   `json:"error"`
+	}
+	prompt struct {
+		Name        string `json:"name"`
+		Title       string `json:"title"`
+		Description string `json:"description"`
+		Arguments   []struct {
 			Name        string `json:"name"`
-			Title       string `json:"title"`
 			Description string `json:"description"`
-			Arguments   []struct {
-				Name        string `json:"name"`
-				Description string `json:"description"`
-				Required    bool   `json:"required"`
-			} `json:"arguments"`
-		} `json:"prompts"`
-		Error string `json:"error"`
+			Required    bool   `json:"required"`
+		} `json:"arguments"`
 	}
 	resourceServer struct {
-		ConnectionID string `json:"connection_id"`
-		ServerID     string `json:"server_id"`
-		Resources    []struct {
-			URI      string `json:"uri"`
-			Name     string `json:"name"`
-			MIMEType string `json:"mime_type"`
-		} `json:"resources"`
-		Templates []struct {
-			URITemplate string `json:"uri_template"`
-			Name        string `json:"name"`
-		} `json:"templates"`
-		Error string `json:"error"`
+		ConnectionID string             `json:"connection_id"`
+		ServerID     string             `json:"server_id"`
+		Resources    []resource         `json:"resources"`
+		Templates    []resourceTemplate `json:"templates"`
+		Error        string             `json:"error"`
+	}
+	resource struct {
+		URI      string `json:"uri"`
+		Name     string `json:"name"`
+		MIMEType string `json:"mime_type"`
+	}
+	resourceTemplate struct {
+		URITemplate string `json:"uri_template"`
+		Name        string `json:"name"`
 	}
 	completion struct {
 		Values  []string `json:"values"`
@@ -83,18 +86,7 @@ func TestComposerPrompts(t *testing.T) {
 	if got.ConnectionID != ref.ConnectionID || got.ServerID != "everything" || got.ServerName == "" || got.Error != "" {
 		t.Fatalf("prompt server = %+v", got)
 	}
-	i := slices.IndexFunc(got.Prompts, func(p struct {
-		Name        string `json:"name"`
-		Title       string `json:"title"`
-		Description string `json:"description"`
-		Arguments   []struct {
-			Name        string `json:"name"`
-			Description string `json:"description"`
-			Required    bool   `json:"required"`
-		} `json:"arguments"`
-	}) bool {
-		return p.Name == "args-prompt"
-	})
+	i := slices.IndexFunc(got.Prompts, func(p prompt) bool { return p.Name == "args-prompt" })
 	if i < 0 {
 		t.Fatalf("prompts = %+v, want args-prompt", got.Prompts)
 	}
@@ -165,19 +157,12 @@ func TestComposerResources(t *testing.T) {
 	got := apitest.Decode[[]resourceServer](t, w, http.StatusOK)[0]
 	const doc = "demo://resource/static/document/architecture.md"
 	if got.ConnectionID != ref.ConnectionID || got.Error != "" ||
-		!slices.ContainsFunc(got.Resources, func(r struct {
-			URI      string `json:"uri"`
-			Name     string `json:"name"`
-			MIMEType string `json:"mime_type"`
-		}) bool {
+		!slices.ContainsFunc(got.Resources, func(r resource) bool {
 			return r.URI == doc && r.Name == "architecture.md" && r.MIMEType == "text/markdown"
 		}) {
 		t.Fatalf("resources = %+v, want %s", got, doc)
 	}
-	if !slices.ContainsFunc(got.Templates, func(tp struct {
-		URITemplate string `json:"uri_template"`
-		Name        string `json:"name"`
-	}) bool {
+	if !slices.ContainsFunc(got.Templates, func(tp resourceTemplate) bool {
 		return tp.URITemplate == "demo://resource/dynamic/text/{resourceId}"
 	}) {
 		t.Errorf("templates = %+v", got.Templates)

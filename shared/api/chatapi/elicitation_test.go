@@ -20,7 +20,6 @@ import (
 	"aiwork/shared/api/chatapi"
 	"aiwork/shared/api/conversationsapi"
 	"aiwork/shared/chat/chattest"
-	"aiwork/shared/domain"
 	"aiwork/shared/llm"
 	"aiwork/shared/store/storetest"
 )
@@ -169,10 +168,7 @@ func elicitStack(t *testing.T, tool string, tweak func(*chatapi.Options)) (*stac
 	t.Helper()
 	es := newElicitServer(t)
 	s := newToolStack(t, map[string]llm.Provider{"openai": callsTool(tool, `{}`)}, tweak)
-	s.addMCPServer(domain.MCPServer{ID: "asker", Title: "Asker", EndpointURL: es.url})
-	_, token := s.user()
-	mcpID := s.connectMCP(token, "asker", "")
-	conn := s.connect(token, "openai", "gpt-4o-mini")
+	token, conn, mcpID := s.serverUser("asker", "Asker", es.url)
 	return s, es, token, conn, mcpID
 }
 
@@ -392,10 +388,7 @@ func TestElicitationRequestState(t *testing.T) {
 	t.Parallel()
 	srv, seen := mrtrServer(t, map[string]any{"type": "object", "properties": map[string]any{"confirmed": map[string]any{"type": "boolean"}}})
 	s := newToolStack(t, map[string]llm.Provider{"openai": callsTool("confirm", `{}`)}, nil)
-	s.addMCPServer(domain.MCPServer{ID: "mrtr", Title: "MRTR", EndpointURL: srv.url})
-	_, token := s.user()
-	mcpID := s.connectMCP(token, "mrtr", "")
-	conn := s.connect(token, "openai", "gpt-4o-mini")
+	token, conn, mcpID := s.serverUser("mrtr", "MRTR", srv.url)
 
 	r := s.sendTool(token, toolMsg{ConnectionID: conn, Message: "go", MCPConnectionIDs: []string{mcpID}})
 	if len(r.elicitations) != 1 || r.done || len(r.results) != 0 {
@@ -433,10 +426,7 @@ func TestElicitationRequestStateBadSchema(t *testing.T) {
 	srv, _ := mrtrServer(t, map[string]any{"type": "object", "properties": map[string]any{
 		"people": map[string]any{"type": "array", "items": map[string]any{"type": "object"}}}})
 	s := newToolStack(t, map[string]llm.Provider{"openai": callsTool("confirm", `{}`)}, nil)
-	s.addMCPServer(domain.MCPServer{ID: "mrtr", Title: "MRTR", EndpointURL: srv.url})
-	_, token := s.user()
-	mcpID := s.connectMCP(token, "mrtr", "")
-	conn := s.connect(token, "openai", "gpt-4o-mini")
+	token, conn, mcpID := s.serverUser("mrtr", "MRTR", srv.url)
 	r := s.sendTool(token, toolMsg{ConnectionID: conn, Message: "go", MCPConnectionIDs: []string{mcpID}})
 	if len(r.elicitations) != 0 || len(r.results) != 1 || !r.results[0].IsError || !strings.Contains(r.results[0].text(), "array of objects") || !r.done {
 		t.Errorf("reply %s", r.raw)
@@ -455,10 +445,7 @@ func TestToolStopSendsCancelled(t *testing.T) {
 		return nil, ctx.Err()
 	}})
 	s := newToolStack(t, map[string]llm.Provider{"openai": callsTool("slow", `{}`)}, nil)
-	s.addMCPServer(domain.MCPServer{ID: "slow", Title: "Slow", EndpointURL: srv.url})
-	_, token := s.user()
-	mcpID := s.connectMCP(token, "slow", "")
-	conn := s.connect(token, "openai", "gpt-4o-mini")
+	token, conn, mcpID := s.serverUser("slow", "Slow", srv.url)
 	c := s.newConversation(token, "stop")
 	front := httptest.NewServer(s.h)
 	t.Cleanup(front.Close)

@@ -92,6 +92,17 @@ func (s *stack) connectMCP(token, serverID, key string) string {
 	return c.ConnectionID
 }
 
+// serverUser puts a registry entry for the test server at url and makes a
+// user connected to it and to a model (gpt-4o-mini of openai): the user's
+// token, the chat connection and the MCP connection.
+func (s *stack) serverUser(id, title, url string) (token, conn, mcpID string) {
+	s.t.Helper()
+	s.addMCPServer(domain.MCPServer{ID: id, Title: title, EndpointURL: url})
+	_, token = s.user()
+	mcpID = s.connectMCP(token, id, "")
+	return token, s.connect(token, "openai", "gpt-4o-mini"), mcpID
+}
+
 // addMCPServer puts a registry entry for an in-process test server.
 func (s *stack) addMCPServer(srv domain.MCPServer) {
 	s.t.Helper()

@@ -169,8 +169,7 @@ func (s *stack) signInThrough(token string, body map[string]string) *url.URL {
 
 // stepUpStack is a user signed in (mcp:basic) to a step-up server through
 // the OAuth routes, with a chat connection to a model that calls its tool
-// write; chat is the chat handler (another instance may be mounted on the
-// same table: newChatInstance).
+// write.
 func stepUpStack(t *testing.T, never bool) (s *stack, su *stepUpServer, uid, token, conn, mcpID string) {
 	t.Helper()
 	su = newStepUpServer(t, never)

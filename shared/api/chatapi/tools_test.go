@@ -295,10 +295,7 @@ func TestToolFaults(t *testing.T) {
 			t.Parallel()
 			up := callsTool(tc.tool, tc.args)
 			s := newToolStack(t, map[string]llm.Provider{"openai": up}, nil)
-			s.addMCPServer(domain.MCPServer{ID: "faults", Title: "Faults", EndpointURL: srv.url})
-			_, token := s.user()
-			mcpID := s.connectMCP(token, "faults", "")
-			conn := s.connect(token, "openai", "gpt-4o-mini")
+			token, conn, mcpID := s.serverUser("faults", "Faults", srv.url)
 			r := s.sendTool(token, toolMsg{ConnectionID: conn, Message: "go", MCPConnectionIDs: []string{mcpID}})
 			if !r.done || len(r.results) != 1 || !strings.HasPrefix(r.text, "got: ") {
 				t.Fatalf("reply %+v, want a result and the model's answer, [DONE]", r)
@@ -319,10 +316,7 @@ func TestToolFaults(t *testing.T) {
 		}})
 		up := callsTool("ping", `{}`)
 		s := newToolStack(t, map[string]llm.Provider{"openai": up}, nil)
-		s.addMCPServer(domain.MCPServer{ID: "down", Title: "Going down", EndpointURL: down.url})
-		_, token := s.user()
-		mcpID := s.connectMCP(token, "down", "")
-		conn := s.connect(token, "openai", "gpt-4o-mini")
+		token, conn, mcpID := s.serverUser("down", "Going down", down.url)
 		down.close()
 		r := s.sendTool(token, toolMsg{ConnectionID: conn, Message: "go", MCPConnectionIDs: []string{mcpID}})
 		if !r.done || len(r.results) != 1 || !r.results[0].IsError || !strings.Contains(r.results[0].text(), "ping on Going down failed") ||
@@ -349,10 +343,7 @@ func TestToolRoundLimit(t *testing.T) {
 		return llm.Usage{InputTokens: 10, OutputTokens: 2}, emit(llm.Event{Stop: llm.StopToolCalls})
 	})
 	s := newToolStack(t, map[string]llm.Provider{"openai": up}, func(o *chatapi.Options) { o.Tools.MaxRounds = 2 })
-	s.addMCPServer(domain.MCPServer{ID: "loop", Title: "Loop", EndpointURL: srv.url})
-	_, token := s.user()
-	mcpID := s.connectMCP(token, "loop", "")
-	conn := s.connect(token, "openai", "gpt-4o-mini")
+	token, conn, mcpID := s.serverUser("loop", "Loop", srv.url)
 	r := s.sendTool(token, toolMsg{ConnectionID: conn, Message: "go", MCPConnectionIDs: []string{mcpID}})
 	if len(up.Requests()) != 3 || len(r.results) != 2 || len(r.notices) != 1 || !strings.Contains(r.notices[0], "2 tool rounds") ||
 		r.text != strings.Repeat("thinking. ", 3) || !r.done {

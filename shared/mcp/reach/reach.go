@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"aiwork/shared/domain"
@@ -16,15 +15,10 @@ import (
 	"aiwork/shared/store"
 )
 
-// Reacher opens users' sealed keys and sign-ins.
-type Reacher struct {
-	St     *store.Store
-	Sealer *mcp.Sealer
-	// Client is the outbound rules' client (a sign-in's refresh goes
-	// through it).
-	Client *http.Client
-	Now    func() time.Time
-}
+// Reacher opens users' sealed keys and sign-ins: a sign-in's Keeper, whose
+// refresh goes through Client (the outbound rules' client); Now may be nil
+// (time.Now).
+type Reacher mcpauth.Keeper
 
 // Owner names a user's connection in a session pool.
 func Owner(uid string, c domain.MCPConnection) string { return uid + "/" + c.ID }
@@ -39,11 +33,10 @@ func (r Reacher) Target(ctx context.Context, uid string, c domain.MCPConnection)
 		return t, nil
 	}
 	if c.OAuth {
-		now := r.Now
-		if now == nil {
-			now = time.Now
+		k := mcpauth.Keeper(r)
+		if k.Now == nil {
+			k.Now = time.Now
 		}
-		k := mcpauth.Keeper{St: r.St, Sealer: r.Sealer, Client: r.Client, Now: now}
 		token, err := k.AccessToken(ctx, uid, c)
 		if errors.Is(err, mcpauth.ErrReauth) {
 			return mcp.Target{}, &mcp.Error{Kind: mcp.KindAuthRequired, Detail: fmt.Sprintf("Sign in to %s again in the MCP Registry.", c.Label())}

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"cmp"
 	"fmt"
 	"html"
 	"regexp"
@@ -44,7 +45,7 @@ func WithAttachments(text string, as []Attachment) string {
 		fmt.Fprintf(&b, " size=\"%d\">\n", a.Size)
 		switch {
 		case a.Binary:
-			fmt.Fprintf(&b, "(The user attached this %s file of %s; its contents are not included.)", cmpOr(a.MIMEType, "binary"), sizeText(a.Size))
+			fmt.Fprintf(&b, "(The user attached this %s file of %s; its contents are not included.)", cmp.Or(a.MIMEType, "binary"), sizeText(a.Size))
 		default:
 			b.WriteString(a.Text)
 			if a.Cut {
@@ -97,11 +98,4 @@ func sizeText(n int64) string {
 	default:
 		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 	}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -96,7 +97,7 @@ func receivedNote(as []ReceivedAttachment) string {
 	for _, a := range as {
 		body := firstWords(strings.Join(strings.Fields(a.Body), " "), 12)
 		if strings.HasPrefix(a.Body, "(The user attached this ") {
-			body = fmt.Sprintf("%s, %s", cmpOr(a.MIMEType, "binary"), sizeText(a.Size))
+			body = fmt.Sprintf("%s, %s", cmp.Or(a.MIMEType, "binary"), sizeText(a.Size))
 		}
 		fmt.Fprintf(&b, "I received the resource %s: %s…\n\n", a.URI, body)
 	}

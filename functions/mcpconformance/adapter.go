@@ -141,24 +141,10 @@ var errHandshakeRefused = errors.New("signed in, but the server did not accept t
 // browser: the authorization server's redirects lead to the product's
 // callback, which redirects to the registry page with the outcome.
 func (a *adapter) signIn(ctx context.Context) error {
-	var start struct {
-		AuthorizationURL string `json:"authorization_url"`
-	}
-	if err := a.call(ctx, http.MethodPost, "/api/v1/mcp-oauth/start", map[string]string{"server_id": adapterServerID, "endpoint_url": a.server}, &start); err != nil {
-		return err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, start.AuthorizationURL, nil)
+	landed, err := a.browseSignIn(ctx, map[string]string{"server_id": adapterServerID, "endpoint_url": a.server})
 	if err != nil {
 		return err
 	}
-	res, err := a.http.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	_, _ = io.Copy(io.Discard, res.Body)
-	landed := res.Request.URL
-	logf("sign-in ended at %s", landed.Redacted())
 	q := landed.Query()
 	if q.Get("connected") != "" {
 		return nil
@@ -175,6 +161,32 @@ func (a *adapter) signIn(ctx context.Context) error {
 		return errHandshakeRefused
 	}
 	return fmt.Errorf("sign-in did not connect: %s", landed.RawQuery)
+}
+
+// browseSignIn starts an OAuth sign-in with start (POST
+// /api/v1/mcp-oauth/start) and follows its authorization URL as a browser;
+// it returns the page the redirects landed on, whose query says connected
+// or why not.
+func (a *adapter) browseSignIn(ctx context.Context, start map[string]string) (*url.URL, error) {
+	var started struct {
+		AuthorizationURL string `json:"authorization_url"`
+	}
+	if err := a.call(ctx, http.MethodPost, "/api/v1/mcp-oauth/start", start, &started); err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, started.AuthorizationURL, nil)
+	if err != nil {
+		return nil, err
+	}
+	res, err := a.http.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	_, _ = io.Copy(io.Discard, res.Body)
+	landed := res.Request.URL
+	logf("sign-in ended at %s", landed.Redacted())
+	return landed, nil
 }
 
 // connectionTo finds the user's connection to the suite's server.

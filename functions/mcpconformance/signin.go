@@ -107,25 +107,10 @@ func isSignInFrame(data string) bool {
 // follows its authorization URL as a browser; the callback sends it back
 // to the chat page, saying connected or why not.
 func (a *adapter) signInFromChat(ctx context.Context, s toolSignIn) error {
-	var start struct {
-		AuthorizationURL string `json:"authorization_url"`
-	}
-	if err := a.call(ctx, http.MethodPost, "/api/v1/mcp-oauth/start", map[string]string{"server_id": s.ServerID, "endpoint_url": s.EndpointURL,
-		"scope": s.Scope, "return_to": "chat"}, &start); err != nil {
-		return err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, start.AuthorizationURL, nil)
+	landed, err := a.browseSignIn(ctx, map[string]string{"server_id": s.ServerID, "endpoint_url": s.EndpointURL, "scope": s.Scope, "return_to": "chat"})
 	if err != nil {
 		return err
 	}
-	res, err := a.http.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	_, _ = io.Copy(io.Discard, res.Body)
-	landed := res.Request.URL
-	logf("sign-in ended at %s", landed.Redacted())
 	if landed.Query().Get("connected") != "" {
 		return nil
 	}

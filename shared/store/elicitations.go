@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -107,30 +106,22 @@ func (s *Store) AnswerElicitation(ctx context.Context, uid, tokenHash, action st
 	if !keyFits(pk, sk) {
 		return ErrElicitationUnknown
 	}
-	vals := map[string]types.AttributeValue{
-		":now":    &types.AttributeValueMemberN{Value: strconv.FormatInt(now.UnixMilli(), 10)},
-		":action": &types.AttributeValueMemberS{Value: action},
-		":t":      &types.AttributeValueMemberBOOL{Value: true},
+	// Held, and not closed: a call that stopped waiting takes no answer.
+	u := use{
+		set:    "#action = :action",
+		cond:   "held = :t AND attribute_not_exists(closed_at)",
+		names:  map[string]string{"#action": "action"},
+		values: map[string]types.AttributeValue{":action": &types.AttributeValueMemberS{Value: action}, ":t": &types.AttributeValueMemberBOOL{Value: true}},
 	}
-	update := "SET #action = :action, used_at = :now"
 	if len(content) > 0 {
-		update += ", content = :content"
-		vals[":content"] = &types.AttributeValueMemberB{Value: content}
+		u.set += ", content = :content"
+		u.values[":content"] = &types.AttributeValueMemberB{Value: content}
 	}
-	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:        aws.String(s.table),
-		Key:              key(pk, sk),
-		UpdateExpression: aws.String(update),
-		ConditionExpression: aws.String("attribute_exists(PK) AND held = :t AND attribute_not_exists(used_at) AND " +
-			"attribute_not_exists(closed_at) AND valid_to > :now"),
-		ExpressionAttributeNames:  map[string]string{"#action": "action"},
-		ExpressionAttributeValues: vals,
-	})
-	if err == nil {
-		return nil
-	}
-	if !isConditionFailed(err) {
+	switch used, err := s.useOnce(ctx, pk, sk, u, now, nil); {
+	case err != nil:
 		return fmt.Errorf("answer elicitation: %w", err)
+	case used:
+		return nil
 	}
 	return s.whyRefused(ctx, pk, sk, now, true, "")
 }
@@ -194,28 +185,18 @@ func (s *Store) TakeElicitation(ctx context.Context, uid, tokenHash, connID stri
 	if !keyFits(pk, sk) {
 		return Elicitation{}, ErrElicitationUnknown
 	}
-	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:        aws.String(s.table),
-		Key:              key(pk, sk),
-		UpdateExpression: aws.String("SET used_at = :now REMOVE #state"),
-		ConditionExpression: aws.String("attribute_exists(PK) AND attribute_not_exists(held) AND attribute_not_exists(used_at) AND " +
-			"valid_to > :now AND connection_id = :conn"),
-		ExpressionAttributeNames: map[string]string{"#state": "state"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":now":  &types.AttributeValueMemberN{Value: strconv.FormatInt(now.UnixMilli(), 10)},
-			":conn": &types.AttributeValueMemberS{Value: connID},
-		},
-		ReturnValues: types.ReturnValueAllOld,
-	})
-	if err == nil {
-		var it elicitationItem
-		if err := attributevalue.UnmarshalMap(out.Attributes, &it); err != nil {
-			return Elicitation{}, fmt.Errorf("take elicitation: %w", err)
-		}
-		return it.elicitation(), nil
-	}
-	if !isConditionFailed(err) {
+	var it elicitationItem
+	used, err := s.useOnce(ctx, pk, sk, use{
+		remove: "#state",
+		cond:   "attribute_not_exists(held) AND connection_id = :conn",
+		names:  map[string]string{"#state": "state"},
+		values: map[string]types.AttributeValue{":conn": &types.AttributeValueMemberS{Value: connID}},
+	}, now, &it)
+	if err != nil {
 		return Elicitation{}, fmt.Errorf("take elicitation: %w", err)
+	}
+	if used {
+		return it.elicitation(), nil
 	}
 	return Elicitation{}, s.whyRefused(ctx, pk, sk, now, false, connID)
 }

@@ -4,13 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Why a link token is refused.
@@ -62,30 +56,16 @@ func (s *Store) SaveLinkToken(ctx context.Context, purpose, tokenHash string, t 
 // it exists, is unused and unexpired at now, so of concurrent uses exactly
 // one succeeds. Refusals say why: ErrLinkUnknown, ErrLinkUsed, ErrLinkExpired.
 func (s *Store) UseLinkToken(ctx context.Context, purpose, tokenHash string, now time.Time) (LinkToken, error) {
-	k := key(linkTokenPK(purpose, tokenHash), skLinkToken)
-	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:        aws.String(s.table),
-		Key:              k,
-		UpdateExpression: aws.String("SET used_at = :now"),
-		// Exists, never used, still valid.
-		ConditionExpression: aws.String("attribute_exists(PK) AND attribute_not_exists(used_at) AND valid_to > :now"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":now": &types.AttributeValueMemberN{Value: strconv.FormatInt(now.UnixMilli(), 10)},
-		},
-		ReturnValues: types.ReturnValueAllNew,
-	})
-	if err == nil {
-		var it linkTokenItem
-		if err := attributevalue.UnmarshalMap(out.Attributes, &it); err != nil {
-			return LinkToken{}, fmt.Errorf("use link token: %w", err)
-		}
-		return it.token(), nil
-	}
-	if !isConditionFailed(err) {
+	pk := linkTokenPK(purpose, tokenHash)
+	var it linkTokenItem
+	used, err := s.useOnce(ctx, pk, skLinkToken, use{}, now, &it)
+	if err != nil {
 		return LinkToken{}, fmt.Errorf("use link token: %w", err)
 	}
-	var it linkTokenItem
-	switch err := s.getItem(ctx, linkTokenPK(purpose, tokenHash), skLinkToken, &it); {
+	if used {
+		return it.token(), nil
+	}
+	switch err := s.getItem(ctx, pk, skLinkToken, &it); {
 	case errors.Is(err, ErrNotFound):
 		return LinkToken{}, ErrLinkUnknown
 	case err != nil:

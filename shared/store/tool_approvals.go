@@ -4,12 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
@@ -91,33 +87,24 @@ func (s *Store) TakeToolPause(ctx context.Context, uid, tokenHash, kind, connID 
 	if !keyFits(pk, sk) {
 		return ToolApproval{}, ErrApprovalUnknown
 	}
-	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:        aws.String(s.table),
-		Key:              key(pk, sk),
-		UpdateExpression: aws.String("SET used_at = :now REMOVE #state"),
-		// Exists, never answered, still valid, of this connection (one
-		// saved before approvals recorded theirs is checked by its caller).
-		ConditionExpression: aws.String("attribute_exists(PK) AND attribute_not_exists(used_at) AND valid_to > :now AND " +
-			"(attribute_not_exists(connection_id) OR connection_id = :conn) AND " + kindCondition(kind)),
-		ExpressionAttributeNames: map[string]string{"#state": "state", "#kind": "kind"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":now":  &types.AttributeValueMemberN{Value: strconv.FormatInt(now.UnixMilli(), 10)},
+	// Of this connection (one saved before approvals recorded theirs is
+	// checked by its caller) and of this kind.
+	var it toolApprovalItem
+	used, err := s.useOnce(ctx, pk, sk, use{
+		remove: "#state",
+		cond:   "(attribute_not_exists(connection_id) OR connection_id = :conn) AND " + kindCondition(kind),
+		names:  map[string]string{"#state": "state", "#kind": "kind"},
+		values: map[string]types.AttributeValue{
 			":conn": &types.AttributeValueMemberS{Value: connID},
 			":kind": &types.AttributeValueMemberS{Value: kind},
 		},
-		ReturnValues: types.ReturnValueAllOld,
-	})
-	if err == nil {
-		var it toolApprovalItem
-		if err := attributevalue.UnmarshalMap(out.Attributes, &it); err != nil {
-			return ToolApproval{}, fmt.Errorf("take tool approval: %w", err)
-		}
-		return ToolApproval{State: it.State, Expires: time.UnixMilli(it.ValidTo), ConnectionID: it.ConnectionID, Kind: it.Kind}, nil
-	}
-	if !isConditionFailed(err) {
+	}, now, &it)
+	if err != nil {
 		return ToolApproval{}, fmt.Errorf("take tool approval: %w", err)
 	}
-	var it toolApprovalItem
+	if used {
+		return ToolApproval{State: it.State, Expires: time.UnixMilli(it.ValidTo), ConnectionID: it.ConnectionID, Kind: it.Kind}, nil
+	}
 	switch err := s.getItem(ctx, pk, sk, &it); {
 	case errors.Is(err, ErrNotFound), it.Kind != kind:
 		return ToolApproval{}, ErrApprovalUnknown

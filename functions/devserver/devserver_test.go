@@ -47,11 +47,13 @@ func freePort(t *testing.T) int {
 
 type server struct {
 	cmd  *exec.Cmd
+	port int
 	url  string
 	logs *lockedBuffer // read while the process writes it
 }
 
-func start(t *testing.T, bin, dataDir string) *server {
+// launch starts the devserver on a free port, without waiting for it.
+func launch(t *testing.T, bin, dataDir string) *server {
 	t.Helper()
 	port := freePort(t)
 	cmd := exec.Command(bin)
@@ -62,8 +64,14 @@ func start(t *testing.T, bin, dataDir string) *server {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &server{cmd: cmd, url: fmt.Sprintf("http://127.0.0.1:%d", port), logs: logs}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }) // reaped even when a test fails first
+	return &server{cmd: cmd, port: port, url: fmt.Sprintf("http://127.0.0.1:%d", port), logs: logs}
+}
+
+// start launches the devserver and waits until it answers healthy.
+func start(t *testing.T, bin, dataDir string) *server {
+	t.Helper()
+	s := launch(t, bin, dataDir)
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		if res, err := http.Get(s.url + "/api/v1/auth/health"); err == nil {
@@ -74,7 +82,7 @@ func start(t *testing.T, bin, dataDir string) *server {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	t.Fatalf("devserver did not become healthy:\n%s", logs)
+	t.Fatalf("devserver did not become healthy:\n%s", s.logs)
 	return nil
 }
 
@@ -192,27 +200,17 @@ func (b *lockedBuffer) String() string {
 // that no helper of another devserver starting beside it (the browser
 // suites run several) can be handed that port meanwhile.
 func TestHoldsItsPortBeforeItsHelpersStart(t *testing.T) {
-	bin := build(t)
-	port := freePort(t)
-	cmd := exec.Command(bin)
-	cmd.Dir = "../.."
-	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port), "DATA_DIR="+t.TempDir(), "STATIC_DIR="+t.TempDir(), "AWS_ENDPOINT_URL_DYNAMODB=", "JWT_SECRET=")
-	logs := &lockedBuffer{}
-	cmd.Stdout, cmd.Stderr = logs, logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	s := launch(t, build(t), t.TempDir())
 	deadline := time.Now().Add(60 * time.Second)
-	for !strings.Contains(logs.String(), "dynalite started") {
+	for !strings.Contains(s.logs.String(), "dynalite started") {
 		if time.Now().After(deadline) {
-			t.Fatalf("dynalite did not start:\n%s", logs)
+			t.Fatalf("dynalite did not start:\n%s", s.logs)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(s.port)))
 	if err == nil {
 		ln.Close()
-		t.Fatalf("port %d was free after dynalite started: the devserver had not taken it yet", port)
+		t.Fatalf("port %d was free after dynalite started: the devserver had not taken it yet", s.port)
 	}
 }

@@ -12,14 +12,10 @@
 // offered from the connect on.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { newUser, signInAs, startStack } from './stack.mjs';
+import { completed, noHorizontalScroll, noSeriousViolations, send } from './chat-page.mjs';
+import { connectByApi, signIn, toolsOf } from './local-everything.mjs';
+import { startStack } from './stack.mjs';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-const LOCAL_ID = 'local-everything';
-const LOCAL_NAME = 'Everything (local reference server)';
 const FORM_TOOL = 'trigger-elicitation-request';
 const URL_TOOL = 'trigger-url-elicitation';
 const LONG_TOOL = 'trigger-long-running-operation';
@@ -32,39 +28,6 @@ after(async () => {
   await stack?.stop();
 });
 
-/** The reference server's catalogue entry once the prober has seen it up. */
-async function localServer(page) {
-  return stack.until(`the prober to see ${LOCAL_ID} up`, async () => {
-    const res = await page.request.get(`/api/v1/mcp-servers/${LOCAL_ID}`);
-    if (res.status() !== 200) return null;
-    const s = await res.json();
-    return s.health?.status === 'up' && Array.isArray(s.tools) && s.tools.length > 0 ? s : null;
-  });
-}
-
-/** Registers a confirmed user; returns the bearer header for API reads. */
-async function signIn(page, tag) {
-  const session = await signInAs(page, newUser(tag));
-  return { Authorization: `Bearer ${session.access_token}` };
-}
-
-/** Connects the reference server through the API, as chat-tools.test.mjs's registry journey does on the page. */
-async function connectByApi(page, auth) {
-  const local = await localServer(page);
-  const res = await page.request.post('/api/v1/mcp-connections/', {
-    headers: auth,
-    data: { server_id: LOCAL_ID, server_name: LOCAL_NAME, endpoint_url: local.endpoint_url, model_type: local.model_type },
-  });
-  assert.equal(res.status(), 200, await res.text());
-}
-
-/** GET /api/v1/mcp-connections/tools. */
-async function toolsOf(page, auth) {
-  const res = await page.request.get('/api/v1/mcp-connections/tools', { headers: auth });
-  assert.equal(res.status(), 200, await res.text());
-  return res.json();
-}
-
 /**
  * A new account with the reference server connected, as a user connects it:
  * the connect's handshake declares what the chat's sessions do (elicitation),
@@ -73,7 +36,7 @@ async function toolsOf(page, auth) {
  */
 async function connectedAccount(page, tag) {
   const auth = await signIn(page, tag);
-  await connectByApi(page, auth);
+  await connectByApi(stack, page, auth);
   const [server] = (await toolsOf(page, auth)).servers;
   for (const name of [FORM_TOOL, URL_TOOL]) {
     assert.ok(
@@ -83,9 +46,6 @@ async function connectedAccount(page, tag) {
   }
   return auth;
 }
-
-const lastReply = (page) => page.getByTestId('messages').locator('[data-testid="message"][data-role="assistant"]').last();
-const replyCount = (page) => page.getByTestId('messages').locator('[data-testid="message"][data-role="assistant"]').count();
 
 /** Opens the chat in a new tab of its own once the Tools control counts the connected server. */
 async function openChat(page) {
@@ -97,27 +57,6 @@ async function openChat(page) {
   await stack.until('a new chat tab', async () => (await tabs.count()) > before, { every: 50 });
 }
 
-async function send(page, text) {
-  const before = await replyCount(page);
-  const input = page.getByLabel('Message', { exact: true });
-  await input.fill(text);
-  await input.press('Enter');
-  await stack.until(`the reply to "${text}" to start`, async () => (await replyCount(page)) > before, { every: 50 });
-  return lastReply(page);
-}
-
-async function completed(page) {
-  await page.waitForFunction(
-    () => {
-      const m = [...document.querySelectorAll('[data-testid="message"][data-role="assistant"]')].pop();
-      return m && m.getAttribute('data-complete') === 'true';
-    },
-    null,
-    { timeout: 60_000 },
-  );
-  return lastReply(page);
-}
-
 const toolBlock = (reply, name) => reply.locator(`[data-testid="tool-call"][data-tool="${name}"]`);
 const questionCard = (page, name) => page.locator(`[data-testid="tool-elicitation"][data-tool="${name}"][data-state="pending"]`);
 
@@ -127,7 +66,7 @@ const questionCard = (page, name) => page.locator(`[data-testid="tool-elicitatio
  * in the message's own reply from then on), then its server asks.
  */
 async function askedBy(page, tool, text = `use ${tool}`) {
-  const reply = await send(page, text);
+  const reply = await send(stack, page, text);
   const card = questionCard(page, tool);
   const approval = page.locator(`[data-testid="tool-approval"][data-tool="${tool}"][data-state="waiting"]`);
   await Promise.race([card.waitFor({ timeout: 60_000 }), approval.waitFor({ timeout: 60_000 })]);
@@ -138,23 +77,6 @@ async function askedBy(page, tool, text = `use ${tool}`) {
     throw new Error(`${err.message}\n--- the reply ---\n${await reply.innerText()}\n--- devserver output ---\n${stack.logs().slice(-3000)}`);
   }
   return { reply, card };
-}
-
-/** axe-core's serious and critical violations on the whole chat page (its tabs, the composer, the cards), as e2e/a11y.mjs counts them. */
-async function noSeriousViolations(page, when) {
-  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ content: AXE_SOURCE });
-  const violations = await page.evaluate(async () => {
-    const result = await window.axe.run(document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} (${n.failureSummary})`).join(', ')}`);
-  });
-  assert.deepEqual(violations, [], `axe ${when}`);
-}
-
-async function noHorizontalScroll(page, when) {
-  const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
-  assert.ok(scroll <= client, `no horizontal scroll ${when} (scrollWidth ${scroll} > ${client})`);
 }
 
 /** The text of the last reply's block for `tool` once its call is done. */
@@ -257,10 +179,10 @@ describe('a server asks in chat', () => {
   test('a long call shows its progress bar while it runs', async () => {
     const page = await stack.newPage();
     const auth = await signIn(page, 'progress');
-    await connectByApi(page, auth);
+    await connectByApi(stack, page, auth);
     await page.goto('/llm-chat');
     await page.locator('[data-testid="tools-button"][data-count="1"]').waitFor();
-    const reply = await send(page, `use ${LONG_TOOL} with 4 and 4`);
+    const reply = await send(stack, page, `use ${LONG_TOOL} with 4 and 4`);
     const bar = toolBlock(reply, LONG_TOOL).getByRole('progressbar', { name: `Progress of ${LONG_TOOL}` });
     await bar.waitFor({ timeout: 30_000 });
     assert.equal(await bar.getAttribute('aria-valuemax'), '4');

@@ -8,10 +8,10 @@
 // after a reload; a 390 px wide phone has no horizontal scroll.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newUser, signInAs, startStack } from './stack.mjs';
+import { lastReply, noHorizontalScroll, waitComplete } from './chat-page.mjs';
+import { connectByApi, signIn } from './local-everything.mjs';
+import { startStack } from './stack.mjs';
 
-const LOCAL_ID = 'local-everything';
-const LOCAL_NAME = 'Everything (local reference server)';
 const DOC = 'demo://resource/static/document/architecture.md';
 
 let stack;
@@ -22,27 +22,9 @@ after(async () => {
   await stack?.stop();
 });
 
-/** The reference server's catalogue entry once the prober has seen it up. */
-async function localServer(page) {
-  return stack.until(`the prober to see ${LOCAL_ID} up`, async () => {
-    const res = await page.request.get(`/api/v1/mcp-servers/${LOCAL_ID}`);
-    if (res.status() !== 200) return null;
-    const s = await res.json();
-    return s.health?.status === 'up' && Array.isArray(s.tools) && s.tools.length > 0 ? s : null;
-  });
-}
-
 /** Registers a confirmed user and connects the reference server through the API. */
 async function signInConnected(page, tag) {
-  const session = await signInAs(page, newUser(tag));
-  const auth = { Authorization: `Bearer ${session.access_token}` };
-  const local = await localServer(page);
-  const res = await page.request.post('/api/v1/mcp-connections/', {
-    headers: auth,
-    data: { server_id: LOCAL_ID, server_name: LOCAL_NAME, endpoint_url: local.endpoint_url, model_type: local.model_type },
-  });
-  assert.equal(res.status(), 200, await res.text());
-  return auth;
+  await connectByApi(stack, page, await signIn(page, tag));
 }
 
 /** Opens the chat once the Tools control counts the connected server. */
@@ -50,11 +32,6 @@ async function openChat(page) {
   await page.goto('/llm-chat');
   await page.getByRole('tab', { name: 'Chat 1' }).waitFor();
   await page.locator('[data-testid="tools-button"][data-count="1"]').waitFor();
-}
-
-async function noHorizontalScroll(page, when) {
-  const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
-  assert.ok(scroll <= client, `no horizontal scroll ${when} (scrollWidth ${scroll} > ${client})`);
 }
 
 describe('server prompts and resources in the composer', () => {
@@ -114,7 +91,7 @@ describe('server prompts and resources in the composer', () => {
     const input = page.getByLabel('Message', { exact: true });
     await input.fill('What does the attached document say?');
     await input.press('Enter');
-    const reply = page.getByTestId('messages').locator('[data-testid="message"][data-role="assistant"]').last();
+    const reply = lastReply(page);
     // The quote streams in: wait until it reaches the document's words, not
     // only its first chunk.
     const QUOTE = /I received the resource demo:\/\/resource\/static\/document\/architecture\.md: .*Architecture/;
@@ -124,10 +101,7 @@ describe('server prompts and resources in the composer', () => {
     const sent = () => page.getByTestId('messages').locator('[data-testid="message"][data-role="user"]').last();
     await sent().getByRole('list', { name: 'Attached resources' }).getByText('architecture.md').waitFor();
 
-    await page.waitForFunction(() => {
-      const m = [...document.querySelectorAll('[data-testid="message"][data-role="assistant"]')].pop();
-      return m && m.getAttribute('data-complete') === 'true';
-    }, null, { timeout: 60_000 });
+    await waitComplete(page);
     await page.reload();
     await sent().getByRole('list', { name: 'Attached resources' }).getByText('architecture.md').waitFor({ timeout: 30_000 });
     await page.context().close();

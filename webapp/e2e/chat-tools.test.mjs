@@ -9,14 +9,9 @@
 // axe finds nothing serious in the blocks and the card (light and dark).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { newUser, signInAs, startStack } from './stack.mjs';
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-const LOCAL_ID = 'local-everything';
-const LOCAL_NAME = 'Everything (local reference server)';
+import { completed, lastReply, noHorizontalScroll, noSeriousViolations, send } from './chat-page.mjs';
+import { LOCAL_ID, LOCAL_NAME, connectByApi, localServer, signIn, toolsOf } from './local-everything.mjs';
+import { startStack } from './stack.mjs';
 
 let stack;
 before(async () => {
@@ -26,25 +21,9 @@ after(async () => {
   await stack?.stop();
 });
 
-/** The reference server's catalogue entry once the prober has seen it up. */
-async function localServer(page) {
-  return stack.until(`the prober to see ${LOCAL_ID} up`, async () => {
-    const res = await page.request.get(`/api/v1/mcp-servers/${LOCAL_ID}`);
-    if (res.status() !== 200) return null;
-    const s = await res.json();
-    return s.health?.status === 'up' && Array.isArray(s.tools) && s.tools.length > 0 ? s : null;
-  });
-}
-
-/** Registers a confirmed user; returns the bearer header for API reads. */
-async function signIn(page, tag) {
-  const session = await signInAs(page, newUser(tag));
-  return { Authorization: `Bearer ${session.access_token}` };
-}
-
 /** Connects the reference server through the registry page, as a user does. */
 async function connectOnRegistry(page) {
-  await localServer(page);
+  await localServer(stack, page);
   await page.goto('/registry');
   const card = page.locator(`[data-testid="server-card"][data-server-id="${LOCAL_ID}"]`);
   await card.getByRole('button', { name: 'Connect', exact: true }).click();
@@ -53,23 +32,6 @@ async function connectOnRegistry(page) {
   await page.getByTestId('toasts').getByText(`Successfully connected to ${LOCAL_NAME}!`, { exact: true }).waitFor({ timeout: 30_000 });
   await dialog.getByRole('button', { name: 'Done' }).click();
   await dialog.waitFor({ state: 'detached' });
-}
-
-/** Connects the reference server through the API (the registry journey is the first test's). */
-async function connectByApi(page, auth) {
-  const local = await localServer(page);
-  const res = await page.request.post('/api/v1/mcp-connections/', {
-    headers: auth,
-    data: { server_id: LOCAL_ID, server_name: LOCAL_NAME, endpoint_url: local.endpoint_url, model_type: local.model_type },
-  });
-  assert.equal(res.status(), 200, await res.text());
-}
-
-/** GET /api/v1/mcp-connections/tools. */
-async function toolsOf(page, auth) {
-  const res = await page.request.get('/api/v1/mcp-connections/tools', { headers: auth });
-  assert.equal(res.status(), 200, await res.text());
-  return res.json();
 }
 
 /**
@@ -87,9 +49,6 @@ function askingTool(server) {
   return pick;
 }
 
-const lastReply = (page) => page.getByTestId('messages').locator('[data-testid="message"][data-role="assistant"]').last();
-const replyCount = (page) => page.getByTestId('messages').locator('[data-testid="message"][data-role="assistant"]').count();
-
 /** Opens the chat once the Tools control counts the connected server. */
 async function openChat(page) {
   await page.goto('/llm-chat');
@@ -97,44 +56,8 @@ async function openChat(page) {
   await page.locator('[data-testid="tools-button"][data-count="1"]').waitFor();
 }
 
-/** Sends text and waits for its reply to appear. */
-async function send(page, text) {
-  const before = await replyCount(page);
-  const input = page.getByLabel('Message', { exact: true });
-  await input.fill(text);
-  await input.press('Enter');
-  await stack.until(`the reply to "${text}" to start`, async () => (await replyCount(page)) > before, { every: 50 });
-  return lastReply(page);
-}
-
-/** Waits for the last reply to end ([DONE]). */
-async function completed(page) {
-  await page.waitForFunction(() => {
-    const m = [...document.querySelectorAll('[data-testid="message"][data-role="assistant"]')].pop();
-    return m && m.getAttribute('data-complete') === 'true';
-  }, null, { timeout: 60_000 });
-  return lastReply(page);
-}
-
 const toolBlock = (reply, name) => reply.locator(`[data-testid="tool-call"][data-tool="${name}"]`);
 const approvalCard = (page, name) => page.locator(`[data-testid="tool-approval"][data-tool="${name}"][data-state="waiting"]`);
-
-/** axe-core's serious and critical violations on the page, as e2e/a11y.mjs counts them. */
-async function noSeriousViolations(page, when) {
-  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ content: AXE_SOURCE });
-  const violations = await page.evaluate(async () => {
-    const result = await window.axe.run(document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} (${n.failureSummary})`).join(', ')}`);
-  });
-  assert.deepEqual(violations, [], `axe ${when}`);
-}
-
-async function noHorizontalScroll(page, when) {
-  const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
-  assert.ok(scroll <= client, `no horizontal scroll ${when} (scrollWidth ${scroll} > ${client})`);
-}
 
 describe('MCP tools in chat', () => {
   test('the Tools control lists the connected server; get-sum runs and the answer streams after it', async () => {
@@ -164,7 +87,7 @@ describe('MCP tools in chat', () => {
     page.on('request', (req) => {
       if (req.method() === 'POST' && new URL(req.url()).pathname === '/api/v1/mcp-connections/message') posts.push(req.postDataJSON());
     });
-    const reply = await send(page, 'use get-sum with 2 and 3');
+    const reply = await send(stack, page, 'use get-sum with 2 and 3');
     const block = toolBlock(reply, 'get-sum');
     await block.waitFor();
     await block.getByTestId('tool-state').getByText(/^Done in \d[\d,]* ms$/).waitFor({ timeout: 60_000 });
@@ -189,13 +112,13 @@ describe('MCP tools in chat', () => {
   test('a tool without readOnlyHint asks: Deny, Approve, Always allow, then Revoke brings the card back', async () => {
     const page = await stack.newPage();
     const auth = await signIn(page, 'approve');
-    await connectByApi(page, auth);
+    await connectByApi(stack, page, auth);
     const [server] = (await toolsOf(page, auth)).servers;
     const tool = askingTool(server);
     await openChat(page);
 
     // Deny: the block says Denied; the model answers without it.
-    let reply = await send(page, `use ${tool.name}`);
+    let reply = await send(stack, page, `use ${tool.name}`);
     let card = approvalCard(page, tool.name);
     await card.waitFor();
     assert.equal(await reply.getAttribute('data-complete'), 'false');
@@ -210,7 +133,7 @@ describe('MCP tools in chat', () => {
     assert.equal(await page.getByTestId('input-blocked').count(), 0);
 
     // Approve: it runs and the same reply goes on.
-    reply = await send(page, `use ${tool.name}`);
+    reply = await send(stack, page, `use ${tool.name}`);
     card = approvalCard(page, tool.name);
     await card.getByRole('button', { name: 'Approve' }).click();
     await completed(page);
@@ -218,7 +141,7 @@ describe('MCP tools in chat', () => {
     assert.match(await reply.innerText(), /answering from the tool results/);
 
     // Always allow: it runs now, and next time without asking.
-    reply = await send(page, `use ${tool.name}`);
+    reply = await send(stack, page, `use ${tool.name}`);
     card = approvalCard(page, tool.name);
     await card.getByRole('button', { name: 'Always allow this tool' }).click();
     await completed(page);
@@ -226,7 +149,7 @@ describe('MCP tools in chat', () => {
     const allowed = (await toolsOf(page, auth)).always_allowed;
     assert.deepEqual(allowed.map((a) => [a.server_id, a.tool]), [[server.server_id, tool.name]]);
 
-    reply = await send(page, `use ${tool.name}`);
+    reply = await send(stack, page, `use ${tool.name}`);
     await completed(page);
     await toolBlock(reply, tool.name).getByTestId('tool-state').getByText(/^Done in/).waitFor();
     assert.equal(await reply.getByTestId('tool-approval').count(), 0, 'an always-allowed tool runs without a card');
@@ -241,7 +164,7 @@ describe('MCP tools in chat', () => {
     await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
 
-    reply = await send(page, `use ${tool.name}`);
+    reply = await send(stack, page, `use ${tool.name}`);
     card = approvalCard(page, tool.name);
     await card.waitFor();
     await card.getByRole('button', { name: 'Deny' }).click();
@@ -253,16 +176,16 @@ describe('MCP tools in chat', () => {
     // bypassCSP: axe is injected as an inline script, which the app's CSP (rightly) refuses.
     const page = await stack.newPage({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce', bypassCSP: true });
     const auth = await signIn(page, 'reload');
-    await connectByApi(page, auth);
+    await connectByApi(stack, page, auth);
     const [server] = (await toolsOf(page, auth)).servers;
     const tool = askingTool(server);
     await openChat(page);
     await noHorizontalScroll(page, 'on the empty chat');
 
     // A finished tool block and a waiting card in the conversation.
-    await send(page, 'use get-sum with 2 and 3');
+    await send(stack, page, 'use get-sum with 2 and 3');
     await completed(page);
-    let reply = await send(page, `use ${tool.name}`);
+    let reply = await send(stack, page, `use ${tool.name}`);
     await approvalCard(page, tool.name).waitFor();
     await noHorizontalScroll(page, 'with a tool block and an approval card');
     await noSeriousViolations(page, 'with a tool block and an approval card (light theme)');

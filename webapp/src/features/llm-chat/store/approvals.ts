@@ -2,14 +2,12 @@
 // tool call holds new messages in its tab back until it is answered or
 // expires; the decision resumes the same reply in the same message.
 
-import { isAbortError, type ApprovalDecision, type StreamRequest } from '../api/chat-stream';
-import { StreamError } from '../api/frames';
+import type { ApprovalDecision, StreamRequest } from '../api/chat-stream';
+import type { StreamError } from '../api/frames';
 import { approvalExpired, awaitingApproval } from '../state/message-parts';
 import type { ChatMessage } from '../state/types';
-import { setSending, settleReply, streamReply, type ReplyTarget } from './reply';
-import { connectTo } from './connections';
-import { dispatch, findMessage, findTab, track, type Session } from './session';
-import { chatError, streamFailure } from './toasts';
+import { heldTarget, resumeFailed, setSending, settleReply, streamReply, tabTarget } from './reply';
+import { dispatch, findMessage, track, type Session } from './session';
 
 /** The reply in the tab still waiting for an answer; expired ones are closed on the way. */
 export function openApproval(s: Session, tabId: string): ChatMessage | undefined {
@@ -32,21 +30,14 @@ export async function answerApproval(s: Session, tabId: string, messageId: strin
     dispatch(s, { type: 'expireApprovals', tabId, nowMs: Date.now() });
     return false;
   }
-  let { connectionId, model, demo } = approval;
-  if (!connectionId) {
-    // Paused on another device (history does not say on which connection): the tab's own.
-    const tab = findTab(s, tabId);
-    const connection = tab ? await connectTo(s, tab.provider, tab.model) : null;
-    if (!connection || s.ended || findMessage(s, tabId, messageId)?.approval?.status !== 'pending' || s.snap.sending[tabId]) return false;
-    ({ id: connectionId, model, demo } = connection);
-  }
+  const target = heldTarget(tabId, messageId, approval) ?? (await tabTarget(s, tabId, messageId, () => findMessage(s, tabId, messageId)?.approval?.status === 'pending' && !s.snap.sending[tabId]));
+  if (!target) return false;
   setSending(s, tabId, true);
   dispatch(s, { type: 'answerApproval', tabId, messageId, decision });
-  const target: ReplyTarget = { tabId, messageId, connectionId, model, demo };
   const request: StreamRequest = {
-    connection_id: connectionId,
+    connection_id: target.connectionId,
     message: '',
-    model,
+    model: target.model,
     context: [],
     // History keeps no token: a pause read back from it is answered by its id.
     approval: approval.token ? { token: approval.token, decision } : { id: approval.id ?? '', decision },
@@ -59,16 +50,8 @@ export async function answerApproval(s: Session, tabId: string, messageId: strin
     settleReply(s, target, result);
     return true;
   } catch (error) {
-    if (isAbortError(error) || s.ended) return false;
-    if (error instanceof StreamError && (error.status === 404 || error.status === 409)) {
-      dispatch(s, { type: 'approvalRefused', tabId, messageId, detail: error.detail || error.message });
-    } else if (!started) {
-      dispatch(s, { type: 'approvalNotAnswered', tabId, messageId });
-      chatError(streamFailure(error));
-    } else {
-      dispatch(s, { type: 'completeMessage', tabId, messageId });
-      chatError(streamFailure(error));
-    }
+    const refused = (e: StreamError) => ({ type: 'approvalRefused', tabId, messageId, detail: e.detail || e.message }) as const;
+    resumeFailed(s, target, error, started, refused, { type: 'approvalNotAnswered', tabId, messageId });
     return false;
   } finally {
     untrack();

@@ -5,13 +5,11 @@
 // asked while the reply's stream stays open is only acknowledged (a JSON
 // 202) and that stream carries on.
 
-import { answerElicitation as postAnswer, isAbortError, type ElicitationAction, type StreamRequest } from '../api/chat-stream';
-import { StreamError } from '../api/frames';
+import { answerElicitation as postAnswer, type ElicitationAction, type StreamRequest } from '../api/chat-stream';
+import type { StreamError } from '../api/frames';
 import { approvalExpired } from '../state/message-parts';
-import { connectTo } from './connections';
-import { replyHandlers, setSending, settleReply, type ReplyTarget } from './reply';
-import { dispatch, findMessage, findTab, track, type Session } from './session';
-import { chatError, streamFailure } from './toasts';
+import { heldTarget, replyHandlers, resumeFailed, setSending, settleReply, tabTarget } from './reply';
+import { dispatch, findMessage, track, type Session } from './session';
 
 /** What the card says when the server no longer takes the answer: used or expired (409), or not found (404). */
 export const QUESTION_ANSWERED_OR_EXPIRED = 'This question was already answered, or its time ran out.';
@@ -38,23 +36,16 @@ export async function answerElicitation(
     dispatch(s, { type: 'expireApprovals', tabId, nowMs: Date.now() });
     return false;
   }
-  let { connectionId, model, demo } = question;
-  if (!connectionId) {
-    // Asked on another device, or read back from history: the tab's own connection.
-    const tab = findTab(s, tabId);
-    const connection = tab ? await connectTo(s, tab.provider, tab.model) : null;
-    if (!connection || s.ended || findMessage(s, tabId, messageId)?.elicitation?.status !== 'pending') return false;
-    ({ id: connectionId, model, demo } = connection);
-  }
+  const target = heldTarget(tabId, messageId, question) ?? (await tabTarget(s, tabId, messageId, () => findMessage(s, tabId, messageId)?.elicitation?.status === 'pending'));
+  if (!target) return false;
   const paused = !question.live;
   if (paused) setSending(s, tabId, true);
   dispatch(s, { type: 'answerElicitation', tabId, messageId, action });
-  const target: ReplyTarget = { tabId, messageId, connectionId, model, demo };
   const answer = { action, ...(action === 'accept' && content ? { content } : {}) };
   const request: StreamRequest = {
-    connection_id: connectionId,
+    connection_id: target.connectionId,
     message: '',
-    model,
+    model: target.model,
     context: [],
     // History keeps no token: a question read back from it is answered by its id.
     elicitation: question.token ? { token: question.token, ...answer } : { id: question.id ?? '', ...answer },
@@ -82,16 +73,9 @@ export async function answerElicitation(
     settleReply(s, target, result);
     return true;
   } catch (error) {
-    if (isAbortError(error) || s.ended) return false;
-    if (error instanceof StreamError && (error.status === 404 || error.status === 409)) {
-      dispatch(s, { type: 'elicitationRefused', tabId, messageId, detail: error.status === 409 ? QUESTION_ANSWERED_OR_EXPIRED : QUESTION_NOT_FOUND });
-    } else if (!started) {
-      dispatch(s, { type: 'elicitationNotAnswered', tabId, messageId });
-      chatError(streamFailure(error));
-    } else {
-      dispatch(s, { type: 'completeMessage', tabId, messageId });
-      chatError(streamFailure(error));
-    }
+    const refused = (e: StreamError) =>
+      ({ type: 'elicitationRefused', tabId, messageId, detail: e.status === 409 ? QUESTION_ANSWERED_OR_EXPIRED : QUESTION_NOT_FOUND }) as const;
+    resumeFailed(s, target, error, started, refused, { type: 'elicitationNotAnswered', tabId, messageId });
     return false;
   } finally {
     untrack();

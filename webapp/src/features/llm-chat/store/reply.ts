@@ -4,10 +4,14 @@
 // pause (the approval or a server's question is kept with the message) or completion with the
 // reply's usage. Also the tab's "sending" flag both of them hold meanwhile.
 
-import { streamChatMessage, type StreamOptions, type StreamRequest, type StreamResult } from '../api/chat-stream';
+import { isAbortError, streamChatMessage, type StreamOptions, type StreamRequest, type StreamResult } from '../api/chat-stream';
+import { StreamError } from '../api/frames';
+import type { ChatAction } from '../state/chat-state';
 import { approvalFrom, elicitationFrom, signinFrom } from '../state/message-parts';
 import { messageUsage } from '../usage';
-import { dispatch, setSnap, type Session } from './session';
+import { connectTo } from './connections';
+import { dispatch, findTab, setSnap, type Session } from './session';
+import { chatError, streamFailure } from './toasts';
 
 /** Where a reply streams to, and what it needs to resume after a pause. */
 export interface ReplyTarget {
@@ -109,4 +113,48 @@ export function settleReply(s: Session, target: ReplyTarget, result: StreamResul
   }
   const usage = result.usage ? messageUsage(result.usage, target.demo || result.usage.demo === true) : undefined;
   dispatch(s, { type: 'completeMessage', tabId, messageId, usage, ...(stopped ? { stopped } : {}) });
+}
+
+/**
+ * The connection a paused reply was paused on, as its target; null when it
+ * does not say (read back from history, or paused on another device). Read
+ * without a wait, so the answer is marked before a second click can send it.
+ */
+export function heldTarget(tabId: string, messageId: string, held: Pick<ReplyTarget, 'connectionId' | 'model' | 'demo'>): ReplyTarget | null {
+  return held.connectionId ? { tabId, messageId, connectionId: held.connectionId, model: held.model, demo: held.demo } : null;
+}
+
+/**
+ * A paused reply whose pause does not name its connection resumes on the
+ * tab's own. Null when there is none, the session ended, or `stillPaused`
+ * no longer holds once connected.
+ */
+export async function tabTarget(s: Session, tabId: string, messageId: string, stillPaused: () => boolean): Promise<ReplyTarget | null> {
+  const tab = findTab(s, tabId);
+  const connection = tab ? await connectTo(s, tab.provider, tab.model) : null;
+  if (!connection || s.ended || !stillPaused()) return null;
+  return { tabId, messageId, connectionId: connection.id, model: connection.model, demo: connection.demo };
+}
+
+/**
+ * A resume that failed: a token the server no longer takes (404/409) gets
+ * `refused`; a failure before the stream started gets `notAnswered` (the
+ * card asks again); one after it ends the reply. Both failures are told in
+ * the chat's toast; an abort (Stop, the session ending) says nothing.
+ */
+export function resumeFailed(
+  s: Session,
+  target: ReplyTarget,
+  error: unknown,
+  started: boolean,
+  refused: (error: StreamError) => ChatAction,
+  notAnswered: ChatAction,
+): void {
+  if (isAbortError(error) || s.ended) return;
+  if (error instanceof StreamError && (error.status === 404 || error.status === 409)) {
+    dispatch(s, refused(error));
+    return;
+  }
+  dispatch(s, started ? { type: 'completeMessage', tabId: target.tabId, messageId: target.messageId } : notAnswered);
+  chatError(streamFailure(error));
 }

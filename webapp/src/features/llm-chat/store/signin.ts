@@ -4,14 +4,13 @@
 // resumes by itself (resumeSignedIn) or on Continue (resumeSignIn), in
 // the same message, the call running again.
 
-import { isAbortError, type StreamRequest } from '../api/chat-stream';
-import { StreamError } from '../api/frames';
+import type { StreamRequest } from '../api/chat-stream';
+import type { StreamError } from '../api/frames';
 import { startToolSignIn } from '../api/tool-signin';
 import { pausedForSignIn } from '../state/message-parts';
-import { connectTo } from './connections';
-import { setSending, settleReply, streamReply, type ReplyTarget } from './reply';
+import { heldTarget, resumeFailed, setSending, settleReply, streamReply, tabTarget } from './reply';
 import { saveNow } from './save';
-import { dispatch, findMessage, findTab, track, type Session } from './session';
+import { dispatch, findMessage, track, type Session } from './session';
 import { chatError, streamFailure } from './toasts';
 
 /** Where Sign in sends the browser (a test replaces it). */
@@ -44,21 +43,14 @@ export async function resumeSignIn(s: Session, tabId: string, messageId: string)
   const message = findMessage(s, tabId, messageId);
   const signin = message?.signin;
   if (!message || !signin || !pausedForSignIn(message) || message.complete || s.snap.sending[tabId]) return false;
-  let { connectionId, model, demo } = signin;
-  if (!connectionId) {
-    // Read back from history: the tab's own connection.
-    const tab = findTab(s, tabId);
-    const connection = tab ? await connectTo(s, tab.provider, tab.model) : null;
-    if (!connection || s.ended || !pausedForSignIn(findMessage(s, tabId, messageId) ?? {}) || s.snap.sending[tabId]) return false;
-    ({ id: connectionId, model, demo } = connection);
-  }
+  const target = heldTarget(tabId, messageId, signin) ?? (await tabTarget(s, tabId, messageId, () => pausedForSignIn(findMessage(s, tabId, messageId) ?? {}) && !s.snap.sending[tabId]));
+  if (!target) return false;
   setSending(s, tabId, true);
   dispatch(s, { type: 'signInStatus', tabId, messageId, status: 'resumed' });
-  const target: ReplyTarget = { tabId, messageId, connectionId, model, demo };
   const request: StreamRequest = {
-    connection_id: connectionId,
+    connection_id: target.connectionId,
     message: '',
-    model,
+    model: target.model,
     context: [],
     // History keeps no token: a pause read back from it resumes by its id.
     signin: signin.token ? { token: signin.token } : { id: signin.id },
@@ -71,16 +63,8 @@ export async function resumeSignIn(s: Session, tabId: string, messageId: string)
     settleReply(s, target, result);
     return true;
   } catch (error) {
-    if (isAbortError(error) || s.ended) return false;
-    if (error instanceof StreamError && (error.status === 404 || error.status === 409)) {
-      dispatch(s, { type: 'signInStatus', tabId, messageId, status: 'failed', detail: error.detail || error.message });
-    } else if (!started) {
-      dispatch(s, { type: 'signInStatus', tabId, messageId, status: 'pending' });
-      chatError(streamFailure(error));
-    } else {
-      dispatch(s, { type: 'completeMessage', tabId, messageId });
-      chatError(streamFailure(error));
-    }
+    const refused = (e: StreamError) => ({ type: 'signInStatus', tabId, messageId, status: 'failed', detail: e.detail || e.message }) as const;
+    resumeFailed(s, target, error, started, refused, { type: 'signInStatus', tabId, messageId, status: 'pending' });
     return false;
   } finally {
     untrack();

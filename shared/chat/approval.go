@@ -159,56 +159,63 @@ func (r *reply) finishRound() bool {
 	r.rounds, r.msgs = p.Rounds, loadMessages(p.Messages)
 	calls, results := loadCalls(p.Calls), loadResults(p.Results)
 	c := calls[p.Pending]
+	var res llm.ToolResult
+	ok := true
 	switch {
 	case p.Elicit != nil:
-		res, ok := r.finishQuestion(c, p, results, calls)
-		if !ok {
-			return false
-		}
-		results = append(results, res)
+		res, ok = r.finishQuestion(c, p, results, calls)
 	case p.SignIn != nil:
 		// Signed in (or not): the call runs again, counting the sign-ins
 		// it asked for.
 		r.signInTries = p.SignIn.Tries
-		res, ok := r.runTool(c, nil, calls, results, p.Pending)
+		res, ok = r.runTool(c, nil, calls, results, p.Pending)
 		r.signInTries = 0
-		if !ok {
-			return false
-		}
-		results = append(results, res)
 	case r.decision == Deny:
-		res, view := denied(c)
+		var view toolResultView
+		res, view = denied(c)
 		_ = r.out.data(toolResultFrame{ToolResult: view})
-		results = append(results, res)
-	case r.decision == AlwaysAllow:
-		if bt, ok := r.tr.tools.byName[c.Name]; ok {
-			// The allowance binds to the definition the card showed: a
-			// tool that changed since asks again at its next call.
-			seen := store.PrintTool(bt.tool)
-			if p.Seen != nil {
-				seen = *p.Seen
-			}
-			a := store.ToolAllowance{ServerID: bt.conn.ServerID, Tool: bt.tool.Name, Endpoint: bt.conn.EndpointURL,
-				Print: seen, Destructive: bt.tool.MayDestroy()}
-			if err := r.st.AllowToolAlways(r.ctx, r.uid, a, r.opts.Now()); err != nil {
-				slog.WarnContext(r.ctx, "always-allow not saved", "err", err)
-			} else {
-				r.tr.allow(bt, seen)
-			}
-		}
-		res, ok := r.runTool(c, nil, calls, results, p.Pending)
-		if !ok {
-			return false
-		}
-		results = append(results, res)
 	default:
-		res, ok := r.runTool(c, nil, calls, results, p.Pending)
-		if !ok {
-			return false
+		if r.decision == AlwaysAllow {
+			r.allowAlways(c, p)
 		}
-		results = append(results, res)
+		res, ok = r.runTool(c, nil, calls, results, p.Pending)
 	}
+	if !ok {
+		return false
+	}
+	results = append(results, res)
 	return r.toolCalls(calls, results, p.Pending+1)
+}
+
+// allowAlways keeps the user's "always" for c's tool, bound to the
+// definition the card showed: a tool that changed since asks again at its
+// next call.
+func (r *reply) allowAlways(c llm.ToolCall, p *pausedReply) {
+	bt, ok := r.tr.tools.byName[c.Name]
+	if !ok {
+		return
+	}
+	seen := store.PrintTool(bt.tool)
+	if p.Seen != nil {
+		seen = *p.Seen
+	}
+	a := store.ToolAllowance{ServerID: bt.conn.ServerID, Tool: bt.tool.Name, Endpoint: bt.conn.EndpointURL,
+		Print: seen, Destructive: bt.tool.MayDestroy()}
+	if err := r.st.AllowToolAlways(r.ctx, r.uid, a, r.opts.Now()); err != nil {
+		slog.WarnContext(r.ctx, "always-allow not saved", "err", err)
+		return
+	}
+	r.tr.allow(bt, seen)
+}
+
+// pausedAt is the reply paused at calls[i], results answering the calls
+// before it; the caller says what it waits for.
+func (r *reply) pausedAt(calls []llm.ToolCall, results []llm.ToolResult, i int) *pausedReply {
+	return &pausedReply{
+		ConnectionID: r.connID, Model: r.model, MCPConnectionIDs: r.tr.mcpIDs, ConfirmReadOnly: r.tr.confirmReadOnly,
+		ConversationID: r.keep.conversationID(), MessageID: r.keep.messageID(),
+		Messages: storeMessages(r.msgs), Calls: storeCalls(calls), Bound: r.tr.bindings(calls), Results: storeResults(results), Pending: i, Rounds: r.rounds,
+	}
 }
 
 // pausedReply is everything a reply needs to go on after the user's

@@ -636,31 +636,32 @@ func (r *reply) finishQuestion(c llm.ToolCall, p *pausedReply, results []llm.Too
 	el := p.Elicit
 	el.answer(*r.answer)
 	if el.Asking == "" {
-		return r.runToolWith(c, el, calls, results, p.Pending)
+		return r.runTool(c, el, calls, results, p.Pending)
 	}
-	r.pauseOn(c, el, calls, results, p.Pending)
-	return llm.ToolResult{}, false
+	err := r.pauseOn(c, el, calls, results, p.Pending)
+	if err == nil {
+		return llm.ToolResult{}, false
+	}
+	res, view := questionRefused(c, r.tr.tools.byName[c.Name], err.Error())
+	_ = r.out.data(toolResultFrame{ToolResult: view})
+	return res, true
 }
 
-// pauseOn pauses the reply on el's question for calls[i].
-func (r *reply) pauseOn(c llm.ToolCall, el *pausedElicit, calls []llm.ToolCall, results []llm.ToolResult, i int) bool {
-	view := r.tr.callView(c)
+// pauseOn pauses the reply on el's question for calls[i]; the error says
+// why the question cannot be put to the user (nothing paused).
+func (r *reply) pauseOn(c llm.ToolCall, el *pausedElicit, calls []llm.ToolCall, results []llm.ToolResult, i int) error {
 	q, err := el.asking()
-	var v elicitationView
-	if err == nil {
-		v, err = r.tools.question(q, view)
-	}
 	if err != nil {
-		return false
+		return errors.New("its question could not be read")
 	}
-	r.paused = &pausedReply{
-		ConnectionID: r.connID, Model: r.model, MCPConnectionIDs: r.tr.mcpIDs, ConfirmReadOnly: r.tr.confirmReadOnly,
-		ConversationID: r.keep.conversationID(), MessageID: r.keep.messageID(),
-		Messages: storeMessages(r.msgs), Calls: storeCalls(calls), Bound: r.tr.bindings(calls), Results: storeResults(results), Pending: i, Rounds: r.rounds,
-		Elicit: el,
+	v, err := r.tools.question(q, r.tr.callView(c))
+	if err != nil {
+		return err
 	}
+	r.paused = r.pausedAt(calls, results, i)
+	r.paused.Elicit = el
 	r.pendingQuestion = v
-	return true
+	return nil
 }
 
 // questionRefused is a call's result when its server asked something that

@@ -126,12 +126,8 @@ func (r *reply) pauseForSignIn(c llm.ToolCall, n *signInNeed, calls []llm.ToolCa
 	if tries > maxSignIns {
 		return false
 	}
-	r.paused = &pausedReply{
-		ConnectionID: r.connID, Model: r.model, MCPConnectionIDs: r.tr.mcpIDs, ConfirmReadOnly: r.tr.confirmReadOnly,
-		ConversationID: r.keep.conversationID(), MessageID: r.keep.messageID(),
-		Messages: storeMessages(r.msgs), Calls: storeCalls(calls), Bound: r.tr.bindings(calls), Results: storeResults(results), Pending: i, Rounds: r.rounds,
-		SignIn: &pausedSignIn{MCPConnectionID: n.conn.ID, ServerID: n.conn.ServerID, Scope: n.scope, Tries: tries},
-	}
+	r.paused = r.pausedAt(calls, results, i)
+	r.paused.SignIn = &pausedSignIn{MCPConnectionID: n.conn.ID, ServerID: n.conn.ServerID, Scope: n.scope, Tries: tries}
 	r.pendingSignIn = toolSigninView{ID: c.ID, ServerID: n.conn.ServerID, ServerName: n.conn.Label(), ConnectionID: n.conn.ID,
 		EndpointURL: n.conn.EndpointURL, Scope: n.scope, Reason: signInReason(n)}
 	return true

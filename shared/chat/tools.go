@@ -91,12 +91,8 @@ func (r *reply) toolCalls(calls []llm.ToolCall, results []llm.ToolResult, from i
 		if bt, ok := r.tr.tools.byName[c.Name]; ok {
 			if ask, changed := r.tr.needsApproval(bt); ask {
 				seen := store.PrintTool(bt.tool)
-				r.paused = &pausedReply{
-					ConnectionID: r.connID, Model: r.model, MCPConnectionIDs: r.tr.mcpIDs, ConfirmReadOnly: r.tr.confirmReadOnly,
-					ConversationID: r.keep.conversationID(), MessageID: r.keep.messageID(),
-					Messages: storeMessages(r.msgs), Calls: storeCalls(calls), Bound: r.tr.bindings(calls), Results: storeResults(results), Pending: i, Rounds: r.rounds,
-					Seen: &seen,
-				}
+				r.paused = r.pausedAt(calls, results, i)
+				r.paused.Seen = &seen
 				r.pending = approvalCall(view, bt, changed)
 				return false
 			}
@@ -146,24 +142,14 @@ func (r *reply) runTool(c llm.ToolCall, retry *pausedElicit, calls []llm.ToolCal
 		res, view = stillRefuses(c, signIn, time.Since(start))
 	}
 	if need != nil {
-		if r.pauseOn(c, need, calls, results, i) {
+		err := r.pauseOn(c, need, calls, results, i)
+		if err == nil {
 			return llm.ToolResult{}, false
 		}
-		why := "its question could not be read"
-		if q, err := need.asking(); err == nil {
-			if _, err := r.tools.question(q, r.tr.callView(c)); err != nil {
-				why = err.Error()
-			}
-		}
-		res, view = questionRefused(c, r.tr.tools.byName[c.Name], why)
+		res, view = questionRefused(c, r.tr.tools.byName[c.Name], err.Error())
 	}
 	_ = r.out.data(toolResultFrame{ToolResult: view})
 	return res, true
-}
-
-// runToolWith is runTool retrying c with the answers of el.
-func (r *reply) runToolWith(c llm.ToolCall, el *pausedElicit, calls []llm.ToolCall, results []llm.ToolResult, i int) (llm.ToolResult, bool) {
-	return r.runTool(c, el, calls, results, i)
 }
 
 // toolbox reaches users' MCP servers: it reads the connections a reply

@@ -463,3 +463,39 @@ func TestToolStopSendsCancelled(t *testing.T) {
 	}
 	waitFor(t, cancelled, "the server was not told to cancel the call")
 }
+
+// TestElicitationRequestStateSecondQuestionBadSchema: of two questions a
+// 2026-07-28 server asks at once, the second's form is one the spec does
+// not allow: once the first is answered, the call fails with the reason
+// (the resumed reply still answers it, and the model goes on).
+func TestElicitationRequestStateSecondQuestionBadSchema(t *testing.T) {
+	t.Parallel()
+	s := sdk.NewServer(&sdk.Implementation{Name: "mrtr-two", Version: "0.1.0"}, nil)
+	s.AddTool(&sdk.Tool{Name: "confirm", Description: "Confirms.", InputSchema: map[string]any{"type": "object"},
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{
+				"q1": &sdk.ElicitParams{Message: "Sure?", RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"ok": map[string]any{"type": "boolean"}}}},
+				"q2": &sdk.ElicitParams{Message: "Who?", RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{
+					"people": map[string]any{"type": "array", "items": map[string]any{"type": "object"}}}}},
+			}}, nil
+		})
+	srv := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, &sdk.StreamableHTTPOptions{Stateless: true}))
+	t.Cleanup(srv.Close)
+	st := newToolStack(t, map[string]llm.Provider{"openai": callsTool("confirm", `{}`)}, nil)
+	token, conn, mcpID := st.serverUser("mrtr", "MRTR", srv.URL)
+
+	r := st.sendTool(token, toolMsg{ConnectionID: conn, Message: "go", MCPConnectionIDs: []string{mcpID}})
+	if len(r.elicitations) != 1 || r.elicitations[0].Message != "Sure?" {
+		t.Fatalf("first reply %s: want a pause on the first question", r.raw)
+	}
+	w := answerOn(st.h, token, conn, elicitationInput{Token: r.elicitations[0].Token, Action: "accept", Content: map[string]any{"ok": true}})
+	if w.Code != http.StatusOK {
+		t.Fatalf("answer: %d %s", w.Code, w.Body)
+	}
+	r = parseReply(t, w.Body.String())
+	if len(r.elicitations) != 0 || len(r.results) != 1 || !r.results[0].IsError || !strings.Contains(r.results[0].text(), "array of objects") ||
+		!strings.Contains(r.text, "got: ") || !r.done {
+		t.Errorf("resumed reply %s: want the call failed with the reason, the model's answer, [DONE]", r.raw)
+	}
+}

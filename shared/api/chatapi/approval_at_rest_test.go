@@ -25,9 +25,7 @@ import (
 func TestPausedReplyKeepsNoToken(t *testing.T) {
 	t.Parallel()
 	s := newToolStack(t, nil, nil)
-	_, token := s.user()
-	mcpID := s.connectReference(token)
-	conn := s.connect(token, "openai", "gpt-4o-mini")
+	token, conn, mcpID := s.referenceUser()
 	conv := s.newConversation(token, "Logging")
 	w := s.sendWithin(token, map[string]any{"connection_id": conn, "message": "use toggle-simulated-logging", "context": []any{},
 		"mcp_connection_ids": []string{mcpID}, "conversation_id": conv.ID}, patience)

@@ -36,9 +36,7 @@ const architectureDoc = "demo://resource/static/document/architecture.md"
 func TestAttachmentReachesModel(t *testing.T) {
 	t.Parallel()
 	s := newToolStack(t, nil, nil)
-	_, token := s.user()
-	mcpID := s.connectReference(token)
-	conn := s.connect(token, "openai", "gpt-4o-mini")
+	token, conn, mcpID := s.referenceUser()
 	cv := s.newConversation(token, "")
 
 	r := s.sendTool(token, toolMsg{ConnectionID: conn, Message: "What does this say?"}) // warm-up: no attachment

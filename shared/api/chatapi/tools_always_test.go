@@ -35,9 +35,7 @@ const toggleTool = "toggle-simulated-logging"
 func TestAlwaysAllowBindsToTheEndpoint(t *testing.T) {
 	t.Parallel()
 	s := newToolStack(t, nil, nil)
-	_, token := s.user()
-	ref := s.connectReference(token)
-	conn := s.connect(token, "openai", "gpt-4o-mini")
+	token, conn, ref := s.referenceUser()
 	ask := func(mcpID string) reply {
 		t.Helper()
 		return s.sendTool(token, toolMsg{ConnectionID: conn, Message: "use " + toggleTool, MCPConnectionIDs: []string{mcpID}})

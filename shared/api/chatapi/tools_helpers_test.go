@@ -62,15 +62,23 @@ func (s *stack) connectReference(token string) string {
 	return s.connectMCP(token, seeddata.LocalReferenceID, "")
 }
 
+// referenceUser makes a user connected to the real reference server and
+// to a model (gpt-4o-mini of openai): the user's token, the chat
+// connection and the MCP connection.
+func (s *stack) referenceUser() (token, conn, mcpID string) {
+	s.t.Helper()
+	_, token = s.user()
+	mcpID = s.connectReference(token)
+	return token, s.connect(token, "openai", "gpt-4o-mini"), mcpID
+}
+
 // pausedReply makes a user with the reference server connected and a
 // reply paused for the approval of its toggle-simulated-logging (not
 // read-only), and answers the user's token, the chat and MCP connections
 // and the paused reply.
 func (s *stack) pausedReply() (token, conn, mcpID string, r reply) {
 	s.t.Helper()
-	_, token = s.user()
-	mcpID = s.connectReference(token)
-	conn = s.connect(token, "openai", "gpt-4o-mini")
+	token, conn, mcpID = s.referenceUser()
 	r = s.sendTool(token, toolMsg{ConnectionID: conn, Message: "use toggle-simulated-logging", MCPConnectionIDs: []string{mcpID}})
 	if r.approval == nil {
 		s.t.Fatalf("no approval: %s", r.raw)

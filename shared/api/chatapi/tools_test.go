@@ -34,9 +34,7 @@ const referenceName = "Everything (local reference server)"
 func TestToolLoopReferenceServer(t *testing.T) {
 	t.Parallel()
 	s := newToolStack(t, nil, nil)
-	_, token := s.user()
-	mcpID := s.connectReference(token)
-	conn := s.connect(token, "openai", "gpt-4o-mini")
+	token, conn, mcpID := s.referenceUser()
 
 	r := s.sendTool(token, toolMsg{ConnectionID: conn, Message: "Please use get-sum with 2 and 3", MCPConnectionIDs: []string{mcpID}})
 	if len(r.calls) != 1 || len(r.results) != 1 || !r.done || r.approval != nil || len(r.errors) > 0 {
@@ -490,9 +488,7 @@ func TestToolKeyNeverLeaves(t *testing.T) {
 func TestToolReferenceImageAndLongRun(t *testing.T) {
 	t.Parallel()
 	s := newToolStack(t, nil, nil)
-	_, token := s.user()
-	mcpID := s.connectReference(token)
-	conn := s.connect(token, "openai", "gpt-4o-mini")
+	token, conn, mcpID := s.referenceUser()
 
 	r := s.sendTool(token, toolMsg{ConnectionID: conn, Message: "use get-tiny-image", MCPConnectionIDs: []string{mcpID}})
 	if len(r.results) != 1 || r.results[0].IsError || !r.done {

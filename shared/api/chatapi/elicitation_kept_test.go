@@ -95,9 +95,7 @@ func readUntilQuestion(t *testing.T, br *bufio.Reader) elicitationJSON {
 	t.Helper()
 	for {
 		f := chattest.ReadData(t, br)
-		if strings.HasPrefix(f, "event: elicitation\ndata: ") {
-			var e elicitationJSON
-			storetest.Must(t, json.Unmarshal([]byte(strings.TrimSpace(strings.TrimPrefix(f, "event: elicitation\ndata: "))), &e), "elicitation")
+		if e, ok := questionIn(t, f); ok {
 			return e
 		}
 		if f == "" || f == chattest.DoneFrame || strings.HasPrefix(f, "event: error") {

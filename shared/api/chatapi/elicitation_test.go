@@ -172,6 +172,18 @@ func elicitStack(t *testing.T, tool string, tweak func(*chatapi.Options)) (*stac
 	return s, es, token, conn, mcpID
 }
 
+// questionIn decodes frame f when it is an elicitation event.
+func questionIn(t *testing.T, f string) (elicitationJSON, bool) {
+	t.Helper()
+	data, ok := strings.CutPrefix(f, "event: elicitation\ndata: ")
+	if !ok {
+		return elicitationJSON{}, false
+	}
+	var e elicitationJSON
+	storetest.Must(t, json.Unmarshal([]byte(strings.TrimSpace(data)), &e), "elicitation frame")
+	return e, true
+}
+
 // askThrough sends the message calling the stack's tool over a real
 // connection, reads up to the elicitation event, lets answer answer it,
 // and answers the whole reply.
@@ -186,9 +198,7 @@ func askThrough(t *testing.T, s *stack, token, conn, mcpID string, answer func(e
 	for {
 		f := chattest.ReadData(t, br)
 		all.WriteString(f)
-		if strings.HasPrefix(f, "event: elicitation\ndata: ") {
-			var e elicitationJSON
-			storetest.Must(t, json.Unmarshal([]byte(strings.TrimSpace(strings.TrimPrefix(f, "event: elicitation\ndata: "))), &e), "elicitation")
+		if e, ok := questionIn(t, f); ok {
 			answer(e)
 			break
 		}

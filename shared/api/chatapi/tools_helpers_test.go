@@ -210,8 +210,7 @@ func parseReply(t *testing.T, body string) reply {
 			r.order = append(r.order, "approval")
 			continue
 		case strings.HasPrefix(f, "event: elicitation\ndata: "):
-			var e elicitationJSON
-			storetest.Must(t, json.Unmarshal([]byte(strings.TrimPrefix(f, "event: elicitation\ndata: ")), &e), "elicitation frame")
+			e, _ := questionIn(t, f)
 			r.elicitations = append(r.elicitations, e)
 			r.order = append(r.order, "elicitation")
 			continue

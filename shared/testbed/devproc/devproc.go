@@ -105,9 +105,6 @@ func Start(ctx context.Context, o Options) (*Devserver, error) {
 	}
 }
 
-// Logs is everything the devserver printed so far.
-func (d *Devserver) Logs() string { return d.logs.String() }
-
 // Stop ends the devserver (SIGTERM, then SIGKILL after 8 s) and removes
 // its data directory.
 func (d *Devserver) Stop() {

@@ -12,7 +12,6 @@ import (
 	"sync"
 	"testing"
 
-	"aiwork/shared/api/apitest"
 	"aiwork/shared/api/mcpapi"
 	"aiwork/shared/domain"
 	"aiwork/shared/mcp/mcpauth"
@@ -159,17 +158,8 @@ func newProtected(t *testing.T, as *fakeAS, openInitialize bool) *protected {
 // registry address it ends at.
 func (s *stack) signInTo(token, serverID string) url.Values {
 	s.t.Helper()
-	w := apitest.Do(s.h, http.MethodPost, mcpapi.OAuthStartPath, token, `{"server_id":"`+serverID+`"}`, nil)
-	got := apitest.Decode[struct {
-		AuthorizationURL string `json:"authorization_url"`
-	}](s.t, w, http.StatusOK)
-	var cookie *http.Cookie
-	for _, c := range w.Result().Cookies() {
-		if c.Name == "mcp_oauth_browser" {
-			cookie = c
-		}
-	}
-	return s.callback(approve(s.t, got.AuthorizationURL), cookie)
+	authURL, cookie := s.startSignIn(token, serverID)
+	return s.callback(approve(s.t, authURL), cookie)
 }
 
 func newFlowStack(t *testing.T, endpoint string) (s *stack, uid, token string) {

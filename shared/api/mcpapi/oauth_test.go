@@ -32,18 +32,16 @@ func newSignInStack(t *testing.T) *stack {
 	return s
 }
 
-// start posts a sign-in start and answers the authorization URL and the
-// browser cookie it set.
-func (s *stack) start(token string) (string, *http.Cookie) {
+// start posts a sign-in start to the OAuth example (startSignIn).
+func (s *stack) start(token string) (string, *http.Cookie) { return s.startSignIn(token, signInServer) }
+
+// startSignIn posts a sign-in start for serverID and answers the
+// authorization URL and the browser cookie it set.
+func (s *stack) startSignIn(token, serverID string) (string, *http.Cookie) {
 	s.t.Helper()
-	w := apitest.Do(s.h, http.MethodPost, mcpapi.OAuthStartPath, token, `{"server_id":"`+signInServer+`"}`, nil)
-	var got struct {
-		AuthorizationURL string   `json:"authorization_url"`
-		Scopes           []string `json:"scopes"`
-	}
-	got = apitest.Decode[struct {
-		AuthorizationURL string   `json:"authorization_url"`
-		Scopes           []string `json:"scopes"`
+	w := apitest.Do(s.h, http.MethodPost, mcpapi.OAuthStartPath, token, `{"server_id":"`+serverID+`"}`, nil)
+	got := apitest.Decode[struct {
+		AuthorizationURL string `json:"authorization_url"`
 	}](s.t, w, http.StatusOK)
 	var cookie *http.Cookie
 	for _, c := range w.Result().Cookies() {

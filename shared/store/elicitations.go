@@ -155,10 +155,7 @@ func (s *Store) ReopenElicitation(ctx context.Context, uid, tokenHash string, an
 		ExpressionAttributeNames:  map[string]string{"#action": "action"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":at": &types.AttributeValueMemberN{Value: strconv.FormatInt(answeredAt.UnixMilli(), 10)}},
 	})
-	if err != nil && !isConditionFailed(err) {
-		return fmt.Errorf("reopen elicitation: %w", err)
-	}
-	return nil
+	return conditional("reopen elicitation", err, nil) // nothing to do: answered at another time, or gone
 }
 
 // CloseElicitation marks a held question no longer waited for (its call
@@ -171,10 +168,7 @@ func (s *Store) CloseElicitation(ctx context.Context, uid, tokenHash string, now
 		ConditionExpression:       aws.String("attribute_exists(PK)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":now": &types.AttributeValueMemberN{Value: strconv.FormatInt(now.UnixMilli(), 10)}},
 	})
-	if err != nil && !isConditionFailed(err) {
-		return fmt.Errorf("close elicitation: %w", err)
-	}
-	return nil
+	return conditional("close elicitation", err, nil) // gone: nothing to close
 }
 
 // TakeElicitation takes a paused reply's question once, from chat

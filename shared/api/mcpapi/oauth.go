@@ -108,7 +108,7 @@ func (s *Service) oauthStart(w http.ResponseWriter, r *http.Request) error {
 	redirect := httpx.PublicURL(r, s.publicURL) + OAuthCallbackPath
 	identity := mcpauth.Identity{MetadataURL: s.clientMetadataURL(r), RedirectURL: redirect, ClientName: clientName,
 		Registrations: registrations{s}}
-	prev, hadSignIn := s.previousSignIn(r.Context(), uid, srv.ID, endpoint)
+	prevConn, prev, hadSignIn := s.previousSignIn(r.Context(), uid, srv.ID, endpoint)
 	if hadSignIn && prev.Grant.Issuer != "" && prev.Grant.Issuer != found.Auth.Issuer {
 		// The server moved to another authorization server: its client and
 		// tokens there are not used here (ClientFor registers with the new
@@ -124,7 +124,9 @@ func (s *Service) oauthStart(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return oauthError(r.Context(), err)
 	}
-	found.Scopes = s.widerScopes(r.Context(), uid, srv.ID, endpoint, found.Scopes)
+	// The scope the server asked for when it last refused this user's
+	// sign-in for lack of it (403 insufficient_scope).
+	found.Scopes = addScopes(found.Scopes, prevConn.SignInScope)
 	if hadSignIn && prev.Grant.Issuer == found.Auth.Issuer {
 		// Signing in again keeps what the last sign-in had (SEP-2350: the
 		// union of what was granted and what the server asks for now).
@@ -329,29 +331,23 @@ func (s *Service) revokeSignIn(ctx context.Context, uid, cid string) {
 	}
 }
 
-// previousSignIn is the grant of the user's last sign-in to this server
-// and endpoint, when there is one that can be read.
-func (s *Service) previousSignIn(ctx context.Context, uid, serverID, endpoint string) (mcpauth.Sealed, bool) {
+// previousSignIn is the user's last sign-in to this server and endpoint:
+// its connection (zero when there is none) and its grant, when there is
+// one that can be read.
+func (s *Service) previousSignIn(ctx context.Context, uid, serverID, endpoint string) (domain.MCPConnection, mcpauth.Sealed, bool) {
 	c, err := s.st.GetMCPConnection(ctx, uid, signInConnectionID(uid, serverID, endpoint))
-	if err != nil || !c.OAuth || len(c.SealedAPIKey) == 0 {
-		return mcpauth.Sealed{}, false
+	if err != nil {
+		return domain.MCPConnection{}, mcpauth.Sealed{}, false
+	}
+	if !c.OAuth || len(c.SealedAPIKey) == 0 {
+		return c, mcpauth.Sealed{}, false
 	}
 	plain, err := s.sealer.Open(c.SealedAPIKey, uid, c.ServerID)
 	if err != nil {
-		return mcpauth.Sealed{}, false
+		return c, mcpauth.Sealed{}, false
 	}
 	sealed, err := mcpauth.DecodeSealed(plain)
-	return sealed, err == nil
-}
-
-// widerScopes adds to scopes the scope the server asked for when it last
-// refused this user's sign-in for lack of it (403 insufficient_scope).
-func (s *Service) widerScopes(ctx context.Context, uid, serverID, endpoint string, scopes []string) []string {
-	c, err := s.st.GetMCPConnection(ctx, uid, signInConnectionID(uid, serverID, endpoint))
-	if err != nil || c.SignInScope == "" {
-		return scopes
-	}
-	return addScopes(scopes, c.SignInScope)
+	return c, sealed, err == nil
 }
 
 // addScopes is scopes and the space-separated more, each once, in order.

@@ -331,7 +331,36 @@ func (a *adapter) message(ctx context.Context, body any) (approval string, err e
 		b, _ := io.ReadAll(res.Body)
 		return "", fmt.Errorf("HTTP %d: %s", res.StatusCode, b)
 	}
-	sc := bufio.NewScanner(res.Body)
+	err = readStream(res.Body, func(event, data string) (bool, error) {
+		switch event {
+		case "tool_approval":
+			var p struct {
+				Token string `json:"token"`
+			}
+			if err := json.Unmarshal([]byte(data), &p); err != nil {
+				return true, err
+			}
+			approval = p.Token
+			return true, nil
+		case "elicitation":
+			return a.answerElicitation(ctx, body, data)
+		case "error":
+			return true, fmt.Errorf("stream error: %s", data)
+		case "":
+			if isSignInFrame(data) {
+				return true, a.stepUp(ctx, body, data)
+			}
+		}
+		return data == "[DONE]", nil
+	})
+	return approval, err
+}
+
+// readStream reads a reply's SSE stream, logging each data frame and
+// handing it, with its event name ("" for plain data), to frame until frame
+// says stop; a stream that ends first is an error (no [DONE]).
+func readStream(r io.Reader, frame func(event, data string) (stop bool, err error)) error {
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 8<<20)
 	event := ""
 	for sc.Scan() {
@@ -342,36 +371,16 @@ func (a *adapter) message(ctx context.Context, body any) (approval string, err e
 		case strings.HasPrefix(line, "data: "):
 			data := strings.TrimPrefix(line, "data: ")
 			logf("%s %s", cmpEvent(event), clipLine(data))
-			switch event {
-			case "tool_approval":
-				var p struct {
-					Token string `json:"token"`
-				}
-				if err := json.Unmarshal([]byte(data), &p); err != nil {
-					return "", err
-				}
-				return p.Token, nil
-			case "elicitation":
-				if done, err := a.answerElicitation(ctx, body, data); err != nil || done {
-					return "", err
-				}
-			case "error":
-				return "", fmt.Errorf("stream error: %s", data)
-			case "":
-				if isSignInFrame(data) {
-					return "", a.stepUp(ctx, body, data)
-				}
-			}
-			if data == "[DONE]" {
-				return "", nil
+			if stop, err := frame(event, data); err != nil || stop {
+				return err
 			}
 			event = ""
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return "", err
+		return err
 	}
-	return "", errors.New("the stream ended without [DONE]")
+	return errors.New("the stream ended without [DONE]")
 }
 
 func cmpEvent(e string) string {

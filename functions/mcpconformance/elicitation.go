@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 )
 
 // answerElicitation answers a server's question (the elicitation event) as
@@ -53,43 +51,34 @@ func (a *adapter) answerElicitation(ctx context.Context, message any, data strin
 		_, _ = io.Copy(io.Discard, res.Body)
 		return false, nil
 	case http.StatusOK:
-		return true, a.followResumed(ctx, body, res.Body)
+		signin, err := a.followResumed(ctx, body, res.Body)
+		if err == nil && signin != "" {
+			// The resumed call asks for sign-in: as a reply the message's own stream pauses on.
+			err = a.stepUp(ctx, body, signin)
+		}
+		return true, err
 	}
 	b, _ := io.ReadAll(res.Body)
 	return false, fmt.Errorf("answer: HTTP %d: %s", res.StatusCode, b)
 }
 
 // followResumed reads a resumed reply's stream to its end, answering the
-// questions it asks again.
-func (a *adapter) followResumed(ctx context.Context, message any, r io.Reader) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 8<<20)
-	event := ""
-	for sc.Scan() {
-		line := sc.Text()
+// questions it asks again; a reply that pauses for sign-in again returns
+// that tool_signin frame's data.
+func (a *adapter) followResumed(ctx context.Context, message any, r io.Reader) (signin string, err error) {
+	err = readStream(r, func(event, data string) (bool, error) {
 		switch {
-		case strings.HasPrefix(line, "event: "):
-			event = strings.TrimPrefix(line, "event: ")
-		case strings.HasPrefix(line, "data: "):
-			data := strings.TrimPrefix(line, "data: ")
-			logf("%s %s", cmpEvent(event), clipLine(data))
-			switch {
-			case event == "elicitation":
-				if done, err := a.answerElicitation(ctx, message, data); err != nil || done {
-					return err
-				}
-			case event == "error":
-				return fmt.Errorf("stream error: %s", data)
-			case event == "tool_approval":
-				return errors.New("a resumed reply asked for an approval")
-			case data == "[DONE]":
-				return nil
-			}
-			event = ""
+		case event == "elicitation":
+			return a.answerElicitation(ctx, message, data)
+		case event == "error":
+			return true, fmt.Errorf("stream error: %s", data)
+		case event == "tool_approval":
+			return true, errors.New("a resumed reply asked for an approval")
+		case event == "" && isSignInFrame(data):
+			signin = data
+			return true, nil
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return err
-	}
-	return errors.New("the resumed stream ended without [DONE]")
+		return data == "[DONE]", nil
+	})
+	return signin, err
 }

@@ -65,35 +65,7 @@ func (a *adapter) readResumed(ctx context.Context, message any, res *http.Respon
 		b, _ := io.ReadAll(res.Body)
 		return "", fmt.Errorf("resume after sign-in: HTTP %d: %s", res.StatusCode, b)
 	}
-	var paused string
-	err = a.followResumed(ctx, message, &signInWatch{r: res.Body, seen: &paused})
-	if paused != "" {
-		return paused, nil
-	}
-	return "", err
-}
-
-// signInWatch reads a stream through, noting a tool_signin frame's data
-// (followResumed reads data frames it does not know past).
-type signInWatch struct {
-	r    io.Reader
-	seen *string
-	line []byte
-}
-
-func (w *signInWatch) Read(p []byte) (int, error) {
-	n, err := w.r.Read(p)
-	for _, c := range p[:n] {
-		if c != '\n' {
-			w.line = append(w.line, c)
-			continue
-		}
-		if l := string(w.line); len(l) > 6 && l[:6] == "data: " && isSignInFrame(l[6:]) {
-			*w.seen = l[6:]
-		}
-		w.line = w.line[:0]
-	}
-	return n, err
+	return a.followResumed(ctx, message, res.Body)
 }
 
 func isSignInFrame(data string) bool {

@@ -97,6 +97,13 @@ export function fakeSignInFailures(api: FakeApi, failures: Record<string, FakeSi
   }
 }
 
+/** POST /api/v1/mcp-connections/openai on `api`: the local demo model connects as `id`, on the model asked for. */
+export function fakeDemoConnect(api: FakeApi, id = 'chat-conn'): void {
+  api.route('POST /api/v1/mcp-connections/openai', (req) =>
+    jsonResponse(200, { id, server_name: 'OpenAI GPT (local demo)', model: (req.body as { model: string }).model, demo: true }),
+  );
+}
+
 /** A promise plus its resolver, to hold an answer until the test releases it. */
 export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
   let resolve!: (value: T) => void;

@@ -9,7 +9,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
-import { fakeConversations, installFakeApi, sseData, sseResponse, sseStream, SSE_DONE, type FakeApi, type FakeConversations } from '../../../test/fake-api';
+import { fakeConversations, fakeDemoConnect, installFakeApi, sseData, sseResponse, sseStream, SSE_DONE, type FakeApi, type FakeConversations } from '../../../test/fake-api';
 import { jsonResponse } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
 import { renderApp } from '../../../test/render-app';
@@ -68,9 +68,7 @@ beforeEach(() => {
   api = installFakeApi();
   convs = fakeConversations(api);
   api.route('GET /api/v1/mcp-connections/tools', () => jsonResponse(200, { servers: [SERVER], always_allowed: [] }));
-  api.route('POST /api/v1/mcp-connections/openai', (req) =>
-    jsonResponse(200, { id: 'chat-conn', server_name: 'OpenAI GPT (local demo)', model: (req.body as { model: string }).model, demo: true }),
-  );
+  fakeDemoConnect(api);
   onMessage = () => sseResponse([sseData({ tool_call: CALL }), asked()]);
   // A new message is kept with its conversation, as the server does; an answer is not a new message.
   api.route('POST /api/v1/mcp-connections/message', (req) => {

@@ -7,7 +7,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
-import { fakeConversations, installFakeApi, type FakeApi } from '../../../test/fake-api';
+import { fakeConversations, fakeDemoConnect, installFakeApi, type FakeApi } from '../../../test/fake-api';
 import { jsonResponse } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
 import { renderApp } from '../../../test/render-app';
@@ -81,9 +81,7 @@ beforeEach(() => {
     route(key, key === 'POST /api/v1/mcp-connections/message' ? (req) => convs.keepStream(req.body, handler(req)) : handler);
   tools = { servers: [SERVER], always_allowed: [] };
   api.route('GET /api/v1/mcp-connections/tools', () => jsonResponse(200, tools));
-  api.route('POST /api/v1/mcp-connections/openai', (req) =>
-    jsonResponse(200, { id: 'chat-conn', server_name: 'OpenAI GPT (local demo)', model: (req.body as { model: string }).model, demo: true }),
-  );
+  fakeDemoConnect(api);
   api.route('POST /api/v1/mcp-connections/message', () => sse([frame({ content: 'Hello' }), DONE]));
 });
 

@@ -10,6 +10,7 @@ import { clearNotificationsForTests } from '../../../components/notifications/no
 import { resetAuthForTests } from '../../../lib/auth-session';
 import {
   fakeConversations,
+  fakeDemoConnect,
   installFakeApi,
   sseData,
   SSE_DONE,
@@ -42,9 +43,7 @@ beforeEach(() => {
   startSignedIn();
   api = installFakeApi();
   convs = fakeConversations(api);
-  api.route('POST /api/v1/mcp-connections/openai', (req) =>
-    jsonResponse(200, { id: 'conn-1', server_name: 'OpenAI GPT (local demo)', model: (req.body as { model: string }).model, demo: true }),
-  );
+  fakeDemoConnect(api, 'conn-1');
   api.route('GET /api/v1/mcp-connections/tools', () => jsonResponse(200, { servers: [], always_allowed: [] }));
   answer = () => sseResponse([sseData({ content: 'Hello there' }), SSE_DONE]);
   api.route(STREAM, (req) => convs.keepStream(req.body, answer()));

@@ -6,25 +6,11 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
-import { fakeConversations, installFakeApi, type FakeApi } from '../../../test/fake-api';
+import { fakeConversations, fakeDemoConnect, installFakeApi, sseData, sseResponse, SSE_DONE, type FakeApi } from '../../../test/fake-api';
 import { jsonResponse } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
 import { renderApp } from '../../../test/render-app';
 import { startSignedIn } from '../../../test/session';
-
-const enc = new TextEncoder();
-function sse(frames: string[]): Response {
-  return new Response(
-    new ReadableStream<Uint8Array>({
-      start(c) {
-        for (const f of frames) c.enqueue(enc.encode(f));
-        c.close();
-      },
-    }),
-    { status: 200, headers: { 'Content-Type': 'text/event-stream' } },
-  );
-}
-const frame = (v: unknown) => `data: ${JSON.stringify(v)}\n\n`;
 
 const EVERYTHING = 'Everything (local reference server)';
 const SERVER = {
@@ -84,10 +70,8 @@ beforeEach(() => {
     route(key, key === 'POST /api/v1/mcp-connections/message' ? (req) => convs.keepStream(req.body, handler(req)) : handler);
   prompts = PROMPTS;
   api.route('GET /api/v1/mcp-connections/tools', () => jsonResponse(200, { servers: [SERVER], always_allowed: [] }));
-  api.route('POST /api/v1/mcp-connections/openai', (req) =>
-    jsonResponse(200, { id: 'chat-conn', server_name: 'OpenAI GPT (local demo)', model: (req.body as { model: string }).model, demo: true }),
-  );
-  api.route('POST /api/v1/mcp-connections/message', () => sse([frame({ content: 'I received the resource' }), 'data: [DONE]\n\n']));
+  fakeDemoConnect(api);
+  api.route('POST /api/v1/mcp-connections/message', () => sseResponse([sseData({ content: 'I received the resource' }), SSE_DONE]));
   api.route('GET /api/v1/mcp-connections/prompts', () => jsonResponse(200, prompts));
   api.route('GET /api/v1/mcp-connections/resources', () => jsonResponse(200, RESOURCES));
   api.route('POST /api/v1/mcp-connections/mcp-conn-1/prompts/get', (req) => {

@@ -8,7 +8,7 @@ import { TAB_TITLE_CHARS } from '../constants';
 import { displayText } from '../menu/display';
 import { DEFAULT_PROVIDER, firstModel, isProviderId, modelFor, type ProviderId } from '../providers';
 import { isLongMessage } from '../summary';
-import { approvalExpired, isPaused, mapBlock, pauseOf, resultState } from './message-parts';
+import { approvalExpired, isPaused, mapBlock, pauseOf, resultState, samePause } from './message-parts';
 import type { ChatMessage, ChatState, ChatTab, MessageRole, MessageUsage, PendingApproval, PendingElicitation, PendingSignIn, ToolBlock, ToolContent } from './types';
 
 /** A tool block keeps this many of its newest log lines. */
@@ -237,8 +237,6 @@ function finish(m: ChatMessage, usage?: MessageUsage): ChatMessage {
 
 const logText = (data: unknown): string => (typeof data === 'string' ? data : JSON.stringify(data) ?? String(data));
 
-const sameQuestion = (a: PendingElicitation, b: PendingElicitation): boolean => (a.id && b.id ? a.id === b.id : a.token !== '' && a.token === b.token);
-
 function ask(m: ChatMessage, e: PendingElicitation): ChatMessage {
   const call: ToolCallInput = { id: e.callId, serverId: e.serverId, serverName: e.serverName, tool: e.tool, arguments: null };
   const known = m.blocks?.find((b): b is ToolBlock => b.kind === 'tool' && b.id === e.callId);
@@ -393,8 +391,8 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return mapMessage(state, action.tabId, action.messageId, (m) => {
         const current = m.elicitation;
         // Answered before this stream ended: the answer's own stream carries the reply on.
-        if (current && sameQuestion(current, action.elicitation) && current.status !== 'pending') return m;
-        if (!current || !sameQuestion(current, action.elicitation)) {
+        if (current && samePause(current, action.elicitation) && current.status !== 'pending') return m;
+        if (!current || !samePause(current, action.elicitation)) {
           if (m.complete) return m;
           return ask(m, { ...action.elicitation, live: false });
         }

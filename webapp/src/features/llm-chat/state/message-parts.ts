@@ -110,6 +110,11 @@ export function elicitationFrom(e: StreamElicitation, target: Pick<PendingElicit
   return out;
 }
 
+/** The same pause (approval or question): by id (history keeps no token), else by token (a pause kept before ids). */
+export function samePause(a: Pick<PendingApproval, 'id' | 'token'>, b: Pick<PendingApproval, 'id' | 'token'>): boolean {
+  return a.id && b.id ? a.id === b.id : a.token !== '' && a.token === b.token;
+}
+
 /** The approval's time is up (an unreadable time never expires here: the server decides). */
 export function approvalExpired(approval: Pick<PendingApproval, 'expiresAt'>, nowMs: number): boolean {
   const at = Date.parse(approval.expiresAt);

@@ -15,8 +15,7 @@ import { isRecord, strList } from '../../../lib/api/wire';
 import { isProviderId, modelFor } from '../providers';
 import { isLongMessage } from '../summary';
 import { restoreUsage } from '../usage';
-import { freshChatState } from './chat-state';
-import { TOOL_LOG_LINES } from './chat-state';
+import { freshChatState, TOOL_LOG_LINES } from './chat-state';
 import type { ChatMessage, ChatState, ChatTab, MessageBlock, PendingApproval, PendingElicitation, PendingSignIn, ToolBlock, ToolCallState, ToolContent, ToolLogLine } from './types';
 
 const str = (v: unknown): v is string => typeof v === 'string';

@@ -9,8 +9,8 @@ import { interpretEvent, readApproval, readElicitation, readToolSignin } from '.
 import type { ServerMessage } from '../api/conversations';
 import { messageUsage } from '../usage';
 import { chatReducer, createMessage, type ChatAction } from './chat-state';
-import { approvalFrom, elicitationFrom, signinFrom } from './message-parts';
-import type { ChatMessage, ChatState, PendingApproval, PendingElicitation } from './types';
+import { approvalFrom, elicitationFrom, samePause, signinFrom } from './message-parts';
+import type { ChatMessage, ChatState } from './types';
 
 /**
  * The index into `text` (UTF-16) after `bytes` bytes of its UTF-8 form (an
@@ -154,24 +154,17 @@ export function withoutRetried(messages: readonly ServerMessage[]): ServerMessag
   return out;
 }
 
-/** The same pause: by id (history keeps no token), else by token (a pause kept before ids). */
-function sameApproval(a: PendingApproval, b: PendingApproval): boolean {
-  return a.id && b.id ? a.id === b.id : a.token !== '' && a.token === b.token;
-}
-
-const sameQuestion = (a: PendingElicitation, b: PendingElicitation): boolean => (a.id && b.id ? a.id === b.id : a.token !== '' && a.token === b.token);
-
 /** Keeps what only this browser knew of a message it had already. */
 function keepLocal(fresh: ChatMessage, old: ChatMessage): ChatMessage {
   const merged: ChatMessage = { ...fresh, id: old.id, summary: old.summary, summaryRequested: old.summaryRequested, showFull: old.showFull };
   if (old.summaryUsage) merged.summaryUsage = old.summaryUsage;
-  if (fresh.approval && old.approval && sameApproval(old.approval, fresh.approval)) {
+  if (fresh.approval && old.approval && samePause(old.approval, fresh.approval)) {
     // This browser saw the pause: its copy has the connection to resume on,
     // and how the user's answer went (a refused token ended the reply).
     if (old.approval.status === 'pending') merged.approval = old.approval;
     else return { ...merged, complete: old.complete, approval: old.approval, blocks: old.blocks };
   }
-  if (fresh.elicitation && old.elicitation && sameQuestion(old.elicitation, fresh.elicitation)) {
+  if (fresh.elicitation && old.elicitation && samePause(old.elicitation, fresh.elicitation)) {
     // Likewise a server's question: this browser's copy has its token and connection.
     if (old.elicitation.status === 'pending') merged.elicitation = { ...old.elicitation, live: fresh.elicitation.live };
     else if (!fresh.elicitation.live) return { ...merged, complete: old.complete, elicitation: old.elicitation, blocks: old.blocks };

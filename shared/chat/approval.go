@@ -71,9 +71,7 @@ func savePaused(ctx context.Context, st *store.Store, uid string, p pausedReply,
 	if err != nil {
 		return "", time.Time{}, err
 	}
-	raw := make([]byte, 32)
-	_, _ = rand.Read(raw)
-	token := "ta_" + base64.RawURLEncoding.EncodeToString(raw)
+	token := newToken("ta_")
 	expires := now.Add(ApprovalTTL)
 	if err := st.SaveToolApproval(ctx, uid, tokenHash(token), store.ToolApproval{State: state, Expires: expires, ConnectionID: p.ConnectionID}); err != nil {
 		return "", time.Time{}, err
@@ -81,17 +79,25 @@ func savePaused(ctx context.Context, st *store.Store, uid string, p pausedReply,
 	return token, expires, nil
 }
 
+// newToken is a random single-use token; only its hash is stored.
+func newToken(prefix string) string {
+	raw := make([]byte, 32)
+	_, _ = rand.Read(raw)
+	return prefix + base64.RawURLEncoding.EncodeToString(raw)
+}
+
 func tokenHash(token string) string {
 	sum := sha256.Sum256([]byte(token))
 	return hex.EncodeToString(sum[:])
 }
 
-// approvalKey is the hash a's token or id names the approval by.
-func approvalKey(a Approval) string {
-	if a.Token != "" {
-		return tokenHash(a.Token)
+// pauseKey is the hash an answer names what it answers by: its token's,
+// or its id (the hash itself, as history shows it).
+func pauseKey(token, id string) string {
+	if token != "" {
+		return tokenHash(token)
 	}
-	return a.ID
+	return id
 }
 
 // resume takes the paused reply req.Approval names, once (of concurrent
@@ -131,7 +137,7 @@ func (e *Engine) takePaused(ctx context.Context, req Request, now time.Time) (pa
 	if req.SignIn != nil {
 		return e.takeSignIn(ctx, req, now)
 	}
-	a, err := e.st.TakeToolApproval(ctx, req.UserID, approvalKey(*req.Approval), req.ConnectionID, now)
+	a, err := e.st.TakeToolApproval(ctx, req.UserID, pauseKey(req.Approval.Token, req.Approval.ID), req.ConnectionID, now)
 	switch {
 	case errors.Is(err, store.ErrApprovalOtherConnection):
 		return pausedReply{}, refuse(Conflict, msgOtherConnection)

@@ -2,8 +2,6 @@ package chat
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -60,12 +58,7 @@ type ElicitationAnswer struct {
 	Content map[string]any
 }
 
-func (a ElicitationAnswer) key() string {
-	if a.Token != "" {
-		return tokenHash(a.Token)
-	}
-	return a.ID
-}
+func (a ElicitationAnswer) key() string { return pauseKey(a.Token, a.ID) }
 
 // What the user and the model are told of a question left unanswered.
 const msgNotAnswered = "The server's question was not answered in time."
@@ -149,12 +142,6 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-func newToken(prefix string) string {
-	raw := make([]byte, 32)
-	_, _ = rand.Read(raw)
-	return prefix + base64.RawURLEncoding.EncodeToString(raw)
 }
 
 // refuseToServer is a question's refusal as the server is told it.

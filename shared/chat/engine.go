@@ -186,7 +186,7 @@ type Request struct {
 // Approval is the user's decision on the tool call a reply paused for.
 type Approval struct {
 	// Token is the one the tool_approval event gave; ID names the same
-	// approval as history shows it (the token's hash, approvalKey): either
+	// approval as history shows it (the token's hash, pauseKey): either
 	// does, in the caller's own partition.
 	Token    string
 	ID       string

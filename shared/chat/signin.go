@@ -41,12 +41,7 @@ type SignIn struct {
 	ID    string
 }
 
-func (s SignIn) key() string {
-	if s.Token != "" {
-		return tokenHash(s.Token)
-	}
-	return s.ID
-}
+func (s SignIn) key() string { return pauseKey(s.Token, s.ID) }
 
 // pausedSignIn is what a reply paused for a sign-in keeps of it.
 type pausedSignIn struct {

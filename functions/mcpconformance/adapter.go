@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -417,14 +418,17 @@ func (a *adapter) call(ctx context.Context, method, path string, in, out any) er
 	return json.Unmarshal(b, out)
 }
 
+// busyTries is how often a request the product answers 503 (busy: nothing
+// was done) is sent, as the web app's user would try again.
+const busyTries = 4
+
 func (a *adapter) send(ctx context.Context, method, path string, in any) (*http.Response, error) {
-	var body io.Reader
+	var b []byte
 	if in != nil {
-		b, err := json.Marshal(in)
-		if err != nil {
+		var err error
+		if b, err = json.Marshal(in); err != nil {
 			return nil, err
 		}
-		body = bytes.NewReader(b)
 	}
 	u, err := url.JoinPath(a.api, path)
 	if err != nil {
@@ -433,17 +437,46 @@ func (a *adapter) send(ctx context.Context, method, path string, in any) (*http.
 	if strings.HasSuffix(path, "/") && !strings.HasSuffix(u, "/") {
 		u += "/"
 	}
-	req, err := http.NewRequestWithContext(ctx, method, u, body)
-	if err != nil {
-		return nil, err
+	for try := 1; ; try++ {
+		var body io.Reader
+		if b != nil {
+			body = bytes.NewReader(b)
+		}
+		req, err := http.NewRequestWithContext(ctx, method, u, body)
+		if err != nil {
+			return nil, err
+		}
+		if b != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		if a.token != "" {
+			req.Header.Set("Authorization", "Bearer "+a.token)
+		}
+		res, err := a.http.Do(req)
+		if err != nil || res.StatusCode != http.StatusServiceUnavailable || try == busyTries {
+			return res, err
+		}
+		wait := retryAfter(res.Header.Get("Retry-After"))
+		res.Body.Close()
+		logf("%s %s: busy, trying again in %s", method, path, wait)
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
 	}
-	if in != nil {
-		req.Header.Set("Content-Type", "application/json")
+}
+
+// retryAfter is the wait a 503 asks for (seconds), 1 s when it names none,
+// at most 5 s.
+func retryAfter(h string) time.Duration {
+	n, err := strconv.Atoi(strings.TrimSpace(h))
+	if err != nil || n < 0 {
+		return time.Second
 	}
-	if a.token != "" {
-		req.Header.Set("Authorization", "Bearer "+a.token)
-	}
-	return a.http.Do(req)
+	return min(time.Duration(n)*time.Second, 5*time.Second)
 }
 
 func logf(format string, args ...any) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -59,10 +58,6 @@ type (
 	}
 )
 
-func (s *stack) post(path, token, body string) *httptest.ResponseRecorder {
-	return apitest.Do(s.h, http.MethodPost, path, token, body, nil)
-}
-
 // TestComposerPrompts: the reference server's prompts are listed with
 // their arguments, one is filled, and an argument's completions narrow
 // with the context, all on the caller's own connection; a server with
@@ -73,8 +68,8 @@ func TestComposerPrompts(t *testing.T) {
 	s.addServer(domain.MCPServer{ID: "everything", EndpointURL: referenceServer(t, localmcp.ModeStreamable)})
 	s.addServer(domain.MCPServer{ID: "tools-only", EndpointURL: sdkServer(t, 2, nil)})
 	_, token := s.user("prompts")
-	ref := apitest.Decode[connectionView](t, s.connect(token, map[string]any{"server_id": "everything"}), http.StatusOK)
-	plain := apitest.Decode[connectionView](t, s.connect(token, map[string]any{"server_id": "tools-only"}), http.StatusOK)
+	ref := s.connected(token, "everything")
+	plain := s.connected(token, "tools-only")
 
 	w := s.get("/api/v1/mcp-connections/prompts", token)
 	var raw []map[string]any
@@ -105,31 +100,31 @@ func TestComposerPrompts(t *testing.T) {
 				Text string `json:"text"`
 			} `json:"content"`
 		} `json:"messages"`
-	}](t, s.post(base+"/prompts/get", token, `{"name":"args-prompt","arguments":{"city":"Paris","state":"Texas"}}`), http.StatusOK)
+	}](t, s.do(base+"/prompts/get", token, `{"name":"args-prompt","arguments":{"city":"Paris","state":"Texas"}}`), http.StatusOK)
 	if len(filled.Messages) != 1 || filled.Messages[0].Role != "user" || filled.Messages[0].Content.Type != "text" ||
 		filled.Messages[0].Content.Text != "What's weather in Paris, Texas?" {
 		t.Errorf("args-prompt filled = %+v", filled)
 	}
 	// The server refuses a prompt without its required argument: the
 	// caller's mistake, in the server's words.
-	apitest.WantErrorContaining(t, s.post(base+"/prompts/get", token, `{"name":"args-prompt","arguments":{}}`), http.StatusBadRequest, "city")
-	apitest.WantError(t, s.post(base+"/prompts/get", token, `{"arguments":{}}`), http.StatusBadRequest, "name is required")
+	apitest.WantErrorContaining(t, s.do(base+"/prompts/get", token, `{"name":"args-prompt","arguments":{}}`), http.StatusBadRequest, "city")
+	apitest.WantError(t, s.do(base+"/prompts/get", token, `{"arguments":{}}`), http.StatusBadRequest, "name is required")
 
-	c := apitest.Decode[completion](t, s.post(base+"/complete", token,
+	c := apitest.Decode[completion](t, s.do(base+"/complete", token,
 		`{"ref":{"type":"ref/prompt","name":"completable-prompt"},"argument":{"name":"department","value":"E"}}`), http.StatusOK)
 	if !slices.Equal(c.Values, []string{"Engineering"}) {
 		t.Errorf("department completions = %+v", c)
 	}
-	c = apitest.Decode[completion](t, s.post(base+"/complete", token,
+	c = apitest.Decode[completion](t, s.do(base+"/complete", token,
 		`{"ref":{"type":"ref/prompt","name":"completable-prompt"},"argument":{"name":"name","value":""},"context":{"arguments":{"department":"Sales"}}}`), http.StatusOK)
 	if !slices.Equal(c.Values, []string{"David", "Eve", "Frank"}) {
 		t.Errorf("name completions in Sales = %+v", c)
 	}
-	apitest.WantError(t, s.post(base+"/complete", token, `{"ref":{"type":"ref/other"},"argument":{"name":"x"}}`), http.StatusBadRequest,
+	apitest.WantError(t, s.do(base+"/complete", token, `{"ref":{"type":"ref/other"},"argument":{"name":"x"}}`), http.StatusBadRequest,
 		"ref.type must be ref/prompt or ref/resource")
 
 	// A server without the completions capability has none to give.
-	w = s.post("/api/v1/mcp-connections/"+plain.ConnectionID+"/complete", token,
+	w = s.do("/api/v1/mcp-connections/"+plain.ConnectionID+"/complete", token,
 		`{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":"x"}}`)
 	if w.Code != http.StatusOK || strings.TrimSpace(w.Body.String()) != `{"values":[]}` {
 		t.Errorf("completions without the capability = %d %s", w.Code, w.Body)
@@ -145,8 +140,8 @@ func TestComposerResources(t *testing.T) {
 	s.addServer(domain.MCPServer{ID: "everything", EndpointURL: referenceServer(t, localmcp.ModeStreamable)})
 	s.addServer(domain.MCPServer{ID: "tools-only", EndpointURL: sdkServer(t, 1, nil)})
 	_, token := s.user("resources")
-	ref := apitest.Decode[connectionView](t, s.connect(token, map[string]any{"server_id": "everything"}), http.StatusOK)
-	s.connect(token, map[string]any{"server_id": "tools-only"})
+	ref := s.connected(token, "everything")
+	s.connected(token, "tools-only")
 
 	w := s.get("/api/v1/mcp-connections/resources", token)
 	var raw []map[string]any
@@ -171,7 +166,7 @@ func TestComposerResources(t *testing.T) {
 	base := "/api/v1/mcp-connections/" + ref.ConnectionID
 	read := apitest.Decode[struct {
 		Contents []map[string]any `json:"contents"`
-	}](t, s.post(base+"/resources/read", token, `{"uri":"`+doc+`"}`), http.StatusOK)
+	}](t, s.do(base+"/resources/read", token, `{"uri":"`+doc+`"}`), http.StatusOK)
 	if len(read.Contents) != 1 || read.Contents[0]["uri"] != doc || read.Contents[0]["mime_type"] != "text/markdown" ||
 		!strings.Contains(read.Contents[0]["text"].(string), "Architecture") {
 		t.Errorf("read %s = %v", doc, read)
@@ -180,16 +175,16 @@ func TestComposerResources(t *testing.T) {
 		Contents []struct {
 			Blob []byte `json:"blob"`
 		} `json:"contents"`
-	}](t, s.post(base+"/resources/read", token, `{"uri":"demo://resource/dynamic/blob/7"}`), http.StatusOK)
+	}](t, s.do(base+"/resources/read", token, `{"uri":"demo://resource/dynamic/blob/7"}`), http.StatusOK)
 	if len(blob.Contents) != 1 || !strings.HasPrefix(string(blob.Contents[0].Blob), "Resource 7: This is a base64 blob") {
 		t.Errorf("blob resource = %+v", blob)
 	}
-	c := apitest.Decode[completion](t, s.post(base+"/complete", token,
+	c := apitest.Decode[completion](t, s.do(base+"/complete", token,
 		`{"ref":{"type":"ref/resource","uri":"demo://resource/dynamic/text/{resourceId}"},"argument":{"name":"resourceId","value":"1"}}`), http.StatusOK)
 	if len(c.Values) == 0 || !slices.Contains(c.Values, "1") {
 		t.Errorf("resourceId completions = %+v", c)
 	}
-	apitest.WantError(t, s.post(base+"/resources/read", token, `{"uri":" "}`), http.StatusBadRequest, "uri is required")
+	apitest.WantError(t, s.do(base+"/resources/read", token, `{"uri":" "}`), http.StatusBadRequest, "uri is required")
 }
 
 // TestComposerOtherUsersConnection: another user's connection id is
@@ -202,14 +197,14 @@ func TestComposerOtherUsersConnection(t *testing.T) {
 	s.addServer(domain.MCPServer{ID: "counted", EndpointURL: sdkServer(t, 1, counter.wrap)})
 	_, owner := s.user("composer-owner")
 	_, other := s.user("composer-other")
-	c := apitest.Decode[connectionView](t, s.connect(owner, map[string]any{"server_id": "counted"}), http.StatusOK)
+	c := s.connected(owner, "counted")
 	before, _ := counter.counts()
 
 	base := "/api/v1/mcp-connections/" + c.ConnectionID
 	const notFound = "MCP connection not found. Connect the server again in the MCP Registry."
-	apitest.WantError(t, s.post(base+"/prompts/get", other, `{"name":"p"}`), http.StatusNotFound, notFound)
-	apitest.WantError(t, s.post(base+"/complete", other, `{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":""}}`), http.StatusNotFound, notFound)
-	apitest.WantError(t, s.post(base+"/resources/read", other, `{"uri":"file:///x"}`), http.StatusNotFound, notFound)
+	apitest.WantError(t, s.do(base+"/prompts/get", other, `{"name":"p"}`), http.StatusNotFound, notFound)
+	apitest.WantError(t, s.do(base+"/complete", other, `{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":""}}`), http.StatusNotFound, notFound)
+	apitest.WantError(t, s.do(base+"/resources/read", other, `{"uri":"file:///x"}`), http.StatusNotFound, notFound)
 	for _, path := range []string{"/api/v1/mcp-connections/prompts", "/api/v1/mcp-connections/resources"} {
 		if w := s.get(path, other); w.Code != http.StatusOK || strings.TrimSpace(w.Body.String()) != "[]" {
 			t.Errorf("%s for another user = %d %s, want []", path, w.Code, w.Body)
@@ -242,16 +237,16 @@ func TestComposerLargeResource(t *testing.T) {
 	s.addServer(domain.MCPServer{ID: "big", EndpointURL: hs.URL + "/mcp"})
 	s.addServer(domain.MCPServer{ID: "gone", EndpointURL: gone.URL + "/mcp"})
 	_, token := s.user("large")
-	c := apitest.Decode[connectionView](t, s.connect(token, map[string]any{"server_id": "big"}), http.StatusOK)
-	g := apitest.Decode[connectionView](t, s.connect(token, map[string]any{"server_id": "gone"}), http.StatusOK)
+	c := s.connected(token, "big")
+	g := s.connected(token, "gone")
 	mcptest.Close(gone)
 
 	base := "/api/v1/mcp-connections/" + c.ConnectionID
-	apitest.WantError(t, s.post(base+"/resources/read", token, `{"uri":"file:///big.txt"}`), http.StatusRequestEntityTooLarge,
+	apitest.WantError(t, s.do(base+"/resources/read", token, `{"uri":"file:///big.txt"}`), http.StatusRequestEntityTooLarge,
 		"The resource file:///big.txt is 5.0 MB; the limit is 4.0 MB.")
 	small := apitest.Decode[struct {
 		Contents []struct{ Text string } `json:"contents"`
-	}](t, s.post(base+"/resources/read", token, `{"uri":"file:///small.txt"}`), http.StatusOK)
+	}](t, s.do(base+"/resources/read", token, `{"uri":"file:///small.txt"}`), http.StatusOK)
 	if len(small.Contents) != 1 || small.Contents[0].Text != "small" {
 		t.Errorf("small resource after a large one = %+v", small)
 	}

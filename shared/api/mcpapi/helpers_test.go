@@ -201,6 +201,13 @@ func (s *stack) connect(token string, in map[string]any) *httptest.ResponseRecor
 	return apitest.Do(s.h, http.MethodPost, connectionsPath, token, string(body), nil)
 }
 
+// connected connects the caller to the registry's serverID and answers the
+// connection; anything but a 200 fails the test.
+func (s *stack) connected(token, serverID string) connectionView {
+	s.t.Helper()
+	return apitest.Decode[connectionView](s.t, s.connect(token, map[string]any{"server_id": serverID}), http.StatusOK)
+}
+
 func (s *stack) get(path, token string) *httptest.ResponseRecorder {
 	return apitest.Do(s.h, http.MethodGet, path, token, "", nil)
 }

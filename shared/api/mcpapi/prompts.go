@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"aiwork/shared/clip"
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
 	"aiwork/shared/mcp/reach"
@@ -165,17 +166,10 @@ func checkArguments(args map[string]string) error {
 	}
 	for k, v := range args {
 		if len(k) > maxNameLen || utf8.RuneCountInString(v) > maxArgumentLen {
-			return httpx.Invalid(fmt.Sprintf("The argument %q is too long (at most %d characters).", clipName(k), maxArgumentLen))
+			return httpx.Invalid(fmt.Sprintf("The argument %q is too long (at most %d characters).", clip.WithEllipsis(k, 60), maxArgumentLen))
 		}
 	}
 	return nil
-}
-
-func clipName(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "…"
-	}
-	return s
 }
 
 type completeInput struct {

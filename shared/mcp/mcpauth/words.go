@@ -13,8 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"unicode/utf8"
 
+	"aiwork/shared/clip"
 	"aiwork/shared/mcp"
 )
 
@@ -87,12 +87,7 @@ func why(err error) string {
 }
 
 // shownURL is a URL as a sentence quotes it: cut short.
-func shownURL(u string) string {
-	if utf8.RuneCountInString(u) <= 200 {
-		return u
-	}
-	return string([]rune(u)[:200]) + "…"
-}
+func shownURL(u string) string { return clip.WithEllipsis(u, 200) }
 
 func lowerFirst(s string) string {
 	if s == "" || strings.HasPrefix(s, "HTTP") || strings.HasPrefix(s, "TLS") || strings.HasPrefix(s, "MCP") {

@@ -381,7 +381,10 @@ func TestClientFor(t *testing.T) {
 // or in the form when only client_secret_post is listed.
 func TestClientForPreregistered(t *testing.T) {
 	t.Parallel()
-	ok := func(w http.ResponseWriter) { w.WriteHeader(http.StatusCreated); _, _ = w.Write([]byte(`{"client_id":"registered-1"}`)) }
+	ok := func(w http.ResponseWriter) {
+		w.WriteHeader(http.StatusCreated)
+		_, _ = w.Write([]byte(`{"client_id":"registered-1"}`))
+	}
 	cases := []struct {
 		methods    []string
 		secret     string

@@ -315,16 +315,9 @@ func (e *Engine) AnswerElicitation(ctx context.Context, req Request) (held bool,
 	}
 	// The session is checked beside the question's read: the answer waits
 	// for neither in series.
-	var sessionErr error
-	checked := make(chan struct{})
-	go func() {
-		defer close(checked)
-		if req.ConfirmSession != nil {
-			sessionErr = req.ConfirmSession()
-		}
-	}()
+	confirmed := req.confirmSessionBeside()
 	q, err := e.st.GetElicitation(ctx, req.UserID, a.key())
-	<-checked
+	sessionErr := confirmed()
 	switch {
 	case errors.Is(err, store.ErrElicitationUnknown):
 		return false, refuse(NotFound, msgUnknownQuestion)
@@ -360,16 +353,9 @@ func (e *Engine) answerHere(ctx context.Context, req Request, request []byte) er
 		return err
 	}
 	now := e.opts.Now()
-	var sessionErr error
-	checked := make(chan struct{})
-	go func() {
-		defer close(checked)
-		if req.ConfirmSession != nil {
-			sessionErr = req.ConfirmSession()
-		}
-	}()
+	confirmed := req.confirmSessionBeside()
 	writeErr := e.st.AnswerElicitation(ctx, req.UserID, hash, a.Action, answerContent(a), now)
-	<-checked
+	sessionErr := confirmed()
 	switch {
 	case sessionErr != nil:
 		if writeErr == nil {
@@ -389,6 +375,24 @@ func (e *Engine) answerHere(ctx context.Context, req Request, request []byte) er
 	}
 	e.asks.wake(hash, answerResult(a))
 	return nil
+}
+
+// confirmSessionBeside starts req's session check beside the caller's
+// table call; the function it answers waits for the check's verdict.
+func (req Request) confirmSessionBeside() func() error {
+	if req.ConfirmSession == nil {
+		return func() error { return nil }
+	}
+	var err error
+	checked := make(chan struct{})
+	go func() {
+		defer close(checked)
+		err = req.ConfirmSession()
+	}()
+	return func() error {
+		<-checked
+		return err
+	}
 }
 
 // answerContent is an accepted form's content as the table keeps it.

@@ -58,17 +58,39 @@ func (e *Error) Unwrap() error { return e.cause }
 func fail(format string, args ...any) error { return &Error{Detail: fmt.Sprintf(format, args...)} }
 
 // Discover finds how to sign in to the MCP server at endpoint: a request
-// without a token must be refused with 401; its challenge (or the
-// well-known metadata) names the protected resource's metadata, which
+// without a token refused with 401 (its challenge, or the well-known
+// metadata, names the protected resource's metadata), or, for a server
+// that answers without a token, well-known metadata it publishes; that
+// metadata
 // names the authorization server, whose metadata must offer PKCE S256. A
 // server that publishes no Protected Resource Metadata at all is signed in
 // to as the 2025-03-26 revision says (legacy).
 func Discover(ctx context.Context, hc *http.Client, endpoint string) (Server, error) {
 	challenges, err := challenge(ctx, hc, endpoint)
+	if open, ok := err.(*notChallenged); ok {
+		// A server may let a connection and its tool list through without
+		// a token and ask for sign-in only when one tool is called: its
+		// well-known metadata says how to sign in all the same.
+		return discoverUnchallenged(ctx, hc, endpoint, open)
+	}
 	if err != nil {
 		return Server{}, err
 	}
 	return discover(ctx, hc, endpoint, challenges)
+}
+
+// discoverUnchallenged is discovery for a server that answered without a
+// token: only one that publishes Protected Resource Metadata signs users
+// in (the 2025-03-26 fallback would guess an authorization server for
+// any server at all).
+func discoverUnchallenged(ctx context.Context, hc *http.Client, endpoint string, open *notChallenged) (Server, error) {
+	if _, err := resourceMetadata(ctx, hc, endpoint, nil); err != nil {
+		if errors.Is(err, errNoResourceMetadata) {
+			return Server{}, fail("%s", open.Error())
+		}
+		return Server{}, err
+	}
+	return discover(ctx, hc, endpoint, nil)
 }
 
 // FromChallenge is Discover from a refusal the caller already met (a tool
@@ -189,7 +211,14 @@ func challenge(ctx context.Context, hc *http.Client, endpoint string) ([]oauthex
 			status = res.StatusCode
 		}
 	}
-	return nil, fail("The server does not ask for sign-in (it answered %d without a token).", status)
+	return nil, &notChallenged{status: status}
+}
+
+// notChallenged: every probe was answered without a 401.
+type notChallenged struct{ status int }
+
+func (e *notChallenged) Error() string {
+	return fmt.Sprintf("The server does not ask for sign-in (it answered %d without a token).", e.status)
 }
 
 // errNoResourceMetadata: no well-known Protected Resource Metadata URL

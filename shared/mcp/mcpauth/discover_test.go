@@ -147,6 +147,9 @@ func TestDiscoverBranches(t *testing.T) {
 			asMetaAt: "/.well-known/openid-configuration"}, "prm-scope"},
 		{"initialize answered, discovery refused", &resource{status: http.StatusBadRequest, discoverStatus: http.StatusUnauthorized,
 			prmAt: []string{"/.well-known/oauth-protected-resource/mcp"}, asMetaAt: "/.well-known/oauth-authorization-server"}, "prm-scope"},
+		// A server that asks for sign-in only when a tool is called.
+		{"no 401 at all, well-known metadata", &resource{status: http.StatusOK,
+			prmAt: []string{"/.well-known/oauth-protected-resource/mcp"}, asMetaAt: "/.well-known/oauth-authorization-server"}, "prm-scope"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -240,7 +243,8 @@ func TestDiscoverRefusals(t *testing.T) {
 		r    *resource
 		want string
 	}{
-		{"no 401", &resource{status: http.StatusOK, prmAt: wellKnown, asMetaAt: asPath}, "does not ask for sign-in"},
+		{"no 401 and no metadata", &resource{status: http.StatusOK, asMetaAt: asPath}, "does not ask for sign-in"},
+		{"no 401, metadata naming another server", &resource{status: http.StatusOK, prmAt: wellKnown, asMetaAt: asPath, prmResource: "/other"}, "names another server"},
 		{"the challenge's metadata is missing", &resource{challenge: `Bearer resource_metadata="RESOURCE_METADATA"`, asMetaAt: asPath}, "sign-in metadata could not be read"},
 		{"metadata names a sibling path", &resource{prmAt: wellKnown, asMetaAt: asPath, prmResource: "/other"}, "names another server"},
 		{"metadata names another host", &resource{prmAt: wellKnown, asMetaAt: asPath, prmResource: "https://evil.example/mcp"}, "names another server"},

@@ -60,11 +60,11 @@ func fail(format string, args ...any) error { return &Error{Detail: fmt.Sprintf(
 // Discover finds how to sign in to the MCP server at endpoint: a request
 // without a token refused with 401 (its challenge, or the well-known
 // metadata, names the protected resource's metadata), or, for a server
-// that answers without a token, well-known metadata it publishes; that
-// metadata
-// names the authorization server, whose metadata must offer PKCE S256. A
-// server that publishes no Protected Resource Metadata at all is signed in
-// to as the 2025-03-26 revision says (legacy).
+// that answers without a token, well-known metadata it publishes. That
+// metadata names the authorization server, whose metadata must offer PKCE
+// S256. A server that refuses without a token but publishes no Protected
+// Resource Metadata is signed in to as the 2025-03-26 revision says
+// (legacy).
 func Discover(ctx context.Context, hc *http.Client, endpoint string) (Server, error) {
 	challenges, err := challenge(ctx, hc, endpoint)
 	if open, ok := err.(*notChallenged); ok {

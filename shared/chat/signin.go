@@ -16,14 +16,16 @@ import (
 // A signed-in server may refuse a tool call itself (401: the token is no
 // longer good; 403 insufficient_scope: the call needs a scope the sign-in
 // did not ask for), after it let the connection and its tools list
-// through. The reply then pauses as for an approval: the tool block gets a
-// tool_signin frame (the server, its connection, the scope it asked for,
-// a single-use token) and the stream ends without [DONE]. The user signs
-// in to that connection again (the sign-in asks for the scope, plus what
-// the connection had), and the reply resumes with the token on any
-// instance: the call runs again, in the same reply. A server that still
-// refuses after maxSignIns sign-ins is not asked again: the call fails
-// saying so.
+// through; a server connected without signing in may ask for sign-in (an
+// OAuth challenge) only when one of its tools is called. The reply then
+// pauses as for an approval: the tool block gets a tool_signin frame (the
+// server, its connection, the scope it asked for, a single-use token) and
+// the stream ends without [DONE]. The user signs in to that connection
+// (the sign-in asks for the scope, plus what the connection had; a keyless
+// connection becomes a signed-in one, same id), and the reply resumes
+// with the token on any instance: the call runs again, in the same reply.
+// A server that still refuses after maxSignIns sign-ins is not asked
+// again: the call fails saying so.
 
 // SignInTTL is how long a reply waits for its user to sign in: a sign-in
 // takes longer than a click (the server's page, maybe an account there).
@@ -58,6 +60,7 @@ type signInNeed struct {
 	tool   string
 	scope  string // what the challenge asked for ("" when it named none)
 	stepUp bool   // 403 insufficient_scope: signed in, but short of a scope
+	first  bool   // connected without signing in: the server asks only now
 }
 
 // refusedSignIn reads a call's failure as a sign-in the server refused
@@ -68,7 +71,7 @@ func (b *toolbox) refusedSignIn(ctx context.Context, uid string, bt boundTool, e
 	}
 	var me *mcp.Error
 	errors.As(err, &me)
-	return &signInNeed{conn: bt.conn, tool: bt.tool.Name, scope: me.Scope, stepUp: me.Kind == mcp.KindInsufficientScope}
+	return &signInNeed{conn: bt.conn, tool: bt.tool.Name, scope: me.Scope, stepUp: me.Kind == mcp.KindInsufficientScope, first: !bt.conn.OAuth}
 }
 
 // Frames of a sign-in pause.
@@ -95,6 +98,9 @@ type (
 // signInReason is the tool block's sentence.
 func signInReason(n *signInNeed) string {
 	name := n.conn.Label()
+	if n.first {
+		return fmt.Sprintf("%s needs you to sign in before %s can run.", name, n.tool)
+	}
 	if n.stepUp {
 		if n.scope != "" {
 			return fmt.Sprintf("%s needs you to sign in again to allow %s (scope %s) before %s can run.", name, n.tool, n.scope, n.tool)

@@ -309,12 +309,22 @@ func (b *toolbox) fresh(ctx context.Context, uid string, c domain.MCPConnection)
 	return c
 }
 
-// noteSignInRefused marks a signed-in connection whose server refused its
-// token (revoked, or short of a scope: the wider one is kept for the next
-// sign-in), so the registry offers Sign in again; true when it did.
+// noteSignInRefused reads err as a refusal a sign-in may lift: true for a
+// signed-in connection whose server refused its token (revoked, or short
+// of a scope: the wider one is kept for the next sign-in; the connection is
+// marked so the registry offers Sign in again), and for a keyless one
+// whose server answered with an OAuth challenge (it lets connections
+// through and asks for sign-in only for some calls).
 func (b *toolbox) noteSignInRefused(ctx context.Context, uid string, c domain.MCPConnection, err error) bool {
 	var me *mcp.Error
-	if !c.OAuth || !errors.As(err, &me) || !me.Rejected() {
+	if !errors.As(err, &me) {
+		return false
+	}
+	if !c.OAuth {
+		keyless := len(c.SealedAPIKey) == 0
+		return keyless && (me.Kind == mcp.KindOAuth || me.Kind == mcp.KindInsufficientScope)
+	}
+	if !me.Rejected() {
 		return false
 	}
 	if err := b.st.MarkMCPConnectionNeedsSignIn(context.WithoutCancel(ctx), uid, c.ID, me.Scope); err != nil && !errors.Is(err, store.ErrNotFound) {

@@ -84,7 +84,8 @@ func authError(status int, challenge, reason string, keySent bool) *Error {
 	oauth := strings.Contains(strings.ToLower(challenge), "resource_metadata") || (!keySent && challenge != "")
 	switch {
 	case oauth:
-		return &Error{Kind: KindOAuth, Detail: "This server requires sign-in with the server's OAuth: use Sign in in the MCP Registry.", cause: cause}
+		return &Error{Kind: KindOAuth, Detail: "This server requires sign-in with the server's OAuth: use Sign in in the MCP Registry.",
+			Scope: challengeParam(challenge, "scope"), cause: cause}
 	case keySent && status == 403 && reason != "":
 		return &Error{Kind: KindKeyRefused, Detail: "The server refused the API key: " + reason, cause: cause}
 	case keySent:

@@ -33,7 +33,8 @@ var ErrRefusedAddress = outbound.ErrRefusedAddress
 type Error struct {
 	Kind   Kind
 	Detail string
-	// Scope is the scope a 403 insufficient_scope challenge asked for.
+	// Scope is the scope a challenge asked for (a 403 insufficient_scope,
+	// or an OAuth 401 naming one).
 	Scope string
 	cause error
 }

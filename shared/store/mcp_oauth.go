@@ -32,6 +32,11 @@ type MCPOAuthFlow struct {
 	// (a name the callback knows, never an address): "" for the registry,
 	// "chat" for a sign-in a tool call asked for in the middle of a reply.
 	ReturnTo string
+	// ConnectionID is the keyless connection this sign-in upgrades in place
+	// (its server asked for sign-in only when one of its tools was called):
+	// a reply paused for the sign-in runs its call again on the same id.
+	// "" for a sign-in of its own.
+	ConnectionID string
 }
 
 type mcpOAuthFlowItem struct {
@@ -43,6 +48,7 @@ type mcpOAuthFlowItem struct {
 	BrowserHash string `dynamodbav:"browser_hash"`
 	SessionID   string `dynamodbav:"session_id,omitempty"`
 	ReturnTo    string `dynamodbav:"return_to,omitempty"`
+	ConnID      string `dynamodbav:"connection_id,omitempty"`
 	ValidTo     int64  `dynamodbav:"valid_to"`   // unix ms
 	ExpiresAt   int64  `dynamodbav:"expires_at"` // TTL (unix s)
 }
@@ -54,7 +60,7 @@ var ErrFlowUnknown = errors.New("mcp sign-in unknown or used")
 // PutMCPOAuthFlow stores a flow of uid under the hash of its state.
 func (s *Store) PutMCPOAuthFlow(ctx context.Context, uid, stateHash string, f MCPOAuthFlow) error {
 	it := mcpOAuthFlowItem{PK: userPK(uid), SK: mcpOAuthFlowSK(stateHash), ServerID: f.ServerID, EndpointURL: f.EndpointURL,
-		Sealed: f.Sealed, BrowserHash: f.BrowserHash, SessionID: f.SessionID, ReturnTo: f.ReturnTo, ValidTo: f.Expires.UnixMilli(), ExpiresAt: f.Expires.Unix()}
+		Sealed: f.Sealed, BrowserHash: f.BrowserHash, SessionID: f.SessionID, ReturnTo: f.ReturnTo, ConnID: f.ConnectionID, ValidTo: f.Expires.UnixMilli(), ExpiresAt: f.Expires.Unix()}
 	if err := s.putNew(ctx, it); err != nil {
 		return fmt.Errorf("put mcp oauth flow: %w", err)
 	}
@@ -87,7 +93,7 @@ func (s *Store) TakeMCPOAuthFlow(ctx context.Context, uid, stateHash string) (MC
 		return MCPOAuthFlow{}, fmt.Errorf("take mcp oauth flow: %w", err)
 	}
 	return MCPOAuthFlow{ServerID: it.ServerID, EndpointURL: it.EndpointURL, Sealed: it.Sealed, BrowserHash: it.BrowserHash,
-		SessionID: it.SessionID, ReturnTo: it.ReturnTo, Expires: time.UnixMilli(it.ValidTo)}, nil
+		SessionID: it.SessionID, ReturnTo: it.ReturnTo, ConnectionID: it.ConnID, Expires: time.UnixMilli(it.ValidTo)}, nil
 }
 
 type oauthClientItem struct {

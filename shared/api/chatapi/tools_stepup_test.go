@@ -51,14 +51,21 @@ type stepUpServer struct {
 	*toolServer
 	endpoint string
 	never    bool
+	// callOnly lets everything but tools/call through without a token: a
+	// server connected with no key that asks for sign-in only when a tool
+	// is called.
+	callOnly bool
 
 	mu         sync.Mutex
 	authorized []string // the scope of each authorization request
 }
 
 func newStepUpServer(t *testing.T, never bool) *stepUpServer {
+	return startStepUpServer(t, &stepUpServer{never: never})
+}
+
+func startStepUpServer(t *testing.T, su *stepUpServer) *stepUpServer {
 	t.Helper()
-	su := &stepUpServer{never: never}
 	su.toolServer = newToolServer(t, su.guard, testTool{name: "write", readOnly: true,
 		handle: func(context.Context, map[string]any) (*sdk.CallToolResult, error) { return textResult("written"), nil }})
 	su.endpoint = su.url + "/mcp"
@@ -110,13 +117,18 @@ func (su *stepUpServer) guard(next http.Handler) http.Handler {
 			Method string `json:"method"`
 		}
 		_ = json.Unmarshal(body, &m)
-		if r.Method == http.MethodPost && (m.Method == "initialize" || strings.HasPrefix(m.Method, "notifications/")) {
+		if r.Method == http.MethodPost && (m.Method == "initialize" || strings.HasPrefix(m.Method, "notifications/")) ||
+			su.callOnly && m.Method != "tools/call" {
 			next.ServeHTTP(w, r)
 			return
 		}
 		tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer tok_")
 		if !ok {
-			w.Header().Set("WWW-Authenticate", `Bearer scope="mcp:basic", resource_metadata="`+prm+`"`)
+			scope := "mcp:basic"
+			if su.callOnly {
+				scope = "mcp:write"
+			}
+			w.Header().Set("WWW-Authenticate", `Bearer scope="`+scope+`", resource_metadata="`+prm+`"`)
 			w.WriteHeader(http.StatusUnauthorized)
 			return
 		}
@@ -359,5 +371,55 @@ func TestToolSignInKeptWithConversation(t *testing.T) {
 	msgs = s.messages(token, conv.ID)
 	if len(msgs) != 2 || !strings.Contains(msgs[1].Content, "write error=false") {
 		t.Errorf("kept messages after the resume: %+v, want the same reply gone on", msgs)
+	}
+}
+
+// TestToolSignInKeylessConnection: a server connected with no key that
+// asks for sign-in only when a tool is called (401 with an OAuth
+// challenge) pauses the reply with a tool_signin frame saying so; the
+// sign-in, started with the frame's connection, turns that connection into
+// a signed-in one (same id: no second connection), comes back to the chat,
+// and the resumed reply runs the call once.
+func TestToolSignInKeylessConnection(t *testing.T) {
+	t.Parallel()
+	su := startStepUpServer(t, &stepUpServer{callOnly: true})
+	s := newToolStack(t, map[string]llm.Provider{"openai": callsTool("write", `{}`)}, nil)
+	token, conn, mcpID := s.serverUser("calls", "Calls Only", su.endpoint)
+	r := s.sendTool(token, toolMsg{ConnectionID: conn, Message: "write it", MCPConnectionIDs: []string{mcpID}})
+	if r.done || len(r.signins) != 1 || len(r.results) != 0 {
+		t.Fatalf("reply %s: want a tool_signin pause without [DONE]", r.raw)
+	}
+	f := r.signins[0]
+	if f.ConnectionID != mcpID || f.Scope != "mcp:write" || f.Reason != "Calls Only needs you to sign in before write can run." {
+		t.Fatalf("tool_signin %+v", f)
+	}
+
+	_, other := s.user()
+	otherConn := s.connectMCP(other, "calls", "")
+	start := map[string]string{"server_id": "calls", "endpoint_url": su.endpoint, "scope": f.Scope, "return_to": "chat"}
+	start["connection_id"] = otherConn
+	if w := s.do(http.MethodPost, mcpapi.OAuthStartPath, token, chattest.MustJSON(start)); w.Code != http.StatusNotFound {
+		t.Errorf("a sign-in naming another user's connection: %d %s, want 404", w.Code, w.Body)
+	}
+	keyed := s.connectMCP(other, "calls", "sk-other-key")
+	start["connection_id"] = keyed
+	if w := s.do(http.MethodPost, mcpapi.OAuthStartPath, other, chattest.MustJSON(start)); w.Code != http.StatusBadRequest ||
+		!strings.Contains(w.Body.String(), "uses an API key") {
+		t.Errorf("a sign-in over a connection with a key: %d %s, want 400 saying so", w.Code, w.Body)
+	}
+	start["connection_id"] = f.ConnectionID
+	if back := s.signInThrough(token, start); back.Path != "/llm-chat" || back.Query().Get("connected") != "calls" {
+		t.Fatalf("the sign-in returned to %s, want /llm-chat?connected=calls", back)
+	}
+	conns, err := s.st.ListMCPConnections(context.Background(), s.uidOf(token))
+	storetest.Must(t, err, "connections")
+	if len(conns) != 1 || conns[0].ID != mcpID || !conns[0].OAuth {
+		t.Fatalf("connections after the sign-in: %+v, want the same connection, signed in", conns)
+	}
+
+	w := resumeOn(s.h, token, conn, signInAnswer{Token: f.Token})
+	res := parseReply(t, w.Body.String())
+	if w.Code != http.StatusOK || !res.done || len(res.results) != 1 || res.results[0].IsError || len(su.called()) != 1 {
+		t.Fatalf("resumed reply: %d %s, want the call run once", w.Code, res.raw)
 	}
 }

@@ -1,6 +1,7 @@
 package mcpapi
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -47,6 +48,11 @@ type oauthStartInput struct {
 	// "registry", or "chat" (a sign-in a reply paused for). A name, never
 	// an address.
 	ReturnTo string `json:"return_to"`
+	// ConnectionID names the caller's keyless connection whose server
+	// asked for sign-in when a tool was called (its tool_signin frame): the
+	// sign-in turns that connection into a signed-in one, same id, so the
+	// paused reply's call runs again on it.
+	ConnectionID string `json:"connection_id"`
 }
 
 // Pages a sign-in returns to.
@@ -108,6 +114,10 @@ func (s *Service) oauthStart(w http.ResponseWriter, r *http.Request) error {
 	redirect := httpx.PublicURL(r, s.publicURL) + OAuthCallbackPath
 	identity := mcpauth.Identity{MetadataURL: s.clientMetadataURL(r), RedirectURL: redirect, ClientName: clientName,
 		Registrations: registrations{s}}
+	upgrade, err := s.upgradedConnection(r.Context(), uid, in.ConnectionID, srv.ID, endpoint)
+	if err != nil {
+		return err
+	}
 	prevConn, prev, hadSignIn := s.previousSignIn(r.Context(), uid, srv.ID, endpoint)
 	if hadSignIn && prev.Grant.Issuer != "" && prev.Grant.Issuer != found.Auth.Issuer {
 		// The server moved to another authorization server: its client and
@@ -148,7 +158,7 @@ func (s *Service) oauthStart(w http.ResponseWriter, r *http.Request) error {
 	}
 	if err := s.st.PutMCPOAuthFlow(r.Context(), uid, hash(nonce), store.MCPOAuthFlow{
 		ServerID: srv.ID, EndpointURL: endpoint, Sealed: sealed, BrowserHash: hash(browser), SessionID: auth.SessionID(r.Context()),
-		Expires: time.Now().Add(oauthFlowTTL), ReturnTo: in.ReturnTo,
+		Expires: time.Now().Add(oauthFlowTTL), ReturnTo: in.ReturnTo, ConnectionID: upgrade,
 	}); err != nil {
 		return err
 	}
@@ -301,7 +311,7 @@ func (s *Service) finishSignIn(ctx context.Context, uid string, flow store.MCPOA
 	}
 	now := time.Now().UTC().Format(time.RFC3339Nano)
 	return s.st.ReplaceMCPConnection(ctx, uid, domain.MCPConnection{
-		ID: signInConnectionID(uid, srv.ID, flow.EndpointURL), ServerID: srv.ID, ServerName: displayName(srv), EndpointURL: flow.EndpointURL,
+		ID: cmp.Or(flow.ConnectionID, signInConnectionID(uid, srv.ID, flow.EndpointURL)), ServerID: srv.ID, ServerName: displayName(srv), EndpointURL: flow.EndpointURL,
 		EndpointHost: overriddenHost(flow.EndpointURL, srv.EndpointURL), Transport: res.Transport, ModelType: srv.ModelType,
 		ProtocolVersion: res.ProtocolVersion, ServerInfo: res.ServerInfo, Tools: res.Tools,
 		SealedAPIKey: sealed, APIKeyHeader: "Authorization", ConnectedAt: now, ToolsCheckedAt: now, OAuth: true,
@@ -348,6 +358,33 @@ func (s *Service) previousSignIn(ctx context.Context, uid, serverID, endpoint st
 	}
 	sealed, err := mcpauth.DecodeSealed(plain)
 	return c, sealed, err == nil
+}
+
+// upgradedConnection answers the id of the keyless connection a sign-in
+// turns into a signed-in one ("" when the start names none, or names a
+// connection that is signed in already: its sign-in replaces it anyway).
+// It must be the caller's, to the server and endpoint signed in to; one
+// that holds an API key is not signed in over.
+func (s *Service) upgradedConnection(ctx context.Context, uid, id, serverID, endpoint string) (string, error) {
+	if id == "" {
+		return "", nil
+	}
+	c, err := s.st.GetMCPConnection(ctx, uid, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", httpx.NotFound("Connection not found. Connect again.")
+	}
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case c.ServerID != serverID || c.EndpointURL != endpoint:
+		return "", httpx.Invalid("connection_id names a connection to another server.")
+	case c.OAuth:
+		return "", nil
+	case len(c.SealedAPIKey) > 0:
+		return "", httpx.Invalid("This connection uses an API key: disconnect it before signing in to its server.")
+	}
+	return c.ID, nil
 }
 
 // addScopes is scopes and the space-separated more, each once, in order.

@@ -10,10 +10,15 @@ import { isRecord, str } from '../../../lib/api/wire';
 
 export const TOOL_SIGN_IN_START_PATH = '/mcp-oauth/start';
 
-/** The server's authorization page to send the browser to. */
-export async function startToolSignIn(serverId: string, endpointUrl: string, scope: string): Promise<string> {
+/**
+ * The server's authorization page to send the browser to. The call's MCP
+ * connection goes with it: one connected without signing in becomes a
+ * signed-in one (same id), so the paused call runs again on it.
+ */
+export async function startToolSignIn(serverId: string, endpointUrl: string, scope: string, mcpConnectionId: string): Promise<string> {
   const body: Record<string, string> = { server_id: serverId, return_to: 'chat' };
   if (endpointUrl) body.endpoint_url = endpointUrl;
+  if (mcpConnectionId) body.connection_id = mcpConnectionId;
   if (scope) body.scope = scope;
   const raw = await apiRequest(TOOL_SIGN_IN_START_PATH, { method: 'POST', body });
   const url = isRecord(raw) ? str(raw.authorization_url) : '';

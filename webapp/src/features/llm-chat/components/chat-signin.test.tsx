@@ -110,7 +110,7 @@ describe('a tool call that asks for sign-in', () => {
     await user.click(within(card).getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(left).toEqual([AUTH_URL]));
     expect(api.callsTo('POST', '/api/v1/mcp-oauth/start').map((c) => c.body)).toEqual([
-      { server_id: 'stepup', endpoint_url: 'https://mcp.example.com/mcp', scope: 'mcp:write', return_to: 'chat' },
+      { server_id: 'stepup', endpoint_url: 'https://mcp.example.com/mcp', connection_id: 'oauth-c1', scope: 'mcp:write', return_to: 'chat' },
     ]);
     expect(screen.getByTestId('tool-signin')).toHaveAttribute('data-state', 'signing');
   });

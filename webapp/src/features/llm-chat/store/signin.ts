@@ -22,7 +22,7 @@ export async function signIn(s: Session, tabId: string, messageId: string): Prom
   if (!signin || !pausedForSignIn({ signin })) return false;
   let url: string;
   try {
-    url = await startToolSignIn(signin.serverId, signin.endpointUrl, signin.scope);
+    url = await startToolSignIn(signin.serverId, signin.endpointUrl, signin.scope, signin.mcpConnectionId);
   } catch (error) {
     chatError(streamFailure(error));
     return false;

@@ -37,36 +37,9 @@ type OAuthServer struct {
 
 // StartOAuthExample launches the SDK's example server with OAuth on two free
 // loopback ports (MCP and authorization server) and waits until both accept
-// connections. It gets an empty environment (PATH, MCP_PORT and
-// MCP_AUTH_PORT only), and its output is dropped: it logs request bodies
-// and the tokens it sees.
+// connections (startOAuthExampleProcess).
 func StartOAuthExample(ctx context.Context) (*OAuthServer, error) {
-	script, err := FindOAuthExample()
-	if err != nil {
-		return nil, err
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		return nil, fmt.Errorf("MCP OAuth example server: node not found: %w", err)
-	}
-	mcpPort, err := localproc.FreePort()
-	if err != nil {
-		return nil, err
-	}
-	authPort, err := localproc.FreePort()
-	for err == nil && authPort == mcpPort {
-		authPort, err = localproc.FreePort()
-	}
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command(node, script, "--oauth", "--oauth-strict")
-	cmd.Env = []string{
-		"PATH=" + os.Getenv("PATH"),
-		"MCP_PORT=" + strconv.Itoa(mcpPort),
-		"MCP_AUTH_PORT=" + strconv.Itoa(authPort),
-	}
-	child, err := localproc.Serve(ctx, "MCP OAuth example server", cmd, 60*time.Second, authPort, mcpPort)
+	child, mcpPort, authPort, err := startOAuthExampleProcess(ctx, "--oauth", "--oauth-strict")
 	if err != nil {
 		return nil, err
 	}
@@ -76,6 +49,44 @@ func StartOAuthExample(ctx context.Context) (*OAuthServer, error) {
 		ResourceMetadata: fmt.Sprintf("http://localhost:%d/.well-known/oauth-protected-resource/mcp", mcpPort),
 		child:            child,
 	}, nil
+}
+
+// startOAuthExampleProcess runs the example script with flags on two free
+// loopback ports, its MCP server's and its authorization server's, and
+// waits until both accept connections. The child gets an empty environment
+// (PATH, MCP_PORT and MCP_AUTH_PORT only), and its output is dropped: it
+// logs request bodies and the tokens it sees.
+func startOAuthExampleProcess(ctx context.Context, flags ...string) (child *localproc.Child, mcpPort, authPort int, err error) {
+	script, err := FindOAuthExample()
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("MCP OAuth example server: node not found: %w", err)
+	}
+	mcpPort, err = localproc.FreePort()
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	authPort, err = localproc.FreePort()
+	for err == nil && authPort == mcpPort {
+		authPort, err = localproc.FreePort()
+	}
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	cmd := exec.Command(node, append([]string{script}, flags...)...)
+	cmd.Env = []string{
+		"PATH=" + os.Getenv("PATH"),
+		"MCP_PORT=" + strconv.Itoa(mcpPort),
+		"MCP_AUTH_PORT=" + strconv.Itoa(authPort),
+	}
+	child, err = localproc.Serve(ctx, "MCP OAuth example server", cmd, 60*time.Second, authPort, mcpPort)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	return child, mcpPort, authPort, nil
 }
 
 // Stop ends the server (both ports) and waits for it.

@@ -78,6 +78,40 @@ func SetLocalOAuthExample(ctx context.Context, st *store.Store, endpoint string)
 	return setLocal(ctx, st, LocalOAuthExampleID, endpoint, LocalOAuthExampleServer)
 }
 
+// LocalSignInOnCallID is the catalogue id of the example server that local
+// runs start on loopback and that asks for sign-in only when a tool needs it.
+const LocalSignInOnCallID = "local-signin-on-call"
+
+// LocalSignInOnCallServer is the catalogue entry for the sign-in-on-call
+// example (shared/local/localmcp) running locally at endpoint: connected
+// with no key, like the reference server; its get-private-note asks for
+// sign-in in the middle of a reply, at the demo authorization server, which
+// approves at once.
+func LocalSignInOnCallServer(endpoint string) domain.MCPServer {
+	return domain.MCPServer{
+		ID:                LocalSignInOnCallID,
+		Name:              "local/signin-on-call",
+		Title:             "Sign-in on call example (local)",
+		Description:       "A small server started on this machine by `make run`: get-public-note needs no sign-in, get-private-note asks you to sign in (a demo page that approves at once, no account). Connect with no key; ask chat to use get-private-note and sign in when asked. Local only.",
+		EndpointURL:       endpoint,
+		Transport:         domain.TransportStreamableHTTP,
+		ModelType:         "reference",
+		IsActive:          true,
+		SupportedFeatures: []string{"tools"},
+		WebsiteURL:        "https://github.com/modelcontextprotocol/go-sdk",
+		Repository:        "https://github.com/modelcontextprotocol/go-sdk",
+		Version:           "1.0.0",
+		Source:            "local",
+	}
+}
+
+// SetLocalSignInOnCall lists the running sign-in-on-call example at
+// endpoint, or, with an empty endpoint (it did not start), takes a stored
+// entry out of the listing, as SetLocalReference does.
+func SetLocalSignInOnCall(ctx context.Context, st *store.Store, endpoint string) error {
+	return setLocal(ctx, st, LocalSignInOnCallID, endpoint, LocalSignInOnCallServer)
+}
+
 // setLocal stores entry(endpoint) when endpoint is set, else deactivates the
 // stored entry id, if any.
 func setLocal(ctx context.Context, st *store.Store, id, endpoint string, entry func(string) domain.MCPServer) error {

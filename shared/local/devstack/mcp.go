@@ -22,9 +22,11 @@ func LocalMCPDefaults() {
 	}
 }
 
-// StartMCP starts what the registry needs locally: the reference server and
-// the OAuth example server (MCP_REFERENCE_SERVER=off skips both,
-// MCP_OAUTH_EXAMPLE=off the OAuth one), listed in the catalogue, and the
+// StartMCP starts what the registry needs locally: the reference server, the
+// OAuth example server and the sign-in-on-call example
+// (MCP_REFERENCE_SERVER=off skips all three, MCP_OAUTH_EXAMPLE=off the OAuth
+// one, MCP_SIGNIN_ON_CALL_EXAMPLE=off the sign-in-on-call one), listed in
+// the catalogue, and the
 // scheduled jobs of lambdas.All on timers (each at start, then every
 // LocalEvery), as EventBridge runs them in AWS. stop ends all of it.
 func StartMCP(ctx context.Context, st *store.Store, cfg Config, log *slog.Logger) (stop func(), err error) {
@@ -38,23 +40,31 @@ func StartMCP(ctx context.Context, st *store.Store, cfg Config, log *slog.Logger
 // StartMCPWith is StartMCP with the jobs run by run (make run-lambda: an
 // invocation of the mcp-jobs function, as EventBridge's).
 func StartMCPWith(ctx context.Context, st *store.Store, log *slog.Logger, run func(ctx context.Context, job string) error) (stop func(), err error) {
-	ref, oauth := startLocalServers(ctx, log)
+	ref, oauth, signIn := startLocalServers(ctx, log)
 	stopServers := func() {
 		ref.Stop()
 		oauth.Stop()
+		signIn.Stop()
 	}
-	refEndpoint, oauthEndpoint := "", ""
+	refEndpoint, oauthEndpoint, signInEndpoint := "", "", ""
 	if ref != nil {
 		refEndpoint = ref.Endpoint
 	}
 	if oauth != nil {
 		oauthEndpoint = oauth.Endpoint
 	}
+	if signIn != nil {
+		signInEndpoint = signIn.Endpoint
+	}
 	if err := seeddata.SetLocalReference(ctx, st, refEndpoint); err != nil {
 		stopServers()
 		return nil, err
 	}
 	if err := seeddata.SetLocalOAuthExample(ctx, st, oauthEndpoint); err != nil {
+		stopServers()
+		return nil, err
+	}
+	if err := seeddata.SetLocalSignInOnCall(ctx, st, signInEndpoint); err != nil {
 		stopServers()
 		return nil, err
 	}
@@ -73,12 +83,13 @@ func StartMCPWith(ctx context.Context, st *store.Store, log *slog.Logger, run fu
 	}, nil
 }
 
-// startLocalServers starts the reference server and the OAuth example server
-// side by side, each unless switched off; one that does not start is nil
-// (the product works without it; the registry just lacks its local entry).
-func startLocalServers(ctx context.Context, log *slog.Logger) (ref *localmcp.Server, oauth *localmcp.OAuthServer) {
+// startLocalServers starts the reference server, the OAuth example server
+// and the sign-in-on-call example side by side, each unless switched off;
+// one that does not start is nil (the product works without it; the
+// registry just lacks its local entry).
+func startLocalServers(ctx context.Context, log *slog.Logger) (ref *localmcp.Server, oauth *localmcp.OAuthServer, signIn *localmcp.SignInOnCallServer) {
 	if os.Getenv("MCP_REFERENCE_SERVER") == "off" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -101,8 +112,19 @@ func startLocalServers(ctx context.Context, log *slog.Logger) (ref *localmcp.Ser
 			log.Info("MCP OAuth example server started", "endpoint", s.Endpoint, "issuer", s.Issuer)
 		})
 	}
+	if os.Getenv("MCP_SIGNIN_ON_CALL_EXAMPLE") != "off" {
+		wg.Go(func() {
+			s, err := localmcp.StartSignInOnCall(ctx)
+			if err != nil {
+				log.Warn("MCP sign-in-on-call example not started", "err", err)
+				return
+			}
+			signIn = s
+			log.Info("MCP sign-in-on-call example started", "endpoint", s.Endpoint, "issuer", s.Issuer)
+		})
+	}
 	wg.Wait()
-	return ref, oauth
+	return ref, oauth, signIn
 }
 
 // StartupJobsDone is logged once every job has run at start (make bench

@@ -15,12 +15,14 @@ import (
 	"aiwork/shared/store/storetest"
 )
 
-// make run lists the reference server and the OAuth example, both running;
-// stop ends them; a run with MCP_REFERENCE_SERVER=off takes both out of the
-// listing.
+// make run lists the reference server, the OAuth example and the
+// sign-in-on-call example, all running; stop ends them; a run with
+// MCP_SIGNIN_ON_CALL_EXAMPLE=off takes that one out of the listing, and
+// one with MCP_REFERENCE_SERVER=off all of them.
 func TestStartMCPListsTheLocalServers(t *testing.T) {
 	t.Setenv("MCP_REFERENCE_SERVER", "")
 	t.Setenv("MCP_OAUTH_EXAMPLE", "")
+	t.Setenv("MCP_SIGNIN_ON_CALL_EXAMPLE", "")
 	ctx := context.Background()
 	st := storetest.New(t)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -36,8 +38,9 @@ func TestStartMCPListsTheLocalServers(t *testing.T) {
 			stop()
 		}
 	}()
+	local := []string{seeddata.LocalReferenceID, seeddata.LocalOAuthExampleID, seeddata.LocalSignInOnCallID}
 	var hosts []string
-	for _, id := range []string{seeddata.LocalReferenceID, seeddata.LocalOAuthExampleID} {
+	for _, id := range local {
 		srv, err := st.GetMCPServer(ctx, id)
 		if err != nil || !srv.IsActive || srv.EndpointURL == "" {
 			t.Fatalf("%s: %+v %v", id, srv, err)
@@ -59,6 +62,21 @@ func TestStartMCPListsTheLocalServers(t *testing.T) {
 		t.Errorf("POST %s without a token: %d, want 401", oauth.EndpointURL, resp.StatusCode)
 	}
 
+	// Keyless at connect; its private tool asks for sign-in.
+	signIn, _ := st.GetMCPServer(ctx, seeddata.LocalSignInOnCallID)
+	if signIn.OAuthRequired || signIn.APIKeyRequired {
+		t.Errorf("sign-in-on-call example not keyless at connect: %+v", signIn)
+	}
+	resp, err = http.Post(signIn.EndpointURL, "application/json", strings.NewReader(
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get-private-note","arguments":{}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(resp.Header.Get("WWW-Authenticate"), "resource_metadata=") {
+		t.Errorf("get-private-note at %s without a token: %d %q, want 401 and a challenge", signIn.EndpointURL, resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
+	}
+
 	stop()
 	stopped = true
 	for _, host := range hosts {
@@ -68,13 +86,28 @@ func TestStartMCPListsTheLocalServers(t *testing.T) {
 		}
 	}
 
-	t.Setenv("MCP_REFERENCE_SERVER", "off")
+	t.Setenv("MCP_OAUTH_EXAMPLE", "off")
+	t.Setenv("MCP_SIGNIN_ON_CALL_EXAMPLE", "off")
 	stop, err = devstack.StartMCPWith(ctx, st, log, noJobs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	stop()
-	for _, id := range []string{seeddata.LocalReferenceID, seeddata.LocalOAuthExampleID} {
+	if srv, err := st.GetMCPServer(ctx, seeddata.LocalSignInOnCallID); err != nil || srv.IsActive {
+		t.Errorf("sign-in-on-call example still listed with MCP_SIGNIN_ON_CALL_EXAMPLE=off: %+v %v", srv, err)
+	}
+	if srv, err := st.GetMCPServer(ctx, seeddata.LocalReferenceID); err != nil || !srv.IsActive {
+		t.Errorf("reference server not listed with only the examples off: %+v %v", srv, err)
+	}
+
+	t.Setenv("MCP_REFERENCE_SERVER", "off")
+	t.Setenv("MCP_SIGNIN_ON_CALL_EXAMPLE", "")
+	stop, err = devstack.StartMCPWith(ctx, st, log, noJobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	for _, id := range local {
 		if srv, err := st.GetMCPServer(ctx, id); err != nil || srv.IsActive {
 			t.Errorf("%s still listed with the local servers off: %+v %v", id, srv, err)
 		}

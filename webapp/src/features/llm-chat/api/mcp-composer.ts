@@ -6,6 +6,7 @@
 
 import { apiRequest } from '../../../lib/api-client';
 import { isRecord, list, num, str } from '../../../lib/api/wire';
+import type { MessageAttachment } from '../state/types';
 
 const BASE = '/mcp-connections';
 
@@ -63,6 +64,16 @@ export interface ResourceServer {
 export interface PromptMessage {
   role: string;
   content: Record<string, unknown>;
+}
+
+/**
+ * A filled prompt: its messages, and the resources they refer to without
+ * their contents (resource links), which the server has read once and the
+ * composer attaches to the message.
+ */
+export interface FilledPrompt {
+  messages: PromptMessage[];
+  attachments: MessageAttachment[];
 }
 
 /** The largest resource a message may attach (the server refuses more). */
@@ -142,12 +153,25 @@ export async function fetchResources(ids: readonly string[], signal?: AbortSigna
   return normaliseResources(await apiRequest(`${BASE}/resources${idsQuery(ids)}`, { signal }));
 }
 
-/** Fills a prompt with its arguments. */
-export async function getPrompt(connectionId: string, name: string, args: Record<string, string>): Promise<PromptMessage[]> {
+/** Fills a prompt with its arguments; a resource it refers to that the server will not read refuses it, saying so. */
+export async function getPrompt(connectionId: string, name: string, args: Record<string, string>): Promise<FilledPrompt> {
   const raw = await apiRequest(`${BASE}/${encodeURIComponent(connectionId)}/prompts/get`, { method: 'POST', body: { name, arguments: args } });
-  return list(isRecord(raw) ? raw.messages : [])
-    .filter(isRecord)
-    .map((m) => ({ role: str(m.role), content: isRecord(m.content) ? m.content : {} }));
+  const body = isRecord(raw) ? raw : {};
+  return {
+    messages: list(body.messages)
+      .filter(isRecord)
+      .map((m) => ({ role: str(m.role), content: isRecord(m.content) ? m.content : {} })),
+    attachments: list(body.attachments)
+      .filter(isRecord)
+      .filter((a) => str(a.uri))
+      .map((a) => ({
+        connection_id: str(a.connection_id) || connectionId,
+        uri: str(a.uri),
+        name: str(a.name) || str(a.uri).split('/').pop() || str(a.uri),
+        mime_type: str(a.mime_type),
+        size: num(a.size),
+      })),
+  };
 }
 
 export type CompletionRef = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
@@ -169,11 +193,12 @@ export async function complete(
 }
 
 /**
- * A filled prompt as the composer takes it: its text parts joined; the
- * other parts (images, audio, resources) named in brackets, since a message
- * is text.
+ * A filled prompt as the composer takes it: its text parts joined; a
+ * resource it refers to that goes with the message as an attachment
+ * (`attached` lists their URIs) left out; the other parts (images, audio,
+ * other resources) named in brackets, since a message is text.
  */
-export function promptText(messages: readonly PromptMessage[]): string {
+export function promptText(messages: readonly PromptMessage[], attached: readonly string[] = []): string {
   return messages
     .map(({ content: c }) => {
       switch (str(c.type)) {
@@ -181,10 +206,11 @@ export function promptText(messages: readonly PromptMessage[]): string {
           return str(c.text);
         case 'resource': {
           const r = isRecord(c.resource) ? c.resource : {};
-          return str(r.text) || `[resource: ${str(r.uri)}]`;
+          if (str(r.text)) return str(r.text);
+          return attached.includes(str(r.uri).trim()) ? '' : `[resource: ${str(r.uri)}]`;
         }
         case 'resource_link':
-          return `[resource: ${str(c.uri)}]`;
+          return attached.includes(str(c.uri).trim()) ? '' : `[resource: ${str(c.uri)}]`;
         case 'image':
           return `[image: ${str(c.mimeType) || 'image'}]`;
         case 'audio':

@@ -11,6 +11,7 @@ import type { ApprovalDecision } from '../api/chat-stream';
 import { MAX_TOOL_SERVERS, useMcpTools } from '../api/mcp-tools';
 import { AttachMenu } from '../composer/attach-menu';
 import { AttachmentChips } from '../composer/attachment-chips';
+import { withAttachments } from '../composer/attachments';
 import { PromptArgumentsModal } from '../composer/prompt-arguments-modal';
 import { usePromptMenu } from '../composer/prompt-menu';
 import { holdsMenu } from '../menu';
@@ -90,9 +91,19 @@ export default function LlmChatPage() {
   );
   const [attachments, setAttachments] = useState<Record<string, MessageAttachment[]>>({});
   const tabAttachments = attachments[tab.id] ?? NO_ATTACHMENTS;
-  const setTabAttachments = (tabId: string, update: (old: MessageAttachment[]) => MessageAttachment[]) =>
-    setAttachments((all) => ({ ...all, [tabId]: update(all[tabId] ?? []) }));
-  const promptMenu = usePromptMenu({ draft: chat.draft, connectionIds: enabledIds, onApply: useCallback((text: string) => setDraft(text), [setDraft]) });
+  const setTabAttachments = useCallback(
+    (tabId: string, update: (old: MessageAttachment[]) => MessageAttachment[]) => setAttachments((all) => ({ ...all, [tabId]: update(all[tabId] ?? []) })),
+    [],
+  );
+  // A prompt's text goes in the box; the resources it refers to become chips.
+  const applyPrompt = useCallback(
+    (text: string, added: MessageAttachment[]) => {
+      setDraft(text);
+      if (added.length > 0) setTabAttachments(tab.id, (old) => withAttachments(old, added));
+    },
+    [setDraft, setTabAttachments, tab.id],
+  );
+  const promptMenu = usePromptMenu({ draft: chat.draft, connectionIds: enabledIds, attached: tabAttachments, onApply: applyPrompt });
 
   const sendDraft = () => {
     const goes = chat.draft.trim() !== '' && !chat.sending && !chat.awaitingApproval;
@@ -228,7 +239,7 @@ export default function LlmChatPage() {
               <AttachMenu
                 connectionIds={enabledIds}
                 attached={tabAttachments}
-                onAttach={(a) => setTabAttachments(tab.id, (old) => [...old, a])}
+                onAttach={(a) => setTabAttachments(tab.id, (old) => withAttachments(old, [a]))}
               />
             }
           />

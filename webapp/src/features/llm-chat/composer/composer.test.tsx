@@ -1,5 +1,5 @@
 // The composer's "/" prompts menu (listbox, filter, keys, the fill-in
-// dialog with completions) and the paperclip (resources and templates as
+// dialog with completions, a prompt's resources as chips) and the paperclip (resources and templates as
 // chips that go with the next message and show on it).
 
 import { act, screen, waitFor, within } from '@testing-library/react';
@@ -52,6 +52,14 @@ const RESOURCES = [
     templates: [{ uri_template: 'demo://resource/dynamic/text/{resourceId}', name: 'Dynamic Text Resource', mime_type: 'text/plain' }],
   },
 ];
+
+const ARCHITECTURE = {
+  connection_id: 'mcp-conn-1',
+  uri: 'demo://resource/static/document/architecture.md',
+  name: 'architecture.md',
+  mime_type: 'text/markdown',
+  size: 2048,
+};
 
 let api: FakeApi;
 let prompts: unknown[];
@@ -153,6 +161,87 @@ describe('the / prompts menu', () => {
       arguments: { department: 'Engineering', name: 'Bob' },
     });
     expect(screen.queryByRole('dialog', { name: 'Team Management' })).toBeNull();
+  });
+
+  it('attaches the resources a prompt refers to as chips (each once) instead of naming them in its text', async () => {
+    prompts = [{ ...PROMPTS[0], prompts: [{ name: 'notes-prompt', title: 'Notes', description: 'Summarise the notes', arguments: [] }] }];
+    api.route('POST /api/v1/mcp-connections/mcp-conn-1/prompts/get', () =>
+      jsonResponse(200, {
+        messages: [
+          { role: 'user', content: { type: 'text', text: 'Summarise the notes.' } },
+          { role: 'user', content: { type: 'resource_link', uri: 'demo://notes.txt', name: 'notes.txt', title: 'Team notes' } },
+          { role: 'user', content: { type: 'resource_link', uri: ARCHITECTURE.uri, name: 'architecture.md' } },
+        ],
+        attachments: [{ connection_id: 'mcp-conn-1', uri: 'demo://notes.txt', name: 'Team notes', mime_type: 'text/plain', size: 15 }, ARCHITECTURE],
+      }),
+    );
+    const user = userEvent.setup();
+    renderApp('/llm-chat');
+    const box = await input();
+    await user.click(screen.getByTestId('attach-button'));
+    const dialog = await screen.findByRole('dialog', { name: 'Attach a resource' });
+    await user.click((await within(dialog).findAllByTestId('resource-option'))[0]);
+    const chips = screen.getByRole('list', { name: 'Attached to the next message' });
+
+    await user.type(box, '/notes');
+    await screen.findByRole('listbox', { name: 'Prompts' });
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(box).toHaveValue('Summarise the notes.'));
+    expect(within(chips).getAllByTestId('attachment-chip').map((c) => c.textContent)).toEqual(['📎architecture.md2.0 KB×', '📎Team notes15 bytes×']);
+
+    await user.type(box, ' What do they say?{Enter}');
+    await waitFor(() => expect(api.callsTo('POST', '/api/v1/mcp-connections/message')).toHaveLength(1));
+    expect((api.callsTo('POST', '/api/v1/mcp-connections/message')[0].body as Record<string, unknown>).attachments).toEqual([
+      { connection_id: 'mcp-conn-1', uri: ARCHITECTURE.uri, name: 'architecture.md' },
+      { connection_id: 'mcp-conn-1', uri: 'demo://notes.txt', name: 'Team notes' },
+    ]);
+  });
+
+  it('a prompt referring to a resource its server will not read says so, and the box and chips stay as they were', async () => {
+    const refused = 'The prompt "secret-prompt" refers to demo://secret.txt, which Everything would not read: access denied.';
+    api.route('POST /api/v1/mcp-connections/mcp-conn-1/prompts/get', () => jsonResponse(400, { code: 'invalid', detail: refused }));
+    const user = userEvent.setup();
+    renderApp('/llm-chat');
+    const box = await input();
+    await user.type(box, '/simple');
+    await screen.findByRole('listbox', { name: 'Prompts' });
+    await user.keyboard('{Enter}');
+    expect(await within(screen.getByTestId('prompt-menu')).findByRole('alert')).toHaveTextContent(refused);
+    expect(box).toHaveValue('/simple');
+    expect(screen.queryByRole('list', { name: 'Attached to the next message' })).toBeNull();
+
+    // Through the fill-in dialog: the error shows there.
+    await user.clear(box);
+    await user.type(box, '/team');
+    await screen.findByRole('listbox', { name: 'Prompts' });
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Team Management' });
+    await user.type(within(dialog).getByRole('combobox', { name: /department/ }), 'Sales');
+    await user.click(within(dialog).getByRole('button', { name: 'Insert' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(refused);
+    expect(box).toHaveValue('/team');
+  });
+
+  it('refuses a prompt whose resources would take the message past 10 attachments, leaving the box as it was', async () => {
+    const many = Array.from({ length: 10 }, (_, i) => ({ connection_id: 'mcp-conn-1', uri: `demo://r${i}`, name: `r${i}` }));
+    api.route('POST /api/v1/mcp-connections/mcp-conn-1/prompts/get', () =>
+      jsonResponse(200, { messages: [{ role: 'user', content: { type: 'text', text: 'Read all of these.' } }], attachments: many }),
+    );
+    const user = userEvent.setup();
+    renderApp('/llm-chat');
+    const box = await input();
+    await user.click(screen.getByTestId('attach-button'));
+    const dialog = await screen.findByRole('dialog', { name: 'Attach a resource' });
+    await user.click((await within(dialog).findAllByTestId('resource-option'))[0]);
+
+    await user.type(box, '/simple');
+    await screen.findByRole('listbox', { name: 'Prompts' });
+    await user.keyboard('{Enter}');
+    expect(await within(screen.getByTestId('prompt-menu')).findByRole('alert')).toHaveTextContent(
+      'A message may attach at most 10 resources: this prompt adds 10 to the 1 attached already.',
+    );
+    expect(box).toHaveValue('/simple');
+    expect(within(screen.getByRole('list', { name: 'Attached to the next message' })).getAllByTestId('attachment-chip')).toHaveLength(1);
   });
 
   it('says when the enabled servers have no prompts', async () => {

@@ -12,6 +12,14 @@ import './composer.css';
 
 export const PROMPT_FAILED = 'The prompt could not be loaded.';
 
+/** A prompt the composer itself refuses (its message says why). */
+export class PromptRefusedError extends Error {}
+
+/** What a failed prompt says: the composer's refusal, else the server's words. */
+export function promptFailure(err: unknown): string {
+  return err instanceof PromptRefusedError ? err.message : errorMessage(err, PROMPT_FAILED);
+}
+
 interface PromptArgumentsModalProps {
   connectionId: string;
   serverName: string;
@@ -42,7 +50,7 @@ export function PromptArgumentsModal({ connectionId, serverName, prompt, onSubmi
     setError('');
     onSubmit(args).catch((err: unknown) => {
       setBusy(false);
-      setError(errorMessage(err, PROMPT_FAILED));
+      setError(promptFailure(err));
     });
   };
 

@@ -1,11 +1,15 @@
 // Typing "/" at the start of the composer lists the prompts of the servers
 // enabled in the tab, filtered as the user types; arrows move, Enter
 // chooses, Escape closes. A prompt with arguments opens its fill-in
-// dialog; one without is put in the composer at once.
+// dialog; one without is put in the composer at once. The resources a
+// prompt refers to go with the message as chips, as the paperclip's do.
 
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { errorMessage } from '../../../lib/api-client';
 import { fetchPrompts, getPrompt, promptText, type McpPrompt, type PromptServer } from '../api/mcp-composer';
+import type { MessageAttachment } from '../state/types';
+import { promptAttachmentsRefusal } from './attachments';
+import { promptFailure, PromptRefusedError } from './prompt-arguments-modal';
 import './composer.css';
 
 export const NO_PROMPTS = 'No prompts on the enabled servers.';
@@ -44,12 +48,14 @@ interface PromptMenuOptions {
   draft: string;
   /** The connections enabled in the tab. */
   connectionIds: readonly string[];
-  /** Puts a filled prompt's text in the composer. */
-  onApply: (text: string) => void;
+  /** The resources attached to the next message already. */
+  attached: readonly MessageAttachment[];
+  /** Puts a filled prompt's text in the composer and attaches the resources it refers to. */
+  onApply: (text: string, attachments: MessageAttachment[]) => void;
 }
 
 /** The "/" menu's state and handlers, for the composer. */
-export function usePromptMenu({ draft, connectionIds, onApply }: PromptMenuOptions) {
+export function usePromptMenu({ draft, connectionIds, attached, onApply }: PromptMenuOptions) {
   const listId = useId();
   const query = slashQuery(draft);
   const [dismissed, setDismissed] = useState(false);
@@ -99,10 +105,13 @@ export function usePromptMenu({ draft, connectionIds, onApply }: PromptMenuOptio
 
   const apply = useCallback(
     async (choice: PromptChoice, args: Record<string, string>) => {
-      const messages = await getPrompt(choice.connectionId, choice.prompt.name, args);
-      onApply(promptText(messages));
+      const { messages, attachments } = await getPrompt(choice.connectionId, choice.prompt.name, args);
+      // Nothing is put in the composer unless all its resources can go with the message.
+      const refusal = promptAttachmentsRefusal(attached, attachments);
+      if (refusal) throw new PromptRefusedError(refusal);
+      onApply(promptText(messages, attachments.map((a) => a.uri)), attachments);
     },
-    [onApply],
+    [attached, onApply],
   );
 
   const choose = useCallback(
@@ -112,7 +121,7 @@ export function usePromptMenu({ draft, connectionIds, onApply }: PromptMenuOptio
         return;
       }
       setApplyError('');
-      apply(choice, {}).catch((err: unknown) => setApplyError(errorMessage(err, 'The prompt could not be loaded.')));
+      apply(choice, {}).catch((err: unknown) => setApplyError(promptFailure(err)));
     },
     [apply],
   );

@@ -89,7 +89,14 @@ var devserverEnv = []string{
 	// A scenario's server stops only once the product's warm session to it
 	// (and the standalone stream it listens on) is closed.
 	"MCP_SESSION_IDLE=1s",
+	// The site's Client ID Metadata Document as the suite publishes one for
+	// its client (a local run has no https address of its own): an
+	// operator setting, as for a site that publishes it elsewhere.
+	"MCP_OAUTH_CLIENT_METADATA_URL=" + suiteClientMetadataURL,
 }
+
+// suiteClientMetadataURL is the client_id the suite's CIMD scenario wants.
+const suiteClientMetadataURL = "https://conformance-test.local/client-metadata.json"
 
 type suiteRun struct {
 	node, cli, self, out, api string

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -70,7 +71,17 @@ type MCP struct {
 	// PublicURL is where browsers reach the site: the OAuth redirect URI
 	// and the client metadata document are under it (PUBLIC_URL).
 	PublicURL string
+	// ClientMetadataURL is where the site's Client ID Metadata Document is
+	// published, used as its client_id at authorization servers that take
+	// one (MCP_OAUTH_CLIENT_METADATA_URL, https): for a site whose own
+	// address is not https (a local run), or that publishes the document
+	// elsewhere. Empty: <PublicURL>/api/v1/mcp-oauth/client-metadata.json
+	// when that is https.
+	ClientMetadataURL string
 }
+
+// ClientMetadataURLVar names MCP_OAUTH_CLIENT_METADATA_URL.
+const ClientMetadataURLVar = "MCP_OAUTH_CLIENT_METADATA_URL"
 
 // MCPJobs is the scheduled registry work: import and health probes.
 type MCPJobs struct {
@@ -124,6 +135,10 @@ func LoadMCP(ctx context.Context, sm SecretFetcher) (MCP, error) {
 	}
 	if m.HostConnectsPerMinute, err = EnvInt("MCP_HOST_CONNECTS_PER_MINUTE", 60); err != nil {
 		return MCP{}, err
+	}
+	m.ClientMetadataURL = Env(ClientMetadataURLVar, "")
+	if u, perr := url.Parse(m.ClientMetadataURL); m.ClientMetadataURL != "" && (perr != nil || u.Scheme != "https" || u.Host == "") {
+		return MCP{}, fmt.Errorf("%s must be an https URL", ClientMetadataURLVar)
 	}
 	return m, nil
 }

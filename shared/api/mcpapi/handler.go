@@ -36,6 +36,9 @@ type Service struct {
 	// publicURL is where browsers reach the site (OAuth redirects); ""
 	// means the request's own address (httpx.PublicURL).
 	publicURL string
+	// clientMetadataURL is where the site's Client ID Metadata Document is
+	// published ("": under publicURL, when that is https).
+	clientMetadataURL string
 	// composer reaches the caller's servers for their prompts and
 	// resources (composer.go).
 	composer *composer
@@ -56,6 +59,8 @@ type Options struct {
 	HostConnectsPerMinute int
 	// PublicURL: see Service.publicURL.
 	PublicURL string
+	// ClientMetadataURL: see Service.clientMetadataURL.
+	ClientMetadataURL string
 }
 
 // New builds the mcp group. real says which chat providers are served by
@@ -67,12 +72,13 @@ func New(st *store.Store, tokens *auth.Tokens, real map[string]bool, o Options) 
 		st: st, tokens: tokens, real: real, sealer: o.Sealer, policy: o.Policy, hosts: &hostGuesses{},
 		// The connect timeout alone bounds a handshake: the client's wait
 		// for an answer's headers (10 s by default) must not cut it first.
-		client:         o.Policy.ClientWithLimits(mcp.Limits{ResponseHeader: connectTimeout}),
-		connectTimeout: connectTimeout,
-		userLimit:      cmp.Or(o.ConnectsPerMinute, 10),
-		hostLimit:      cmp.Or(o.HostConnectsPerMinute, 60),
-		publicURL:      strings.TrimRight(o.PublicURL, "/"),
-		composer:       newComposer(st, o.Sealer, o.Policy, connectTimeout, cmp.Or(o.SessionIdle, config.DefaultSessionIdle)),
+		client:            o.Policy.ClientWithLimits(mcp.Limits{ResponseHeader: connectTimeout}),
+		connectTimeout:    connectTimeout,
+		userLimit:         cmp.Or(o.ConnectsPerMinute, 10),
+		hostLimit:         cmp.Or(o.HostConnectsPerMinute, 60),
+		publicURL:         strings.TrimRight(o.PublicURL, "/"),
+		clientMetadataURL: o.ClientMetadataURL,
+		composer:          newComposer(st, o.Sealer, o.Policy, connectTimeout, cmp.Or(o.SessionIdle, config.DefaultSessionIdle)),
 	}
 }
 
@@ -90,6 +96,7 @@ func FromConfig(st *store.Store, cfg config.MCP) (*Service, error) {
 	return New(st, auth.FromConfig(cfg.Base, 0, st), llm.RealProviders(cfg.Providers), Options{
 		Sealer: sealer, Policy: policy, ConnectTimeout: cfg.ConnectTimeout, SessionIdle: cfg.SessionIdle,
 		ConnectsPerMinute: cfg.ConnectsPerMinute, HostConnectsPerMinute: cfg.HostConnectsPerMinute, PublicURL: cfg.PublicURL,
+		ClientMetadataURL: cfg.ClientMetadataURL,
 	}), nil
 }
 

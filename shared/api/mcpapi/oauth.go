@@ -112,7 +112,7 @@ func (s *Service) oauthStart(w http.ResponseWriter, r *http.Request) error {
 		return oauthError(r.Context(), err)
 	}
 	redirect := httpx.PublicURL(r, s.publicURL) + OAuthCallbackPath
-	identity := mcpauth.Identity{MetadataURL: s.clientMetadataURL(r), RedirectURL: redirect, ClientName: clientName,
+	identity := mcpauth.Identity{MetadataURL: s.metadataURL(r), RedirectURL: redirect, ClientName: clientName,
 		Registrations: registrations{s}}
 	upgrade, err := s.upgradedConnection(r.Context(), uid, in.ConnectionID, srv.ID, endpoint)
 	if err != nil {
@@ -409,20 +409,25 @@ func signInConnectionID(uid, serverID, endpoint string) string {
 const clientName = "AIWork MCP Registry"
 
 // clientMetadata serves the product's Client ID Metadata Document: its
-// client_id is this document's URL.
+// client_id is the URL it is published at (this document's, unless the
+// operator publishes it elsewhere).
 func (s *Service) clientMetadata(w http.ResponseWriter, r *http.Request) error {
 	base := httpx.PublicURL(r, s.publicURL)
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{
-		"client_id": base + OAuthMetadataPath, "client_name": clientName, "client_uri": base,
+		"client_id": cmp.Or(s.clientMetadataURL, base+OAuthMetadataPath), "client_name": clientName, "client_uri": base,
 		"redirect_uris": []string{base + OAuthCallbackPath}, "grant_types": []string{"authorization_code", "refresh_token"},
 		"response_types": []string{"code"}, "token_endpoint_auth_method": "none",
 	})
 	return nil
 }
 
-// clientMetadataURL is the document's URL when the site is served on https
-// (an authorization server fetches it), else "".
-func (s *Service) clientMetadataURL(r *http.Request) string {
+// metadataURL is where the document is published: the operator's
+// setting, else its own URL when the site is served on https (an
+// authorization server fetches it), else "".
+func (s *Service) metadataURL(r *http.Request) string {
+	if s.clientMetadataURL != "" {
+		return s.clientMetadataURL
+	}
 	base := httpx.PublicURL(r, s.publicURL)
 	if !strings.HasPrefix(base, "https://") {
 		return ""

@@ -252,6 +252,23 @@ func TestClientMetadataDocument(t *testing.T) {
 	}
 }
 
+// An operator who publishes the document elsewhere (a site not on https)
+// sets its URL: the served document names it as its client_id.
+func TestClientMetadataDocumentPublishedElsewhere(t *testing.T) {
+	t.Parallel()
+	o := local()
+	o.PublicURL = "http://localhost:8080"
+	o.ClientMetadataURL = "https://docs.example.com/aiwork/client-metadata.json"
+	s := newStack(t, o)
+	doc := apitest.Decode[struct {
+		ClientID     string   `json:"client_id"`
+		RedirectURIs []string `json:"redirect_uris"`
+	}](t, s.get(mcpapi.OAuthMetadataPath, ""), http.StatusOK)
+	if doc.ClientID != o.ClientMetadataURL || len(doc.RedirectURIs) != 1 || doc.RedirectURIs[0] != "http://localhost:8080"+mcpapi.OAuthCallbackPath {
+		t.Errorf("document %+v, want client_id %s and this site's callback", doc, o.ClientMetadataURL)
+	}
+}
+
 func mustQuery(t *testing.T, raw string) url.Values {
 	t.Helper()
 	u, err := url.Parse(raw)

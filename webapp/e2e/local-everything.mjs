@@ -8,10 +8,10 @@ import { newUser, signInAs } from './stack.mjs';
 export const LOCAL_ID = 'local-everything';
 export const LOCAL_NAME = 'Everything (local reference server)';
 
-/** The reference server's catalogue entry once the prober has seen it up. */
-export async function localServer(stack, page) {
-  return stack.until(`the prober to see ${LOCAL_ID} up`, async () => {
-    const res = await page.request.get(`/api/v1/mcp-servers/${LOCAL_ID}`);
+/** A local server's catalogue entry (the reference server's by default) once the prober has seen it up. */
+export async function localServer(stack, page, id = LOCAL_ID) {
+  return stack.until(`the prober to see ${id} up`, async () => {
+    const res = await page.request.get(`/api/v1/mcp-servers/${id}`);
     if (res.status() !== 200) return null;
     const s = await res.json();
     return s.health?.status === 'up' && Array.isArray(s.tools) && s.tools.length > 0 ? s : null;
@@ -24,14 +24,15 @@ export async function signIn(page, tag) {
   return { Authorization: `Bearer ${session.access_token}` };
 }
 
-/** Connects the reference server through the API, as chat-tools.test.mjs's registry journey does on the page. */
-export async function connectByApi(stack, page, auth) {
-  const local = await localServer(stack, page);
+/** Connects a local server (the reference server by default) through the API, as chat-tools.test.mjs's registry journey does on the page; answers the connection. */
+export async function connectByApi(stack, page, auth, id = LOCAL_ID) {
+  const local = await localServer(stack, page, id);
   const res = await page.request.post('/api/v1/mcp-connections/', {
     headers: auth,
-    data: { server_id: LOCAL_ID, server_name: LOCAL_NAME, endpoint_url: local.endpoint_url, model_type: local.model_type },
+    data: { server_id: id, server_name: local.title, endpoint_url: local.endpoint_url, model_type: local.model_type },
   });
   assert.equal(res.status(), 200, await res.text());
+  return res.json();
 }
 
 /** GET /api/v1/mcp-connections/tools. */

@@ -112,6 +112,44 @@ func SetLocalSignInOnCall(ctx context.Context, st *store.Store, endpoint string)
 	return setLocal(ctx, st, LocalSignInOnCallID, endpoint, LocalSignInOnCallServer)
 }
 
+// LocalMCPAppID is the catalogue id of the MCP App example that local runs
+// start: a server whose tool declares a view (MCP Apps) that chat renders
+// under the tool block.
+const LocalMCPAppID = "local-mcp-app"
+
+// LocalMCPAppVersion is the version of
+// @modelcontextprotocol/server-basic-react that webapp/package.json pins.
+const LocalMCPAppVersion = "2.0.3"
+
+// LocalMCPAppServer is the catalogue entry for the MCP project's React
+// example app server (@modelcontextprotocol/server-basic-react) running
+// locally at endpoint: connected with no key, like the reference server;
+// its get-time tool declares a view (ui://get-time/mcp-app.html).
+func LocalMCPAppServer(endpoint string) domain.MCPServer {
+	return domain.MCPServer{
+		ID:                LocalMCPAppID,
+		Name:              "local/mcp-app",
+		Title:             "MCP App example (local)",
+		Description:       "The MCP project's example app server, started on this machine by `make run`: its get-time tool comes with a view the chat shows. Connect with no key; ask chat to use get-time: the server's view shows under the tool block. Local only.",
+		EndpointURL:       endpoint,
+		Transport:         domain.TransportStreamableHTTP,
+		ModelType:         "reference",
+		IsActive:          true,
+		SupportedFeatures: []string{"tools", "resources"},
+		WebsiteURL:        "https://www.npmjs.com/package/@modelcontextprotocol/server-basic-react",
+		Repository:        "https://github.com/modelcontextprotocol/ext-apps",
+		Version:           LocalMCPAppVersion,
+		Source:            "local",
+	}
+}
+
+// SetLocalMCPApp lists the running MCP App example at endpoint, or, with an
+// empty endpoint (it did not start), takes a stored entry out of the
+// listing, as SetLocalReference does.
+func SetLocalMCPApp(ctx context.Context, st *store.Store, endpoint string) error {
+	return setLocal(ctx, st, LocalMCPAppID, endpoint, LocalMCPAppServer)
+}
+
 // setLocal stores entry(endpoint) when endpoint is set, else deactivates the
 // stored entry id, if any.
 func setLocal(ctx context.Context, st *store.Store, id, endpoint string, entry func(string) domain.MCPServer) error {

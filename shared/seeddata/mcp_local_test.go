@@ -82,3 +82,40 @@ func TestSetLocalSignInOnCall(t *testing.T) {
 		t.Errorf("unsetting the sign-in-on-call example touched the OAuth example: %+v %v", oauth, err)
 	}
 }
+
+// The MCP App example is listed as a keyless server connected like the
+// reference server while it runs, saying what to try, and taken out of the
+// listing when a later run does not start it.
+func TestSetLocalMCPApp(t *testing.T) {
+	t.Parallel()
+	st := storetest.New(t)
+	storetest.Must(t, seeddata.SetLocalMCPApp(ctx, st, ""), "unset on an empty table")
+
+	const endpoint = "http://127.0.0.1:4570/mcp"
+	storetest.Must(t, seeddata.SetLocalMCPApp(ctx, st, endpoint), "set")
+	storetest.Must(t, seeddata.SetLocalReference(ctx, st, "http://127.0.0.1:4568/mcp"), "set reference")
+	listed, err := st.ListMCPServers(ctx)
+	storetest.Must(t, err, "list")
+	i := slices.IndexFunc(listed, func(s domain.MCPServer) bool { return s.ID == seeddata.LocalMCPAppID })
+	if len(listed) != 2 || i < 0 {
+		t.Fatalf("listed %+v, want the MCP App example beside the reference server", listed)
+	}
+	got := listed[i]
+	if got.ID != "local-mcp-app" || got.Title != "MCP App example (local)" || got.EndpointURL != endpoint ||
+		got.OAuthRequired || got.APIKeyRequired || !got.IsActive || got.Transport != domain.TransportStreamableHTTP ||
+		got.Source != "local" || !slices.Contains(registry.ModelTypes, got.ModelType) ||
+		!slices.Contains(got.SupportedFeatures, "tools") || got.Version != "2.0.3" ||
+		!strings.Contains(got.Description, "Connect with no key; ask chat to use get-time: the server's view shows under the tool block.") {
+		t.Errorf("MCP App example entry = %+v", got)
+	}
+
+	storetest.Must(t, seeddata.SetLocalMCPApp(ctx, st, ""), "unset")
+	got, err = st.GetMCPServer(ctx, seeddata.LocalMCPAppID)
+	storetest.Must(t, err, "get")
+	if got.IsActive {
+		t.Error("the MCP App example stays listed after a run that did not start it")
+	}
+	if ref, err := st.GetMCPServer(ctx, seeddata.LocalReferenceID); err != nil || !ref.IsActive {
+		t.Errorf("unsetting the MCP App example touched the reference server: %+v %v", ref, err)
+	}
+}

@@ -1,7 +1,7 @@
-// Package localmcptest shares the MCP reference server, and the MCP SDK's
-// OAuth example server, among a test binary's tests: started once (the
-// reference server once per mode) on first use, stopped by Stop (call it
-// from TestMain). Calls do not change the servers' state that tests rely on
+// Package localmcptest shares the MCP reference server, the MCP SDK's
+// OAuth example server and the MCP App example among a test binary's
+// tests: started once (the reference server once per mode) on first use,
+// stopped by Stop (call it from TestMain). Calls do not change the servers' state that tests rely on
 // (each OAuth client registers its own client id), so parallel tests share
 // them.
 package localmcptest
@@ -76,6 +76,37 @@ func OAuthExample(t testing.TB) *localmcp.OAuthServer {
 	return s
 }
 
+var appExample = struct {
+	mu      sync.Mutex
+	started *localmcp.Server
+	err     error
+}{}
+
+// AppExample answers the MCP endpoint of the real MCP App example server
+// (@modelcontextprotocol/server-basic-react: tool get-time with the view
+// ui://get-time/mcp-app.html), failing t when it cannot start (a failed
+// start is not tried again).
+func AppExample(t testing.TB) string {
+	t.Helper()
+	appExample.mu.Lock()
+	defer appExample.mu.Unlock()
+	if appExample.started != nil {
+		return appExample.started.Endpoint
+	}
+	if appExample.err != nil {
+		t.Fatalf("MCP App example server: %v", appExample.err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	s, err := localmcp.StartAppExample(ctx)
+	if err != nil {
+		appExample.err = err
+		t.Fatalf("MCP App example server: %v", err)
+	}
+	appExample.started = s
+	return s.Endpoint
+}
+
 // Stop ends every server started.
 func Stop() {
 	references.mu.Lock()
@@ -88,4 +119,8 @@ func Stop() {
 	oauthExample.started.Stop()
 	oauthExample.started = nil
 	oauthExample.mu.Unlock()
+	appExample.mu.Lock()
+	appExample.started.Stop()
+	appExample.started = nil
+	appExample.mu.Unlock()
 }

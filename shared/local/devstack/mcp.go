@@ -23,10 +23,10 @@ func LocalMCPDefaults() {
 }
 
 // StartMCP starts what the registry needs locally: the reference server, the
-// OAuth example server and the sign-in-on-call example
-// (MCP_REFERENCE_SERVER=off skips all three, MCP_OAUTH_EXAMPLE=off the OAuth
-// one, MCP_SIGNIN_ON_CALL_EXAMPLE=off the sign-in-on-call one), listed in
-// the catalogue, and the
+// OAuth example server, the sign-in-on-call example and the MCP App example
+// (MCP_REFERENCE_SERVER=off skips all four, MCP_OAUTH_EXAMPLE=off the OAuth
+// one, MCP_SIGNIN_ON_CALL_EXAMPLE=off the sign-in-on-call one,
+// MCP_APP_EXAMPLE=off the MCP App one), listed in the catalogue, and the
 // scheduled jobs of lambdas.All on timers (each at start, then every
 // LocalEvery), as EventBridge runs them in AWS. stop ends all of it.
 func StartMCP(ctx context.Context, st *store.Store, cfg Config, log *slog.Logger) (stop func(), err error) {
@@ -40,13 +40,14 @@ func StartMCP(ctx context.Context, st *store.Store, cfg Config, log *slog.Logger
 // StartMCPWith is StartMCP with the jobs run by run (make run-lambda: an
 // invocation of the mcp-jobs function, as EventBridge's).
 func StartMCPWith(ctx context.Context, st *store.Store, log *slog.Logger, run func(ctx context.Context, job string) error) (stop func(), err error) {
-	ref, oauth, signIn := startLocalServers(ctx, log)
+	ref, oauth, signIn, app := startLocalServers(ctx, log)
 	stopServers := func() {
 		ref.Stop()
 		oauth.Stop()
 		signIn.Stop()
+		app.Stop()
 	}
-	refEndpoint, oauthEndpoint, signInEndpoint := "", "", ""
+	refEndpoint, oauthEndpoint, signInEndpoint, appEndpoint := "", "", "", ""
 	if ref != nil {
 		refEndpoint = ref.Endpoint
 	}
@@ -55,6 +56,9 @@ func StartMCPWith(ctx context.Context, st *store.Store, log *slog.Logger, run fu
 	}
 	if signIn != nil {
 		signInEndpoint = signIn.Endpoint
+	}
+	if app != nil {
+		appEndpoint = app.Endpoint
 	}
 	if err := seeddata.SetLocalReference(ctx, st, refEndpoint); err != nil {
 		stopServers()
@@ -65,6 +69,10 @@ func StartMCPWith(ctx context.Context, st *store.Store, log *slog.Logger, run fu
 		return nil, err
 	}
 	if err := seeddata.SetLocalSignInOnCall(ctx, st, signInEndpoint); err != nil {
+		stopServers()
+		return nil, err
+	}
+	if err := seeddata.SetLocalMCPApp(ctx, st, appEndpoint); err != nil {
 		stopServers()
 		return nil, err
 	}
@@ -83,13 +91,13 @@ func StartMCPWith(ctx context.Context, st *store.Store, log *slog.Logger, run fu
 	}, nil
 }
 
-// startLocalServers starts the reference server, the OAuth example server
-// and the sign-in-on-call example side by side, each unless switched off;
-// one that does not start is nil (the product works without it; the
-// registry just lacks its local entry).
-func startLocalServers(ctx context.Context, log *slog.Logger) (ref *localmcp.Server, oauth *localmcp.OAuthServer, signIn *localmcp.SignInOnCallServer) {
+// startLocalServers starts the reference server, the OAuth example server,
+// the sign-in-on-call example and the MCP App example side by side, each
+// unless switched off; one that does not start is nil (the product works
+// without it; the registry just lacks its local entry).
+func startLocalServers(ctx context.Context, log *slog.Logger) (ref *localmcp.Server, oauth *localmcp.OAuthServer, signIn *localmcp.SignInOnCallServer, app *localmcp.Server) {
 	if os.Getenv("MCP_REFERENCE_SERVER") == "off" {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -123,8 +131,19 @@ func startLocalServers(ctx context.Context, log *slog.Logger) (ref *localmcp.Ser
 			log.Info("MCP sign-in-on-call example started", "endpoint", s.Endpoint, "issuer", s.Issuer)
 		})
 	}
+	if os.Getenv("MCP_APP_EXAMPLE") != "off" {
+		wg.Go(func() {
+			s, err := localmcp.StartAppExample(ctx)
+			if err != nil {
+				log.Warn("MCP App example server not started", "err", err)
+				return
+			}
+			app = s
+			log.Info("MCP App example server started", "endpoint", s.Endpoint)
+		})
+	}
 	wg.Wait()
-	return ref, oauth, signIn
+	return ref, oauth, signIn, app
 }
 
 // StartupJobsDone is logged once every job has run at start (make bench

@@ -9,20 +9,25 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"aiwork/shared/local/devstack"
 	"aiwork/shared/seeddata"
 	"aiwork/shared/store/storetest"
 )
 
-// make run lists the reference server, the OAuth example and the
-// sign-in-on-call example, all running; stop ends them; a run with
-// MCP_SIGNIN_ON_CALL_EXAMPLE=off takes that one out of the listing, and
-// one with MCP_REFERENCE_SERVER=off all of them.
+// make run lists the reference server, the OAuth example, the
+// sign-in-on-call example and the MCP App example, all running; stop ends
+// them; a run with MCP_SIGNIN_ON_CALL_EXAMPLE=off and MCP_APP_EXAMPLE=off
+// takes those out of the listing, and one with MCP_REFERENCE_SERVER=off all
+// of them.
 func TestStartMCPListsTheLocalServers(t *testing.T) {
 	t.Setenv("MCP_REFERENCE_SERVER", "")
 	t.Setenv("MCP_OAUTH_EXAMPLE", "")
 	t.Setenv("MCP_SIGNIN_ON_CALL_EXAMPLE", "")
+	t.Setenv("MCP_APP_EXAMPLE", "")
 	ctx := context.Background()
 	st := storetest.New(t)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -38,7 +43,7 @@ func TestStartMCPListsTheLocalServers(t *testing.T) {
 			stop()
 		}
 	}()
-	local := []string{seeddata.LocalReferenceID, seeddata.LocalOAuthExampleID, seeddata.LocalSignInOnCallID}
+	local := []string{seeddata.LocalReferenceID, seeddata.LocalOAuthExampleID, seeddata.LocalSignInOnCallID, seeddata.LocalMCPAppID}
 	var hosts []string
 	for _, id := range local {
 		srv, err := st.GetMCPServer(ctx, id)
@@ -77,6 +82,13 @@ func TestStartMCPListsTheLocalServers(t *testing.T) {
 		t.Errorf("get-private-note at %s without a token: %d %q, want 401 and a challenge", signIn.EndpointURL, resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
 	}
 
+	// Keyless; get-time declares its view, which reads as an MCP App's HTML.
+	app, _ := st.GetMCPServer(ctx, seeddata.LocalMCPAppID)
+	if app.OAuthRequired || app.APIKeyRequired {
+		t.Errorf("MCP App example not keyless: %+v", app)
+	}
+	checkAppExample(t, app.EndpointURL)
+
 	stop()
 	stopped = true
 	for _, host := range hosts {
@@ -88,6 +100,7 @@ func TestStartMCPListsTheLocalServers(t *testing.T) {
 
 	t.Setenv("MCP_OAUTH_EXAMPLE", "off")
 	t.Setenv("MCP_SIGNIN_ON_CALL_EXAMPLE", "off")
+	t.Setenv("MCP_APP_EXAMPLE", "off")
 	stop, err = devstack.StartMCPWith(ctx, st, log, noJobs)
 	if err != nil {
 		t.Fatal(err)
@@ -96,12 +109,16 @@ func TestStartMCPListsTheLocalServers(t *testing.T) {
 	if srv, err := st.GetMCPServer(ctx, seeddata.LocalSignInOnCallID); err != nil || srv.IsActive {
 		t.Errorf("sign-in-on-call example still listed with MCP_SIGNIN_ON_CALL_EXAMPLE=off: %+v %v", srv, err)
 	}
+	if srv, err := st.GetMCPServer(ctx, seeddata.LocalMCPAppID); err != nil || srv.IsActive {
+		t.Errorf("MCP App example still listed with MCP_APP_EXAMPLE=off: %+v %v", srv, err)
+	}
 	if srv, err := st.GetMCPServer(ctx, seeddata.LocalReferenceID); err != nil || !srv.IsActive {
 		t.Errorf("reference server not listed with only the examples off: %+v %v", srv, err)
 	}
 
 	t.Setenv("MCP_REFERENCE_SERVER", "off")
 	t.Setenv("MCP_SIGNIN_ON_CALL_EXAMPLE", "")
+	t.Setenv("MCP_APP_EXAMPLE", "")
 	stop, err = devstack.StartMCPWith(ctx, st, log, noJobs)
 	if err != nil {
 		t.Fatal(err)
@@ -111,5 +128,42 @@ func TestStartMCPListsTheLocalServers(t *testing.T) {
 		if srv, err := st.GetMCPServer(ctx, id); err != nil || srv.IsActive {
 			t.Errorf("%s still listed with the local servers off: %+v %v", id, srv, err)
 		}
+	}
+}
+
+// checkAppExample connects to the MCP App example at endpoint with the MCP
+// SDK's client, as the product does, and checks what chat relies on:
+// get-time's _meta.ui.resourceUri names ui://get-time/mcp-app.html, and
+// resources/read of it answers text/html;profile=mcp-app.
+func checkAppExample(t *testing.T, endpoint string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c := sdk.NewClient(&sdk.Implementation{Name: "devstack-test", Version: "1"}, nil)
+	session, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: endpoint}, nil)
+	if err != nil {
+		t.Fatalf("connect to the MCP App example at %s: %v", endpoint, err)
+	}
+	defer session.Close()
+	tools, err := session.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const view = "ui://get-time/mcp-app.html"
+	var declared string
+	for _, tool := range tools.Tools {
+		if ui, ok := tool.Meta["ui"].(map[string]any); ok && tool.Name == "get-time" {
+			declared, _ = ui["resourceUri"].(string)
+		}
+	}
+	if declared != view {
+		t.Fatalf("MCP App example tools %+v: get-time's _meta.ui.resourceUri %q, want %q", tools.Tools, declared, view)
+	}
+	res, err := session.ReadResource(ctx, &sdk.ReadResourceParams{URI: view})
+	if err != nil {
+		t.Fatalf("resources/read %s: %v", view, err)
+	}
+	if len(res.Contents) != 1 || res.Contents[0].MIMEType != "text/html;profile=mcp-app" || res.Contents[0].Text == "" {
+		t.Errorf("resources/read %s: %d contents, first %.200v", view, len(res.Contents), res.Contents)
 	}
 }

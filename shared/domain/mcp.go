@@ -1,6 +1,9 @@
 package domain
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"slices"
+)
 
 // MCP server health statuses, from the last probe.
 const (
@@ -107,6 +110,25 @@ type MCPTool struct {
 	// InputSchema is the tool's JSON Schema for its arguments; kept with a
 	// user's connection (the chat offers it to models), not in the registry.
 	InputSchema json.RawMessage `json:"-"`
+	// UIResourceURI is the ui:// resource of the tool's view (MCP Apps:
+	// the tool's _meta.ui.resourceUri), which the chat renders beside the
+	// call's result; "" when it declares none.
+	UIResourceURI string `json:"ui_resource_uri,omitempty"`
+	// Visibility says who may call the tool (MCP Apps: _meta.ui.visibility,
+	// of ToolVisibleToModel and ToolVisibleToApp); empty means both.
+	Visibility []string `json:"visibility,omitempty"`
+}
+
+// Who may call a tool (MCPTool.Visibility).
+const (
+	ToolVisibleToModel = "model"
+	ToolVisibleToApp   = "app"
+)
+
+// VisibleTo reports whether who (ToolVisibleToModel, ToolVisibleToApp) may
+// call t: a tool that says nothing is visible to both.
+func (t MCPTool) VisibleTo(who string) bool {
+	return len(t.Visibility) == 0 || slices.Contains(t.Visibility, who)
 }
 
 // MayDestroy is the MCP spec's reading of a tool's hints: not read-only, and

@@ -148,13 +148,16 @@ func (c *calls) completed(id string) {
 var ErrNoCallAsking = errors.New("no tool call of this session is waiting for an answer from its user")
 
 // chatCapabilities are what a chat session declares: it answers a
-// server's questions (elicitation, form and URL). A handshake declares the
-// same (open), so the tools a server lists at connect are the ones it
-// lists to the chat: some list their asking tools only to a client that
-// can answer.
+// server's questions (elicitation, form and URL), and it renders the views
+// of MCP Apps (the io.modelcontextprotocol/ui extension). A handshake
+// declares the same (open), so the tools a server lists at connect are the
+// ones it lists to the chat: some list their asking tools only to a client
+// that can answer, and their views only to a host that renders them.
 func chatCapabilities() *mcp.ClientCapabilities {
-	return &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
+	c := &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
 		Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}}
+	c.AddExtension(UIExtension, map[string]any{"mimeTypes": []string{UIMimeType}})
+	return c
 }
 
 // clientOptions are a chat session's: it declares elicitation (form and

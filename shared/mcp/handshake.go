@@ -237,9 +237,36 @@ func toDomain(tools []*mcp.Tool) []domain.MCPTool {
 				d.Title = a.Title
 			}
 		}
+		d.UIResourceURI, d.Visibility = toolUI(t.Meta)
 		out = append(out, d)
 	}
 	return out
+}
+
+// maxUIResourceURI bounds a view's URI as kept with a tool.
+const maxUIResourceURI = 2048
+
+// toolUI reads a tool's view (MCP Apps): its ui:// resource, from
+// _meta.ui.resourceUri or the older flat _meta["ui/resourceUri"] (the
+// nested one wins), and who may call it (_meta.ui.visibility: "model",
+// "app"; nil when it says neither, which means both). A URI that is not
+// ui:// is not a view and is dropped.
+func toolUI(meta mcp.Meta) (uri string, visibility []string) {
+	ui, _ := meta["ui"].(map[string]any)
+	uri, _ = ui["resourceUri"].(string)
+	if uri == "" {
+		uri, _ = meta["ui/resourceUri"].(string)
+	}
+	if !strings.HasPrefix(uri, UIScheme) || len(uri) > maxUIResourceURI {
+		uri = ""
+	}
+	list, _ := ui["visibility"].([]any)
+	for _, v := range list {
+		if s, _ := v.(string); (s == domain.ToolVisibleToModel || s == domain.ToolVisibleToApp) && !slices.Contains(visibility, s) {
+			visibility = append(visibility, s)
+		}
+	}
+	return uri, visibility
 }
 
 // maxSchemaBytes bounds one tool's input schema as kept and offered to

@@ -23,6 +23,10 @@ type toolJSON struct {
 	Destructive bool   `json:"destructive,omitempty"`
 	HintAbsent  bool   `json:"destructive_hint_absent,omitempty"`
 	InputSchema string `json:"input_schema,omitempty"`
+	// UIResourceURI and Visibility: the tool's view and who may call it
+	// (MCP Apps).
+	UIResourceURI string   `json:"ui_resource_uri,omitempty"`
+	Visibility    []string `json:"visibility,omitempty"`
 }
 
 // toolsJSON encodes tools for tools_json ("[]" for none, so a refresh
@@ -31,7 +35,8 @@ func toolsJSON(tools []domain.MCPTool) (string, error) {
 	out := make([]toolJSON, len(tools))
 	for i, t := range tools {
 		out[i] = toolJSON{Name: t.Name, Title: t.Title, Description: t.Description, ReadOnly: t.ReadOnly,
-			Destructive: t.Destructive, HintAbsent: t.DestructiveHintAbsent, InputSchema: string(t.InputSchema)}
+			Destructive: t.Destructive, HintAbsent: t.DestructiveHintAbsent, InputSchema: string(t.InputSchema),
+			UIResourceURI: t.UIResourceURI, Visibility: t.Visibility}
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
@@ -53,7 +58,7 @@ func connTools(stored string, old []mcpToolAtt) []domain.MCPTool {
 	out := make([]domain.MCPTool, len(in))
 	for i, t := range in {
 		out[i] = domain.MCPTool{Name: t.Name, Title: t.Title, Description: t.Description, ReadOnly: t.ReadOnly,
-			Destructive: t.Destructive, DestructiveHintAbsent: t.HintAbsent}
+			Destructive: t.Destructive, DestructiveHintAbsent: t.HintAbsent, UIResourceURI: t.UIResourceURI, Visibility: t.Visibility}
 		if t.InputSchema != "" {
 			out[i].InputSchema = json.RawMessage(t.InputSchema)
 		}

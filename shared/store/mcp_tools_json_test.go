@@ -103,3 +103,33 @@ func TestConnectionToolsReadInBothForms(t *testing.T) {
 		})
 	}
 }
+
+// TestConnectionToolsKeepTheirViews: a tool's view (MCP Apps: its ui://
+// resource) and who may call it are kept with the connection's tools and
+// read back as they were, through a put and a refresh.
+func TestConnectionToolsKeepTheirViews(t *testing.T) {
+	t.Parallel()
+	st := storetest.New(t)
+	tools := []domain.MCPTool{
+		{Name: "get-time", Description: "Time", ReadOnly: true, UIResourceURI: "ui://get-time/mcp-app.html",
+			InputSchema: json.RawMessage(`{"type":"object"}`)},
+		{Name: "refresh", UIResourceURI: "ui://get-time/mcp-app.html", Visibility: []string{"app"}},
+		{Name: "both", Visibility: []string{"model", "app"}},
+		{Name: "plain"},
+	}
+	c := mcpConn("c1", "2026-11-20T10:00:00Z", nil)
+	c.Tools = tools
+	storetest.Must(t, st.PutMCPConnection(ctx, "alice", c), "put")
+	got, err := st.GetMCPConnection(ctx, "alice", "c1")
+	storetest.Must(t, err, "get")
+	if !reflect.DeepEqual(got.Tools, tools) {
+		t.Errorf("get: tools\n got %+v\nwant %+v", got.Tools, tools)
+	}
+	refreshed := tools[1:2]
+	storetest.Must(t, st.UpdateMCPConnectionTools(ctx, "alice", "c1", refreshed, "2026-11-21T10:00:00Z"), "refresh")
+	list, err := st.ListMCPConnections(ctx, "alice")
+	storetest.Must(t, err, "list")
+	if len(list) != 1 || !reflect.DeepEqual(list[0].Tools, refreshed) {
+		t.Errorf("list after a refresh: %+v, want %+v", list, refreshed)
+	}
+}

@@ -40,6 +40,10 @@ type toolView struct {
 	// Destructive is the MCP spec's reading: declared destructive, or not
 	// read-only with no hint either way.
 	Destructive bool `json:"destructive"`
+	// UIResourceURI is the tool's view (MCP Apps) and Visibility who may
+	// call it ("model", "app"; absent: both).
+	UIResourceURI string   `json:"ui_resource_uri,omitempty"`
+	Visibility    []string `json:"visibility,omitempty"`
 }
 
 // allowanceView is one "always allow": a tool on one endpoint of a
@@ -89,7 +93,7 @@ func (s *Service) listTools(w http.ResponseWriter, r *http.Request) error {
 				schema = json.RawMessage(`{"type":"object"}`)
 			}
 			v.Tools = append(v.Tools, toolView{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: schema,
-				ReadOnly: t.ReadOnly, Destructive: t.MayDestroy()})
+				ReadOnly: t.ReadOnly, Destructive: t.MayDestroy(), UIResourceURI: t.UIResourceURI, Visibility: t.Visibility})
 		}
 		out.Servers = append(out.Servers, v)
 	}

@@ -1,12 +1,14 @@
 package mcpapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"testing"
 
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/domain"
+	"aiwork/shared/store/storetest"
 )
 
 // TestToolsList: the Tools control's list holds the caller's connected
@@ -50,4 +52,34 @@ func TestToolsList(t *testing.T) {
 	apitest.WantError(t, s.get("/api/v1/mcp-connections/tools", ""), http.StatusUnauthorized, "Not authenticated.")
 	w := apitest.Do(s.h, http.MethodDelete, "/api/v1/mcp-connections/tools/always/four/tool-01", token, "", nil)
 	apitest.WantError(t, w, http.StatusNotFound, "This tool is not always allowed.")
+}
+
+// TestToolsListShowsViews: a tool's view (MCP Apps) and who may call it
+// are in the Tools control's list; a tool without them has neither field.
+func TestToolsListShowsViews(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, local())
+	uid, token := s.user("tools-views")
+	storetest.Must(t, s.st.PutMCPConnection(context.Background(), uid, domain.MCPConnection{ID: "c1", ServerID: "apps",
+		EndpointURL: "http://127.0.0.1:9/mcp", ConnectedAt: "2026-11-20T10:00:00Z", Tools: []domain.MCPTool{
+			{Name: "get-time", ReadOnly: true, UIResourceURI: "ui://get-time/mcp-app.html", Visibility: []string{"model", "app"}},
+			{Name: "refresh", UIResourceURI: "ui://get-time/mcp-app.html", Visibility: []string{"app"}},
+			{Name: "plain"},
+		}}), "put connection")
+	got := apitest.Decode[struct {
+		Servers []struct {
+			Tools []map[string]json.RawMessage `json:"tools"`
+		} `json:"servers"`
+	}](t, s.get("/api/v1/mcp-connections/tools", token), http.StatusOK)
+	if len(got.Servers) != 1 || len(got.Servers[0].Tools) != 3 {
+		t.Fatalf("tools = %+v, want one server with 3 tools", got)
+	}
+	for i, want := range []struct{ uri, visibility string }{
+		{`"ui://get-time/mcp-app.html"`, `["model","app"]`}, {`"ui://get-time/mcp-app.html"`, `["app"]`}, {"", ""},
+	} {
+		tool := got.Servers[0].Tools[i]
+		if string(tool["ui_resource_uri"]) != want.uri || string(tool["visibility"]) != want.visibility {
+			t.Errorf("tool %d: ui_resource_uri %s, visibility %s; want %q, %q", i, tool["ui_resource_uri"], tool["visibility"], want.uri, want.visibility)
+		}
+	}
 }

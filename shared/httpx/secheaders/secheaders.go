@@ -85,13 +85,78 @@ func Set(h http.Header, analytics, https bool) {
 	}
 }
 
+// SandboxPath is the web app's MCP Apps sandbox proxy page: the chat frames
+// it (<iframe sandbox="allow-scripts">, so it runs with an opaque origin),
+// and it renders a server's view in an inner srcdoc frame. It alone is
+// served with the sandbox's headers (SetSandbox) instead of the site's;
+// CloudFront gives it its own behaviour and headers policy.
+const SandboxPath = "/mcp-app-sandbox.html"
+
+// The sandbox page's fixed header values.
+const (
+	// SandboxFrameOptions lets the product's own pages frame the sandbox
+	// page, and no one else (with CSP frame-ancestors 'self').
+	SandboxFrameOptions = "SAMEORIGIN"
+	// SandboxReferrerPolicy sends no Referer at all from the sandbox: a
+	// view's requests never tell its servers which conversation they come
+	// from.
+	SandboxReferrerPolicy = "no-referrer"
+)
+
+// SandboxContentSecurityPolicy is the sandbox page's CSP. A srcdoc frame
+// inherits its parent's policy, so this is the ceiling of every view: the
+// view's own narrower policy (built from the domains its resource
+// declares) is added inside the frame by the page. Scripts and styles may
+// be inline (a view is one HTML document) or from any https origin the
+// view declares; nothing may be posted as a form, no base URL may be set,
+// and only the product's own pages may frame it. allowHTTP adds http: beside
+// every https: source, for the devserver only, whose local MCP servers
+// serve views from plain-HTTP loopback addresses; never in AWS.
+func SandboxContentSecurityPolicy(allowHTTP bool) string {
+	remote := "https:"
+	if allowHTTP {
+		remote += " http:"
+	}
+	return strings.Join([]string{
+		"default-src 'none'",
+		"script-src 'unsafe-inline' " + remote,
+		"style-src 'unsafe-inline' " + remote,
+		"img-src data: blob: " + remote,
+		"font-src data: " + remote,
+		"media-src data: blob: " + remote,
+		"connect-src " + remote,
+		"frame-src 'self' blob: data:",
+		"form-action 'none'",
+		"base-uri 'none'",
+		"frame-ancestors 'self'",
+	}, "; ")
+}
+
+// SetSandbox writes the sandbox page's headers: its CSP (with http: sources
+// when allowHTTP), X-Frame-Options SAMEORIGIN, nosniff, no referrer, and HSTS
+// when https.
+func SetSandbox(h http.Header, allowHTTP, https bool) {
+	h.Set("Content-Security-Policy", SandboxContentSecurityPolicy(allowHTTP))
+	h.Set("X-Frame-Options", SandboxFrameOptions)
+	h.Set("X-Content-Type-Options", ContentTypeOptions)
+	h.Set("Referrer-Policy", SandboxReferrerPolicy)
+	if https {
+		h.Set("Strict-Transport-Security", StrictTransportSecurity())
+	}
+}
+
 // Handler adds the security headers to every response of next, as
-// CloudFront's response headers policy does in AWS (the devserver). HSTS
-// goes out only over TLS: a browser must never pin HTTPS for a plain-HTTP
-// local address.
+// CloudFront's response headers policies do in AWS (the devserver): the
+// sandbox page (SandboxPath, that exact path) gets the sandbox's, with
+// http: sources, every other path the site's. HSTS goes out only over TLS:
+// a browser must never pin HTTPS for a plain-HTTP local address.
 func Handler(next http.Handler, analytics bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		Set(w.Header(), analytics, r.TLS != nil)
+		if r.URL.Path == SandboxPath {
+			SetSandbox(w.Header(), true, r.TLS != nil)
+		} else {
+			Set(w.Header(), analytics, r.TLS != nil)
+		}
 		next.ServeHTTP(w, r)
 	})
 }

@@ -41,8 +41,13 @@ func fastServing() devstack.Serving {
 // the local test checkout's Pay page, which therefore cannot be framed.
 func TestDevserverSendsCloudFrontsSecurityHeaders(t *testing.T) {
 	static := t.TempDir()
-	if err := os.WriteFile(filepath.Join(static, "index.html"), []byte("<!doctype html><title>app</title>"), 0o644); err != nil {
-		t.Fatal(err)
+	for name, page := range map[string]string{
+		"index.html":           "<!doctype html><title>app</title>",
+		"mcp-app-sandbox.html": "<!doctype html><title>sandbox</title>",
+	} {
+		if err := os.WriteFile(filepath.Join(static, name), []byte(page), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	h, user := newDevstack(t, static, func(c *devstack.Config) {
 		c.Prompts.FreePromptsPerUser, c.Payments.FreePromptsPerUser = 0, 0 // purchases go to checkout
@@ -113,6 +118,30 @@ func TestDevserverSendsCloudFrontsSecurityHeaders(t *testing.T) {
 		if strings.Contains(csp, "upgrade-insecure-requests") {
 			t.Errorf("%s: CSP %q upgrades requests over plain HTTP", tc.what, csp)
 		}
+	}
+
+	// The MCP Apps sandbox page alone has its own headers: the product's
+	// pages may frame it, and its policy (with http: sources, for the local
+	// servers' views) is the ceiling of the views it renders.
+	res = get(secheaders.SandboxPath)
+	if res.StatusCode != 200 {
+		t.Errorf("GET %s = %d", secheaders.SandboxPath, res.StatusCode)
+	}
+	for name, value := range map[string]string{
+		"Content-Security-Policy": secheaders.SandboxContentSecurityPolicy(true),
+		"X-Frame-Options":         "SAMEORIGIN",
+		"X-Content-Type-Options":  "nosniff",
+		"Referrer-Policy":         "no-referrer",
+	} {
+		if got := res.Header.Get(name); got != value {
+			t.Errorf("sandbox page: %s = %q, want %q", name, got, value)
+		}
+	}
+	if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'self'") || !strings.Contains(csp, "connect-src https: http:") {
+		t.Errorf("sandbox page: CSP %q", csp)
+	}
+	if got := res.Header.Get("Strict-Transport-Security"); got != "" {
+		t.Errorf("sandbox page: HSTS %q over plain HTTP", got)
 	}
 }
 

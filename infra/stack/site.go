@@ -90,6 +90,7 @@ func newSite(scope constructs.Construct, p siteProps) awscloudfront.Distribution
 	})
 
 	headers := securityHeaders(scope, p.Analytics)
+	siteOrigin := awscloudfrontorigins.S3BucketOrigin_WithOriginAccessControl(bucket, nil)
 
 	spa := awscloudfront.NewFunction(scope, jsii.String("SpaRewrite"), &awscloudfront.FunctionProps{
 		Comment: jsii.String("Client-side routes: paths without a file extension get /index.html"),
@@ -112,7 +113,7 @@ func newSite(scope constructs.Construct, p siteProps) awscloudfront.Distribution
 		LogBucket:     p.LogBucket,
 		LogFilePrefix: jsii.String(CloudFrontLogPrefix),
 		DefaultBehavior: &awscloudfront.BehaviorOptions{
-			Origin:                awscloudfrontorigins.S3BucketOrigin_WithOriginAccessControl(bucket, nil),
+			Origin:                siteOrigin,
 			ViewerProtocolPolicy:  awscloudfront.ViewerProtocolPolicy_REDIRECT_TO_HTTPS,
 			AllowedMethods:        awscloudfront.AllowedMethods_ALLOW_GET_HEAD(),
 			CachePolicy:           awscloudfront.CachePolicy_CACHING_OPTIMIZED(),
@@ -123,6 +124,18 @@ func newSite(scope constructs.Construct, p siteProps) awscloudfront.Distribution
 			},
 		},
 		AdditionalBehaviors: &map[string]*awscloudfront.BehaviorOptions{
+			// The MCP Apps sandbox page, a file of the web app, with its own
+			// headers instead of the site's: the product's pages frame it,
+			// and its CSP is the ceiling of the server views it renders. It
+			// is a file, so no client-side route rewrite.
+			secheaders.SandboxPath: {
+				Origin:                siteOrigin,
+				ViewerProtocolPolicy:  awscloudfront.ViewerProtocolPolicy_REDIRECT_TO_HTTPS,
+				AllowedMethods:        awscloudfront.AllowedMethods_ALLOW_GET_HEAD(),
+				CachePolicy:           awscloudfront.CachePolicy_CACHING_OPTIMIZED(),
+				Compress:              jsii.Bool(true),
+				ResponseHeadersPolicy: sandboxHeaders(scope),
+			},
 			APIPathPattern: {
 				Origin: awscloudfrontorigins.NewRestApiOrigin(p.API, &awscloudfrontorigins.RestApiOriginProps{
 					ReadTimeout:   awscdk.Duration_Seconds(jsii.Number(APIReadTimeoutSeconds)),
@@ -196,8 +209,6 @@ func newSite(scope constructs.Construct, p siteProps) awscloudfront.Distribution
 // securityHeaders is the response headers policy of every behaviour, from
 // the values the devserver sends too (aiwork/shared/httpx/secheaders).
 func securityHeaders(scope constructs.Construct, analytics bool) awscloudfront.ResponseHeadersPolicy {
-	// The CDK's enums name the header values in upper snake case.
-	enum := func(v string) string { return strings.ToUpper(strings.ReplaceAll(v, "-", "_")) }
 	return awscloudfront.NewResponseHeadersPolicy(scope, jsii.String("SecurityHeaders"), &awscloudfront.ResponseHeadersPolicyProps{
 		Comment: jsii.String("CSP, HSTS, nosniff, referrer policy, no framing"),
 		SecurityHeadersBehavior: &awscloudfront.ResponseSecurityHeadersBehavior{
@@ -210,11 +221,40 @@ func securityHeaders(scope constructs.Construct, analytics bool) awscloudfront.R
 			},
 			ContentTypeOptions: &awscloudfront.ResponseHeadersContentTypeOptions{Override: jsii.Bool(true)}, // nosniff
 			ReferrerPolicy: &awscloudfront.ResponseHeadersReferrerPolicy{
-				ReferrerPolicy: awscloudfront.HeadersReferrerPolicy(enum(secheaders.ReferrerPolicy)), Override: jsii.Bool(true),
+				ReferrerPolicy: awscloudfront.HeadersReferrerPolicy(headerEnum(secheaders.ReferrerPolicy)), Override: jsii.Bool(true),
 			},
 			FrameOptions: &awscloudfront.ResponseHeadersFrameOptions{
-				FrameOption: awscloudfront.HeadersFrameOption(enum(secheaders.FrameOptions)), Override: jsii.Bool(true),
+				FrameOption: awscloudfront.HeadersFrameOption(headerEnum(secheaders.FrameOptions)), Override: jsii.Bool(true),
 			},
 		},
 	})
 }
+
+// sandboxHeaders is the response headers policy of the MCP Apps sandbox
+// page alone (secheaders.SandboxPath), from the values the devserver sends
+// on that path, without its http: sources: the page's CSP, framing by the
+// site's own pages only, nosniff, no referrer, and HSTS as everywhere.
+func sandboxHeaders(scope constructs.Construct) awscloudfront.ResponseHeadersPolicy {
+	return awscloudfront.NewResponseHeadersPolicy(scope, jsii.String("SandboxHeaders"), &awscloudfront.ResponseHeadersPolicyProps{
+		Comment: jsii.String("MCP Apps sandbox page: its CSP, HSTS, nosniff, no referrer, framed by the site only"),
+		SecurityHeadersBehavior: &awscloudfront.ResponseSecurityHeadersBehavior{
+			ContentSecurityPolicy: &awscloudfront.ResponseHeadersContentSecurityPolicy{
+				ContentSecurityPolicy: jsii.String(secheaders.SandboxContentSecurityPolicy(false)), Override: jsii.Bool(true),
+			},
+			StrictTransportSecurity: &awscloudfront.ResponseHeadersStrictTransportSecurity{
+				AccessControlMaxAge: awscdk.Duration_Seconds(jsii.Number(secheaders.HSTSMaxAge.Seconds())),
+				IncludeSubdomains:   jsii.Bool(secheaders.HSTSIncludeSubdomains), Override: jsii.Bool(true),
+			},
+			ContentTypeOptions: &awscloudfront.ResponseHeadersContentTypeOptions{Override: jsii.Bool(true)}, // nosniff
+			ReferrerPolicy: &awscloudfront.ResponseHeadersReferrerPolicy{
+				ReferrerPolicy: awscloudfront.HeadersReferrerPolicy(headerEnum(secheaders.SandboxReferrerPolicy)), Override: jsii.Bool(true),
+			},
+			FrameOptions: &awscloudfront.ResponseHeadersFrameOptions{
+				FrameOption: awscloudfront.HeadersFrameOption(headerEnum(secheaders.SandboxFrameOptions)), Override: jsii.Bool(true),
+			},
+		},
+	})
+}
+
+// headerEnum names a header value the way the CDK's enums do, in upper snake case.
+func headerEnum(v string) string { return strings.ToUpper(strings.ReplaceAll(v, "-", "_")) }

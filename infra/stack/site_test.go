@@ -87,15 +87,7 @@ func TestDefaultBehaviourServesTheBucketThroughOAC(t *testing.T) {
 func TestAPIBehaviourPassesEverythingThroughUncached(t *testing.T) {
 	tp := synth(t, mainStack)
 	_, cfg := distribution(t, tp)
-	var api map[string]any
-	for _, b := range asList(cfg["CacheBehaviors"]) {
-		if m := b.(map[string]any); m["PathPattern"] == stack.APIPathPattern {
-			api = m
-		}
-	}
-	if api == nil {
-		t.Fatalf("no %s behaviour in %s", stack.APIPathPattern, flat(cfg["CacheBehaviors"]))
-	}
+	api := behaviour(t, cfg, stack.APIPathPattern)
 	if api["CachePolicyId"] != cachingDisabled {
 		t.Errorf("API CachePolicyId = %v, want CachingDisabled", api["CachePolicyId"])
 	}
@@ -199,13 +191,30 @@ func TestCloudFrontFunctionsBehave(t *testing.T) {
 	}
 }
 
+// behaviour answers the distribution's cache behaviour for pattern.
+func behaviour(t *testing.T, cfg map[string]any, pattern string) map[string]any {
+	t.Helper()
+	for _, b := range asList(cfg["CacheBehaviors"]) {
+		if m := b.(map[string]any); m["PathPattern"] == pattern {
+			return m
+		}
+	}
+	t.Fatalf("no %s behaviour in %s", pattern, flat(cfg["CacheBehaviors"]))
+	return nil
+}
+
 func TestSecurityHeaders(t *testing.T) {
 	tp := synth(t, mainStack)
 	ids := tp.ofType("AWS::CloudFront::ResponseHeadersPolicy")
-	if len(ids) != 1 {
-		t.Fatalf("response headers policies = %v", ids)
+	if len(ids) != 2 {
+		t.Fatalf("response headers policies = %v, want the site's and the MCP Apps sandbox page's", ids)
 	}
-	sec := props(tp.Resources[ids[0]], "ResponseHeadersPolicyConfig", "SecurityHeadersConfig").(map[string]any)
+	_, cfg := distribution(t, tp)
+	site := ref(cfg["DefaultCacheBehavior"].(map[string]any)["ResponseHeadersPolicyId"])
+	if tp.Resources[site].Type != "AWS::CloudFront::ResponseHeadersPolicy" {
+		t.Fatalf("default behaviour headers policy = %s", site)
+	}
+	sec := props(tp.Resources[site], "ResponseHeadersPolicyConfig", "SecurityHeadersConfig").(map[string]any)
 	csp, _ := sec["ContentSecurityPolicy"].(map[string]any)["ContentSecurityPolicy"].(string)
 	for _, want := range []string{"default-src 'self'", "script-src 'self'", "connect-src 'self'", "img-src 'self' data:", "frame-ancestors 'none'", "object-src 'none'"} {
 		if !strings.Contains(csp, want) {
@@ -237,12 +246,63 @@ func TestSecurityHeaders(t *testing.T) {
 	if fo := sec["FrameOptions"].(map[string]any); fo["FrameOption"] != secheaders.FrameOptions || fo["Override"] != true {
 		t.Errorf("frame options = %s, want %s", flat(fo), secheaders.FrameOptions)
 	}
-	_, cfg := distribution(t, tp)
-	if def := cfg["DefaultCacheBehavior"].(map[string]any); ref(def["ResponseHeadersPolicyId"]) != ids[0] {
-		t.Errorf("default behaviour headers policy = %s", flat(def["ResponseHeadersPolicyId"]))
+	if api := behaviour(t, cfg, stack.APIPathPattern); ref(api["ResponseHeadersPolicyId"]) != site {
+		t.Errorf("API behaviour headers policy = %s, want the site's", flat(api["ResponseHeadersPolicyId"]))
 	}
 	if !strings.Contains(secheaders.ContentSecurityPolicy(true, true), "googletagmanager.com") || strings.Contains(secheaders.ContentSecurityPolicy(false, true), "google") {
 		t.Error("analytics must widen the CSP only when asked")
+	}
+}
+
+// The MCP Apps sandbox page alone is served with its own headers, from the
+// same definition as the devserver's without the http: sources: framed by
+// the site's pages only, its CSP the ceiling of the views it renders. It
+// comes from the site bucket like the rest of the app, with no route
+// rewrite.
+func TestSandboxPageHasItsOwnHeaders(t *testing.T) {
+	tp := synth(t, mainStack)
+	_, cfg := distribution(t, tp)
+	sb := behaviour(t, cfg, secheaders.SandboxPath)
+	def := cfg["DefaultCacheBehavior"].(map[string]any)
+	if sb["TargetOriginId"] != def["TargetOriginId"] {
+		t.Errorf("sandbox page origin %v, want the site bucket's %v", sb["TargetOriginId"], def["TargetOriginId"])
+	}
+	if sb["ViewerProtocolPolicy"] != "redirect-to-https" || sb["CachePolicyId"] != def["CachePolicyId"] || sb["Compress"] != true {
+		t.Errorf("sandbox behaviour = %s, want HTTPS, cached and compressed like the app", flat(sb))
+	}
+	if got := sortedSet(strs(sb["AllowedMethods"])); !equal(got, sortedSet([]string{"GET", "HEAD"})) {
+		t.Errorf("sandbox AllowedMethods = %v", got)
+	}
+	if _, ok := sb["FunctionAssociations"]; ok {
+		t.Errorf("sandbox behaviour runs a function: %s", flat(sb["FunctionAssociations"]))
+	}
+	policy := ref(sb["ResponseHeadersPolicyId"])
+	if policy == "" || policy == ref(def["ResponseHeadersPolicyId"]) || tp.Resources[policy].Type != "AWS::CloudFront::ResponseHeadersPolicy" {
+		t.Fatalf("sandbox behaviour headers policy = %s, want its own", flat(sb["ResponseHeadersPolicyId"]))
+	}
+	sec := props(tp.Resources[policy], "ResponseHeadersPolicyConfig", "SecurityHeadersConfig").(map[string]any)
+	csp, _ := sec["ContentSecurityPolicy"].(map[string]any)["ContentSecurityPolicy"].(string)
+	const want = "default-src 'none'; script-src 'unsafe-inline' https:; style-src 'unsafe-inline' https:; img-src data: blob: https:; " +
+		"font-src data: https:; media-src data: blob: https:; connect-src https:; frame-src 'self' blob: data:; form-action 'none'; " +
+		"base-uri 'none'; frame-ancestors 'self'"
+	if csp != want || csp != secheaders.SandboxContentSecurityPolicy(false) {
+		t.Errorf("sandbox CSP\n %q\nwant\n %q", csp, want)
+	}
+	if strings.Contains(csp, "http:") || strings.Contains(csp, "*") {
+		t.Errorf("sandbox CSP %q allows plain HTTP or a wildcard", csp)
+	}
+	if fo := sec["FrameOptions"].(map[string]any); fo["FrameOption"] != "SAMEORIGIN" || fo["Override"] != true {
+		t.Errorf("sandbox frame options = %s, want SAMEORIGIN", flat(fo))
+	}
+	if rp := sec["ReferrerPolicy"].(map[string]any); rp["ReferrerPolicy"] != "no-referrer" || rp["Override"] != true {
+		t.Errorf("sandbox referrer policy = %s, want no-referrer", flat(rp))
+	}
+	if flat(sec["ContentTypeOptions"]) != `{"Override":true}` {
+		t.Errorf("sandbox nosniff = %s", flat(sec["ContentTypeOptions"]))
+	}
+	if hsts := sec["StrictTransportSecurity"].(map[string]any); hsts["AccessControlMaxAgeSec"].(float64) != secheaders.HSTSMaxAge.Seconds() ||
+		hsts["IncludeSubdomains"] != secheaders.HSTSIncludeSubdomains || hsts["Override"] != true {
+		t.Errorf("sandbox HSTS = %s", flat(hsts))
 	}
 }
 

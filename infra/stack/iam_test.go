@@ -285,9 +285,9 @@ var wantTable = map[string]map[string]string{
 		"index:Query":  "MCPSERVERS",
 	},
 	"chat": {
-		"GetItem":    "MCP#* USER#*",
-		"PutItem":    "USER#*",
-		"UpdateItem": "USER#*",
+		"GetItem":    "MCP#* THROTTLE#* USER#*", // THROTTLE#: MCP App views' tool calls counted
+		"PutItem":    "THROTTLE#* USER#*",
+		"UpdateItem": "THROTTLE#* USER#*",
 		"DeleteItem": "USER#*", // a conversation and its messages
 		"Query":      "USER#*",
 	},

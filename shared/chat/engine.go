@@ -85,6 +85,7 @@ func (o Options) completed() Options {
 	t.MaxRounds = cmp.Or(t.MaxRounds, config.DefaultMaxToolRounds)
 	t.CallTimeout = cmp.Or(t.CallTimeout, config.DefaultToolCallTimeout)
 	t.ConnectTimeout = cmp.Or(t.ConnectTimeout, config.DefaultConnectTimeout)
+	t.AppCallsPerMinute = cmp.Or(t.AppCallsPerMinute, DefaultAppCallsPerMinute)
 	return o
 }
 
@@ -270,6 +271,15 @@ const (
 	NotFound                     // a connection, conversation, message or approval the caller does not have
 	Conflict                     // an approval already used, expired, or for another connection
 	RateLimited                  // a limit of the user's chat
+	// Unprocessable: a server's answer the chat will not use as it is (an
+	// MCP App view refused: its type, size or CSP).
+	Unprocessable
+	// ApprovalRequired: a view's tool call waits for the user's approval.
+	ApprovalRequired
+	// Upstream: the user's MCP server failed or refused; Timeout: it did
+	// not answer in time.
+	Upstream
+	Timeout
 )
 
 func refuse(kind Kind, format string, args ...any) *Error {

@@ -347,12 +347,18 @@ func withoutToken(v any) any {
 	return fields
 }
 
-// keptAsNote is what history keeps of a tool result too large for it.
+// keptAsNote is what history keeps of a tool result too large for it: its
+// size in place of its content, and its structured content (a view's data)
+// while that still fits.
 func keptAsNote(v any, size int) []byte {
 	if f, ok := v.(toolResultFrame); ok {
 		f.ToolResult.Content = textBlock("(This result, " + humanBytes(size) + ", was shown when it arrived; history keeps only its size.)")
 		f.ToolResult.Truncated = true
 		b, _ := json.Marshal(f)
+		if len(b) > maxStoredBlock {
+			f.ToolResult.StructuredContent = nil
+			b, _ = json.Marshal(f)
+		}
 		return b
 	}
 	b, _ := json.Marshal(noticeFrame{Notice: "A tool frame of " + humanBytes(size) + " was not kept in history."})

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"aiwork/shared/clip"
 	"aiwork/shared/domain"
@@ -44,6 +45,9 @@ type ToolOptions struct {
 	// loopback (the devserver's rule for loopback servers); otherwise only
 	// https pages are opened.
 	LoopbackURLs bool
+	// AppCallsPerMinute bounds the tool calls a user's MCP App views make
+	// (default DefaultAppCallsPerMinute).
+	AppCallsPerMinute int
 }
 
 // Bounds of what a tool result may carry.
@@ -53,6 +57,9 @@ const (
 	MaxToolTextForModel = 32 << 10
 	// MaxToolResultShown: the content blocks the browser gets.
 	MaxToolResultShown = 1 << 20
+	// MaxStructuredContent: a result's structured content the browser gets
+	// (for the tool's view).
+	MaxStructuredContent = 64 << 10
 	// toolsFresh: a connection's tools list is read again after this long.
 	toolsFresh = time.Minute
 	// toolsRefreshTimeout bounds that read; on failure the stored list serves.
@@ -167,6 +174,9 @@ type turn struct {
 	allowances      map[string][]store.ToolAllowance // by allowKey
 	confirmReadOnly bool
 	mcpIDs          []string
+	// conns are the connections loaded, their tools as read (those not
+	// offered to the model too: a view's calls, apps.go).
+	conns []domain.MCPConnection
 }
 
 func allowKey(serverID, tool string) string { return serverID + "\x00" + tool }
@@ -278,7 +288,7 @@ func (b *toolbox) load(ctx context.Context, uid string, ids []string, confirmRea
 		k := allowKey(a.ServerID, a.Tool)
 		tr.allowances[k] = append(tr.allowances[k], a)
 	}
-	tr.tools = newToolset(found)
+	tr.tools, tr.conns = newToolset(found), found
 	return tr, nil
 }
 
@@ -350,6 +360,14 @@ type (
 		ServerName string          `json:"server_name"` // its Label: an override's host beside the name
 		Tool       string          `json:"tool"`
 		Arguments  json.RawMessage `json:"arguments"`
+		// ConnectionID is the MCP connection the call runs on ("" for a
+		// tool no connection offers): a view's reads and calls go there.
+		ConnectionID string `json:"connection_id"`
+		// UI names the tool's view (MCP Apps), when it declares one.
+		UI *toolUIView `json:"ui,omitempty"`
+	}
+	toolUIView struct {
+		ResourceURI string `json:"resource_uri"`
 	}
 	toolResultView struct {
 		ID         string            `json:"id"`
@@ -358,6 +376,10 @@ type (
 		DurationMS int64             `json:"duration_ms"`
 		Denied     bool              `json:"denied,omitempty"`
 		Truncated  bool              `json:"truncated,omitempty"`
+		// StructuredContent is the result's structuredContent as the
+		// server sent it, for the tool's view (at most
+		// MaxStructuredContent; left out past it).
+		StructuredContent json.RawMessage `json:"structured_content,omitempty"`
 	}
 	approvalView struct {
 		Token     string           `json:"token"`
@@ -387,7 +409,10 @@ type (
 func (tr *turn) callView(c llm.ToolCall) toolCallView {
 	v := toolCallView{ID: c.ID, Tool: llm.BareToolName(c.Name)}
 	if bt, ok := tr.tools.byName[c.Name]; ok {
-		v.ServerID, v.ServerName, v.Tool = bt.conn.ServerID, bt.conn.Label(), bt.tool.Name
+		v.ServerID, v.ServerName, v.Tool, v.ConnectionID = bt.conn.ServerID, bt.conn.Label(), bt.tool.Name, bt.conn.ID
+		if bt.tool.UIResourceURI != "" {
+			v.UI = &toolUIView{ResourceURI: bt.tool.UIResourceURI}
+		}
 	}
 	v.Arguments = json.RawMessage(c.Arguments)
 	if !json.Valid(v.Arguments) {
@@ -476,7 +501,22 @@ func (b *toolbox) call(ctx context.Context, tr *turn, c llm.ToolCall, retry *pau
 	}
 	out := mcp.Output(res, MaxToolResultShown, MaxToolTextForModel)
 	return llm.ToolResult{CallID: c.ID, Name: c.Name, Content: out.Text, IsError: out.IsError},
-		toolResultView{ID: c.ID, IsError: out.IsError, Content: out.Content, Truncated: out.Truncated, DurationMS: time.Since(start).Milliseconds()}, nil, nil
+		toolResultView{ID: c.ID, IsError: out.IsError, Content: out.Content, Truncated: out.Truncated, DurationMS: time.Since(start).Milliseconds(),
+			StructuredContent: structuredContent(res)}, nil, nil
+}
+
+// structuredContent is res's structuredContent as JSON for the frame, nil
+// when it has none or it is over MaxStructuredContent (a view then has the
+// content blocks alone).
+func structuredContent(res *sdk.CallToolResult) json.RawMessage {
+	if res == nil || res.StructuredContent == nil {
+		return nil
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil || len(b) > MaxStructuredContent || string(b) == "null" {
+		return nil
+	}
+	return b
 }
 
 // toolFailure says why a call did not run, without secrets: shared/mcp's
@@ -515,7 +555,8 @@ type boundTool struct {
 	tool domain.MCPTool
 }
 
-// newToolset names the connections' tools for the models. Names are
+// newToolset names the connections' tools for the models (not those a
+// server keeps for its views: visibility without "model"). Names are
 // "<server-slug>__<tool>" cut to the providers' rules; a name already taken
 // (two servers, or two tools that clean to one name) gets a suffix made
 // from a hash of its connection and tool, so the same connections always
@@ -526,11 +567,18 @@ func newToolset(conns []domain.MCPConnection) toolset {
 	ts := toolset{byName: map[string]boundTool{}}
 	total := 0
 	for _, c := range conns {
-		total += len(c.Tools)
+		for _, t := range c.Tools {
+			if t.VisibleTo(domain.ToolVisibleToModel) {
+				total++
+			}
+		}
 	}
 	for _, c := range conns {
 		slug := cleanName(c.ServerID, maxSlugLen)
 		for _, t := range c.Tools {
+			if !t.VisibleTo(domain.ToolVisibleToModel) {
+				continue // an MCP App's own tool: only its view calls it (apps.go)
+			}
 			if len(ts.offered) == MaxOfferedTools {
 				ts.note = fmt.Sprintf("Your connected servers offer %d tools; the model is offered the first %d. Turn off servers you do not need in Tools.", total, MaxOfferedTools)
 				return ts

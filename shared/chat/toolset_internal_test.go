@@ -108,3 +108,21 @@ func TestToolOfAnOverriddenEndpointNamesItsHost(t *testing.T) {
 		t.Errorf("description %q does not name the host beside the server", d)
 	}
 }
+
+// A tool a server keeps for its views (visibility without "model") is
+// never offered to a model, nor counted toward the cap's note; one visible
+// to both, or saying nothing, is.
+func TestToolsetLeavesOutAppOnlyTools(t *testing.T) {
+	c := conn("apps", "Apps", "get-time", "refresh", "both", "model-only")
+	c.Tools[0].UIResourceURI = "ui://get-time/mcp-app.html"
+	c.Tools[1].Visibility = []string{domain.ToolVisibleToApp}
+	c.Tools[2].Visibility = []string{domain.ToolVisibleToModel, domain.ToolVisibleToApp}
+	c.Tools[3].Visibility = []string{domain.ToolVisibleToModel}
+	ts := newToolset([]domain.MCPConnection{c})
+	if got := strings.Join(names(ts), ","); got != "apps__get-time,apps__both,apps__model-only" {
+		t.Errorf("offered %s, want every tool but the app-only one", got)
+	}
+	if _, ok := ts.byName["apps__refresh"]; ok {
+		t.Error("the app-only tool can be called by name")
+	}
+}

@@ -41,6 +41,12 @@ const (
 	// CodeAccountDisabled: an admin disabled the account; sign-in is
 	// refused (403).
 	CodeAccountDisabled Code = "account_disabled"
+	// CodeUnprocessable: what a server sent cannot be used as it is (an
+	// MCP App view the chat will not render) (422).
+	CodeUnprocessable Code = "unprocessable"
+	// CodeApprovalRequired: a tool call waits for the user's approval
+	// (409); the client asks, then sends it again approved.
+	CodeApprovalRequired Code = "approval_required"
 )
 
 var statusByCode = map[Code]int{
@@ -64,6 +70,9 @@ var statusByCode = map[Code]int{
 	CodeFreeUseAvailable: http.StatusBadRequest,
 
 	CodeAccountDisabled: http.StatusForbidden,
+
+	CodeUnprocessable:    http.StatusUnprocessableEntity,
+	CodeApprovalRequired: http.StatusConflict,
 }
 
 // Error is an error meant for the client: its Detail is shown to people.

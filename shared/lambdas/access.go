@@ -127,11 +127,12 @@ var (
 	// Tools in chat add, in the caller's partition: the MCP connections
 	// (read, their tools list refreshed), paused replies (put, taken once)
 	// and always-allowed tools (put, queried); and a registry entry read
-	// for a connection's key header.
+	// for a connection's key header. The tool calls of MCP App views are
+	// counted per user in a throttle (THROTTLE#, read, opened, counted).
 	accessChat = Access{Table: map[string][]string{
-		GetItem:    {users, mcpServers},
-		PutItem:    {users},
-		UpdateItem: {users},
+		GetItem:    {users, mcpServers, throttles},
+		PutItem:    {users, throttles},
+		UpdateItem: {users, throttles},
 		DeleteItem: {users}, // a conversation and its messages
 		Query:      {users},
 	}}

@@ -146,9 +146,11 @@ var All = []Function{
 		Settings: []string{SettingMetaBedrock, SettingPublicURL}},
 	// The chat streams replies (chatapi) and keeps conversations
 	// (conversationsapi, whose re-attach streams too: one streaming
-	// integration for both).
-	{Name: "chat", Routes: []string{ChatPath, ChatPrefix}, Methods: map[string]string{ChatPath: "POST"}, Streaming: true,
-		Groups: map[string][]string{"chat": {ChatPath}, "conversations": {ChatPrefix}},
+	// integration for both). The chat group also serves the MCP App views
+	// of its tool calls (their resources, their own tool calls), on the
+	// same warm sessions to users' servers.
+	{Name: "chat", Routes: []string{ChatPath, ChatPrefix, ChatAppsPrefix}, Methods: map[string]string{ChatPath: "POST"}, Streaming: true,
+		Groups: map[string][]string{"chat": {ChatPath, ChatAppsPrefix}, "conversations": {ChatPrefix}},
 		Access: accessChat, MemoryMB: 1024, Timeout: LongTimeout,
 		Secrets: append([]string{SecretJWT, SecretMCPKeyEncryptionKey}, providerKeys...), Env: mcpOutbound,
 		Settings: append([]string{SettingMetaBedrock}, ChatLimitSettings...)},
@@ -191,6 +193,10 @@ const (
 	MCPOAuthMetadataPath  = MCPOAuthPrefix + "client-metadata.json"
 	// The admin area (the admin function).
 	AdminPrefix = "/api/v1/admin/"
+
+	// MCP App views of the chat's tool calls (the chat function's chat
+	// group).
+	ChatAppsPrefix = ChatPrefix + "apps/"
 )
 
 // Get answers the function named name.

@@ -74,10 +74,10 @@ func IsViewMimeType(mt string) bool {
 // ViewFrom checks what resources/read answered for uri and makes it a
 // View: the content for uri (else the first), an MCP App's MIME type, at
 // most MaxViewBytes of UTF-8 HTML. The frame's settings come from the
-// content's _meta.ui, else the result's, else listed (the resources/list
-// entry's _meta, nil when not looked up). A refusal is a
+// content's _meta.ui, else the result's, else listed's (the resources/list
+// entry's _meta, looked up only then; listed may be nil). A refusal is a
 // *ViewRefusedError.
-func ViewFrom(res *mcp.ReadResourceResult, uri string, listed mcp.Meta) (View, error) {
+func ViewFrom(res *mcp.ReadResourceResult, uri string, listed func() mcp.Meta) (View, error) {
 	var c *mcp.ResourceContents
 	for _, rc := range res.Contents {
 		if rc == nil {
@@ -114,8 +114,8 @@ func ViewFrom(res *mcp.ReadResourceResult, uri string, listed mcp.Meta) (View, e
 	if meta == nil {
 		meta = uiMeta(res.Meta)
 	}
-	if meta == nil {
-		meta = uiMeta(listed)
+	if meta == nil && listed != nil {
+		meta = uiMeta(listed())
 	}
 	v := View{URI: uri, HTML: html}
 	if err := v.settings(meta); err != nil {

@@ -146,7 +146,7 @@ func TestViewFrom(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		res    *sdk.ReadResourceResult
-		listed sdk.Meta
+		listed func() sdk.Meta
 		want   *mcp.View // nil: refused
 		refuse string    // part of the refusal
 	}{
@@ -163,7 +163,7 @@ func TestViewFrom(t *testing.T) {
 			want: &mcp.View{URI: uri, HTML: html, Permissions: []string{"camera", "clipboardWrite"}, PrefersBorder: &yes, CSP: mcp.ViewCSP{
 				ConnectDomains: []string{"https://api.example.com", "http://127.0.0.1:8080"}, ResourceDomains: []string{"https://cdn.example.com"},
 				FrameDomains: []string{"https://[::1]:9000"}, BaseURIDomains: []string{"https://base.example.com"}}}},
-		{name: "listed settings", res: read(mcp.UIMimeType, nil), listed: sdk.Meta{"ui": map[string]any{"prefersBorder": true}},
+		{name: "listed settings", res: read(mcp.UIMimeType, nil), listed: func() sdk.Meta { return sdk.Meta{"ui": map[string]any{"prefersBorder": true}} },
 			want: &mcp.View{PrefersBorder: &yes}},
 		{name: "not an app", res: read("text/html", nil), refuse: "is text/html, not text/html;profile=mcp-app"},
 		{name: "no type", res: read("", nil), refuse: "is no type"},

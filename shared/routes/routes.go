@@ -29,6 +29,7 @@ const (
 	WebhookPath           = lambdas.WebhookPath
 	GoogleCallbackPath    = lambdas.GoogleCallbackPath
 	ChatConversationsPath = lambdas.ChatConversationsPath
+	ChatAppsPrefix        = lambdas.ChatAppsPrefix
 	// The sign-in to OAuth-protected MCP servers (lambdas' table).
 	MCPOAuthPrefix       = lambdas.MCPOAuthPrefix
 	MCPOAuthStartPath    = lambdas.MCPOAuthStartPath

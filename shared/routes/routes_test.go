@@ -114,6 +114,8 @@ func TestFunctionMountsItsGroups(t *testing.T) {
 		routes.ChatPath:                      "chat " + routes.ChatPath,
 		routes.ChatConversationsPath + "/c1": "conversations " + routes.ChatConversationsPath + "/c1",
 		"/api/v1/chat":                       "conversations /api/v1/chat",
+		routes.ChatAppsPrefix + "view":       "chat " + routes.ChatAppsPrefix + "view",
+		routes.ChatAppsPrefix + "call":       "chat " + routes.ChatAppsPrefix + "call",
 	} {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))

@@ -1,7 +1,8 @@
 // Package chatapi streams chat replies: POST /api/v1/mcp-connections/message
 // answers text/event-stream, one frame per upstream chunk, flushed as it
 // arrives. It decodes and validates the message and hands it to the chat
-// engine (shared/chat), with the SSE writer as the engine's sink. The chat
+// engine (shared/chat), with the SSE writer as the engine's sink. It also
+// serves the MCP App views of the replies' tool calls (apps.go). The chat
 // Lambda (response streaming) and the devserver mount it.
 package chatapi
 
@@ -58,12 +59,15 @@ func FromConfig(st *store.Store, registry *llm.Registry, cfg config.Chat) (*Serv
 	return New(st, auth.FromConfig(cfg.Base, 0, st), registry, opts), nil
 }
 
-// Handler routes the message stream.
+// Handler routes the message stream and the views of its tool calls.
 func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
 	// The session is looked up by the engine's admission, beside its other
 	// reads; the engine decides what may be written before it is confirmed.
 	mux.Handle("POST "+Path, s.tokens.RequiredSpeculative(httpx.Handle(s.message)))
+	// The MCP App views of its tool calls (apps.go).
+	mux.Handle("POST "+AppViewPath, s.tokens.Required(httpx.Handle(s.view)))
+	mux.Handle("POST "+AppCallPath, s.tokens.Required(httpx.Handle(s.call)))
 	return httpx.WithNotFound(mux)
 }
 

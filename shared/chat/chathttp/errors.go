@@ -14,6 +14,11 @@ var codes = map[chat.Kind]httpx.Code{
 	chat.NotFound:     httpx.CodeNotFound,
 	chat.Conflict:     httpx.CodeConflict,
 	chat.RateLimited:  httpx.CodeRateLimited,
+
+	chat.Unprocessable:    httpx.CodeUnprocessable,
+	chat.ApprovalRequired: httpx.CodeApprovalRequired,
+	chat.Upstream:         httpx.CodeUpstream,
+	chat.Timeout:          httpx.CodeTimeout,
 }
 
 // Error is err as the API answers it: an engine's refusal (*chat.Error)

@@ -423,3 +423,20 @@ func otherConnection(t *testing.T, s *stack, token string) string {
 	}
 	return got.Servers[0].ConnectionID
 }
+
+// TestAppCallTimesOut: a view's tool call the server does not answer
+// within the call timeout is a 504 saying so (the call is cancelled).
+func TestAppCallTimesOut(t *testing.T) {
+	t.Parallel()
+	ts := newToolServer(t, nil, testTool{name: "slow", readOnly: true, handle: func(ctx context.Context, _ map[string]any) (*sdk.CallToolResult, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}})
+	s := newToolStack(t, nil, func(o *chatapi.Options) { o.Tools.CallTimeout = 300 * time.Millisecond })
+	token, _, mcpID := s.serverUser("slow", "Slow", ts.url)
+	w := s.appCall(token, map[string]any{"connection_id": mcpID, "tool": "slow"})
+	e := apitest.WantErrorContaining(t, w, http.StatusGatewayTimeout, "did not answer within 1 second")
+	if e.Code != "timeout" {
+		t.Errorf("code = %q", e.Code)
+	}
+}

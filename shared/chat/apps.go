@@ -46,7 +46,7 @@ const (
 // chat will not render), Upstream or Timeout (the server failed, or did
 // not answer).
 func (e *Engine) AppView(ctx context.Context, uid, connID, uri string) (mcp.View, error) {
-	tr, err := e.tools.appTurn(ctx, uid, connID)
+	tr, err := e.tools.appTurn(ctx, uid, connID, false)
 	if err != nil {
 		return mcp.View{}, err
 	}
@@ -107,6 +107,9 @@ type AppCall struct {
 	// Approved: the user allowed this call (on the approval card the
 	// ApprovalRequired refusal made the browser show).
 	Approved bool
+	// ConfirmReadOnly asks before a read-only tool too, as the chat tab
+	// the view is in does for the model's calls.
+	ConfirmReadOnly bool
 }
 
 // AppCall runs a view's tool call on the caller's connection and answers
@@ -121,7 +124,7 @@ type AppCall struct {
 // is a result.
 func (e *Engine) AppCall(ctx context.Context, call AppCall) (*sdk.CallToolResult, error) {
 	b := e.tools
-	tr, err := b.appTurn(ctx, call.UserID, call.ConnectionID)
+	tr, err := b.appTurn(ctx, call.UserID, call.ConnectionID, call.ConfirmReadOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -173,8 +176,8 @@ func (e *Engine) AppCall(ctx context.Context, call AppCall) (*sdk.CallToolResult
 // appTurn reads the caller's connection id (its tools list read again
 // when over a minute old) and the caller's always-allowed tools, as a
 // reply does (toolbox.load); another user's or an unknown id is NotFound.
-func (b *toolbox) appTurn(ctx context.Context, uid, id string) (*turn, error) {
-	tr, err := b.load(ctx, uid, []string{id}, false, false)
+func (b *toolbox) appTurn(ctx context.Context, uid, id string, confirmReadOnly bool) (*turn, error) {
+	tr, err := b.load(ctx, uid, []string{id}, confirmReadOnly, false)
 	if e, ok := errors.AsType[*Error](err); ok && e.Kind == NotFound {
 		return nil, refuse(NotFound, msgAppConnectionNotFound)
 	}

@@ -98,6 +98,9 @@ type appCallInput struct {
 	Tool         string          `json:"tool"`
 	Arguments    json.RawMessage `json:"arguments"`
 	Approved     bool            `json:"approved"`
+	// ConfirmReadOnly: the chat tab asks before read-only tools too (its
+	// Tools control's setting), for a view's calls as for the model's.
+	ConfirmReadOnly bool `json:"confirm_read_only"`
 }
 
 // appResult is the server's CallToolResult as it sent it, with isError
@@ -134,7 +137,8 @@ func (s *Service) call(w http.ResponseWriter, r *http.Request) error {
 		return httpx.Invalid("arguments must be a JSON object.")
 	}
 	uid, _ := auth.UserID(r.Context())
-	res, err := s.engine.AppCall(r.Context(), chat.AppCall{UserID: uid, ConnectionID: id, Tool: tool, Arguments: args, Approved: in.Approved})
+	res, err := s.engine.AppCall(r.Context(), chat.AppCall{UserID: uid, ConnectionID: id, Tool: tool, Arguments: args, Approved: in.Approved,
+		ConfirmReadOnly: in.ConfirmReadOnly})
 	if err != nil {
 		return chathttp.Error(err)
 	}

@@ -362,6 +362,9 @@ func TestAppCall(t *testing.T) {
 		res.Result.IsError == nil || *res.Result.IsError {
 		t.Errorf("refresh = %s", w.Body)
 	}
+	// A tab that asks before read-only tools too asks for a view's calls.
+	ask := s.appCall(token, map[string]any{"connection_id": mcpID, "tool": "refresh", "arguments": map[string]any{}, "confirm_read_only": true})
+	apitest.WantErrorContaining(t, ask, http.StatusConflict, "approval")
 	// Not read-only: the user's approval first (nothing reaches the server),
 	// then it runs.
 	e := apitest.WantErrorContaining(t, call(token, "set-alarm", map[string]any{"at": "7:00"}, false), http.StatusConflict, "approval")

@@ -44,6 +44,16 @@ describe('interpretEvent: tool frames', () => {
     expect(interpretEvent(ev(JSON.stringify({ tool_result: denied })))).toEqual({ toolResult: denied });
     expect(interpretEvent(ev(JSON.stringify({ tool_result: { ...RESULT, truncated: true, denied: false } }))).toolResult).toEqual({ ...RESULT, truncated: true });
   });
+  it("reads a call's MCP connection and its view (ui:// only), and a result's structured content", () => {
+    const withView = { ...CALL, connection_id: 'mcp-conn-1', ui: { resource_uri: 'ui://get-time/mcp-app.html' } };
+    expect(interpretEvent(ev(JSON.stringify({ tool_call: withView })))).toEqual({ toolCall: withView });
+    for (const resource_uri of ['https://example.com/view.html', 'javascript:alert(1)', '', 42]) {
+      expect(interpretEvent(ev(JSON.stringify({ tool_call: { ...CALL, ui: { resource_uri } } }))).toolCall).toEqual(CALL);
+    }
+    const structured = { ...RESULT, structured_content: { time: '10:00' } };
+    expect(interpretEvent(ev(JSON.stringify({ tool_result: structured })))).toEqual({ toolResult: structured });
+    expect(interpretEvent(ev(JSON.stringify({ tool_result: { ...RESULT, structured_content: null } }))).toolResult).toEqual(RESULT);
+  });
   it('keeps only content blocks that have a type; a null content is empty', () => {
     const got = interpretEvent(ev(JSON.stringify({ tool_result: { id: 'c', is_error: false, content: [{ type: 'image', data: 'AA==', mimeType: 'image/png' }, { text: 'no type' }, null], duration_ms: 3 } })));
     expect(got.toolResult?.content).toEqual([{ type: 'image', data: 'AA==', mimeType: 'image/png' }]);

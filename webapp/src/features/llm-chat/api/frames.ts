@@ -48,6 +48,10 @@ export interface StreamToolCall {
   tool: string;
   /** The arguments as the model wrote them: a JSON object, or whatever else it produced. */
   arguments: unknown;
+  /** The MCP connection the call runs on (a view of the tool reads and calls through it). */
+  connection_id?: string;
+  /** The tool declares a view (MCP Apps): its `ui://` resource, shown under the call. */
+  ui?: { resource_uri: string };
 }
 
 /** One MCP content block of a tool result ({type:'text',text}, {type:'image',data,mimeType}, …). */
@@ -66,6 +70,8 @@ export interface StreamToolResult {
   denied?: boolean;
   /** The result was cut at the size the browser is sent. */
   truncated?: boolean;
+  /** The server's structuredContent, as sent (for the tool's view), when it was small enough to keep. */
+  structured_content?: unknown;
 }
 
 /** `event: tool_approval`: the reply paused until the user decides on `call`. */
@@ -191,15 +197,22 @@ export function readUsage(value: unknown): StreamUsage | null {
   return usage;
 }
 
+/** A view's resource: only `ui://` URIs name one. */
+export const isViewUri = (uri: string): boolean => /^ui:\/\/\S+$/i.test(uri);
+
 function readToolCall(value: unknown): StreamToolCall | null {
   if (!isRecord(value) || typeof value.id !== 'string' || !value.id) return null;
-  return {
+  const call: StreamToolCall = {
     id: value.id,
     server_id: str(value.server_id),
     server_name: str(value.server_name),
     tool: str(value.tool),
     arguments: value.arguments === undefined ? null : value.arguments,
   };
+  if (str(value.connection_id)) call.connection_id = str(value.connection_id);
+  const uri = isRecord(value.ui) ? str(value.ui.resource_uri) : '';
+  if (isViewUri(uri)) call.ui = { resource_uri: uri };
+  return call;
 }
 
 function readToolResult(value: unknown): StreamToolResult | null {
@@ -211,6 +224,7 @@ function readToolResult(value: unknown): StreamToolResult | null {
   const result: StreamToolResult = { id: value.id, is_error: value.is_error === true, content, duration_ms: duration };
   if (value.denied === true) result.denied = true;
   if (value.truncated === true) result.truncated = true;
+  if (value.structured_content !== undefined && value.structured_content !== null) result.structured_content = value.structured_content;
   return result;
 }
 

@@ -59,7 +59,7 @@ function BlockPart({ part, message, busy, onDecision }: PartProps) {
     // The store answers it (the reply in this tab streams on, or its open stream is told).
     return <ElicitationCard block={part} question={elicitation} onAnswer={(action, content) => void chatStore.answerElicitation(message.id, action, content)} />;
   }
-  return <ToolCallBlock block={part} />;
+  return <ToolCallBlock block={part} messageId={message.id} />;
 }
 
 /** The text a long message shows in its two-line excerpt. */

@@ -10,6 +10,7 @@ import type { ApprovalDecision } from '../api/chat-stream';
 import { approvalExpired, toolStateText } from '../state/message-parts';
 import type { PendingApproval, ToolBlock } from '../state/types';
 import { contentViews, formatArguments } from '../tools/tool-content';
+import { McpAppView, showsView } from '../apps/mcp-app-view';
 import { ToolActivity } from './tool-activity';
 
 /** Arguments or a result up to this many characters start unfolded. */
@@ -131,8 +132,8 @@ export function Head({ block, destructive }: { block: Pick<ToolBlock, 'tool' | '
   );
 }
 
-/** One tool call and its outcome. */
-export function ToolCallBlock({ block }: { block: ToolBlock }) {
+/** One tool call and its outcome; under it, the tool's view when it declares one (`messageId`: the reply it is in). */
+export function ToolCallBlock({ block, messageId }: { block: ToolBlock; messageId?: string }) {
   return (
     <div
       role="group"
@@ -147,6 +148,7 @@ export function ToolCallBlock({ block }: { block: ToolBlock }) {
       <ToolActivity block={block} />
       {block.result ? <Result block={block} /> : null}
       {block.detail ? <p className="chat-tool__detail">{block.detail}</p> : null}
+      {messageId && showsView(block) ? <McpAppView block={block} messageId={messageId} /> : null}
     </div>
   );
 }

@@ -15,7 +15,7 @@ import type { ChatMessage, ChatState, ChatTab, MessageRole, MessageUsage, Pendin
 export const TOOL_LOG_LINES = 200;
 
 /** A tool_call frame, as the reducer takes it. */
-export type ToolCallInput = Pick<ToolBlock, 'id' | 'serverId' | 'serverName' | 'tool' | 'arguments'>;
+export type ToolCallInput = Pick<ToolBlock, 'id' | 'serverId' | 'serverName' | 'tool' | 'arguments' | 'connectionId' | 'uiResourceUri'>;
 
 /** A tool_result frame, as the reducer takes it. */
 export interface ToolResultInput {
@@ -25,6 +25,7 @@ export interface ToolResultInput {
   duration_ms: number;
   denied?: boolean;
   truncated?: boolean;
+  structured_content?: unknown;
 }
 
 const DEFAULT_TITLE = /^Chat \d+$/;
@@ -265,6 +266,7 @@ function addToolResult(m: ChatMessage, result: ToolResultInput): ChatMessage {
   const settle = (b: ToolBlock): ToolBlock => {
     const next: ToolBlock = { ...b, state: resultState(result), durationMs: result.duration_ms, result: result.content };
     if (result.truncated) next.truncated = true;
+    if (result.structured_content !== undefined) next.structuredContent = result.structured_content;
     return next;
   };
   if (!blocks.some((b) => b.kind === 'tool' && b.id === result.id)) {

@@ -3,7 +3,7 @@
 // summary and the context use it); tool calls and notes are kept beside it
 // in `blocks`, each placed by the length of the text that came before it.
 
-import type { StreamApproval, StreamElicitation, StreamToolSignin } from '../api/frames';
+import type { StreamApproval, StreamElicitation, StreamToolCall, StreamToolSignin } from '../api/frames';
 import type { ChatMessage, MessageBlock, MessagePart, PendingApproval, PendingElicitation, PendingSignIn, ToolBlock, ToolCallState } from './types';
 
 /** The reply's text, tool calls and notes, in the order they streamed. */
@@ -25,6 +25,20 @@ export function messageParts(message: Pick<ChatMessage, 'content' | 'blocks'>): 
 
 export const toolBlocks = (message: Pick<ChatMessage, 'blocks'>): ToolBlock[] =>
   (message.blocks ?? []).filter((b): b is ToolBlock => b.kind === 'tool');
+
+/** A tool_call frame's call as the reducer takes it (its connection and view only when the frame names them). */
+export function toolCallInput(call: StreamToolCall): Pick<ToolBlock, 'id' | 'serverId' | 'serverName' | 'tool' | 'arguments' | 'connectionId' | 'uiResourceUri'> {
+  const input: Pick<ToolBlock, 'id' | 'serverId' | 'serverName' | 'tool' | 'arguments' | 'connectionId' | 'uiResourceUri'> = {
+    id: call.id,
+    serverId: call.server_id,
+    serverName: call.server_name,
+    tool: call.tool,
+    arguments: call.arguments,
+  };
+  if (call.connection_id) input.connectionId = call.connection_id;
+  if (call.ui) input.uiResourceUri = call.ui.resource_uri;
+  return input;
+}
 
 /** The label of a call's state: 'Waiting for approval', 'Running…', 'Done in N ms', 'Failed', 'Denied'. */
 export function toolStateText(block: Pick<ToolBlock, 'state' | 'durationMs'>): string {

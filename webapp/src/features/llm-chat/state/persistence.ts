@@ -12,6 +12,7 @@
 // makes it).
 
 import { isRecord, strList } from '../../../lib/api/wire';
+import { isViewUri } from '../api/frames';
 import { isProviderId, modelFor } from '../providers';
 import { isLongMessage } from '../summary';
 import { restoreUsage } from '../usage';
@@ -72,8 +73,11 @@ function restoreBlock(raw: unknown): MessageBlock | null {
     state: TOOL_STATES.includes(raw.state as ToolCallState) ? (raw.state as ToolCallState) : 'interrupted',
   };
   if (typeof raw.durationMs === 'number' && Number.isFinite(raw.durationMs)) block.durationMs = raw.durationMs;
+  if (str(raw.connectionId) && raw.connectionId) block.connectionId = raw.connectionId;
+  if (str(raw.uiResourceUri) && isViewUri(raw.uiResourceUri)) block.uiResourceUri = raw.uiResourceUri;
   const result = restoreContent(raw.result);
   if (result) block.result = result;
+  if (raw.structuredContent !== undefined && raw.structuredContent !== null) block.structuredContent = raw.structuredContent;
   if (raw.truncated === true) block.truncated = true;
   if (str(raw.detail) && raw.detail) block.detail = raw.detail;
   const p = raw.progress;

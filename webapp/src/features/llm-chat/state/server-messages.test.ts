@@ -77,6 +77,28 @@ describe('fromServer', () => {
     ]);
   });
 
+  it("a call's view is read back with its connection, input and result (structured content too), so a reload shows it again", () => {
+    const m = fromServer(
+      msg({
+        blocks: [
+          { at: 0, frame: { tool_call: { ...CALL, connection_id: 'mcp-conn-1', ui: { resource_uri: 'ui://sum/view.html' } } } },
+          { at: 0, frame: { tool_result: { ...RESULT, structured_content: { sum: 5 } } } },
+        ],
+      }),
+      RESUME,
+      NOW,
+    );
+    expect(m.blocks?.[0]).toMatchObject({
+      kind: 'tool',
+      state: 'done',
+      connectionId: 'mcp-conn-1',
+      uiResourceUri: 'ui://sum/view.html',
+      arguments: { a: 2, b: 3 },
+      result: RESULT.content,
+      structuredContent: { sum: 5 },
+    });
+  });
+
   it('a reply still being generated stays open (to be re-attached)', () => {
     const m = fromServer(msg({ content: 'Part', complete: false, blocks: [{ at: 4, frame: { tool_call: CALL } }] }), RESUME, NOW);
     expect(m.complete).toBe(false);

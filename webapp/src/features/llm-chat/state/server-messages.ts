@@ -9,7 +9,7 @@ import { interpretEvent, readApproval, readElicitation, readToolSignin } from '.
 import type { ServerMessage } from '../api/conversations';
 import { messageUsage } from '../usage';
 import { chatReducer, createMessage, type ChatAction } from './chat-state';
-import { approvalFrom, elicitationFrom, samePause, signinFrom } from './message-parts';
+import { approvalFrom, elicitationFrom, samePause, signinFrom, toolCallInput } from './message-parts';
 import type { ChatMessage, ChatState } from './types';
 
 /**
@@ -71,7 +71,7 @@ export function fromServer(m: ServerMessage, resume: ResumeTarget, now: string):
       } else {
         // Answered since: its call's result follows.
         const { call } = approval;
-        apply({ type: 'toolCall', tabId: TAB, messageId, call: { id: call.id, serverId: call.server_id, serverName: call.server_name, tool: call.tool, arguments: call.arguments } });
+        apply({ type: 'toolCall', tabId: TAB, messageId, call: toolCallInput(call) });
       }
       return;
     }
@@ -88,7 +88,7 @@ export function fromServer(m: ServerMessage, resume: ResumeTarget, now: string):
         apply({ type: 'askElicitation', tabId: TAB, messageId, elicitation: elicitationFrom(question, resume, true) });
       } else {
         const { call } = question;
-        apply({ type: 'toolCall', tabId: TAB, messageId, call: { id: call.id, serverId: call.server_id, serverName: call.server_name, tool: call.tool, arguments: call.arguments } });
+        apply({ type: 'toolCall', tabId: TAB, messageId, call: toolCallInput(call) });
       }
       return;
     }
@@ -113,7 +113,7 @@ export function fromServer(m: ServerMessage, resume: ResumeTarget, now: string):
         type: 'toolCall',
         tabId: TAB,
         messageId,
-        call: { id: toolCall.id, serverId: toolCall.server_id, serverName: toolCall.server_name, tool: toolCall.tool, arguments: toolCall.arguments },
+        call: toolCallInput(toolCall),
       });
     }
     if (toolResult) apply({ type: 'toolResult', tabId: TAB, messageId, result: toolResult });

@@ -209,6 +209,22 @@ describe('persistence of tool calls and approvals', () => {
     expect(m.content).toBe('Checking.');
   });
 
+  it("a call's view survives a reload: its connection, view and structured result; a view that is not ui:// is dropped", () => {
+    const s = run(
+      replying(),
+      { type: 'toolCall', tabId: T, messageId: A, call: { id: 'c1', serverId: 's', serverName: 'S', tool: 'get-time', arguments: {}, connectionId: 'mcp-1', uiResourceUri: 'ui://t/v.html' } },
+      { type: 'toolResult', tabId: T, messageId: A, result: { id: 'c1', is_error: false, content: [], duration_ms: 1, structured_content: { t: 1 } } },
+    );
+    expect(tool(s, 'c1')).toMatchObject({ connectionId: 'mcp-1', uiResourceUri: 'ui://t/v.html', structuredContent: { t: 1 }, state: 'done' });
+    expect(tool(roundTrip(s), 'c1')).toMatchObject({ connectionId: 'mcp-1', uiResourceUri: 'ui://t/v.html', structuredContent: { t: 1 } });
+    const raw = [{ id: A, role: 'assistant', content: '', complete: true, blocks: [{ kind: 'tool', id: 'c1', state: 'done', connectionId: 'mcp-1', uiResourceUri: 'https://x/v.html' }] }];
+    const restored = restoreChatState([{ id: T, title: 'Chat 1', provider: 'openai', model: 'gpt-4o-mini', createdAt: NOW, conversationId: 'cv' }], T, { [T]: raw }, 'fresh', NOW);
+    expect(restored.conversations[T][0].blocks?.[0]).not.toHaveProperty('uiResourceUri');
+    // A later frame for the call (its approval) keeps what the tool_call frame said.
+    const paused = run(s, { type: 'toolCall', tabId: T, messageId: A, call: { id: 'c1', serverId: 's', serverName: 'S', tool: 'get-time', arguments: {} } });
+    expect(tool(paused, 'c1')).toMatchObject({ connectionId: 'mcp-1', uiResourceUri: 'ui://t/v.html' });
+  });
+
   it('tab tool settings survive a reload', () => {
     const s = run(freshChatState(T, NOW), { type: 'setToolServer', tabId: T, connectionId: 'c-a', on: false }, { type: 'setConfirmReadOnly', tabId: T, on: true });
     expect(roundTrip(s).tabs[0]).toMatchObject({ toolsOff: ['c-a'], confirmReadOnly: true });

@@ -77,8 +77,14 @@ export interface ToolBlock {
   arguments: unknown;
   state: ToolCallState;
   durationMs?: number;
+  /** The MCP connection the call ran on (a view reads and calls through it). */
+  connectionId?: string;
+  /** The tool's view (MCP Apps `ui://` resource), shown under the call. */
+  uiResourceUri?: string;
   /** The result's content blocks, once it came. */
   result?: ToolContent[];
+  /** The result's structuredContent (for the view), when the server sent it. */
+  structuredContent?: unknown;
   /** The result was cut (by the server, or when kept in browser storage). */
   truncated?: boolean;
   /** Why it failed when there is no result to say so (e.g. its approval could not be used). */

@@ -40,15 +40,16 @@ import { connectTo } from './connections';
 import { answerElicitation } from './elicitations';
 import { resumeSignedIn, resumeSignIn, signIn } from './signin';
 import { keepTab, removeConversation, reopenConversation } from './conversations';
-import { setDraft } from './drafts';
+import { setDraft, suggestDraft } from './drafts';
 import { retry, send, type SendOptions } from './sending';
 import { dispatch } from './session';
 import { stop } from './stop';
 import { changeModel, closeTab, newTab, selectTab } from './tabs';
+import { chatInfo, VIEW_SUGGESTED_MESSAGE } from './toasts';
 
 export { getChatSnapshot, resetChatStoreForTests, subscribeChat } from './account';
 export type { SendOptions } from './sending';
-export { APPROVAL_FIRST, pauseFirst, QUESTION_FIRST, SIGNIN_FIRST } from './toasts';
+export { APPROVAL_FIRST, pauseFirst, QUESTION_FIRST, SIGNIN_FIRST, VIEW_SUGGESTED_MESSAGE } from './toasts';
 export { streamingReply } from './stop';
 
 /** Actions on the signed-in account's chat; each is a no-op when nobody is signed in. */
@@ -56,6 +57,16 @@ export const chatStore = {
   setDraft(text: string, tabId?: string): void {
     const s = currentSession();
     if (s) setDraft(s, text, tabId ?? s.snap.state.activeTabId);
+  },
+  /**
+   * A tool's view in the reply `messageId` suggests a follow-up message: it
+   * goes into that tab's message box (never sent), and a toast says so.
+   */
+  suggestMessage(messageId: string, text: string): boolean {
+    const s = currentSession();
+    if (!s || !suggestDraft(s, messageId, text)) return false;
+    chatInfo(VIEW_SUGGESTED_MESSAGE);
+    return true;
   },
   /** Opens a tab (made active) and returns its id at once, before any render. */
   newTab(): string | null {

@@ -17,3 +17,17 @@ export function dropDraft(s: Session, tabId: string): void {
   delete drafts[tabId];
   setSnap(s, { drafts });
 }
+
+/**
+ * A tool's view suggests a follow-up message (MCP Apps ui/message): its
+ * text goes into the message box of the tab whose reply shows the view,
+ * after what the user has typed there; it is never sent by itself. False
+ * when no tab holds that reply any more.
+ */
+export function suggestDraft(s: Session, messageId: string, text: string): boolean {
+  const tabId = Object.keys(s.snap.state.conversations).find((id) => s.snap.state.conversations[id].some((m) => m.id === messageId));
+  if (!tabId) return false;
+  const draft = s.snap.drafts[tabId] ?? '';
+  setDraft(s, draft.trim() ? `${draft.trimEnd()}\n\n${text}` : text, tabId);
+  return true;
+}

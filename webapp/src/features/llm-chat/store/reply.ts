@@ -7,7 +7,7 @@
 import { isAbortError, streamChatMessage, type StreamOptions, type StreamRequest, type StreamResult } from '../api/chat-stream';
 import { StreamError } from '../api/frames';
 import type { ChatAction } from '../state/chat-state';
-import { approvalFrom, elicitationFrom, signinFrom } from '../state/message-parts';
+import { approvalFrom, elicitationFrom, signinFrom, toolCallInput } from '../state/message-parts';
 import { messageUsage } from '../usage';
 import { connectTo } from './connections';
 import { dispatch, findTab, setSnap, type Session } from './session';
@@ -63,7 +63,7 @@ export function replyHandlers(
         type: 'toolCall',
         tabId,
         messageId,
-        call: { id: call.id, serverId: call.server_id, serverName: call.server_name, tool: call.tool, arguments: call.arguments },
+        call: toolCallInput(call),
       });
     },
     onToolResult: (result) => {

@@ -18,6 +18,9 @@ export function pauseFirst(m: { approval?: { status: string }; signin?: { status
   if (m.signin?.status === 'pending' || m.signin?.status === 'signing') return SIGNIN_FIRST;
   return QUESTION_FIRST;
 }
+/** A tool's view put a follow-up message in the message box (for the user to send, or not). */
+export const VIEW_SUGGESTED_MESSAGE = 'The view suggested a message';
+
 /** The one id every chat toast is raised under. */
 export const CHAT_TOAST_ID = 'llm-chat';
 
@@ -31,3 +34,7 @@ export function chatError(text: string): void {
 
 /** What a failed stream's toast says: the error's own message, else STREAM_FAILED. */
 export const streamFailure = (error: unknown): string => (error instanceof Error && error.message ? error.message : STREAM_FAILED);
+
+export function chatInfo(text: string): void {
+  toast.info(text, { id: CHAT_TOAST_ID });
+}

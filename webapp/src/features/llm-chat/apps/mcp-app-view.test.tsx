@@ -73,11 +73,12 @@ afterEach(() => {
 
 const input = () => screen.findByRole('textbox', { name: 'Message' });
 
-/** Sends a message whose reply calls get-time; answers the view element once the reply is done. */
+/** Sends a message whose reply calls get-time; answers the view element once the view (its code loaded) asks for its resource. */
 async function replyWithView(user: ReturnType<typeof userEvent.setup>) {
   renderApp('/llm-chat');
   await user.type(await input(), 'use get-time{Enter}');
-  return screen.findByTestId('mcp-app-view');
+  await waitFor(() => expect(api.callsTo('POST', '/api/v1/chat/apps/view').length).toBeGreaterThan(0));
+  return screen.getByTestId('mcp-app-view');
 }
 
 // jsdom gives a frame a new window when its src is set (a browser keeps the
@@ -341,7 +342,6 @@ describe('a tool view in the tool block', () => {
     localStorage.clear(); // the conversation comes back from the server, not from this browser's copy
 
     renderApp('/llm-chat');
-    await screen.findByTestId('mcp-app-view');
     const f = await initializedView();
     expect(f.sent().find((m) => m.method === 'ui/notifications/tool-input')!.params).toEqual({ arguments: { zone: 'UTC' } });
     expect(f.sent().find((m) => m.method === 'ui/notifications/tool-result')!.params).toEqual({
@@ -355,7 +355,6 @@ describe('a tool view in the tool block', () => {
     const user = userEvent.setup();
     const { unmount } = renderApp('/llm-chat');
     await user.type(await input(), 'use get-time{Enter}');
-    await screen.findByTestId('mcp-app-view');
     const f = await initializedView();
     unmount();
     expect(f.sent().some((m) => m.method === 'ui/resource-teardown')).toBe(true);

@@ -13,19 +13,19 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import { ApiError } from '../../../lib/api-client';
 import { safeHref } from '../../../lib/safe-href';
 import type { ToolBlock } from '../state/types';
+import type { ViewBlock } from './shows-view';
 import { chatStore } from '../store/chat-store';
 import { formatArguments } from '../tools/tool-content';
 import { callAppTool, fetchAppView, needsApproval, type AppToolResult, type AppView } from './api';
 import type { ViewConnection } from './bridge';
 import { hostContext } from './host-context';
+import { VIEW_LOADING } from './shows-view';
 import { clampViewHeight, RateWindow, VIEW_REQUESTS_PER_MINUTE, VIEW_START_HEIGHT, VIEW_TOOL_CALLS_PER_MINUTE } from './limits';
-import './mcp-app-view.css';
 
 /** The sandbox proxy page (webapp/public), served with its own CSP. */
 export const SANDBOX_PATH = '/mcp-app-sandbox.html';
 
 export const VIEW_UNAVAILABLE = 'This view is no longer available.';
-export const VIEW_LOADING = 'Loading the view…';
 export const VIEW_DECLINED = 'The user declined.';
 export const VIEW_TOO_MANY_CALLS = 'This view made too many tool calls. Wait a minute, then try again.';
 const NO_ANSWER = 'The server did not answer.';
@@ -33,16 +33,6 @@ const NO_ANSWER = 'The server did not answer.';
 let bridgeModule: Promise<typeof import('./bridge')> | undefined;
 /** The host library, loaded once, with the first view. */
 const loadBridge = () => (bridgeModule ??= import('./bridge'));
-
-/**
- * A block whose call declares a view, on a known connection, and ran: it
- * shows the view. Not while it runs: a call that waits for the user's
- * approval streams as running first, and its view must not show before
- * the user decides (nor one the user denied).
- */
-export function showsView(block: ToolBlock): block is ToolBlock & { connectionId: string; uiResourceUri: string } {
-  return Boolean(block.connectionId && block.uiResourceUri) && (block.state === 'done' || block.state === 'failed' || block.state === 'interrupted');
-}
 
 const errorResult = (text: string): AppToolResult => ({ content: [{ type: 'text', text }], isError: true });
 
@@ -80,7 +70,7 @@ interface LinkAsk {
 type ViewState = { status: 'loading' } | { status: 'unavailable'; reason: string } | { status: 'ready'; view: AppView; allow: string };
 
 interface McpAppViewProps {
-  block: ToolBlock & { connectionId: string; uiResourceUri: string };
+  block: ViewBlock;
   /** The reply the block is in (a suggested message goes to its tab's message box). */
   messageId: string;
 }

@@ -10,7 +10,8 @@ import type { ApprovalDecision } from '../api/chat-stream';
 import { approvalExpired, toolStateText } from '../state/message-parts';
 import type { PendingApproval, ToolBlock } from '../state/types';
 import { contentViews, formatArguments } from '../tools/tool-content';
-import { McpAppView, showsView } from '../apps/mcp-app-view';
+import { McpAppViewSlot } from '../apps/lazy-view';
+import { showsView } from '../apps/shows-view';
 import { ToolActivity } from './tool-activity';
 
 /** Arguments or a result up to this many characters start unfolded. */
@@ -148,7 +149,7 @@ export function ToolCallBlock({ block, messageId }: { block: ToolBlock; messageI
       <ToolActivity block={block} />
       {block.result ? <Result block={block} /> : null}
       {block.detail ? <p className="chat-tool__detail">{block.detail}</p> : null}
-      {messageId && showsView(block) ? <McpAppView block={block} messageId={messageId} /> : null}
+      {messageId && showsView(block) ? <McpAppViewSlot block={block} messageId={messageId} /> : null}
     </div>
   );
 }

@@ -77,13 +77,21 @@ export async function fetchAppView(connectionId: string, uri: string, signal?: A
   };
 }
 
+/** How a view's call is to be checked: the user approved it; the tab asks before read-only tools too. */
+export interface AppCallOptions {
+  approved: boolean;
+  confirmReadOnly: boolean;
+}
+
 /**
  * Runs a tool a view asked for on the view's connection. A 409 with code
- * `approval_required` (the tool is not read-only nor always allowed) is for
- * the user to decide: the caller asks, then posts again with approved.
+ * `approval_required` (the tool is not read-only nor always allowed, or the
+ * tab asks before read-only tools too) is for the user to decide: the
+ * caller asks, then posts again with approved.
  */
-export async function callAppTool(connectionId: string, tool: string, args: Record<string, unknown>, approved: boolean): Promise<AppToolResult> {
-  const raw = await apiRequest(APP_CALL_PATH, { method: 'POST', body: { connection_id: connectionId, tool, arguments: args, approved } });
+export async function callAppTool(connectionId: string, tool: string, args: Record<string, unknown>, options: AppCallOptions): Promise<AppToolResult> {
+  const body = { connection_id: connectionId, tool, arguments: args, approved: options.approved, confirm_read_only: options.confirmReadOnly };
+  const raw = await apiRequest(APP_CALL_PATH, { method: 'POST', body });
   const result = isRecord(raw) ? raw.result : undefined;
   if (!isRecord(result) || !Array.isArray(result.content)) throw new ApiError(200, 'The server did not answer with a tool result', { code: 'bad_response' });
   return result as AppToolResult;

@@ -12,7 +12,7 @@ import { jsonResponse } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
 import { renderApp } from '../../../test/render-app';
 import { startSignedIn } from '../../../test/session';
-import { resetChatStoreForTests } from '../store/chat-store';
+import { chatStore, resetChatStoreForTests } from '../store/chat-store';
 
 const enc = new TextEncoder();
 function sse(frames: string[]): Response {
@@ -226,7 +226,7 @@ describe('a tool view in the tool block', () => {
     const card = await within(view).findByTestId('mcp-app-approval');
     expect(card).toHaveTextContent(`${SERVER_NAME} view wants to run get-time`);
     expect(within(card).getByTestId('tool-arguments').textContent).toBe('{\n  "zone": "UTC"\n}');
-    expect(appCalls()).toEqual([{ connection_id: 'mcp-conn-app', tool: 'get-time', arguments: { zone: 'UTC' }, approved: false }]);
+    expect(appCalls()).toEqual([{ connection_id: 'mcp-conn-app', tool: 'get-time', arguments: { zone: 'UTC' }, approved: false, confirm_read_only: false }]);
     expect(f.sent().some((m) => m.id === 2)).toBe(false); // the view waits
 
     // Keyboard: the buttons are reachable and work with Enter.
@@ -235,7 +235,7 @@ describe('a tool view in the tool block', () => {
     await user.keyboard('{Enter}');
     const answer = await f.answer(2);
     expect(answer.result).toEqual({ content: [{ type: 'text', text: '2026-03-07T10:05:00.000Z' }], isError: false });
-    expect(appCalls()[1]).toEqual({ connection_id: 'mcp-conn-app', tool: 'get-time', arguments: { zone: 'UTC' }, approved: true });
+    expect(appCalls()[1]).toEqual({ connection_id: 'mcp-conn-app', tool: 'get-time', arguments: { zone: 'UTC' }, approved: true, confirm_read_only: false });
     expect(within(view).queryByTestId('mcp-app-approval')).toBeNull();
   });
 
@@ -266,6 +266,17 @@ describe('a tool view in the tool block', () => {
     f.fromView(callRequest(3, 'revoked-tool'));
     expect((await f.answer(3)).result).toEqual({ content: [{ type: 'text', text: 'You turned this tool off.' }], isError: true });
     expect(within(view).queryByTestId('mcp-app-approval')).toBeNull();
+  });
+
+  it("a tab that asks before read-only tools asks for its views' calls too", async () => {
+    const user = userEvent.setup();
+    api.route('POST /api/v1/chat/apps/call', () => jsonResponse(200, { result: { content: [{ type: 'text', text: 'now' }] } }));
+    await replyWithView(user);
+    const f = await initializedView();
+    act(() => chatStore.setConfirmReadOnly(true));
+    f.fromView(callRequest(2));
+    await f.answer(2);
+    expect(appCalls()).toEqual([{ connection_id: 'mcp-conn-app', tool: 'get-time', arguments: {}, approved: false, confirm_read_only: true }]);
   });
 
   it("a view's follow-up message goes into the message box, never sent, and a toast says so", async () => {

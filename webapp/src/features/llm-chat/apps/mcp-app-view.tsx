@@ -131,14 +131,16 @@ export function McpAppView({ block, messageId }: McpAppViewProps) {
         drop();
         return errorResult(VIEW_TOO_MANY_CALLS);
       }
+      // As the model's calls in this tab: asking before read-only tools too when the tab says so.
+      const confirmReadOnly = chatStore.confirmsReadOnly(latest.current.messageId);
       try {
-        return await callAppTool(connectionId, tool, args, false);
+        return await callAppTool(connectionId, tool, args, { approved: false, confirmReadOnly });
       } catch (err) {
         if (!needsApproval(err)) return errorResult(failure(err));
       }
       if (!(await ask(tool, args))) return errorResult(VIEW_DECLINED);
       try {
-        return await callAppTool(connectionId, tool, args, true);
+        return await callAppTool(connectionId, tool, args, { approved: true, confirmReadOnly });
       } catch (err) {
         return errorResult(failure(err));
       }

@@ -40,7 +40,7 @@ import { connectTo } from './connections';
 import { answerElicitation } from './elicitations';
 import { resumeSignedIn, resumeSignIn, signIn } from './signin';
 import { keepTab, removeConversation, reopenConversation } from './conversations';
-import { setDraft, suggestDraft } from './drafts';
+import { setDraft, suggestDraft, tabOfMessage } from './drafts';
 import { retry, send, type SendOptions } from './sending';
 import { dispatch } from './session';
 import { stop } from './stop';
@@ -67,6 +67,12 @@ export const chatStore = {
     if (!s || !suggestDraft(s, messageId, text)) return false;
     chatInfo(VIEW_SUGGESTED_MESSAGE);
     return true;
+  },
+  /** The tab holding the reply `messageId` asks before read-only tools too (its Tools control's setting). */
+  confirmsReadOnly(messageId: string): boolean {
+    const s = currentSession();
+    const tabId = s ? tabOfMessage(s, messageId) : undefined;
+    return Boolean(tabId && s?.snap.state.tabs.find((t) => t.id === tabId)?.confirmReadOnly);
   },
   /** Opens a tab (made active) and returns its id at once, before any render. */
   newTab(): string | null {

@@ -18,6 +18,12 @@ export function dropDraft(s: Session, tabId: string): void {
   setSnap(s, { drafts });
 }
 
+/** The tab whose conversation holds the message `messageId`. */
+export function tabOfMessage(s: Session, messageId: string): string | undefined {
+  const { conversations } = s.snap.state;
+  return Object.keys(conversations).find((id) => conversations[id].some((m) => m.id === messageId));
+}
+
 /**
  * A tool's view suggests a follow-up message (MCP Apps ui/message): its
  * text goes into the message box of the tab whose reply shows the view,
@@ -25,7 +31,7 @@ export function dropDraft(s: Session, tabId: string): void {
  * when no tab holds that reply any more.
  */
 export function suggestDraft(s: Session, messageId: string, text: string): boolean {
-  const tabId = Object.keys(s.snap.state.conversations).find((id) => s.snap.state.conversations[id].some((m) => m.id === messageId));
+  const tabId = tabOfMessage(s, messageId);
   if (!tabId) return false;
   const draft = s.snap.drafts[tabId] ?? '';
   setDraft(s, draft.trim() ? `${draft.trimEnd()}\n\n${text}` : text, tabId);

@@ -362,6 +362,17 @@ describe('a tool view in the tool block', () => {
     });
   });
 
+  it('in StrictMode (effects run twice) one bridge answers the view, once', async () => {
+    const user = userEvent.setup();
+    renderApp('/llm-chat', { strict: true });
+    await user.type(await input(), 'use get-time{Enter}');
+    const f = await initializedView();
+    expect(f.sent().filter((m) => m.id === 1)).toHaveLength(1);
+    expect(f.sent().filter((m) => m.method === 'ui/notifications/sandbox-resource-ready')).toHaveLength(1);
+    expect(f.sent().filter((m) => m.method === 'ui/notifications/tool-input')).toHaveLength(1);
+    expect(f.sent().filter((m) => m.method === 'ui/notifications/tool-result')).toHaveLength(1);
+  });
+
   it('tells the view it is going when its block leaves the page', async () => {
     const user = userEvent.setup();
     const { unmount } = renderApp('/llm-chat');

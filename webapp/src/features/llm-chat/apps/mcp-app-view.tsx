@@ -13,14 +13,13 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import { ApiError } from '../../../lib/api-client';
 import { safeHref } from '../../../lib/safe-href';
 import type { ToolBlock } from '../state/types';
-import type { ViewBlock } from './shows-view';
 import { chatStore } from '../store/chat-store';
 import { formatArguments } from '../tools/tool-content';
 import { callAppTool, fetchAppView, needsApproval, type AppToolResult, type AppView } from './api';
-import type { ViewConnection } from './bridge';
+import type { ViewConnection, ViewHandlers } from './bridge';
 import { hostContext } from './host-context';
-import { VIEW_LOADING } from './shows-view';
 import { clampViewHeight, RateWindow, VIEW_REQUESTS_PER_MINUTE, VIEW_START_HEIGHT, VIEW_TOOL_CALLS_PER_MINUTE } from './limits';
+import { VIEW_LOADING, type ViewBlock } from './shows-view';
 
 /** The sandbox proxy page (webapp/public), served with its own CSP. */
 export const SANDBOX_PATH = '/mcp-app-sandbox.html';
@@ -169,22 +168,22 @@ export function McpAppView({ block, messageId }: McpAppViewProps) {
       return opened ? {} : { isError: true };
     };
 
+    const handlers: ViewHandlers = {
+      initialized: () => !gone && setInitialized(true),
+      size: (h) => {
+        const next = clampViewHeight(h);
+        if (next !== null && !gone) setHeight(next);
+      },
+      callTool,
+      message,
+      openLink,
+      dropped: () => !gone && drop(),
+    };
     loadBridge()
-      .then(({ connectView }) =>
-        connectView(frame, view, hostContext(), {
-          initialized: () => !gone && setInitialized(true),
-          size: (h) => {
-            const next = clampViewHeight(h);
-            if (next !== null && !gone) setHeight(next);
-          },
-          callTool,
-          message,
-          openLink,
-          dropped: () => !gone && drop(),
-        }),
-      )
+      .then(({ connectView }) => (gone ? null : connectView(frame, view, hostContext(), handlers)))
       .then(
         (conn) => {
+          if (!conn) return;
           if (gone) return conn.close();
           connection.current = conn;
           frame.src = SANDBOX_PATH;

@@ -147,13 +147,17 @@ describe('MCP Apps in chat', () => {
     const { block } = await useTool(page, 'show-hostile', { api: `${new URL(page.url()).origin}/` });
     await block.locator('[data-testid="mcp-app-view"][data-state="ready"]').waitFor({ timeout: 60_000 });
     const inner = viewOf(block);
-    const want = ['top_dom', 'cookie', 'local_storage', 'popup', 'top_navigation', 'fetch_api', 'form_post', 'flood_sent'];
+    const want = ['top_dom', 'cookie', 'local_storage', 'popup', 'top_navigation', 'fetch_api', 'form_post', 'flood_sent', 'host_context'];
     const results = await stack.until('the hostile view to report every try', async () => {
       const text = await inner.locator('#results').innerText();
       const r = JSON.parse(text || '{}');
       return want.every((k) => k in r) ? r : null;
     });
-    for (const k of want.filter((k) => k !== 'flood_sent')) {
+    // The host told the view its theme and its style variables (the extension's names).
+    const ctx = JSON.parse(results.host_context.detail);
+    assert.ok(['light', 'dark'].includes(ctx.theme), `theme ${ctx.theme}`);
+    assert.ok(ctx.variables > 0, 'the host passes its CSS variables');
+    for (const k of want.filter((k) => k !== 'flood_sent' && k !== 'host_context')) {
       assert.equal(results[k].blocked, true, `${k} must be blocked: ${JSON.stringify(results[k])}`);
     }
     // The network tries were stopped by the view's policy, not by chance.

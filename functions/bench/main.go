@@ -31,7 +31,7 @@ import (
 func main() {
 	root := flag.String("root", ".", "repository root (dist/, webapp/dist, .bin/devserver)")
 	devserver := flag.String("devserver", ".bin/devserver", "devserver binary, relative to root unless absolute")
-	skip := flag.String("skip", "", "comma-separated parts to skip: sizes,api,relay,tools,elicitation,connect,init,lcp,lighthouse")
+	skip := flag.String("skip", "", "comma-separated parts to skip: sizes,api,relay,tools,elicitation,connect,init,lcp,mcpapp,lighthouse")
 	strict := flag.Bool("strict", false, "exit 1 when a row is OVER (make bench BENCH_STRICT=1)")
 	peers := flag.Bool("peers", false, "only the relay measurement through peer gateways (make bench-peers)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the parts that run in this process (go tool pprof)")
@@ -89,6 +89,7 @@ func main() {
 			// Most of init is a first go build of amd64 copies; later runs hit the cache.
 			b.run(ctx, "init", 5*time.Minute, b.lambdaInit)
 			b.run(ctx, "lcp", partTimeout, b.lcp)
+			b.run(ctx, "mcpapp", partTimeout, b.mcpApp)
 			// Three runs of each of three pages, about 20 s a run.
 			b.run(ctx, "lighthouse", 6*time.Minute, b.lighthouse)
 		}
@@ -140,7 +141,7 @@ func (b *bench) run(ctx context.Context, name string, timeout time.Duration, par
 }
 
 func (b *bench) wantsDynalite() bool {
-	return !b.skip["api"] || !b.skip["relay"] || !b.skip["tools"] || !b.skip["elicitation"] || !b.skip["connect"] || !b.skip["init"] || !b.skip["lcp"] || !b.skip["lighthouse"]
+	return !b.skip["api"] || !b.skip["relay"] || !b.skip["tools"] || !b.skip["elicitation"] || !b.skip["connect"] || !b.skip["init"] || !b.skip["lcp"] || !b.skip["mcpapp"] || !b.skip["lighthouse"]
 }
 
 func (b *bench) note(format string, args ...any) {

@@ -6,9 +6,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -85,6 +87,12 @@ func dial[T any](ctx context.Context, t Target, try func(context.Context, Target
 		transport = domain.TransportStreamableHTTP
 	}
 	out, obs, err := try(ctx, t, transport)
+	if err != nil && closedByPeer(err) && ctx.Err() == nil {
+		// A server may close a kept-alive connection just as it is reused
+		// (Node's servers drop idle ones after 5 s): the handshake never
+		// ran, so it goes once more, on a new connection.
+		out, obs, err = try(ctx, t, transport)
+	}
 	if err != nil && transport == domain.TransportStreamableHTTP && obs.initializeRefused() && ctx.Err() == nil {
 		first, firstErr, missing := obs, err, obs.postMissing()
 		out, obs, err = try(ctx, t, domain.TransportSSE)
@@ -311,4 +319,9 @@ func toolsHash(tools []*mcp.Tool) string {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// closedByPeer reports a connection the server closed before answering.
+func closedByPeer(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)
 }

@@ -204,3 +204,38 @@ func TestPoolClosesIdleSessionsButNotBusyOnes(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestPoolOpensAgainWhenTheServerDropsTheConnection: a server that closes
+// the connection under the first initialize (as one closing an idle
+// kept-alive connection just as it is reused) is asked again once, on a new
+// connection, and the call runs.
+func TestPoolOpensAgainWhenTheServerDropsTheConnection(t *testing.T) {
+	t.Parallel()
+	s := sdk.NewServer(&sdk.Implementation{Name: "drop-test", Version: "1"}, nil)
+	s.AddTool(&sdk.Tool{Name: "hello", InputSchema: map[string]any{"type": "object"}}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "hello"}}}, nil
+	})
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
+	var dropped atomic.Bool
+	srv := mcptest.Serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if r.Method == http.MethodPost && bytes.Contains(body, []byte(`"method":"initialize"`)) && dropped.CompareAndSwap(false, true) {
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				conn.Close() // no answer at all
+			}
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	pool := mcp.NewPool(mcp.Policy{AllowLoopback: true}.Client(), time.Minute, 8)
+	t.Cleanup(pool.Close)
+	res, err := pool.Call(timeout(t, 10*time.Second), "alice/c1", mcp.Target{Endpoint: srv.URL}, "hello", nil, 5*time.Second, 5*time.Second)
+	if err != nil || res.Content[0].(*sdk.TextContent).Text != "hello" {
+		t.Fatalf("call after a dropped connection: %+v, %v", res, err)
+	}
+	if !dropped.Load() {
+		t.Fatal("the server never dropped a connection")
+	}
+}

@@ -158,6 +158,9 @@ describe('admin area', () => {
     await editor.getByLabel('Endpoint URL').fill(detail.endpoint_url);
     await editor.getByLabel('Model type').fill('code');
     await editor.getByRole('button', { name: 'Add server' }).click();
+    await editor.waitFor({ state: 'hidden' });
+    // The registry runs to more than a page of 25: the admin finds it by name.
+    await admin.getByLabel('Search servers').fill(name);
     const row = admin.getByTestId('server-row').filter({ hasText: name });
     await row.waitFor();
     await row.getByRole('button', { name: `Probe ${name} now` }).click();

@@ -42,7 +42,12 @@ type MCPServer struct {
 	Version           string
 	Source            string // "seed", "local" or "registry"
 	UpdatedAt         string // RFC 3339, from the registry entry
-	Health            MCPHealth
+	// ChangedAt is when this catalogue last changed the entry (RFC 3339):
+	// its listing written with a difference, an admin's edit, a
+	// deactivation; never a probe. "" on an entry not written since it
+	// was recorded. The registry API's updatedAt is the later of the two.
+	ChangedAt string
+	Health    MCPHealth
 	// AdminDisabled: an admin took it out of the listing (IsActive is then
 	// false whatever the registry says); AdminVersion counts admins' edits.
 	AdminDisabled bool

@@ -141,7 +141,11 @@ var All = []Function{
 	// The provider keys tell mcp which providers are real (demo or not);
 	// the key-encryption key is readable by mcp, which seals users' server
 	// keys, and chat, which opens a user's own to call its tools.
-	{Name: "mcp", Routes: []string{"/api/v1/mcp-servers/", "/api/v1/mcp-connections/", MCPOAuthPrefix}, Access: accessMCP, MemoryMB: 512, Timeout: BufferedTimeout,
+	// It also serves the registry as the official MCP Registry API
+	// (registryapi, public and read-only) from the same registry entries.
+	{Name: "mcp", Routes: []string{"/api/v1/mcp-servers/", "/api/v1/mcp-connections/", MCPOAuthPrefix, RegistryPrefix},
+		Groups: map[string][]string{"mcp": {"/api/v1/mcp-servers/", "/api/v1/mcp-connections/", MCPOAuthPrefix}, "registry": {RegistryPrefix}},
+		Access: accessMCP, MemoryMB: 512, Timeout: BufferedTimeout,
 		Secrets: append([]string{SecretJWT, SecretMCPKeyEncryptionKey}, providerKeys...), Env: mcpOutbound,
 		Settings: []string{SettingMetaBedrock, SettingPublicURL}},
 	// The chat streams replies (chatapi) and keeps conversations
@@ -193,6 +197,11 @@ const (
 	MCPOAuthMetadataPath  = MCPOAuthPrefix + "client-metadata.json"
 	// The admin area (the admin function).
 	AdminPrefix = "/api/v1/admin/"
+	// RegistryPrefix is the registry served as the official MCP Registry
+	// API (the mcp function's registry group): clients append
+	// /v0.1/servers to <site>/api/registry. Outside /api/v1/, as that API
+	// has its own versions.
+	RegistryPrefix = "/api/registry/"
 
 	// MCP App views of the chat's tool calls (the chat function's chat
 	// group).

@@ -20,8 +20,16 @@ type Group struct {
 	Streaming bool
 }
 
-// APIPrefix is where every route group lives.
+// APIPrefix is where every route group lives but the registry API's.
 const APIPrefix = "/api/v1/"
+
+// RegistryPrefix is the registry served as the official MCP Registry API,
+// with its own versions (/api/registry/v0.1/...). It goes through the same
+// CloudFront, WAF, origin secret and API Gateway as APIPrefix.
+const RegistryPrefix = lambdas.RegistryPrefix
+
+// APIPrefixes are the prefixes every route lives under.
+var APIPrefixes = []string{APIPrefix, RegistryPrefix}
 
 // Paths written in more than one place (lambdas' table names them).
 const (

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,6 +24,9 @@ func TestMatchPicksLongestPrefix(t *testing.T) {
 		{"/api/v1/auth", "auth", true},
 		{"/api/v1/users/activities", "users", true},
 		{"/api/v1/unknown", "", false},
+		{"/api/registry/v0.1/servers", "mcp", true},
+		{"/api/registry", "mcp", true},
+		{"/api/registryx", "", false},
 		{"/dashboard", "", false},
 	}
 	for _, tt := range tests {
@@ -40,8 +44,8 @@ func TestEveryGroupHasPrefixesUnderAPI(t *testing.T) {
 			t.Errorf("group %+v has no function or prefixes", g)
 		}
 		for _, p := range g.Prefixes {
-			if !strings.HasPrefix(p, routes.APIPrefix) {
-				t.Errorf("%s prefix %q is outside %s", g.Function, p, routes.APIPrefix)
+			if !slices.ContainsFunc(routes.APIPrefixes, func(api string) bool { return strings.HasPrefix(p, api) }) {
+				t.Errorf("%s prefix %q is outside %v", g.Function, p, routes.APIPrefixes)
 			}
 			if seen[p] {
 				t.Errorf("prefix %q listed twice", p)

@@ -46,7 +46,7 @@ func (s *Store) CreateMCPServer(ctx context.Context, srv domain.MCPServer, audit
 	return s.WithAudit(ctx, audit, func() error {
 		l := listingOf(srv)
 		l.IsActive = true // listed; the admin's switch decides
-		it := mcpServerItem{PK: mcpServerPK(srv.ID), SK: skMCPServer, mcpListing: l, mcpAdminAttrs: adminAttrsOf(srv, 1)}
+		it := mcpServerItem{PK: mcpServerPK(srv.ID), SK: skMCPServer, mcpListing: l, mcpAdminAttrs: adminAttrsOf(srv, 1), ChangedAt: changedNow()}
 		if err := s.putNew(ctx, it); err != nil {
 			return fmt.Errorf("create mcp server: %w", err)
 		}
@@ -56,7 +56,9 @@ func (s *Store) CreateMCPServer(ctx context.Context, srv domain.MCPServer, audit
 
 // UpdateMCPServer writes srv's listing and switch if the server is still
 // at the admin version read; ErrVersionConflict otherwise. Its health and
-// the listing's own is_active (srv.ListedActive, as read) stay.
+// the listing's own is_active (srv.ListedActive, as read) stay. The edit
+// is a change of the entry (changed_at), so registries syncing from this
+// one's API see it, a switch-off as the entry's deletion.
 func (s *Store) UpdateMCPServer(ctx context.Context, srv domain.MCPServer, read int, audit AuditEntry) error {
 	cond := "attribute_exists(PK) AND admin_version = :read"
 	values := map[string]types.AttributeValue{":read": &types.AttributeValueMemberN{Value: strconv.Itoa(read)}}
@@ -66,7 +68,8 @@ func (s *Store) UpdateMCPServer(ctx context.Context, srv domain.MCPServer, read 
 	attrs := struct {
 		mcpListing
 		mcpAdminAttrs
-	}{listingOf(srv), adminAttrsOf(srv, read+1)}
+		mcpChangedAt
+	}{listingOf(srv), adminAttrsOf(srv, read+1), mcpChangedAt{changedNow()}}
 	attrs.IsActive = srv.ListedActive // the registry's say stays its own
 	return s.WithAudit(ctx, audit, func() error {
 		err := s.updateAttrsIf(ctx, mcpServerPK(srv.ID), skMCPServer, attrs, cond, values)

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -84,7 +86,24 @@ type mcpServerItem struct {
 	mcpListing
 	mcpHealthAttrs
 	mcpAdminAttrs
+	// ChangedAt is when this catalogue last changed what it lists of the
+	// server (mcpChangedAt).
+	ChangedAt string `dynamodbav:"changed_at,omitempty"`
 }
+
+// mcpChangedAt is the attribute that says when the catalogue last changed
+// an entry as its registry API serves it: its listing written with a
+// difference (or first written), an admin's edit or switch, a
+// deactivation by the sync. The prober's health never moves it: a
+// registry reading updated_since wants what it would import, and it
+// probes by itself.
+type mcpChangedAt struct {
+	ChangedAt string `dynamodbav:"changed_at"`
+}
+
+// changedNow is the time written into changed_at: RFC 3339 in UTC with a
+// fixed nine-digit fraction, so that the text sorts as the time does.
+func changedNow() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000000000Z") }
 
 func (it mcpServerItem) domain() domain.MCPServer {
 	l, h := it.mcpListing, it.mcpHealthAttrs
@@ -100,7 +119,7 @@ func (it mcpServerItem) domain() domain.MCPServer {
 		IsActive: l.IsActive && !it.AdminDisabled, AdminDisabled: it.AdminDisabled, AdminVersion: it.AdminVersion, ListedActive: l.IsActive,
 		Operator:          domain.MCPOperatorClient{ClientID: it.OperatorClientID, SealedSecret: it.OperatorSecret, Issuer: it.OperatorIssuer},
 		SupportedFeatures: slices.Clone(l.SupportedFeatures), WebsiteURL: l.WebsiteURL,
-		Repository: l.Repository, Version: l.Version, Source: l.Source, UpdatedAt: l.UpdatedAt,
+		Repository: l.Repository, Version: l.Version, Source: l.Source, UpdatedAt: l.UpdatedAt, ChangedAt: it.ChangedAt,
 		Health: domain.MCPHealth{
 			Status: status, CheckedAt: h.CheckedAt, LatencyMS: h.LatencyMS,
 			ProtocolVersion: h.ProtocolVersion, ToolsCount: h.ToolsCount, ToolsHash: h.ToolsHash,
@@ -160,17 +179,51 @@ func displayName(s domain.MCPServer) string {
 // UpsertMCPServer writes a server's listing fields, creating the item when it
 // is new. Only the listing attributes are set (empty ones removed), so the
 // stored health, tools and server info are kept: re-seeding or re-syncing
-// never resets what the prober measured.
+// never resets what the prober measured. When the listing is new or differs
+// from the one it replaced (or the item has no changed_at yet), a second
+// write records the change (changed_at): an unchanged re-seed or re-sync
+// costs one write and moves nothing.
 func (s *Store) UpsertMCPServer(ctx context.Context, srv domain.MCPServer) error {
 	if srv.ID == "" {
 		return errors.New("upsert mcp server: empty id")
 	}
 	l := listingOf(srv)
-	// No condition: creating and updating are the same write.
-	if err := s.updateAttrs(ctx, mcpServerPK(srv.ID), skMCPServer, l, ""); err != nil {
+	in, err := s.updateInput(mcpServerPK(srv.ID), skMCPServer, l, "", nil)
+	if err != nil {
 		return fmt.Errorf("upsert mcp server %s: %w", srv.ID, err)
 	}
+	// No condition: creating and updating are the same write. The old
+	// item tells whether the listing changed.
+	in.ReturnValues = types.ReturnValueAllOld
+	res, err := s.db.UpdateItem(ctx, in)
+	if err != nil {
+		return fmt.Errorf("upsert mcp server %s: %w", srv.ID, err)
+	}
+	var old mcpServerItem
+	if len(res.Attributes) > 0 {
+		if err := attributevalue.UnmarshalMap(res.Attributes, &old); err != nil {
+			return fmt.Errorf("upsert mcp server %s: %w", srv.ID, err)
+		}
+	}
+	if len(res.Attributes) > 0 && old.ChangedAt != "" && sameListing(old.mcpListing, l) {
+		return nil
+	}
+	// Only the item just written: a change time alone must not create one.
+	err = s.updateAttrs(ctx, mcpServerPK(srv.ID), skMCPServer, mcpChangedAt{changedNow()}, "attribute_exists(PK)")
+	if err := conditional("upsert mcp server", err, fmt.Errorf("upsert mcp server %s: %w", srv.ID, ErrNotFound)); err != nil {
+		return err
+	}
 	return nil
+}
+
+// sameListing reports whether two listings say the same (a list stored
+// empty reads back as none).
+func sameListing(a, b mcpListing) bool {
+	if !slices.Equal(a.SupportedFeatures, b.SupportedFeatures) {
+		return false
+	}
+	a.SupportedFeatures, b.SupportedFeatures = nil, nil
+	return reflect.DeepEqual(a, b)
 }
 
 // GetMCPServer reads one server with its health; ErrNotFound when unknown.
@@ -193,18 +246,19 @@ func (s *Store) ListMCPServers(ctx context.Context) ([]domain.MCPServer, error) 
 }
 
 // SetMCPServerActive switches a server in or out of the listing (the sync
-// job deactivates entries the registry deleted or deprecated); ErrNotFound
-// when the server does not exist.
+// job deactivates entries the registry deleted or deprecated), recording
+// the change (changed_at); ErrNotFound when the server does not exist.
 func (s *Store) SetMCPServerActive(ctx context.Context, sid string, active bool) error {
 	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:        aws.String(s.table),
 		Key:              key(mcpServerPK(sid), skMCPServer),
-		UpdateExpression: aws.String("SET is_active = :active"),
+		UpdateExpression: aws.String("SET is_active = :active, changed_at = :now"),
 		// Only an existing server: an update must not create a bare item
 		// without listing fields.
 		ConditionExpression: aws.String("attribute_exists(PK)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":active": &types.AttributeValueMemberBOOL{Value: active},
+			":now":    &types.AttributeValueMemberS{Value: changedNow()},
 		},
 	})
 	return conditional("set mcp server active", err, fmt.Errorf("set mcp server active: %w", ErrNotFound))
@@ -273,9 +327,20 @@ func (s *Store) updateAttrs(ctx context.Context, pk, sk string, v any, cond stri
 
 // updateAttrsIf is updateAttrs whose condition uses condValues.
 func (s *Store) updateAttrsIf(ctx context.Context, pk, sk string, v any, cond string, condValues map[string]types.AttributeValue) error {
-	av, err := attributevalue.MarshalMap(v)
+	in, err := s.updateInput(pk, sk, v, cond, condValues)
 	if err != nil {
 		return err
+	}
+	_, err = s.db.UpdateItem(ctx, in)
+	return err
+}
+
+// updateInput is the UpdateItem of updateAttrsIf, for a caller that sets
+// more of it (the values it returns).
+func (s *Store) updateInput(pk, sk string, v any, cond string, condValues map[string]types.AttributeValue) (*dynamodb.UpdateItemInput, error) {
+	av, err := attributevalue.MarshalMap(v)
+	if err != nil {
+		return nil, err
 	}
 	names := make([]string, 0, len(av))
 	for n := range av {
@@ -321,8 +386,7 @@ func (s *Store) updateAttrsIf(ctx context.Context, pk, sk string, v any, cond st
 	if cond != "" {
 		in.ConditionExpression = aws.String(cond)
 	}
-	_, err = s.db.UpdateItem(ctx, in)
-	return err
+	return in, nil
 }
 
 func isEmptyAttr(v types.AttributeValue) bool {

@@ -48,6 +48,10 @@ func TestUpsertMCPServerRoundTripAndKeepsHealth(t *testing.T) {
 	storetest.Must(t, err, "get")
 	want.Health = domain.MCPHealth{Status: domain.HealthUnknown}
 	want.ListedActive = want.IsActive // read back: the listing's own is_active
+	if got.ChangedAt == "" {
+		t.Error("a new server has no changed_at")
+	}
+	want.ChangedAt = got.ChangedAt
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("new server:\n got %+v\nwant %+v", got, want)
 	}
@@ -66,8 +70,67 @@ func TestUpsertMCPServerRoundTripAndKeepsHealth(t *testing.T) {
 	got, err = st.GetMCPServer(ctx, "docs")
 	storetest.Must(t, err, "get after re-upsert")
 	next.Health = h
+	if got.ChangedAt <= want.ChangedAt {
+		t.Errorf("changed listing: changed_at %q, want after %q", got.ChangedAt, want.ChangedAt)
+	}
+	next.ChangedAt = got.ChangedAt
 	if !reflect.DeepEqual(got, next) {
 		t.Fatalf("after re-upsert:\n got %+v\nwant %+v", got, next)
+	}
+}
+
+// changed_at moves when what the registry API serves of an entry changes
+// (a listing written with a difference, a deactivation), never on an
+// unchanged re-seed or a probe; an item from before changed_at gets one
+// at its next upsert.
+func TestMCPServerChangedAt(t *testing.T) {
+	t.Parallel()
+	st := storetest.New(t)
+	changedAt := func(what string) string {
+		t.Helper()
+		got, err := st.GetMCPServer(ctx, "docs")
+		storetest.Must(t, err, what)
+		return got.ChangedAt
+	}
+	srv := mcpServer("docs", "Docs")
+	storetest.Must(t, st.UpsertMCPServer(ctx, srv), "upsert")
+	first := changedAt("first")
+	if first == "" {
+		t.Fatal("no changed_at after the first upsert")
+	}
+	storetest.Must(t, st.UpsertMCPServer(ctx, srv), "same again")
+	storetest.Must(t, st.SaveMCPHealth(ctx, "docs", sampleHealth()), "probe")
+	if now := changedAt("unchanged"); now != first {
+		t.Errorf("an unchanged upsert and a probe moved changed_at from %s to %s", first, now)
+	}
+	srv.SupportedFeatures = []string{} // stored empty: the same as none
+	storetest.Must(t, st.UpsertMCPServer(ctx, srv), "features empty")
+	srv.SupportedFeatures = nil
+	storetest.Must(t, st.UpsertMCPServer(ctx, srv), "features none")
+	srv.SupportedFeatures = []string{"tools"}
+	storetest.Must(t, st.UpsertMCPServer(ctx, srv), "features back")
+	second := changedAt("features")
+	if second <= first {
+		t.Errorf("a changed listing left changed_at at %s", second)
+	}
+	storetest.Must(t, st.SetMCPServerActive(ctx, "docs", false), "deactivate")
+	if third := changedAt("deactivated"); third <= second {
+		t.Errorf("a deactivation left changed_at at %s", third)
+	}
+
+	// An item written before changed_at existed gets one at its next upsert.
+	_, err := st.DB().UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName: aws.String(st.Table()), Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: store.PKMCPServer + "docs"}, "SK": &types.AttributeValueMemberS{Value: "SERVER"}},
+		UpdateExpression: aws.String("REMOVE changed_at"),
+	})
+	storetest.Must(t, err, "remove changed_at")
+	if got := changedAt("removed"); got != "" {
+		t.Fatalf("changed_at %q after its removal (key?)", got)
+	}
+	storetest.Must(t, st.UpsertMCPServer(ctx, srv), "old item")
+	if changedAt("old item") == "" {
+		t.Error("an item without changed_at got none at its upsert")
 	}
 }
 

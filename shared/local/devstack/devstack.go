@@ -21,6 +21,7 @@ import (
 	"aiwork/shared/api/mcpapi"
 	"aiwork/shared/api/paymentsapi"
 	"aiwork/shared/api/promptsapi"
+	"aiwork/shared/api/registryapi"
 	"aiwork/shared/api/usersapi"
 	"aiwork/shared/api/webhookapi"
 	"aiwork/shared/auth"
@@ -65,6 +66,13 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 	if err != nil {
 		return nil, err
 	}
+	// So does the mcp function: the registry and connections, and the
+	// registry API.
+	mcpFunction, err := routes.Function("mcp", map[string]http.Handler{
+		"mcp": mcpGroup.Handler(), "registry": registryapi.FromConfig(st, cfg.MCP).Handler()})
+	if err != nil {
+		return nil, err
+	}
 	// The admin's Probe now and Sync run the jobs in this process (the
 	// admin Lambda asks the mcp-jobs function).
 	jobs, err := mcpjobs.FromConfig(st, cfg.Admin.MCPJobs, slog.Default())
@@ -77,7 +85,7 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 		"prompts":        promptsapi.FromConfig(st, cfg.Prompts).Handler(),
 		"payments":       paymentsapi.New(st, auth.FromConfig(cfg.Payments.Base, 0, st), provider, cfg.Payments).Handler(),
 		"stripe-webhook": webhook,
-		"mcp":            mcpGroup.Handler(),
+		"mcp":            mcpFunction,
 		"chat":           chatFunction,
 		"admin":          adminapi.FromConfig(st, cfg.Admin, mailer, jobs).Handler(),
 	}

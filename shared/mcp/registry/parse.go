@@ -99,13 +99,14 @@ type officialMeta struct {
 	IsLatest    *bool  `json:"isLatest"`
 }
 
+// catalogMeta is the part of CatalogMeta an import reads (the rest, of
+// whatever shape, is not its concern).
 type catalogMeta struct {
-	ModelType string   `json:"model_type"`
-	OAuth     *bool    `json:"oauth"`
-	Features  []string `json:"features"`
-	// OAuthClientID: the operator's client at the server's authorization
-	// server (used only when neither a metadata document nor registration works).
-	OAuthClientID string `json:"oauth_client_id"`
+	ModelType     string   `json:"model_type"`
+	OAuth         *bool    `json:"oauth"`
+	Features      []string `json:"features"`
+	OAuthClientID string   `json:"oauth_client_id"`
+	Description   string   `json:"description"`
 }
 
 // parsed is one usable entry plus which of its choices the entry itself
@@ -210,7 +211,7 @@ func parseEntry(raw json.RawMessage) (parsed, entryStatus, error) {
 	}
 	s := sr.Server
 	p := parsed{server: domain.MCPServer{Name: clip.Runes(s.Name, 200)}}
-	if len(s.Name) > 200 || !namePattern().MatchString(s.Name) {
+	if !ValidName(s.Name) {
 		return p, 0, fmt.Errorf("name %q is not a registry name", clip.Runes(s.Name, 80))
 	}
 	p.server.ID = ServerID(s.Name)
@@ -247,6 +248,11 @@ func parseEntry(raw json.RawMessage) (parsed, entryStatus, error) {
 		srv.Title = s.Name[strings.IndexByte(s.Name, '/')+1:]
 	}
 	srv.Description = clip.Runes(strings.TrimSpace(s.Description), maxDescription)
+	if d := strings.TrimSpace(cat.Description); d != "" {
+		// server.json's description is at most 100 characters; a registry
+		// that had to shorten it gives the whole one here.
+		srv.Description = clip.Runes(d, maxDescription)
+	}
 	srv.EndpointURL, srv.Transport = rem.URL, rem.Type
 	srv.APIKeyHeader, srv.APIKeyRequired = keyHeader(rem.Headers)
 	srv.IsActive = true

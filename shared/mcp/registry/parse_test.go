@@ -222,6 +222,23 @@ func TestParseClipsLongText(t *testing.T) {
 	}
 }
 
+// A registry that had to shorten a description for server.json (at most
+// 100 characters) gives the whole one in our _meta, and the import takes it.
+func TestParseTakesTheWholeDescriptionFromOurMeta(t *testing.T) {
+	whole := strings.Repeat("A long description. ", 20)
+	page := `{"servers": [{"server": {"name": "com.long/description", "description": "A long descr…",
+	  "remotes": [{"type": "streamable-http", "url": "https://long.example/mcp"}]},
+	  "_meta": {"com.aiwork/catalog": {"model_type": "search", "oauth": false, "features": ["tools"], "description": "` + whole + `",
+	    "health": {"status": "up"}, "tools": [{"name": "x", "read_only": true, "destructive": false}], "url": "https://elsewhere.example/api/v1/mcp-servers/x"}}}]}`
+	entries, _, _, err := registry.Parse([]byte(page), nil)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("%v %v", entries, err)
+	}
+	if got := entries[0]; got.Description != strings.TrimSpace(whole) || got.ModelType != "search" {
+		t.Errorf("description %q, model type %q; want the whole description from _meta", got.Description, got.ModelType)
+	}
+}
+
 func TestServerID(t *testing.T) {
 	tests := map[string]string{
 		"com.notion/mcp":                     "com.notion--mcp",

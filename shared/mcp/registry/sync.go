@@ -55,7 +55,8 @@ type Stats struct {
 }
 
 // Run pages through GET {BaseURL}/v0.1/servers (limit=100, version=latest,
-// cursor, and updated_since = the last complete run) until the registry
+// cursor, and updated_since = the last complete run with
+// include_deleted=true) until the registry
 // gives no next cursor. Usable entries are upserted (Source "registry";
 // the stored health is kept, and so are the stored model type, OAuth flag
 // and features when the entry says nothing of them); entries that turned
@@ -205,6 +206,11 @@ func (s *Syncer) fetch(ctx context.Context, endpoint, cursor, since string) ([]b
 	}
 	if since != "" {
 		q.Set("updated_since", since)
+		// The changes since include the entries deleted since, which leave
+		// the listing here. The official registry includes them whenever
+		// updated_since is given; saying so keeps a registry that follows
+		// the generic API's default (false) from leaving them out.
+		q.Set("include_deleted", "true")
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, endpoint+"?"+q.Encode(), nil)
 	if err != nil {

@@ -160,8 +160,8 @@ func TestSyncPagesDeletesAndRunsIncrementally(t *testing.T) {
 	var cursors []string
 	for _, q := range reqs {
 		cursors = append(cursors, q.Get("cursor"))
-		if q.Get("limit") != "100" || q.Get("version") != "latest" || q.Has("updated_since") {
-			t.Errorf("run 1 query %v: want limit=100, version=latest, no updated_since", q)
+		if q.Get("limit") != "100" || q.Get("version") != "latest" || q.Has("updated_since") || q.Has("include_deleted") {
+			t.Errorf("run 1 query %v: want limit=100, version=latest, no updated_since nor include_deleted", q)
 		}
 	}
 	if !reflect.DeepEqual(cursors, []string{"", "c2", "c3"}) {
@@ -216,8 +216,10 @@ func TestSyncPagesDeletesAndRunsIncrementally(t *testing.T) {
 	if want := (registry.Stats{Since: "2026-11-22T12:00:00Z", Pages: 1, Upserted: 1, Deactivated: 1}); stats != want {
 		t.Errorf("run 2 stats = %+v, want %+v", stats, want)
 	}
-	if reqs := reg.taken(); len(reqs) != 1 || reqs[0].Get("updated_since") != "2026-11-22T12:00:00Z" {
-		t.Errorf("run 2 requests = %v, want one with updated_since=2026-11-22T12:00:00Z", reqs)
+	// The changes since include the deletions since (the official rule
+	// for incremental sync, asked for where a registry's default differs).
+	if reqs := reg.taken(); len(reqs) != 1 || reqs[0].Get("updated_since") != "2026-11-22T12:00:00Z" || reqs[0].Get("include_deleted") != "true" {
+		t.Errorf("run 2 requests = %v, want one with updated_since=2026-11-22T12:00:00Z and include_deleted=true", reqs)
 	}
 	servers = byID(t, st)
 	gh = servers["io.github.github--github-mcp-server"]

@@ -16,10 +16,21 @@ import (
 
 	"aiwork/shared/httpx"
 	"aiwork/shared/httpx/secheaders"
+	"aiwork/shared/routes"
 )
 
 // APIPathPattern is the CloudFront behaviour that reaches the REST API.
 const APIPathPattern = "/api/*"
+
+// RegistryPathPattern is the behaviour of the registry API (routes.
+// RegistryPrefix), listed before APIPathPattern, which it narrows: the
+// same origin, secret, function and WAF, but answers cached at the edge.
+const RegistryPathPattern = routes.RegistryPrefix + "*"
+
+// RegistryCacheSeconds is how long the edge keeps a registry answer: at
+// most what the answer's Cache-Control allows (registryapi.CacheControl),
+// each query string apart.
+const RegistryCacheSeconds = 60
 
 // APIReadTimeoutSeconds is how long CloudFront waits for the API's first
 // byte and between two chunks of a streamed reply. It outlasts the chat's
@@ -136,30 +147,50 @@ func newSite(scope constructs.Construct, p siteProps) awscloudfront.Distribution
 				Compress:              jsii.Bool(true),
 				ResponseHeadersPolicy: sandboxHeaders(scope),
 			},
-			APIPathPattern: {
-				Origin: awscloudfrontorigins.NewRestApiOrigin(p.API, &awscloudfrontorigins.RestApiOriginProps{
-					ReadTimeout:   awscdk.Duration_Seconds(jsii.Number(APIReadTimeoutSeconds)),
-					CustomHeaders: &map[string]*string{httpx.OriginSecretHeader: p.OriginSecret.SecretValue().UnsafeUnwrap()},
-				}),
-				// HTTPS only: a redirect would turn a POST into a GET and
-				// the request would already have crossed in the clear.
-				ViewerProtocolPolicy: awscloudfront.ViewerProtocolPolicy_HTTPS_ONLY,
-				AllowedMethods:       awscloudfront.AllowedMethods_ALLOW_ALL(),
-				// With caching disabled, this origin request policy forwards
-				// every viewer header (Authorization and cookies included)
-				// except Host, which API Gateway needs to be its own.
-				CachePolicy:           awscloudfront.CachePolicy_CACHING_DISABLED(),
-				OriginRequestPolicy:   awscloudfront.OriginRequestPolicy_ALL_VIEWER_EXCEPT_HOST_HEADER(),
-				ResponseHeadersPolicy: headers,
-				Compress:              jsii.Bool(false), // streamed replies pass through as they come
-				FunctionAssociations: &[]*awscloudfront.FunctionAssociation{
-					{Function: forwardedHost, EventType: awscloudfront.FunctionEventType_VIEWER_REQUEST},
-				},
-			},
 		},
 	}
 	siteDomain(scope, p.Domain, p.CertificateARN, distProps)
 	dist := awscloudfront.NewDistribution(scope, jsii.String("Site"), distProps)
+
+	// The API's two behaviours, added in this order: CloudFront takes the
+	// first pattern that matches, and the registry's narrows /api/*.
+	apiOrigin := awscloudfrontorigins.NewRestApiOrigin(p.API, &awscloudfrontorigins.RestApiOriginProps{
+		ReadTimeout:   awscdk.Duration_Seconds(jsii.Number(APIReadTimeoutSeconds)),
+		CustomHeaders: &map[string]*string{httpx.OriginSecretHeader: p.OriginSecret.SecretValue().UnsafeUnwrap()},
+	})
+	viewerRequest := &[]*awscloudfront.FunctionAssociation{
+		{Function: forwardedHost, EventType: awscloudfront.FunctionEventType_VIEWER_REQUEST},
+	}
+	// The registry API: public, read-only answers kept at the edge for a
+	// short time, one per query string, compressed there; preflights go
+	// through; any site may read it (CORS on every answer, the WAF's and
+	// API Gateway's own too). The viewer-request function runs as on
+	// /api/*: the WAF counts the viewer's address and the API checks the
+	// origin secret.
+	dist.AddBehavior(jsii.String(RegistryPathPattern), apiOrigin, &awscloudfront.AddBehaviorOptions{
+		ViewerProtocolPolicy:  awscloudfront.ViewerProtocolPolicy_HTTPS_ONLY,
+		AllowedMethods:        awscloudfront.AllowedMethods_ALLOW_GET_HEAD_OPTIONS(),
+		CachedMethods:         awscloudfront.CachedMethods_CACHE_GET_HEAD(),
+		CachePolicy:           registryCachePolicy(scope),
+		OriginRequestPolicy:   awscloudfront.OriginRequestPolicy_ALL_VIEWER_EXCEPT_HOST_HEADER(),
+		ResponseHeadersPolicy: registryHeaders(scope, p.Analytics),
+		Compress:              jsii.Bool(true),
+		FunctionAssociations:  viewerRequest,
+	})
+	dist.AddBehavior(jsii.String(APIPathPattern), apiOrigin, &awscloudfront.AddBehaviorOptions{
+		// HTTPS only: a redirect would turn a POST into a GET and
+		// the request would already have crossed in the clear.
+		ViewerProtocolPolicy: awscloudfront.ViewerProtocolPolicy_HTTPS_ONLY,
+		AllowedMethods:       awscloudfront.AllowedMethods_ALLOW_ALL(),
+		// With caching disabled, this origin request policy forwards
+		// every viewer header (Authorization and cookies included)
+		// except Host, which API Gateway needs to be its own.
+		CachePolicy:           awscloudfront.CachePolicy_CACHING_DISABLED(),
+		OriginRequestPolicy:   awscloudfront.OriginRequestPolicy_ALL_VIEWER_EXCEPT_HOST_HEADER(),
+		ResponseHeadersPolicy: headers,
+		Compress:              jsii.Bool(false), // streamed replies pass through as they come
+		FunctionAssociations:  viewerRequest,
+	})
 
 	// Hashed build files first (kept across deploys, so a browser holding
 	// the previous index.html still finds its chunks), then the rest with
@@ -210,23 +241,68 @@ func newSite(scope constructs.Construct, p siteProps) awscloudfront.Distribution
 // the values the devserver sends too (aiwork/shared/httpx/secheaders).
 func securityHeaders(scope constructs.Construct, analytics bool) awscloudfront.ResponseHeadersPolicy {
 	return awscloudfront.NewResponseHeadersPolicy(scope, jsii.String("SecurityHeaders"), &awscloudfront.ResponseHeadersPolicyProps{
-		Comment: jsii.String("CSP, HSTS, nosniff, referrer policy, no framing"),
-		SecurityHeadersBehavior: &awscloudfront.ResponseSecurityHeadersBehavior{
-			ContentSecurityPolicy: &awscloudfront.ResponseHeadersContentSecurityPolicy{
-				ContentSecurityPolicy: jsii.String(secheaders.ContentSecurityPolicy(analytics, true)), Override: jsii.Bool(true),
-			},
-			StrictTransportSecurity: &awscloudfront.ResponseHeadersStrictTransportSecurity{
-				AccessControlMaxAge: awscdk.Duration_Seconds(jsii.Number(secheaders.HSTSMaxAge.Seconds())),
-				IncludeSubdomains:   jsii.Bool(secheaders.HSTSIncludeSubdomains), Override: jsii.Bool(true),
-			},
-			ContentTypeOptions: &awscloudfront.ResponseHeadersContentTypeOptions{Override: jsii.Bool(true)}, // nosniff
-			ReferrerPolicy: &awscloudfront.ResponseHeadersReferrerPolicy{
-				ReferrerPolicy: awscloudfront.HeadersReferrerPolicy(headerEnum(secheaders.ReferrerPolicy)), Override: jsii.Bool(true),
-			},
-			FrameOptions: &awscloudfront.ResponseHeadersFrameOptions{
-				FrameOption: awscloudfront.HeadersFrameOption(headerEnum(secheaders.FrameOptions)), Override: jsii.Bool(true),
-			},
+		Comment:                 jsii.String("CSP, HSTS, nosniff, referrer policy, no framing"),
+		SecurityHeadersBehavior: siteSecurityHeaders(analytics),
+	})
+}
+
+// siteSecurityHeaders are the site's security headers.
+func siteSecurityHeaders(analytics bool) *awscloudfront.ResponseSecurityHeadersBehavior {
+	return &awscloudfront.ResponseSecurityHeadersBehavior{
+		ContentSecurityPolicy: &awscloudfront.ResponseHeadersContentSecurityPolicy{
+			ContentSecurityPolicy: jsii.String(secheaders.ContentSecurityPolicy(analytics, true)), Override: jsii.Bool(true),
 		},
+		StrictTransportSecurity: &awscloudfront.ResponseHeadersStrictTransportSecurity{
+			AccessControlMaxAge: awscdk.Duration_Seconds(jsii.Number(secheaders.HSTSMaxAge.Seconds())),
+			IncludeSubdomains:   jsii.Bool(secheaders.HSTSIncludeSubdomains), Override: jsii.Bool(true),
+		},
+		ContentTypeOptions: &awscloudfront.ResponseHeadersContentTypeOptions{Override: jsii.Bool(true)}, // nosniff
+		ReferrerPolicy: &awscloudfront.ResponseHeadersReferrerPolicy{
+			ReferrerPolicy: awscloudfront.HeadersReferrerPolicy(headerEnum(secheaders.ReferrerPolicy)), Override: jsii.Bool(true),
+		},
+		FrameOptions: &awscloudfront.ResponseHeadersFrameOptions{
+			FrameOption: awscloudfront.HeadersFrameOption(headerEnum(secheaders.FrameOptions)), Override: jsii.Bool(true),
+		},
+	}
+}
+
+// registryHeaders is the registry API's response headers policy: the
+// site's security headers, and CORS for any origin (no credentials), so
+// that an answer the API itself did not write (the WAF's 429, API
+// Gateway's own errors) is readable from a browser too. The API's own
+// CORS headers stand (no override): they say the same.
+func registryHeaders(scope constructs.Construct, analytics bool) awscloudfront.ResponseHeadersPolicy {
+	return awscloudfront.NewResponseHeadersPolicy(scope, jsii.String("RegistryHeaders"), &awscloudfront.ResponseHeadersPolicyProps{
+		Comment:                 jsii.String("Registry API: the site's security headers, CORS for any origin"),
+		SecurityHeadersBehavior: siteSecurityHeaders(analytics),
+		CorsBehavior: &awscloudfront.ResponseHeadersCorsBehavior{
+			AccessControlAllowCredentials: jsii.Bool(false),
+			AccessControlAllowOrigins:     jsii.Strings("*"),
+			AccessControlAllowMethods:     jsii.Strings("GET", "HEAD", "OPTIONS"),
+			AccessControlAllowHeaders:     jsii.Strings("*"),
+			AccessControlExposeHeaders:    jsii.Strings("ETag"),
+			AccessControlMaxAge:           awscdk.Duration_Seconds(jsii.Number(86400)),
+			OriginOverride:                jsii.Bool(false),
+		},
+	})
+}
+
+// registryCachePolicy keeps registry answers at the edge for
+// RegistryCacheSeconds at most, as their Cache-Control allows (errors say
+// no-store), one per query string; no header or cookie is in the key: the
+// answers are public. Compressed copies are kept apart.
+func registryCachePolicy(scope constructs.Construct) awscloudfront.CachePolicy {
+	ttl := awscdk.Duration_Seconds(jsii.Number(RegistryCacheSeconds))
+	return awscloudfront.NewCachePolicy(scope, jsii.String("RegistryCache"), &awscloudfront.CachePolicyProps{
+		Comment:                    jsii.String("Registry API: a short edge cache per query string"),
+		DefaultTtl:                 ttl,
+		MaxTtl:                     ttl,
+		MinTtl:                     awscdk.Duration_Seconds(jsii.Number(0)),
+		QueryStringBehavior:        awscloudfront.CacheQueryStringBehavior_All(),
+		HeaderBehavior:             awscloudfront.CacheHeaderBehavior_None(),
+		CookieBehavior:             awscloudfront.CacheCookieBehavior_None(),
+		EnableAcceptEncodingGzip:   jsii.Bool(true),
+		EnableAcceptEncodingBrotli: jsii.Bool(true),
 	})
 }
 

@@ -206,8 +206,8 @@ func behaviour(t *testing.T, cfg map[string]any, pattern string) map[string]any 
 func TestSecurityHeaders(t *testing.T) {
 	tp := synth(t, mainStack)
 	ids := tp.ofType("AWS::CloudFront::ResponseHeadersPolicy")
-	if len(ids) != 2 {
-		t.Fatalf("response headers policies = %v, want the site's and the MCP Apps sandbox page's", ids)
+	if len(ids) != 3 {
+		t.Fatalf("response headers policies = %v, want the site's, the MCP Apps sandbox page's and the registry API's", ids)
 	}
 	_, cfg := distribution(t, tp)
 	site := ref(cfg["DefaultCacheBehavior"].(map[string]any)["ResponseHeadersPolicyId"])
@@ -251,6 +251,80 @@ func TestSecurityHeaders(t *testing.T) {
 	}
 	if !strings.Contains(secheaders.ContentSecurityPolicy(true, true), "googletagmanager.com") || strings.Contains(secheaders.ContentSecurityPolicy(false, true), "google") {
 		t.Error("analytics must widen the CSP only when asked")
+	}
+}
+
+// The registry API (/api/registry/*) is reached like the rest of the API,
+// through the same origin with the origin secret and the same
+// viewer-request function (the WAF counts X-Viewer-Address), by a
+// behaviour listed before /api/*; its answers are cached at the edge for
+// a short time, one per query string, and carry CORS for any origin.
+func TestRegistryBehaviourCachesBrieflyAndIsTheAPIOtherwise(t *testing.T) {
+	tp := synth(t, mainStack)
+	_, cfg := distribution(t, tp)
+	if stack.RegistryPathPattern != "/api/registry/*" {
+		t.Errorf("registry path pattern %q", stack.RegistryPathPattern)
+	}
+	reg := behaviour(t, cfg, stack.RegistryPathPattern)
+	api := behaviour(t, cfg, stack.APIPathPattern)
+	order := map[string]int{}
+	for i, b := range asList(cfg["CacheBehaviors"]) {
+		order[b.(map[string]any)["PathPattern"].(string)] = i
+	}
+	if order[stack.RegistryPathPattern] > order[stack.APIPathPattern] {
+		t.Errorf("behaviours %s: the registry's must come before /api/*, which would take its requests", flat(cfg["CacheBehaviors"]))
+	}
+	if reg["TargetOriginId"] != api["TargetOriginId"] {
+		t.Errorf("registry origin %v, want the API's %v (with the origin secret)", reg["TargetOriginId"], api["TargetOriginId"])
+	}
+	if functionCode(t, tp, reg) != functionCode(t, tp, api) {
+		t.Error("the registry behaviour does not run the API's viewer-request function (x-viewer-address for the WAF, no forged origin secret)")
+	}
+	if reg["OriginRequestPolicyId"] != allViewerExceptHostHeader || reg["ViewerProtocolPolicy"] != "https-only" || reg["Compress"] != true {
+		t.Errorf("registry behaviour = %s, want all viewer headers but Host, HTTPS only, compressed", flat(reg))
+	}
+	if got := sortedSet(strs(reg["AllowedMethods"])); !equal(got, sortedSet([]string{"GET", "HEAD", "OPTIONS"})) {
+		t.Errorf("registry AllowedMethods = %v, want GET, HEAD, OPTIONS (read-only, preflights pass)", got)
+	}
+	if got := sortedSet(strs(reg["CachedMethods"])); !equal(got, sortedSet([]string{"GET", "HEAD"})) {
+		t.Errorf("registry CachedMethods = %v", got)
+	}
+
+	cache := ref(reg["CachePolicyId"])
+	if tp.Resources[cache].Type != "AWS::CloudFront::CachePolicy" {
+		t.Fatalf("registry cache policy = %s, want its own", flat(reg["CachePolicyId"]))
+	}
+	cp := props(tp.Resources[cache], "CachePolicyConfig").(map[string]any)
+	key := cp["ParametersInCacheKeyAndForwardedToOrigin"].(map[string]any)
+	if cp["DefaultTTL"] != float64(60) || cp["MaxTTL"] != float64(60) || cp["MinTTL"] != float64(0) || stack.RegistryCacheSeconds != 60 {
+		t.Errorf("registry cache TTLs = %s, want at most 60 s, none when the answer says no-store", flat(cp))
+	}
+	if qs := key["QueryStringsConfig"].(map[string]any); qs["QueryStringBehavior"] != "all" {
+		t.Errorf("registry cache key query strings = %s, want all (cursor, limit, search...)", flat(qs))
+	}
+	if h := key["HeadersConfig"].(map[string]any); h["HeaderBehavior"] != "none" {
+		t.Errorf("registry cache key headers = %s, want none (public answers)", flat(h))
+	}
+	if c := key["CookiesConfig"].(map[string]any); c["CookieBehavior"] != "none" {
+		t.Errorf("registry cache key cookies = %s, want none", flat(c))
+	}
+	if key["EnableAcceptEncodingGzip"] != true || key["EnableAcceptEncodingBrotli"] != true {
+		t.Errorf("registry cache key encodings = %s", flat(key))
+	}
+
+	policy := ref(reg["ResponseHeadersPolicyId"])
+	if tp.Resources[policy].Type != "AWS::CloudFront::ResponseHeadersPolicy" {
+		t.Fatalf("registry headers policy = %s", flat(reg["ResponseHeadersPolicyId"]))
+	}
+	hp := props(tp.Resources[policy], "ResponseHeadersPolicyConfig").(map[string]any)
+	cors, _ := hp["CorsConfig"].(map[string]any)
+	if cors == nil || flat(cors["AccessControlAllowOrigins"]) != `{"Items":["*"]}` || cors["AccessControlAllowCredentials"] != false ||
+		!strings.Contains(flat(cors["AccessControlAllowMethods"]), "GET") || !strings.Contains(flat(cors["AccessControlAllowMethods"]), "OPTIONS") {
+		t.Errorf("registry CORS = %s, want any origin, GET and OPTIONS, no credentials", flat(cors))
+	}
+	site := ref(cfg["DefaultCacheBehavior"].(map[string]any)["ResponseHeadersPolicyId"])
+	if flat(hp["SecurityHeadersConfig"]) != flat(props(tp.Resources[site], "ResponseHeadersPolicyConfig", "SecurityHeadersConfig")) {
+		t.Errorf("registry security headers %s, want the site's", flat(hp["SecurityHeadersConfig"]))
 	}
 }
 

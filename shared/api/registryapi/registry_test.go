@@ -43,6 +43,10 @@ func catalogue(t *testing.T, s *stack) (keyed, bearer, oauth, admin domain.MCPSe
 			{Name: "update-page", DestructiveHintAbsent: true},
 		},
 	}), "health")
+	// A local server's id is not the one its name gives.
+	local := remoteServer("local/everything")
+	local.ID, local.EndpointURL = "local-reference", "http://127.0.0.1:3001/mcp"
+	s.put(local)
 	admin = domain.MCPServer{ID: "adm-0a1b2c", Name: "Team tools", Title: "Team tools", Description: "Our own tools.",
 		EndpointURL: "https://tools.example.net/mcp", Transport: domain.TransportStreamableHTTP, ModelType: "tools",
 		SupportedFeatures: []string{"tools"}, Source: "admin", UpdatedAt: "2026-03-04T05:06:07Z"}
@@ -74,7 +78,7 @@ func TestAnswersAreTheOfficialShapes(t *testing.T) {
 		}
 	}
 	adminName := registryapi.OwnNamespace + "/" + admin.ID
-	want := []string{adminName, keyed.Name, oauth.Name, bearer.Name} // by name
+	want := []string{adminName, keyed.Name, oauth.Name, bearer.Name, "local/everything"} // by name
 	if len(list.Servers) != len(want) {
 		t.Fatalf("%d servers, want %v", len(list.Servers), want)
 	}
@@ -130,7 +134,7 @@ func TestAnswersAreTheOfficialShapes(t *testing.T) {
 
 	// One server: its versions, latest, its version; the name URL-encoded
 	// (one segment) or with its "/" as a proxy may have decoded it.
-	for _, name := range []string{oauth.Name, keyed.Name, adminName, bearer.Name} {
+	for _, name := range []string{oauth.Name, keyed.Name, adminName, bearer.Name, "local/everything"} {
 		for _, path := range []string{url.PathEscape(name), name} {
 			base := "v0.1/servers/" + path + "/versions"
 			versions, vmetas := decodeList(t, s.get(base))
@@ -334,7 +338,7 @@ func TestDisabledAndInactiveServers(t *testing.T) {
 		t.Errorf("listing %v: the disabled and the inactive server must be absent", got)
 	}
 	all := names("v0.1/servers?include_deleted=true")
-	if all[keyed.Name] != "deleted" || all[bearer.Name] != "deleted" || all[oauth.Name] != "active" || len(all) != 4 {
+	if all[keyed.Name] != "deleted" || all[bearer.Name] != "deleted" || all[oauth.Name] != "active" || len(all) != 5 {
 		t.Errorf("listing with include_deleted %v", all)
 	}
 	since := names("v0.1/servers?updated_since=" + url.QueryEscape(before.Format(time.RFC3339Nano)))
@@ -382,7 +386,7 @@ func TestFilters(t *testing.T) {
 		"search=adm-0A1B":                    "com.aiwork/" + admin.ID,
 		"search=nothing":                     "",
 		"version=latest&limit=2":             "com.aiwork/" + admin.ID + " " + keyed.Name,
-		"version=1.2.0":                      keyed.Name + " " + oauth.Name + " " + bearer.Name,
+		"version=1.2.0":                      keyed.Name + " " + oauth.Name + " " + bearer.Name + " local/everything",
 		"version=1.0.0":                      "com.aiwork/" + admin.ID,
 		"updated_since=2099-01-01T00:00:00Z": "",
 		"updated_since=2000-01-01T00:00:00Z&search=bearer": bearer.Name,

@@ -133,8 +133,11 @@ func (s *Service) server(r *http.Request, p serverPath) (any, error) {
 	return resp, nil
 }
 
-// find reads the entry served as name: a registry name is its own id's
-// (registry.ServerID), one in OwnNamespace names the id after the "/".
+// find reads the entry served as name. A registry name is usually its
+// own id's (registry.ServerID) and one in OwnNamespace names the id after
+// the "/": one read each. An entry whose id was chosen otherwise (the
+// local servers', an older seed's) is found in the whole catalogue, as
+// the list reads it.
 func (s *Service) find(r *http.Request, name string) (entry, bool, error) {
 	var ids []string
 	if registry.ValidName(name) {
@@ -151,6 +154,15 @@ func (s *Service) find(r *http.Request, name string) (entry, bool, error) {
 		if err != nil {
 			return entry{}, false, err
 		}
+		if e := entryOf(srv); e.name == name {
+			return e, true, nil
+		}
+	}
+	servers, err := s.st.ListMCPServers(r.Context())
+	if err != nil {
+		return entry{}, false, err
+	}
+	for _, srv := range servers {
 		if e := entryOf(srv); e.name == name {
 			return e, true, nil
 		}

@@ -353,6 +353,11 @@ func TestTableAccess(t *testing.T) {
 	// handshake with the server above), the list, a delete.
 	do("GET", "/api/v1/mcp-servers/", "", "", http.StatusOK)
 	do("GET", "/api/v1/mcp-servers/access-test", "", "", http.StatusOK)
+	// The registry API (the mcp function's registry group): the list and
+	// one server by its registry name, an unknown one.
+	do("GET", "/api/registry/v0.1/servers?limit=5", "", "", http.StatusOK)
+	do("GET", "/api/registry/v0.1/servers/test%2Faccess/versions/latest", "", "", http.StatusOK)
+	do("GET", "/api/registry/v0.1/servers/com.example%2Fnone/versions", "", "", http.StatusNotFound)
 	conn := field(do("POST", "/api/v1/mcp-connections/openai", token, `{"model":"gpt-4o-mini"}`, http.StatusOK), "id")
 	mcpConn := field(do("POST", "/api/v1/mcp-connections/", token, `{"server_id":"access-test"}`, http.StatusOK), "connection_id")
 	do("GET", "/api/v1/mcp-connections/", token, "", http.StatusOK)

@@ -279,7 +279,7 @@ func registryHeaders(scope constructs.Construct, analytics bool) awscloudfront.R
 			AccessControlAllowCredentials: jsii.Bool(false),
 			AccessControlAllowOrigins:     jsii.Strings("*"),
 			AccessControlAllowMethods:     jsii.Strings("GET", "HEAD", "OPTIONS"),
-			AccessControlAllowHeaders:     jsii.Strings("*"),
+			AccessControlAllowHeaders:     jsii.Strings("Accept", "Content-Type", "If-None-Match", "Authorization"),
 			AccessControlExposeHeaders:    jsii.Strings("ETag"),
 			AccessControlMaxAge:           awscdk.Duration_Seconds(jsii.Number(86400)),
 			OriginOverride:                jsii.Bool(false),

@@ -322,6 +322,9 @@ func TestRegistryBehaviourCachesBrieflyAndIsTheAPIOtherwise(t *testing.T) {
 		!strings.Contains(flat(cors["AccessControlAllowMethods"]), "GET") || !strings.Contains(flat(cors["AccessControlAllowMethods"]), "OPTIONS") {
 		t.Errorf("registry CORS = %s, want any origin, GET and OPTIONS, no credentials", flat(cors))
 	}
+	if h := flat(cors["AccessControlAllowHeaders"]); !strings.Contains(h, "Authorization") || !strings.Contains(h, "Content-Type") {
+		t.Errorf("registry CORS headers = %s, want Authorization and Content-Type (what GitHub Copilot asks)", h)
+	}
 	site := ref(cfg["DefaultCacheBehavior"].(map[string]any)["ResponseHeadersPolicyId"])
 	if flat(hp["SecurityHeadersConfig"]) != flat(props(tp.Resources[site], "ResponseHeadersPolicyConfig", "SecurityHeadersConfig")) {
 		t.Errorf("registry security headers %s, want the site's", flat(hp["SecurityHeadersConfig"]))

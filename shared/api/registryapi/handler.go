@@ -78,7 +78,11 @@ func (s *Service) Handler() http.Handler {
 		h := w.Header()
 		// Any site may read the registry (GitHub Copilot's "registry only"
 		// mode reads it from the browser); no credentials are involved.
+		// GitHub asks for the three headers on every answer, not only on
+		// preflights.
 		h.Set("Access-Control-Allow-Origin", "*")
+		h.Set("Access-Control-Allow-Methods", allowedMethods)
+		h.Set("Access-Control-Allow-Headers", defaultAllowHeaders)
 		h.Set("Access-Control-Expose-Headers", "ETag")
 		if r.Method == http.MethodOptions {
 			preflight(w, r)

@@ -219,9 +219,7 @@ func wantProblem(t *testing.T, w *httptest.ResponseRecorder, status int, part st
 	if !strings.Contains(p.Detail, part) {
 		t.Errorf("error detail %q, want it to contain %q", p.Detail, part)
 	}
-	if got := w.Header().Get("Access-Control-Allow-Origin"); got != "*" {
-		t.Errorf("error answer Access-Control-Allow-Origin %q, want *", got)
-	}
+	wantCORS(t, w)
 	return p
 }
 
@@ -242,5 +240,17 @@ func TestOfficialSchemaRefusesAnInvalidServer(t *testing.T) {
 		if s.Validate(v) == nil {
 			t.Errorf("the official schema accepted %s", bad)
 		}
+	}
+}
+
+// wantCORS checks the CORS headers GitHub Copilot asks of every answer:
+// any origin, GET and OPTIONS, Authorization and Content-Type.
+func wantCORS(t *testing.T, w *httptest.ResponseRecorder) {
+	t.Helper()
+	h := w.Header()
+	if h.Get("Access-Control-Allow-Origin") != "*" || !strings.Contains(h.Get("Access-Control-Allow-Methods"), "GET") ||
+		!strings.Contains(h.Get("Access-Control-Allow-Methods"), "OPTIONS") || !strings.Contains(h.Get("Access-Control-Allow-Headers"), "Authorization") ||
+		!strings.Contains(h.Get("Access-Control-Allow-Headers"), "Content-Type") {
+		t.Errorf("answer %d: CORS headers %v, want any origin, GET and OPTIONS, Authorization and Content-Type", w.Code, h)
 	}
 }

@@ -361,6 +361,7 @@ func TestLambdaStack(t *testing.T) {
 	t.Run("ChatStreamIsNotBuffered", func(t *testing.T) { testChatStream(t, s, upstream) })
 	t.Run("ChatToolLoopWithSealedKey", func(t *testing.T) { testChatToolLoop(t, s) })
 	t.Run("AdminJobsRunInMCPJobs", func(t *testing.T) { testAdminJobs(t, s) })
+	t.Run("RegistryAPIInTheMCPFunction", func(t *testing.T) { testRegistryAPI(t, s) })
 	t.Run("ProcessKilledMidStream", func(t *testing.T) { testKilledMidStream(t, s) })
 	t.Run("ProcessKilledMidRequest", func(t *testing.T) { testKilledMidRequest(t, s) })
 }

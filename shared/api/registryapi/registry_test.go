@@ -1,6 +1,7 @@
 package registryapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"aiwork/shared/api/registryapi"
 	"aiwork/shared/domain"
 	"aiwork/shared/mcp/registry"
+	"aiwork/shared/seeddata"
 	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 )
@@ -392,6 +394,35 @@ func TestFilters(t *testing.T) {
 	} {
 		if got := names(query); got != want {
 			t.Errorf("?%s: %q, want %q", query, got, want)
+		}
+	}
+}
+
+// What make run lists, the seed snapshot and the local servers, is served
+// valid: every server.json against the official schema, each _meta within
+// 4 KB, each server found by its name.
+func TestTheSeededCatalogueIsServedValid(t *testing.T) {
+	t.Parallel()
+	s := newStack(t)
+	storetest.Must(t, seeddata.SeedMCPServers(ctx, s.st), "seed")
+	for _, local := range []func(context.Context, *store.Store, string) error{
+		seeddata.SetLocalReference, seeddata.SetLocalOAuthExample, seeddata.SetLocalSignInOnCall, seeddata.SetLocalMCPApp,
+	} {
+		storetest.Must(t, local(ctx, s.st, "http://127.0.0.1:3001/mcp"), "local server")
+	}
+	seeded, err := seeddata.MCPServers()
+	storetest.Must(t, err, "seed data")
+	list, metas := decodeList(t, s.get("v0.1/servers?limit=100"))
+	if len(list.Servers) != len(seeded)+4 || list.Metadata.NextCursor != "" {
+		t.Fatalf("%d servers served, want the %d seeded and 4 local ones", len(list.Servers), len(seeded))
+	}
+	for i, e := range list.Servers {
+		if _, size := catalogMeta(t, metas[i]); size > registry.MaxCatalogMetaBytes {
+			t.Errorf("%s: our _meta is %d bytes", e.Server.Name, size)
+		}
+		one, _ := decodeServer(t, s.get("v0.1/servers/"+url.PathEscape(e.Server.Name)+"/versions/latest"))
+		if one.Server.Name != e.Server.Name {
+			t.Errorf("%s found as %s", e.Server.Name, one.Server.Name)
 		}
 	}
 }

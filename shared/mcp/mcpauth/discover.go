@@ -93,18 +93,6 @@ func discoverUnchallenged(ctx context.Context, hc *http.Client, endpoint string,
 	return discover(ctx, hc, endpoint, nil)
 }
 
-// FromChallenge is Discover from a refusal the caller already met (a tool
-// call answered 401, or 403 insufficient_scope): wwwAuthenticate are that
-// answer's WWW-Authenticate values. Nothing is probed; the scope the
-// challenge asks for is the one signed in with.
-func FromChallenge(ctx context.Context, hc *http.Client, endpoint string, wwwAuthenticate []string) (Server, error) {
-	cs, err := oauthex.ParseWWWAuthenticate(wwwAuthenticate)
-	if err != nil {
-		return Server{}, fail("The server's sign-in challenge is malformed.")
-	}
-	return discover(ctx, hc, endpoint, cs)
-}
-
 func discover(ctx context.Context, hc *http.Client, endpoint string, challenges []oauthex.Challenge) (Server, error) {
 	prm, err := resourceMetadata(ctx, hc, endpoint, challenges)
 	if errors.Is(err, errNoResourceMetadata) {

@@ -213,21 +213,6 @@ func TestDiscoverLegacy(t *testing.T) {
 	}
 }
 
-// TestFromChallenge: a challenge the caller already has (a tool call's
-// 403 insufficient_scope) starts discovery without probing, with its scope.
-func TestFromChallenge(t *testing.T) {
-	t.Parallel()
-	r := (&resource{status: http.StatusOK, prmAt: []string{"/custom-prm"}, asMetaAt: "/.well-known/oauth-authorization-server"}).start(t)
-	srv, err := mcpauth.FromChallenge(context.Background(), loopback, r.endpoint(),
-		[]string{`Bearer error="insufficient_scope", scope="files:write", resource_metadata="` + r.mcpSrv.URL + `/custom-prm"`})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Join(srv.Scopes, " ") != "files:write" || srv.Resource != r.endpoint() {
-		t.Errorf("from the challenge: scopes %q, resource %q", srv.Scopes, srv.Resource)
-	}
-}
-
 // TestDiscoverRefusals: each way a server can fail discovery is said in a
 // sentence, and nothing past it is fetched.
 func TestDiscoverRefusals(t *testing.T) {

@@ -35,6 +35,8 @@ const (
 	PKAudit         = "AUDIT"          // the admins' audit log (AUDIT#<time>#<id>, time order)
 	PKAdminRights   = "ADMINRIGHTS"    // the lease serializing changes that take an admin away
 	PKMailbox       = "MAILBOX#"       // free uses, counted per mailbox (every account on one address)
+	PKPromptList    = "PLIST#"         // the marketplace listing: PLIST#ALL and PLIST#CAT#<cid>, a card per published prompt and sort order
+	PKPromptToken   = "PTOK#"          // the marketplace search: PTOK#<word>, a card per prompt with that word and sort order
 	// GSI1 partition keys: the prompt listing (PKCatalog), the MCP server
 	// listing (GSI1MCPServers) and a user's ratings and orders (PKUser+uid).
 	GSI1MCPServers = "MCPSERVERS"
@@ -116,6 +118,71 @@ const (
 )
 
 func categorySK(cid string) string { return categoryPrefix + cid }
+
+// The marketplace listing (prompt_listing.go): copies of each published
+// prompt's card, one per sort order, in the partitions it is listed in:
+// PLIST#ALL, PLIST#CAT#<cid> and PTOK#<word> for each word it is found by.
+// A card's SK is its place in the order, so a page is one Query from the
+// place the page before ended:
+//
+//	newest      N#<created>#<pid>                   read backwards
+//	price-low   L#<cents>#<created, inverted>#<pid, inverted>
+//	price-high  H#<cents, inverted>#<created, inverted>#<pid, inverted>
+//
+// (inverted: a string whose order is the reverse, so that equal prices
+// list newest first, then by id, as SPEC §9's newest does.) Each
+// partition also holds its COUNT item: how many prompts it lists.
+const (
+	listAllPK       = PKPromptList + "ALL"
+	listCategoryPre = PKPromptList + "CAT#"
+	skListCount     = "COUNT"
+	listNewest      = "N#"
+	listPriceLow    = "L#"
+	listPriceHigh   = "H#"
+)
+
+func listCategoryPK(cid string) string { return listCategoryPre + cid }
+func listTokenPK(word string) string   { return PKPromptToken + word }
+
+// maxCents bounds a price in cents in a listing key (prompts.MaxPrice is
+// far below it).
+const maxCents = 99_999_999
+
+func listNewestSK(created time.Time, pid string) string {
+	return listNewest + sortableTime(created) + "#" + pid
+}
+
+func listPriceLowSK(cents int, created time.Time, pid string) string {
+	return fmt.Sprintf("%s%08d#%s#%s", listPriceLow, cents, invertDigits(sortableTime(created)), invertID(pid))
+}
+
+func listPriceHighSK(cents int, created time.Time, pid string) string {
+	return fmt.Sprintf("%s%08d#%s#%s", listPriceHigh, maxCents-cents, invertDigits(sortableTime(created)), invertID(pid))
+}
+
+// invertDigits maps each digit d to 9-d: fixed-width times then sort in
+// reverse.
+func invertDigits(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return '9' - r + '0'
+		}
+		return r
+	}, s)
+}
+
+// invertID maps each printable ASCII character c to 0x9E-c (printable
+// too) and ends with DEL (0x7F), above every mapped character: ids then
+// sort in reverse, a shorter id after the longer ids it starts (as "ab" is
+// before "abc"). Other characters are kept (ids are ASCII).
+func invertID(id string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 0x20 && r <= 0x7E {
+			return 0x9E - r
+		}
+		return r
+	}, id) + "\x7f"
+}
 func promptGSI1SK(created time.Time, pid string) string {
 	return sortableTime(created) + "#" + pid
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -34,6 +35,16 @@ type promptItem struct {
 	FreeUses    int     `dynamodbav:"free_uses,omitempty"`
 	Purchases   int     `dynamodbav:"purchases,omitempty"`
 	Revenue     float64 `dynamodbav:"revenue,omitempty"`
+	// The marketplace listing's bookkeeping (prompt_listing.go): the
+	// revision of what the prompt's cards show (every such write moves it
+	// on), the revision its copies last reached, their format, the keys of
+	// the copies it has, and a deletion under way (taken off the listing
+	// first).
+	Irev     int      `dynamodbav:"irev,omitempty"`
+	Srev     int      `dynamodbav:"srev,omitempty"`
+	Lfmt     int      `dynamodbav:"lfmt,omitempty"`
+	Idx      []string `dynamodbav:"idx,stringset,omitempty"`
+	Deleting bool     `dynamodbav:"deleting,omitempty"`
 }
 
 func (it promptItem) domain() domain.Prompt {
@@ -49,9 +60,11 @@ func (it promptItem) domain() domain.Prompt {
 // PutPrompt writes a prompt's catalogue fields (seeding) and leaves its
 // rating aggregate and use counts alone, so re-seeding never resets them;
 // a prompt an admin edited (version > 0) is left as the admin made it.
+// When the write changed what its card shows (or its listing is behind),
+// the listing is brought in line.
 func (s *Store) PutPrompt(ctx context.Context, p domain.Prompt) error {
 	created := p.CreatedAt.UTC().Format(time.RFC3339Nano)
-	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName: aws.String(s.table),
 		Key:       key(promptPK(p.ID), skPromptMeta),
 		UpdateExpression: aws.String("SET GSI1PK = :gpk, GSI1SK = :gsk, id = :id, title = :title, description = :desc, content = :content, " +
@@ -71,11 +84,43 @@ func (s *Store) PutPrompt(ctx context.Context, p domain.Prompt) error {
 			":created":  &types.AttributeValueMemberS{Value: created},
 			":zero":     &types.AttributeValueMemberN{Value: "0"},
 		},
+		ReturnValues: types.ReturnValueAllOld,
 	})
-	if err != nil && !isConditionFailed(err) {
+	if isConditionFailed(err) {
+		return nil
+	}
+	if err != nil {
 		return fmt.Errorf("put prompt %s: %w", p.ID, err)
 	}
+	var old promptItem
+	if err := attributevalue.UnmarshalMap(out.Attributes, &old); err != nil {
+		return fmt.Errorf("put prompt %s: %w", p.ID, err)
+	}
+	was := old.domain()
+	same := len(out.Attributes) > 0 && was.Title == p.Title && was.Description == p.Description && was.Content == p.Content &&
+		roundCents(was.Price) == roundCents(p.Price) && was.CategoryID == p.CategoryID && was.CreatedAt.Equal(p.CreatedAt)
+	if same && old.Irev > 0 && old.Srev == old.Irev && old.Lfmt == listingFormat {
+		return nil
+	}
+	if err := s.bumpRevision(ctx, p.ID); err != nil {
+		return fmt.Errorf("put prompt %s: %w", p.ID, err)
+	}
+	s.afterPromptWrite(ctx, p.ID)
 	return nil
+}
+
+// bumpRevision moves the revision of an existing prompt's cards on.
+func (s *Store) bumpRevision(ctx context.Context, pid string) error {
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName: aws.String(s.table), Key: key(promptPK(pid), skPromptMeta),
+		UpdateExpression:          aws.String("ADD irev :one"),
+		ConditionExpression:       aws.String("attribute_exists(PK)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":one": &types.AttributeValueMemberN{Value: "1"}},
+	})
+	if isConditionFailed(err) {
+		return nil
+	}
+	return err
 }
 
 // GetPrompt reads one prompt; ErrNotFound when it does not exist.

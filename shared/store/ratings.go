@@ -31,7 +31,8 @@ type ratingItem struct {
 // atomically and answers the rating it replaced, then the aggregate is moved
 // by the difference with ADD. Each writer adds exactly its own difference, so
 // concurrent raters (even one user racing with themself) sum up exactly. If
-// the second write fails, the first is undone so a retry starts clean.
+// the second write fails, the first is undone so a retry starts clean. The
+// new aggregate is then copied into the prompt's marketplace cards.
 func (s *Store) Rate(ctx context.Context, uid, pid string, rating int) (domain.Prompt, error) {
 	it := ratingItem{
 		PK: promptPK(pid), SK: ratingSK(uid), GSI1PK: userPK(uid), GSI1SK: ratingGSI1SK(pid),
@@ -58,11 +59,12 @@ func (s *Store) Rate(ctx context.Context, uid, pid string, rating int) (domain.P
 	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:           aws.String(s.table),
 		Key:                 key(promptPK(pid), skPromptMeta),
-		UpdateExpression:    aws.String("ADD rating_sum :delta, rating_count :added"),
+		UpdateExpression:    aws.String("ADD rating_sum :delta, rating_count :added, irev :one"),
 		ConditionExpression: aws.String("attribute_exists(PK)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":delta": &types.AttributeValueMemberN{Value: strconv.Itoa(delta)},
 			":added": &types.AttributeValueMemberN{Value: strconv.Itoa(added)},
+			":one":   &types.AttributeValueMemberN{Value: "1"},
 		},
 		ReturnValues: types.ReturnValueAllNew,
 	})
@@ -77,6 +79,7 @@ func (s *Store) Rate(ctx context.Context, uid, pid string, rating int) (domain.P
 	if err := attributevalue.UnmarshalMap(out.Attributes, &p); err != nil {
 		return domain.Prompt{}, fmt.Errorf("rate: %w", err)
 	}
+	s.refreshListingRatings(ctx, p)
 	return p.domain(), nil
 }
 

@@ -30,6 +30,8 @@ type Store struct {
 	table string
 	// chatConns keeps the chat connections this process read.
 	chatConns *chatConnCache
+	// wordCounts keeps the counts of the search words' partitions.
+	wordCounts *countCache
 }
 
 // ErrNotFound is returned when an item does not exist.
@@ -56,7 +58,7 @@ func NewFromAWS(awsCfg aws.Config, cfg config.Store) *Store {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
 		}
 	}, clientOptions(attemptTimeout(cfg)))
-	return &Store{db: db, table: cfg.TableName, chatConns: &chatConnCache{}}
+	return &Store{db: db, table: cfg.TableName, chatConns: &chatConnCache{}, wordCounts: &countCache{}}
 }
 
 // DB exposes the client for benchmarks and tests that compare raw queries.

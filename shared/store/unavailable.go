@@ -109,13 +109,13 @@ const idleConnections = 64
 
 // clientOptions bounds each call (attemptTimeout per attempt, the answer's
 // body included; maxAttempts), keeps idleConnections open to the table,
-// marks the unavailable calls and refuses numbers the table cannot hold
-// (numberGuard).
+// marks the unavailable calls, refuses numbers the table cannot hold
+// (numberGuard) and meters the capacity of calls made under MeterCapacity.
 func clientOptions(attemptTimeout time.Duration) func(*dynamodb.Options) {
 	return func(o *dynamodb.Options) {
 		o.HTTPClient = tableHTTPClient(attemptTimeout)
 		o.RetryMaxAttempts = maxAttempts
-		o.APIOptions = append(o.APIOptions, markUnavailable, numberGuard)
+		o.APIOptions = append(o.APIOptions, markUnavailable, numberGuard, meterCapacity)
 	}
 }
 

@@ -229,9 +229,9 @@ var wantTable = map[string]map[string]string{
 	// lease that keeps an admin); GSI2: the orders and accounts listings.
 	"admin": {
 		"GetItem":      "CATALOG EMAIL#* MCP#* MCPSYNC ORDER#* PROMPT#* THROTTLE#* USER#*",
-		"PutItem":      "ADMINRIGHTS AUDIT CATALOG LINK#* MCP#* MCPSYNC PROMPT#* USER#*",
-		"UpdateItem":   "AUDIT CATALOG MCP#* ORDER#* PROMPT#* USER#*",
-		"DeleteItem":   "ADMINRIGHTS AUDIT CATALOG MCP#* PROMPT#* THROTTLE#* USER#*",
+		"PutItem":      "ADMINRIGHTS AUDIT CATALOG LINK#* MCP#* MCPSYNC PLIST#* PROMPT#* PTOK#* USER#*",
+		"UpdateItem":   "AUDIT CATALOG MCP#* ORDER#* PLIST#* PROMPT#* PTOK#* USER#*",
+		"DeleteItem":   "ADMINRIGHTS AUDIT CATALOG MCP#* PLIST#* PROMPT#* PTOK#* THROTTLE#* USER#*",
 		"Query":        "AUDIT CATALOG MCP#* ORDER#* PROMPT#* USER#*",
 		"index:Query":  "CATALOG MCPSERVERS USER#*",
 		"index2:Query": "ORDERS USERS",
@@ -247,14 +247,17 @@ var wantTable = map[string]map[string]string{
 		"GetItem": "USER#*",
 		"Query":   "USER#*",
 	},
-	// Free uses count per mailbox (MAILBOX#: read and claimed).
+	// Free uses count per mailbox (MAILBOX#: read and claimed). The
+	// marketplace list's pages and counts (PLIST#, PTOK#), a rating
+	// copied into the prompt's cards.
 	"prompts": {
-		"GetItem":     "MAILBOX#* PROMPT#* USER#*",
-		"PutItem":     "PROMPT#* USER#*",
-		"UpdateItem":  "MAILBOX#* PROMPT#* USER#*",
-		"DeleteItem":  "PROMPT#*",
-		"Query":       "CATALOG USER#*",
-		"index:Query": "CATALOG USER#*",
+		"GetItem":      "MAILBOX#* PROMPT#* USER#*",
+		"BatchGetItem": "PLIST#* PROMPT#* PTOK#*",
+		"PutItem":      "PROMPT#* USER#*",
+		"UpdateItem":   "MAILBOX#* PLIST#* PROMPT#* PTOK#* USER#*",
+		"DeleteItem":   "PROMPT#*",
+		"Query":        "CATALOG PLIST#* PTOK#* USER#*",
+		"index:Query":  "CATALOG USER#*",
 	},
 	// The open-checkout record (USER#) and a user's pending orders (GSI1
 	// USER#), to answer one session per prompt and expire the others.

@@ -51,6 +51,8 @@ const (
 	audit        = store.PKAudit
 	adminRights  = store.PKAdminRights
 	mailboxes    = store.PKMailbox + "*"
+	promptLists  = store.PKPromptList + "*"
+	promptWords  = store.PKPromptToken + "*"
 )
 
 // Each function's Access, derived from the store methods its handler (or
@@ -78,14 +80,18 @@ var (
 	// ratings (the rating item and the aggregate under PROMPT#; a failed
 	// aggregate update deletes or restores the rating). Free uses count
 	// per mailbox (MAILBOX#, read and claimed), the account's QUOTA item
-	// naming its mailbox. GSI1: the listing (CATALOG) and a user's
-	// ratings (USER#).
+	// naming its mailbox. GSI1: the featured list (CATALOG) and a user's
+	// ratings (USER#). The marketplace list reads its pages (PLIST#,
+	// PTOK#, Query) with their counts, and the caller's own prompts on a
+	// page, in one BatchGetItem each; a rating is copied into the prompt's
+	// cards (UpdateItem).
 	accessPrompts = Access{Table: map[string][]string{
-		GetItem:    {users, prompts, mailboxes},
-		PutItem:    {users, prompts},
-		UpdateItem: {users, prompts, mailboxes},
-		DeleteItem: {prompts},
-		Query:      {users, catalog},
+		GetItem:      {users, prompts, mailboxes},
+		BatchGetItem: {prompts, promptLists, promptWords},
+		PutItem:      {users, prompts},
+		UpdateItem:   {users, prompts, mailboxes, promptLists, promptWords},
+		DeleteItem:   {prompts},
+		Query:        {users, catalog, promptLists, promptWords},
 	}, Index: []string{catalog, users}}
 	// Checkout and its verification, which fulfils like the webhook does:
 	// the order, its payment intent, ownership and activity (and the
@@ -152,7 +158,9 @@ var (
 	// (AUDIT: written, marked done or removed, listed). The registry
 	// (MCP#: entries added and edited, and what Probe now and Sync write,
 	// as mcp-jobs does, with the sync state). GSI1: the prompt listing
-	// (CATALOG) and the registry's (MCPSERVERS).
+	// (CATALOG) and the registry's (MCPSERVERS). A prompt's change brings
+	// its marketplace cards in line (PLIST#, PTOK#: put, moved, deleted,
+	// counted).
 	// Orders: read, their events (ORDER#), the refund's claim and
 	// transition, the buyer's ownership and activity (USER#) and the
 	// prompt's counts; a buyer's orders (GSI1 USER#), a buyer named by
@@ -163,9 +171,9 @@ var (
 	// orders and accounts listings.
 	accessAdmin = Access{Table: map[string][]string{
 		GetItem:    {users, prompts, catalog, mcpServers, mcpSync, orders, throttles, emails},
-		PutItem:    {prompts, catalog, audit, mcpServers, mcpSync, users, links, adminRights},
-		UpdateItem: {prompts, catalog, audit, mcpServers, orders, users},
-		DeleteItem: {prompts, catalog, audit, mcpServers, users, throttles, adminRights},
+		PutItem:    {prompts, catalog, audit, mcpServers, mcpSync, users, links, adminRights, promptLists, promptWords},
+		UpdateItem: {prompts, catalog, audit, mcpServers, orders, users, promptLists, promptWords},
+		DeleteItem: {prompts, catalog, audit, mcpServers, users, throttles, adminRights, promptLists, promptWords},
 		Query:      {catalog, prompts, audit, mcpServers, orders, users},
 	}, Index: []string{catalog, store.GSI1MCPServers, users}, Index2: []string{store.GSI2Orders, store.GSI2Users}}
 )

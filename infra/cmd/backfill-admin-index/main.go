@@ -3,16 +3,20 @@
 // the admin area lists them, and folds the free-use counts kept per account
 // before quotas were per mailbox into the mailboxes
 // (store.BackfillMailboxQuotas), so a new alias of a farmed address gets
-// no fresh quota. Run it once after the deploy that adds GSI2 or mailbox
-// quotas, with credentials allowed to scan and update the table (the
-// functions' roles are not: none of them scans):
+// no fresh quota, and lists the prompts stored before the marketplace
+// listing, or left behind by a write whose listing update failed
+// (store.BackfillPromptListings). Run it once after the deploy that adds
+// GSI2, mailbox quotas or the marketplace listing, with credentials
+// allowed to scan and update the table (the functions' roles are not:
+// none of them scans):
 //
 //	TABLE_NAME=<table> AWS_REGION=<region> go run ./infra/cmd/backfill-admin-index
 //
 // (the table's name is every function's TABLE_NAME setting).
 //
-// It only adds keys that are missing and folds each count once, so running
-// it again, or while the site runs, is safe. The devserver does the same at
+// It only adds keys that are missing, folds each count once and lists a
+// prompt as its own write would, so running it again, or while the site
+// runs, is safe. The devserver does the same at
 // every start.
 package main
 
@@ -49,4 +53,10 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Printf("%s: folded %d accounts' earlier free-use counts into their mailboxes\n", cfg.TableName, folded)
+	listed, err := st.BackfillPromptListings(ctx)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Printf("%s: listed %d prompts in the marketplace listing\n", cfg.TableName, listed)
 }

@@ -44,8 +44,8 @@ func TestAdminPromptLifecycle(t *testing.T) {
 	if edited.Version != 2 || edited.Published || edited.Price != 5 || edited.Stats.FreeUses != 1 {
 		t.Fatalf("edited %+v", edited)
 	}
-	list := decode[[]struct{ ID string }](t, s.Do("GET", "/api/v1/prompts/", other, ""), http.StatusOK)
-	for _, l := range list {
+	list := decode[struct{ Items []struct{ ID string } }](t, s.Do("GET", "/api/v1/prompts/", other, ""), http.StatusOK)
+	for _, l := range list.Items {
 		if l.ID == p.ID {
 			t.Errorf("an unpublished prompt is listed to a user")
 		}

@@ -45,7 +45,7 @@ func TestFreeUseClaim(t *testing.T) {
 	}
 
 	// The list now shows content for a only.
-	list := decode[[]promptJSON](t, s.Do("GET", "/api/v1/prompts/", token, ""), http.StatusOK)
+	list := listed(t, s.Do("GET", "/api/v1/prompts/", token, ""))
 	for _, p := range list {
 		if (p.Content != nil) != (p.ID == "a") {
 			t.Errorf("%s content present = %v", p.ID, p.Content != nil)
@@ -69,7 +69,7 @@ func TestFreeUseClaim(t *testing.T) {
 
 	// Another user sees none of it.
 	_, other := s.User("bob")
-	for _, p := range decode[[]promptJSON](t, s.Do("GET", "/api/v1/prompts/", other, ""), http.StatusOK) {
+	for _, p := range listed(t, s.Do("GET", "/api/v1/prompts/", other, "")) {
 		if p.Content != nil {
 			t.Errorf("another user sees content of %s", p.ID)
 		}
@@ -169,7 +169,7 @@ func TestOwnedPrompts(t *testing.T) {
 	if !slices.Equal(got["owned_prompt_ids"], []string{"b"}) {
 		t.Errorf("owned = %v, want [b]", got)
 	}
-	for _, p := range decode[[]promptJSON](t, s.Do("GET", "/api/v1/prompts/", token, ""), http.StatusOK) {
+	for _, p := range listed(t, s.Do("GET", "/api/v1/prompts/", token, "")) {
 		if p.IsPurchased != (p.ID == "b") || (p.Content != nil) != (p.ID == "b") {
 			t.Errorf("%s: is_purchased=%v content=%v", p.ID, p.IsPurchased, p.Content != nil)
 		}

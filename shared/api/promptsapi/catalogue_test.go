@@ -9,13 +9,14 @@ import (
 	"unicode/utf8"
 
 	"aiwork/shared/domain"
+	"aiwork/shared/store/storetest"
 )
 
 func TestVisitorListsPreviewsOnly(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, 5, fixture("a", "business", 9.99, 0), fixture("b", "writing", 2.99, 1))
 	w := s.Do("GET", "/api/v1/prompts/", "", "")
-	got := decode[[]promptJSON](t, w, http.StatusOK)
+	got := listed(t, w)
 	if len(got) != 2 {
 		t.Fatalf("got %d prompts, want 2", len(got))
 	}
@@ -44,7 +45,7 @@ func TestPreviewCountsCharactersNotBytes(t *testing.T) {
 	p := fixture("u", "writing", 3.99, 0)
 	p.Content = strings.Repeat("é", 250)
 	s := newStack(t, 5, p)
-	got := decode[[]promptJSON](t, s.Do("GET", "/api/v1/prompts/", "", ""), http.StatusOK)
+	got := listed(t, s.Do("GET", "/api/v1/prompts/", "", ""))
 	if got[0].Preview != strings.Repeat("é", 200) || !got[0].PreviewTruncated {
 		t.Errorf("preview of multi-byte text is %d characters", utf8.RuneCountInString(got[0].Preview))
 	}
@@ -75,7 +76,7 @@ func TestPreviewCutsAtAWordBoundary(t *testing.T) {
 		prompts[i].Content = c.content
 	}
 	s := newStack(t, 5, prompts...)
-	got := decode[[]promptJSON](t, s.Do("GET", "/api/v1/prompts/", "", ""), http.StatusOK)
+	got := listed(t, s.Do("GET", "/api/v1/prompts/", "", ""))
 	if len(got) != len(cases) {
 		t.Fatalf("got %d prompts, want %d", len(got), len(cases))
 	}
@@ -114,17 +115,40 @@ func TestSearchFilterSortPage(t *testing.T) {
 		{"?category_id=business", []string{"a"}},
 		{"?category_id=business&search=nothing-like-this", []string{}},
 		{"?category_id=no-such-category", []string{}},
+		{"?category=business", []string{"a"}},
+		{"?q=email&category=writing", []string{"b"}},
+		{"?q=email%20cold", []string{"a"}},
+		{"?q=zzzz-no-such-prompt", []string{}},
 		{"?limit=2", []string{"d", "b"}},
-		{"?limit=2&offset=2", []string{"c", "a"}},
-		{"?offset=10", []string{}},
 	}
 	for _, tt := range tests {
-		got := ids(decode[[]promptJSON](t, s.Do("GET", "/api/v1/prompts/"+tt.query, "", ""), http.StatusOK))
+		got := ids(listed(t, s.Do("GET", "/api/v1/prompts/"+tt.query, "", "")))
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("GET %s = %v, want %v", tt.query, got, tt.want)
 		}
 	}
-	for _, bad := range []string{"?sort=cheapest", "?limit=0", "?limit=101", "?limit=x", "?offset=-1"} {
+	// Page by page: each next_cursor leads on, the last page has none, the
+	// count is the whole list's.
+	var got []string
+	path := "/api/v1/prompts/?sort=price-low&limit=3"
+	for {
+		page := decode[listJSON](t, s.Do("GET", path, "", ""), http.StatusOK)
+		if page.Count != 4 || !page.CountExact {
+			t.Errorf("%s: count %d (exact %v), want 4", path, page.Count, page.CountExact)
+		}
+		got = append(got, ids(page.Items)...)
+		if page.NextCursor == nil {
+			break
+		}
+		path = "/api/v1/prompts/?sort=price-low&limit=3&cursor=" + *page.NextCursor
+	}
+	if want := []string{"b", "d", "a", "c"}; !slices.Equal(got, want) {
+		t.Errorf("paged by price = %v, want %v", got, want)
+	}
+	first := decode[listJSON](t, s.Do("GET", "/api/v1/prompts/?limit=2", "", ""), http.StatusOK)
+	for _, bad := range []string{"?sort=cheapest", "?limit=0", "?limit=61", "?limit=x", "?filter=everyone",
+		"?cursor=not-a-cursor", "?cursor=" + *first.NextCursor + "&sort=price-high", "?q=" + strings.Repeat("a", 1000),
+		"?q=one%20two%20three%20four%20five%20six%20seven%20eight%20nine%20ten%20eleven"} {
 		wantError(t, s.Do("GET", "/api/v1/prompts/"+bad, "", ""), http.StatusBadRequest, "")
 	}
 }
@@ -166,4 +190,63 @@ func TestGetOne(t *testing.T) {
 	}
 	wantError(t, s.Do("GET", "/api/v1/prompts/nope", "", ""), http.StatusNotFound, "Prompt not found")
 	wantError(t, s.Do("GET", "/api/v1/prompts/a", "not-a-token", ""), http.StatusUnauthorized, "")
+}
+
+// filter=purchased and filter=mine list the caller's own prompts (a prompt
+// taken off the catalogue too, which the catalogue no longer lists), with
+// their content; a visitor owns none.
+func TestOwnViews(t *testing.T) {
+	t.Parallel()
+	a, b, c := fixture("a", "business", 9.99, 0), fixture("b", "writing", 2.99, 1), fixture("c", "writing", 4.99, 2)
+	s := newStack(t, 5, a, b, c)
+	uid, token := s.User("owner")
+	s.buy(uid, "a")
+	decode[useFreeJSON](t, s.Do("POST", "/api/v1/prompts/use-free-prompt/b", token, ""), http.StatusOK)
+	// a leaves the catalogue; its owner keeps it.
+	off := a
+	off.Unpublished, off.Version = true, 1
+	storetest.Must(t, s.St.UpdatePrompt(t.Context(), off, 0), "unpublish")
+
+	if got := ids(listed(t, s.Do("GET", "/api/v1/prompts/", token, ""))); !slices.Equal(got, []string{"c", "b"}) {
+		t.Errorf("catalogue = %v, want [c b]", got)
+	}
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"?filter=purchased", []string{"a"}},
+		{"?filter=mine", []string{"b", "a"}},
+		{"?filter=mine&sort=price-high", []string{"a", "b"}},
+		{"?filter=mine&category=writing", []string{"b"}},
+		{"?filter=mine&q=business", []string{"a"}},
+	} {
+		page := decode[listJSON](t, s.Do("GET", "/api/v1/prompts/"+tc.query, token, ""), http.StatusOK)
+		if got := ids(page.Items); !slices.Equal(got, tc.want) || page.Count != len(tc.want) || !page.CountExact {
+			t.Errorf("%s = %v (count %d), want %v", tc.query, got, page.Count, tc.want)
+		}
+		for _, p := range page.Items {
+			if p.Content == nil || !strings.Contains(*p.Content, "SECRET-TAIL-"+p.ID) {
+				t.Errorf("%s: %s without its content", tc.query, p.ID)
+			}
+		}
+	}
+	if got := listed(t, s.Do("GET", "/api/v1/prompts/?filter=mine", "", "")); len(got) != 0 {
+		t.Errorf("a visitor's own prompts: %v", ids(got))
+	}
+}
+
+// A card carries the description's start; the prompt itself has all of it.
+func TestCardCutsALongDescription(t *testing.T) {
+	t.Parallel()
+	p := fixture("long", "writing", 3, 0)
+	p.Description = strings.Repeat("word ", 100) + "END"
+	s := newStack(t, 5, p)
+	card := listed(t, s.Do("GET", "/api/v1/prompts/", "", ""))[0]
+	if !card.DescriptionTruncated || utf8.RuneCountInString(card.Description) > 300 || strings.Contains(card.Description, "END") {
+		t.Errorf("card description %d characters, truncated %v", utf8.RuneCountInString(card.Description), card.DescriptionTruncated)
+	}
+	full := decode[promptJSON](t, s.Do("GET", "/api/v1/prompts/long", "", ""), http.StatusOK)
+	if full.Description != p.Description || full.DescriptionTruncated {
+		t.Errorf("the prompt's description is cut: %q", full.Description)
+	}
 }

@@ -2,6 +2,7 @@ package promptsapi_test
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
@@ -76,8 +77,23 @@ type promptJSON struct {
 		ID   string `json:"id"`
 		Name string `json:"name"`
 	} `json:"category"`
-	CreatedAt        time.Time `json:"created_at"`
-	PreviewTruncated bool      `json:"preview_truncated"`
+	CreatedAt            time.Time `json:"created_at"`
+	PreviewTruncated     bool      `json:"preview_truncated"`
+	DescriptionTruncated bool      `json:"description_truncated"`
+}
+
+// listJSON is one page of GET /api/v1/prompts/.
+type listJSON struct {
+	Items      []promptJSON `json:"items"`
+	NextCursor *string      `json:"next_cursor"`
+	Count      int          `json:"count"`
+	CountExact bool         `json:"count_exact"`
+}
+
+// listed is the cards of a list page answered 200.
+func listed(t *testing.T, w *httptest.ResponseRecorder) []promptJSON {
+	t.Helper()
+	return decode[listJSON](t, w, http.StatusOK).Items
 }
 
 type freeStatus struct {

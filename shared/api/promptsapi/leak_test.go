@@ -29,7 +29,7 @@ func TestSeededContentNeverLeaks(t *testing.T) {
 	bodies := map[string]string{}
 	for _, v := range views {
 		var all strings.Builder
-		for _, path := range []string{"/api/v1/prompts/", "/api/v1/prompts/featured", "/api/v1/prompts/?sort=price-high&limit=100"} {
+		for _, path := range []string{"/api/v1/prompts/", "/api/v1/prompts/featured", "/api/v1/prompts/?sort=price-high&limit=60", "/api/v1/prompts/?filter=mine", "/api/v1/prompts/?q=plan&limit=60"} {
 			w := s.Do("GET", path, v.token, "")
 			if w.Code != http.StatusOK {
 				t.Fatalf("%s GET %s = %d", v.who, path, w.Code)

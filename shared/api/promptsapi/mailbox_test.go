@@ -54,7 +54,7 @@ func TestFreeUsesAreSharedByAnAddressesAccounts(t *testing.T) {
 	wantError(t, s.Do("POST", "/api/v1/prompts/use-free-prompt/c", second, ""), http.StatusForbidden,
 		fmt.Sprintf("All %d free prompts of this email address are used: free uses are shared by all accounts on the same email address. Purchase this prompt to use it.", 2))
 	// The first account's prompts stay its own.
-	list := decode[[]promptJSON](t, s.Do("GET", "/api/v1/prompts/", second, ""), http.StatusOK)
+	list := listed(t, s.Do("GET", "/api/v1/prompts/", second, ""))
 	if len(list) != 3 {
 		t.Fatalf("the alias's listing has %d prompts, want 3", len(list))
 	}

@@ -2,16 +2,15 @@ package promptsapi
 
 import (
 	"context"
-	"strings"
 	"time"
-	"unicode"
 
 	"aiwork/shared/auth"
 	"aiwork/shared/domain"
+	"aiwork/shared/prompts"
 )
 
 // PreviewLength is how much of a prompt everyone may read (SPEC §9).
-const PreviewLength = 200
+const PreviewLength = prompts.PreviewLength
 
 type categoryJSON struct {
 	ID   string `json:"id"`
@@ -37,6 +36,9 @@ type promptJSON struct {
 	// PreviewTruncated: the content goes on after the preview (the web app
 	// then shows an ellipsis and "Click View to see the full prompt").
 	PreviewTruncated bool `json:"preview_truncated"`
+	// DescriptionTruncated: a list's card carries the description's start
+	// only (prompts.CardDescriptionLength); the prompt itself has it all.
+	DescriptionTruncated bool `json:"description_truncated,omitempty"`
 }
 
 // viewer is what decides access and the per-caller fields: nothing for a
@@ -50,6 +52,23 @@ type viewer struct {
 }
 
 func (v viewer) hasAccess(pid string) bool { return v.owned[pid] || v.freeUsed[pid] }
+
+// own is the ids of the caller's prompts: bought, and with free too the
+// ones claimed free (never nil: a visitor owns none).
+func (v viewer) own(free bool) []string {
+	out := []string{}
+	for id := range v.owned {
+		out = append(out, id)
+	}
+	if free {
+		for id := range v.freeUsed {
+			if !v.owned[id] {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
 
 // loadViewer reads the caller's state, whatever the catalogue size: the
 // owned prompts, the free-use status (FreeStatus: the account's quota item,
@@ -100,27 +119,26 @@ func (s *Service) present(p domain.Prompt, v viewer, categories map[string]strin
 	return out
 }
 
-// preview is what everyone may read of content: at most PreviewLength
-// characters (not bytes), cut at the last word boundary (whitespace) within
-// them so that no word shows half ("IN..."), trailing spaces dropped; a first
-// word longer than PreviewLength is cut at PreviewLength. truncated reports
-// whether content goes on. The ellipsis is the web app's (prompt-text.ts
-// cutPreview cuts content the same way).
-func preview(content string) (text string, truncated bool) {
-	runes := []rune(content)
-	if len(runes) <= PreviewLength {
-		return content, false
+// preview is what everyone may read of content (prompts.Preview).
+func preview(content string) (text string, truncated bool) { return prompts.Preview(content) }
+
+// presentCard is a list's card as one caller may see it; content is the
+// prompt's, read only for a caller with access.
+func (s *Service) presentCard(c domain.PromptCard, content *string, v viewer, categories map[string]string) promptJSON {
+	out := promptJSON{
+		ID: c.ID, Title: c.Title, Description: c.Description, DescriptionTruncated: c.DescriptionTruncated,
+		Preview: c.Preview, PreviewTruncated: c.PreviewTruncated,
+		Price: c.Price, RatingAvg: c.RatingAvg(), RatingCount: c.RatingCount,
+		IsPurchased: v.owned[c.ID], CreatedAt: c.CreatedAt,
+		Category: categoryJSON{ID: c.CategoryID, Name: categories[c.CategoryID]},
 	}
-	cut := PreviewLength
-	if !unicode.IsSpace(runes[cut]) {
-		for cut > 0 && !unicode.IsSpace(runes[cut-1]) {
-			cut--
-		}
-		if cut == 0 {
-			cut = PreviewLength
-		}
+	if content != nil && v.hasAccess(c.ID) {
+		out.Content = content
 	}
-	return strings.TrimRightFunc(string(runes[:cut]), unicode.IsSpace), true
+	if r, ok := v.ratings[c.ID]; ok {
+		out.UserRating = &r
+	}
+	return out
 }
 
 func (s *Service) categoryNames(ctx context.Context) (map[string]string, error) {

@@ -235,7 +235,8 @@ func LoadConfig(ctx context.Context) (Config, error) {
 // Prepare creates the table when missing (or adds what an older table
 // lacks), gives the orders and accounts stored before the admin listings
 // their listing keys, folds free-use counts from before mailboxes into
-// them, and seeds the catalogues.
+// them, lists the prompts stored before the marketplace listing (or left
+// behind by a failed write), and seeds the catalogues.
 func Prepare(ctx context.Context, st *store.Store) error {
 	if err := st.EnsureTable(ctx); err != nil {
 		return err
@@ -251,6 +252,11 @@ func Prepare(ctx context.Context, st *store.Store) error {
 		return err
 	} else if n > 0 {
 		slog.InfoContext(ctx, "free uses: earlier per-account counts folded into their mailboxes", "accounts", n)
+	}
+	if n, err := st.BackfillPromptListings(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		slog.InfoContext(ctx, "marketplace listing: earlier prompts listed", "prompts", n)
 	}
 	if err := seeddata.Seed(ctx, st); err != nil {
 		return err

@@ -8,6 +8,8 @@ import (
 	"context"
 	"fmt"
 
+	"golang.org/x/sync/errgroup"
+
 	"aiwork/shared/domain"
 	"aiwork/shared/store"
 )
@@ -31,10 +33,37 @@ func Seed(ctx context.Context, st *store.Store) error {
 	if err != nil {
 		return err
 	}
+	// The prompts not there yet are written in batches with their
+	// marketplace cards; the others one by one (PutPrompt keeps what an
+	// admin changed, and writes the cards only when a prompt changed).
+	ids := make([]string, len(prompts))
+	for i, p := range prompts {
+		ids[i] = p.ID
+	}
+	have, err := st.GetPrompts(ctx, ids)
+	if err != nil {
+		return fmt.Errorf("seed: %w", err)
+	}
+	var fresh []domain.Prompt
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(4)
 	for _, p := range prompts {
-		if err := st.PutPrompt(ctx, p); err != nil {
+		if _, ok := have[p.ID]; !ok {
+			fresh = append(fresh, p)
+			continue
+		}
+		g.Go(func() error {
+			if err := st.PutPrompt(gctx, p); err != nil {
+				return fmt.Errorf("seed: %w", err)
+			}
+			return nil
+		})
+	}
+	g.Go(func() error {
+		if err := st.BulkLoadPrompts(gctx, fresh); err != nil {
 			return fmt.Errorf("seed: %w", err)
 		}
-	}
-	return nil
+		return nil
+	})
+	return g.Wait()
 }

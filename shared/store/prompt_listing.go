@@ -499,17 +499,24 @@ func (s *Store) BackfillPromptListings(ctx context.Context) (int, error) {
 
 // BulkLoadPrompts writes new prompts with their listing in batches
 // (BatchWriteItem, no conditions, counts added once at the end): for
-// benchmarks and tests that need a large catalogue in seconds. The ids
-// must be new; the functions never call it (none of them writes in
-// batches).
+// seeding an empty catalogue, and benchmarks and tests that need a large
+// one in seconds. The ids must be new; the functions never call it (none
+// of them writes in batches).
 func (s *Store) BulkLoadPrompts(ctx context.Context, ps []domain.Prompt) error {
-	var items []map[string]types.AttributeValue
+	// The cards first, then the counts, the prompts last: a load that
+	// stops before the end leaves no prompt, and loading again writes the
+	// same cards again (counted again only if it stopped in the moment
+	// between the counts and the prompts).
+	var copies, metas []map[string]types.AttributeValue
 	deltas := map[string]int{}
 	for _, p := range ps {
 		it := promptItem{PK: promptPK(p.ID), SK: skPromptMeta, GSI1PK: gsiCatalogKey, GSI1SK: promptGSI1SK(p.CreatedAt, p.ID), ID: p.ID,
 			Title: p.Title, Description: p.Description, Content: p.Content, Price: roundCents(p.Price), CategoryID: p.CategoryID,
 			Featured: p.Featured, CreatedAt: formatTime(p.CreatedAt), RatingSum: p.RatingSum, RatingCount: p.RatingCount,
-			Unpublished: p.Unpublished, Version: p.Version, UpdatedAt: formatTime(p.UpdatedAt), Irev: 1, Srev: 1, Lfmt: listingFormat}
+			Unpublished: p.Unpublished, Version: p.Version, Irev: 1, Srev: 1, Lfmt: listingFormat}
+		if !p.UpdatedAt.IsZero() {
+			it.UpdatedAt = formatTime(p.UpdatedAt)
+		}
 		targets := listingTargets(it)
 		for _, k := range slices.Sorted(maps.Keys(targets)) {
 			it.Idx = append(it.Idx, k)
@@ -521,14 +528,25 @@ func (s *Store) BulkLoadPrompts(ctx context.Context, ps []domain.Prompt) error {
 			if err != nil {
 				return err
 			}
-			items = append(items, av)
+			copies = append(copies, av)
 		}
 		av, err := attributevalue.MarshalMap(it)
 		if err != nil {
 			return err
 		}
-		items = append(items, av)
+		metas = append(metas, av)
 	}
+	if err := s.batchPut(ctx, copies); err != nil {
+		return err
+	}
+	if err := s.addCounts(ctx, deltas); err != nil {
+		return err
+	}
+	return s.batchPut(ctx, metas)
+}
+
+// batchPut writes items unconditionally, 25 a call, a few calls at once.
+func (s *Store) batchPut(ctx context.Context, items []map[string]types.AttributeValue) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(syncWorkers)
 	for chunk := range slices.Chunk(items, 25) {
@@ -548,8 +566,5 @@ func (s *Store) BulkLoadPrompts(ctx context.Context, ps []domain.Prompt) error {
 			return nil
 		})
 	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	return s.addCounts(ctx, deltas)
+	return g.Wait()
 }

@@ -276,3 +276,28 @@ func TestListingKeysAsStored(t *testing.T) {
 		t.Errorf("inverted ids %q do not sort in reverse", inv)
 	}
 }
+
+// A bulk load (seeding an empty catalogue) leaves the listing as the
+// writes one by one would, and the prompts as new ones.
+func TestBulkLoadKeepsTheListing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := newInternalStore(t)
+	var ps []domain.Prompt
+	for i := range 30 {
+		p := listedPrompt(fmt.Sprintf("b%02d", i), []string{"writing", "business"}[i%2], fmt.Sprintf("Bulk prompt number%d", i%4), 1+float64(i%3), 1+i%9)
+		p.Unpublished = i%7 == 0
+		ps = append(ps, p)
+	}
+	if err := s.BulkLoadPrompts(ctx, ps); err != nil {
+		t.Fatal(err)
+	}
+	checkListing(t, s)
+	// And the writes one by one go on from there.
+	next := ps[1]
+	next.Version, next.Title = 2, "Renamed after the load"
+	if err := s.UpdatePrompt(ctx, next, 1); err != nil {
+		t.Fatal(err)
+	}
+	checkListing(t, s)
+}

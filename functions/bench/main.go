@@ -11,7 +11,8 @@
 // round in chat against the same MCP call made directly, an MCP connect
 // against the same handshake made directly, each Lambda's init against a
 // hello-world aws-lambda-go binary, the home page's LCP in headless
-// Chromium against a static one-heading page, and Lighthouse's four scores
+// Chromium against a static one-heading page, a chat of 1,000 messages
+// opened and streamed into against one of 10, and Lighthouse's four scores
 // (mobile) of the home, marketplace and registry pages against fixed minimums.
 package main
 
@@ -31,7 +32,7 @@ import (
 func main() {
 	root := flag.String("root", ".", "repository root (dist/, webapp/dist, .bin/devserver)")
 	devserver := flag.String("devserver", ".bin/devserver", "devserver binary, relative to root unless absolute")
-	skip := flag.String("skip", "", "comma-separated parts to skip: sizes,api,relay,tools,elicitation,connect,init,lcp,mcpapp,lighthouse")
+	skip := flag.String("skip", "", "comma-separated parts to skip: sizes,api,relay,tools,elicitation,connect,init,lcp,mcpapp,chatlength,lighthouse")
 	strict := flag.Bool("strict", false, "exit 1 when a row is OVER (make bench BENCH_STRICT=1)")
 	peers := flag.Bool("peers", false, "only the relay measurement through peer gateways (make bench-peers)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the parts that run in this process (go tool pprof)")
@@ -90,6 +91,8 @@ func main() {
 			b.run(ctx, "init", 5*time.Minute, b.lambdaInit)
 			b.run(ctx, "lcp", partTimeout, b.lcp)
 			b.run(ctx, "mcpapp", partTimeout, b.mcpApp)
+			// Seeding 1,000 messages, 14 opens and 6 streams of 3 s.
+			b.run(ctx, "chatlength", 2*time.Minute, b.chatLength)
 			// Three runs of each of three pages, about 20 s a run.
 			b.run(ctx, "lighthouse", 6*time.Minute, b.lighthouse)
 		}
@@ -141,7 +144,7 @@ func (b *bench) run(ctx context.Context, name string, timeout time.Duration, par
 }
 
 func (b *bench) wantsDynalite() bool {
-	return !b.skip["api"] || !b.skip["relay"] || !b.skip["tools"] || !b.skip["elicitation"] || !b.skip["connect"] || !b.skip["init"] || !b.skip["lcp"] || !b.skip["mcpapp"] || !b.skip["lighthouse"]
+	return !b.skip["api"] || !b.skip["relay"] || !b.skip["tools"] || !b.skip["elicitation"] || !b.skip["connect"] || !b.skip["init"] || !b.skip["lcp"] || !b.skip["mcpapp"] || !b.skip["chatlength"] || !b.skip["lighthouse"]
 }
 
 func (b *bench) note(format string, args ...any) {

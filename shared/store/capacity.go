@@ -18,6 +18,7 @@ type Capacity struct {
 	mu          sync.Mutex
 	read, write float64
 	calls       int
+	scans       int
 }
 
 // Read is the read capacity units consumed so far.
@@ -41,6 +42,15 @@ func (c *Capacity) Calls() int {
 	return c.calls
 }
 
+// Scans is how many of the metered calls were Scans (each page one call):
+// a request's work should find its items by key, never by reading the
+// whole table.
+func (c *Capacity) Scans() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.scans
+}
+
 func (c *Capacity) add(units []types.ConsumedCapacity, write bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -52,6 +62,12 @@ func (c *Capacity) add(units []types.ConsumedCapacity, write bool) {
 			c.read += aws.ToFloat64(u.CapacityUnits)
 		}
 	}
+}
+
+func (c *Capacity) scanned() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.scans++
 }
 
 type capacityKey struct{}
@@ -106,6 +122,7 @@ func meterCapacity(stack *middleware.Stack) error {
 				c.add(one(r.ConsumedCapacity), false)
 			case *dynamodb.ScanOutput:
 				c.add(one(r.ConsumedCapacity), false)
+				c.scanned()
 			case *dynamodb.BatchGetItemOutput:
 				c.add(r.ConsumedCapacity, false)
 			case *dynamodb.PutItemOutput:

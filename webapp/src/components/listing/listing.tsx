@@ -124,9 +124,11 @@ interface ListingResultsProps {
   cardMinWidth: number;
   /** The cards; a long list is rendered a few at a time (useRenderedCount). */
   children: ReactNode;
+  /** Under the cards once all are rendered: the next page's control (LoadMore). */
+  more?: ReactNode;
 }
 
-export function ListingResults({ failure, loading, loadingLabel, skeleton, countText, countTestId, empty, busy, cardMinWidth, children }: ListingResultsProps) {
+export function ListingResults({ failure, loading, loadingLabel, skeleton, countText, countTestId, empty, busy, cardMinWidth, children, more }: ListingResultsProps) {
   const gridStyle = { '--listing-card-min': `${cardMinWidth}px` } as CSSProperties;
   const cards = Children.toArray(children);
   const rendered = useRenderedCount(cards.length);
@@ -161,6 +163,8 @@ export function ListingResults({ failure, loading, loadingLabel, skeleton, count
           {cards.slice(0, rendered)}
         </div>
       )}
+      {/* Not before every card is there: the control would be in view, and load, too early. */}
+      {rendered >= cards.length ? more : null}
     </>
   );
 }

@@ -1,6 +1,6 @@
-// SPEC §9 sort options. The server sorts too (same rules); sorting again here
-// keeps the order right for lists changed locally (sample prompts, a prompt
-// replaced after a free claim) and while a new sort's response is on its way.
+// SPEC §9 sort options. The server sorts the list it pages (same rules); the
+// page keeps the order its pages came in, and sorts here only what it holds
+// itself: the sample prompts a visitor sees when the list is refused.
 
 import type { Prompt, SortOption } from '../../lib/api/types';
 

@@ -11,7 +11,7 @@ import { ApiError, errorMessage } from '../../lib/api-client';
 import { trackFreePromptUse } from '../../lib/analytics';
 import type { Prompt } from '../../lib/api/types';
 import { activitiesKey } from '../../lib/api/use-activities';
-import { isPromptListKey, patchPromptInList, replacePromptInList } from '../../lib/api/use-prompts';
+import { isPromptListKey, patchPromptInList, replacePromptInList, type PromptListHandle } from '../../lib/api/use-prompts';
 import { browserLocation } from '../../lib/browser-location';
 import { writeChatHandoff } from '../../lib/chat-handoff';
 import { useAuth } from '../../lib/use-auth';
@@ -32,7 +32,11 @@ function ratingOf(p: Prompt): RatingSummary {
   };
 }
 
-export function usePromptActions() {
+/**
+ * The commands, updating what they change: the caller's own list (`list`:
+ * the marketplace's pages) and every cached one-page list.
+ */
+export function usePromptActions(list?: PromptListHandle) {
   const { status, user } = useAuth();
   const signedIn = status === 'authenticated' && user !== null;
   const userId = user?.id ?? null;
@@ -56,10 +60,14 @@ export function usePromptActions() {
   }, []);
 
   const updateLists = useCallback(
-    (update: (list: Prompt[] | undefined) => Prompt[] | undefined) =>
-      mutate<Prompt[]>(isPromptListKey, update, { revalidate: false }),
-    [mutate],
+    (update: (prompts: Prompt[] | undefined) => Prompt[] | undefined) =>
+      Promise.all([mutate<Prompt[]>(isPromptListKey, update, { revalidate: false }), list?.update(update)]),
+    [mutate, list],
   );
+  const revalidateLists = useCallback(() => {
+    void mutate(isPromptListKey);
+    void list?.revalidate();
+  }, [mutate, list]);
 
   const here = location.pathname + location.search;
 
@@ -82,7 +90,7 @@ export function usePromptActions() {
         if (res?.status) await mutate(freeStatusKey(userId), res.status, { revalidate: false });
         toast.success(MESSAGES.freeUseSucceeded);
         trackFreePromptUse({ promptId: id, promptTitle: prompt.title });
-        void mutate(isPromptListKey);
+        revalidateLists();
         void mutate(freeStatusKey(userId));
         void mutate(activitiesKey(userId));
         return true;
@@ -106,7 +114,7 @@ export function usePromptActions() {
         settle();
       }
     },
-    [signedIn, userId, updateLists, mutate, navigate, here, settle],
+    [signedIn, userId, updateLists, revalidateLists, mutate, navigate, here, settle],
   );
 
   /**
@@ -199,13 +207,13 @@ export function usePromptActions() {
     (prompt: Prompt): void => {
       if (typeof prompt.content !== 'string' || !prompt.content) {
         toast.error(MESSAGES.contentUnavailable);
-        void mutate(isPromptListKey);
+        revalidateLists();
         return;
       }
       writeChatHandoff(prompt.content);
       navigate('/llm-chat');
     },
-    [mutate, navigate],
+    [revalidateLists, navigate],
   );
 
   return { pending, claimFree, purchase, rate, copy, openInChat };

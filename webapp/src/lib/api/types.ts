@@ -19,6 +19,8 @@ export interface Prompt {
   content?: string | null;
   preview?: string | null;
   preview_truncated?: boolean;
+  /** A list's card carries the description's start only; GET /prompts/{id} has all of it. */
+  description_truncated?: boolean;
   price: number;
   rating_avg?: number | null;
   rating_count?: number | null;

@@ -74,12 +74,12 @@ describe('DashboardPage', () => {
       'GET /api/v1/users/activities': () => jsonResponse(200, []),
       'GET /api/v1/prompts/free-usage-status': () => jsonResponse(200, { remaining: 0, total_allowed: 5, used: 5, prompt_ids: ['f1', 'f2', 'f3', 'f4', 'f5'] }),
       'GET /api/v1/prompts/categories': () => jsonResponse(200, []),
-      'GET /api/v1/prompts/': () =>
-        jsonResponse(200, [
-          p('bought', { is_purchased: true, content: 'c' }),
-          ...['f1', 'f2', 'f3', 'f4', 'f5'].map((id) => p(id, { content: 'c' })),
-          p('other'),
-        ]),
+      // The server lists the caller's own under ?filter=.
+      'GET /api/v1/prompts/': ({ url }) => {
+        const all = [p('bought', { is_purchased: true, content: 'c' }), ...['f1', 'f2', 'f3', 'f4', 'f5'].map((id) => p(id, { content: 'c' })), p('other')];
+        const filter = url.searchParams.get('filter');
+        return jsonResponse(200, filter === 'purchased' ? all.slice(0, 1) : filter === 'mine' ? all.slice(0, 6) : all);
+      },
     });
     renderApp('/dashboard');
     const card = await screen.findByRole('link', { name: 'Purchased Prompts: 1' });

@@ -56,8 +56,9 @@ export default function DashboardPage() {
   // The real count of the user's conversations (kept with the account).
   const chatSessions = useChatSessions();
   const activitiesFailed = Boolean(activities.error);
-  // The prompt list only serves the fallback (titles and prices).
-  const promptList = usePrompts(activitiesFailed ? {} : null);
+  // The prompt list only serves the fallback (titles and prices of the
+  // purchases): the caller's purchased prompts, one page of the most.
+  const promptList = usePrompts(activitiesFailed ? { filter: 'purchased', limit: 60 } : null);
 
   const list = useMemo(() => {
     if (!activitiesFailed) return Array.isArray(activities.data) ? activities.data : [];

@@ -182,7 +182,7 @@ describe('MarketplacePage: listing', () => {
     expect(await screen.findByTestId('prompt-count')).toHaveTextContent('1 prompts found');
   });
 
-  it('sends search (debounced) and category to the server, sorts on the client', async () => {
+  it('sends search (debounced), category and sort to the server and shows its order', async () => {
     startSignedOut();
     api.route('GET /api/v1/prompts/categories', () => jsonResponse(200, CATEGORIES));
     api.route('GET /api/v1/prompts/', ({ url }) => {
@@ -191,10 +191,15 @@ describe('MarketplacePage: listing', () => {
         prompt({ id: 'dear', price: 30, created_at: '2026-01-02T00:00:00Z' }),
         prompt({ id: 'mid', price: 10, created_at: '2026-01-03T00:00:00Z', category: CATEGORIES[1] }),
       ];
-      const cat = url.searchParams.get('category_id');
-      const q = url.searchParams.get('search');
-      // The test server deliberately answers in a fixed order: the client sorts.
-      return jsonResponse(200, all.filter((p) => (!cat || p.category?.id === cat) && (!q || String(p.id).includes(q))));
+      const cat = url.searchParams.get('category');
+      const q = url.searchParams.get('q');
+      const sort = url.searchParams.get('sort');
+      const found = all.filter((p) => (!cat || p.category?.id === cat) && (!q || String(p.id).includes(q)));
+      // The server sorts; the page keeps its order.
+      if (sort === 'price-low') found.sort((a, b) => a.price - b.price);
+      if (sort === 'price-high') found.sort((a, b) => b.price - a.price);
+      if (!sort) found.reverse();
+      return jsonResponse(200, { items: found, next_cursor: null, count: found.length, count_exact: true });
     });
     renderApp('/marketplace');
     await findCard('cheap');
@@ -202,17 +207,17 @@ describe('MarketplacePage: listing', () => {
     expect(order()).toEqual(['mid', 'dear', 'cheap']);
 
     await userEvent.selectOptions(screen.getByLabelText('Sort by'), 'price-low');
-    expect(order()).toEqual(['cheap', 'mid', 'dear']);
+    await waitFor(() => expect(order()).toEqual(['cheap', 'mid', 'dear']));
     await userEvent.selectOptions(screen.getByLabelText('Sort by'), 'price-high');
-    expect(order()).toEqual(['dear', 'mid', 'cheap']);
-    await waitFor(() => expect(listCalls().some((c) => c.search === '?sort=price-high')).toBe(true));
+    await waitFor(() => expect(order()).toEqual(['dear', 'mid', 'cheap']));
+    expect(listCalls().some((c) => c.search === '?sort=price-high')).toBe(true);
 
     const category = screen.getByLabelText('Category');
     expect(within(category).getByRole('option', { name: 'All Categories' })).toBeInTheDocument();
     await waitFor(() => expect(within(category).getByRole('option', { name: 'Writing' })).toBeInTheDocument());
     await userEvent.selectOptions(category, 'writing');
     await waitFor(() => expect(order()).toEqual(['mid']));
-    expect(listCalls().at(-1)?.search).toBe('?category_id=writing&sort=price-high');
+    expect(listCalls().at(-1)?.search).toBe('?category=writing&sort=price-high');
 
     await userEvent.selectOptions(category, '');
     const before = listCalls().length;
@@ -221,10 +226,131 @@ describe('MarketplacePage: listing', () => {
     await waitFor(() => expect(order()).toEqual(['dear']));
     const searches = listCalls()
       .slice(before)
-      .map((c) => new URLSearchParams(c.search).get('search'))
+      .map((c) => new URLSearchParams(c.search).get('q'))
       .filter(Boolean);
     expect(searches).toEqual(['dea']);
     expect(screen.getByTestId('prompt-count')).toHaveTextContent('1 prompts found');
+  });
+});
+
+describe('MarketplacePage: pages', () => {
+  // A catalogue of `total` prompts served 24 a page by cursor, newest
+  // first, each page counting the whole (or, exact false, only itself);
+  // page failPage (0-based) fails.
+  function servePages(total: number, opts: { exact?: boolean; failPage?: number } = {}) {
+    const ids = Array.from({ length: total }, (_, i) => `p${String(total - i).padStart(3, '0')}`);
+    api.route('GET /api/v1/prompts/categories', () => jsonResponse(200, CATEGORIES));
+    api.route('GET /api/v1/prompts/', ({ url }) => {
+      // The fake's cursor: the last id shown, then the next page's number.
+      const [after, page] = (url.searchParams.get('cursor') ?? '#0').split('#');
+      const n = Number(page);
+      if (opts.failPage === n) return jsonResponse(500, { detail: 'Internal error.' });
+      const start = after ? ids.findIndex((id) => id < after) : 0;
+      const items = (start < 0 ? [] : ids.slice(start, start + 24)).map((id) => prompt({ id }));
+      const more = start >= 0 && start + 24 < ids.length;
+      return jsonResponse(200, {
+        items,
+        next_cursor: more ? `${items[items.length - 1].id}#${n + 1}` : null,
+        count: opts.exact === false ? items.length : ids.length,
+        count_exact: opts.exact !== false,
+      });
+    });
+  }
+
+  it('loads the next page with the Load more button, by keyboard too', async () => {
+    startSignedOut();
+    servePages(50);
+    renderApp('/marketplace');
+    expect(await screen.findByTestId('prompt-count')).toHaveTextContent('50 prompts found');
+    await waitFor(() => expect(screen.getAllByTestId('prompt-card')).toHaveLength(24));
+    const more = await screen.findByRole('button', { name: 'Load more prompts' });
+    more.focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(screen.getAllByTestId('prompt-card')).toHaveLength(48));
+    await userEvent.click(await screen.findByRole('button', { name: 'Load more prompts' }));
+    await waitFor(() => expect(screen.getAllByTestId('prompt-card')).toHaveLength(50));
+    expect(screen.queryByRole('button', { name: 'Load more prompts' })).not.toBeInTheDocument();
+    expect(listCalls().map((c) => new URLSearchParams(c.search).get('cursor'))).toEqual([null, 'p027#1', 'p003#2']);
+  });
+
+  it('loads the next page when the button scrolls into view', async () => {
+    startSignedOut();
+    const observers: { callback: IntersectionObserverCallback; el?: Element }[] = [];
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        constructor(callback: IntersectionObserverCallback) {
+          observers.push({ callback });
+        }
+        observe(el: Element) {
+          observers[observers.length - 1].el = el;
+        }
+        disconnect() {}
+        unobserve() {}
+        takeRecords() {
+          return [];
+        }
+      },
+    );
+    servePages(30);
+    renderApp('/marketplace');
+    await screen.findByRole('button', { name: 'Load more prompts' });
+    await waitFor(() => expect(observers.at(-1)?.el).toBeDefined());
+    const last = observers[observers.length - 1];
+    act(() => last.callback([{ isIntersecting: true, target: last.el! } as IntersectionObserverEntry], {} as IntersectionObserver));
+    await waitFor(() => expect(screen.getAllByTestId('prompt-card')).toHaveLength(30));
+    vi.unstubAllGlobals();
+  });
+
+  it('shows no card twice when the catalogue changes between two pages', async () => {
+    startSignedOut();
+    const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `p${String(from + i).padStart(3, '0')}`);
+    api.route('GET /api/v1/prompts/categories', () => jsonResponse(200, CATEGORIES));
+    // Between the two pages, prompts of the first moved into the second's
+    // place (their price changed under a price sort), and one new came.
+    api.route('GET /api/v1/prompts/', ({ url }) =>
+      url.searchParams.get('cursor')
+        ? jsonResponse(200, { items: [...ids(20, 30), 'p999'].map((id) => prompt({ id })), next_cursor: null, count: 31, count_exact: true })
+        : jsonResponse(200, { items: ids(1, 24).map((id) => prompt({ id })), next_cursor: 'c1', count: 30, count_exact: true }),
+    );
+    renderApp('/marketplace');
+    await userEvent.click(await screen.findByRole('button', { name: 'Load more prompts' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Load more prompts' })).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getAllByTestId('prompt-card')).toHaveLength(31));
+    const shown = screen.getAllByTestId('prompt-card').map((c) => c.getAttribute('data-prompt-id'));
+    expect(shown).toEqual([...ids(1, 30), 'p999']);
+    expect(screen.getByTestId('prompt-count')).toHaveTextContent('31 prompts found');
+  });
+
+  it('says "at least" while a search has more pages, then the number found', async () => {
+    startSignedOut();
+    servePages(30, { exact: false });
+    renderApp('/marketplace');
+    expect(await screen.findByTestId('prompt-count')).toHaveTextContent('24+ prompts found');
+    await userEvent.click(await screen.findByRole('button', { name: 'Load more prompts' }));
+    await waitFor(() => expect(screen.getByTestId('prompt-count')).toHaveTextContent('30 prompts found'));
+  });
+
+  it('keeps the cards when a later page fails, and tries again', async () => {
+    startSignedOut();
+    servePages(30, { failPage: 1 });
+    renderApp('/marketplace');
+    await userEvent.click(await screen.findByRole('button', { name: 'Load more prompts' }));
+    expect(await within(screen.getByTestId('load-more')).findByRole('alert')).toHaveTextContent('Internal error.');
+    expect(screen.getAllByTestId('prompt-card')).toHaveLength(24);
+    servePages(30);
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(screen.getAllByTestId('prompt-card')).toHaveLength(30));
+  });
+
+  it('reads the whole description in the dialog when the card has its start only', async () => {
+    startSignedOut();
+    serveCatalogue(() => [prompt({ id: 'p1', description: 'The start…', description_truncated: true })]);
+    api.route('GET /api/v1/prompts/p1', () => jsonResponse(200, prompt({ id: 'p1', description: 'The start and the whole rest of it.' })));
+    renderApp('/marketplace');
+    await userEvent.click(within(await findCard('p1')).getByRole('button', { name: 'View' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Prompt p1' });
+    expect(await within(dialog).findByText('The start and the whole rest of it.')).toBeInTheDocument();
   });
 });
 
@@ -645,10 +771,16 @@ describe('MarketplacePage: detail dialog', () => {
 
 describe('MarketplacePage: ?filter=purchased and ?filter=mine', () => {
   const mixed = () => {
-    serveCatalogue(
-      () => [prompt({ id: 'bought', is_purchased: true, content: 'a' }), prompt({ id: 'freebie', content: 'b' }), prompt({ id: 'other' })],
-      { free: () => ({ remaining: 4, total_allowed: 5, used: 1, prompt_ids: ['freebie'] }), owned: () => ['bought'] },
-    );
+    serveCatalogue(() => [prompt({ id: 'bought', is_purchased: true, content: 'a' }), prompt({ id: 'freebie', content: 'b' }), prompt({ id: 'other' })], {
+      free: () => ({ remaining: 4, total_allowed: 5, used: 1, prompt_ids: ['freebie'] }),
+      owned: () => ['bought'],
+    });
+    // The server lists the caller's own under ?filter=.
+    api.route('GET /api/v1/prompts/', ({ url }) => {
+      const all = [prompt({ id: 'bought', is_purchased: true, content: 'a' }), prompt({ id: 'freebie', content: 'b' }), prompt({ id: 'other' })];
+      const filter = url.searchParams.get('filter');
+      return jsonResponse(200, filter === 'purchased' ? all.slice(0, 1) : filter === 'mine' ? all.slice(0, 2) : all);
+    });
   };
   const shownIds = () => screen.getAllByTestId('prompt-card').map((c) => c.getAttribute('data-prompt-id')).sort();
 

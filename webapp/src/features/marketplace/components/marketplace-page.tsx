@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { SelectField, TextField } from '@aws-amplify/ui-react';
 import { Link, useSearchParams } from 'react-router';
 import { ListingCatalogue, ListingFilters, ListingResults, SEARCH_DEBOUNCE_MS, VisitorNotice } from '../../../components/listing/listing';
+import { LoadMore } from '../../../components/listing/load-more';
 import { Page } from '../../../components/page';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { trackViewItem } from '../../../lib/analytics';
@@ -11,13 +12,15 @@ import { useOwnedPrompts } from '../../../lib/api/use-owned-prompts';
 import type { Prompt, SortOption } from '../../../lib/api/types';
 import { useCategories } from '../api/use-categories';
 import { useFreeUsageStatus } from '../api/use-free-usage-status';
-import { usePrompts } from '../../../lib/api/use-prompts';
+import { usePromptDetail } from '../api/use-prompt-detail';
+import { usePromptPages } from '../../../lib/api/use-prompts';
 import { MESSAGES } from '../messages';
 import { MINE_FILTER, inOwnershipView, ownershipFilter, OWNERSHIP_FILTER_TEXT, PURCHASED_FILTER } from '../ownership-filter';
 import { cardState, promptAccess, ratingBlockedReason } from '../prompt-access';
 import { categoryLabel } from '../prompt-text';
 import { filterSamplePrompts, SAMPLE_PROMPTS } from '../sample-prompts';
 import { DEFAULT_SORT, isSortOption, SORT_OPTIONS, sortPrompts } from '../sort-prompts';
+import { countLine } from '../count-line';
 import { usePromptActions } from '../use-prompt-actions';
 import { FreePromptsPanel } from './free-prompts-panel';
 import { PromptCard, PromptCardSkeleton, priceOf } from './prompt-card';
@@ -39,20 +42,23 @@ export default function MarketplacePage() {
   const [categoryId, setCategoryId] = useState('');
   const [sort, setSort] = useState<SortOption>(DEFAULT_SORT);
 
-  const list = usePrompts(status === 'loading' ? null : { search, category_id: categoryId, sort });
+  // The server pages, filters, searches and sorts (SPEC §9's orders); the
+  // page shows its pages in the order they came, each card once.
+  const list = usePromptPages(status === 'loading' ? null : { q: search, category: categoryId, sort, filter: ownership ?? undefined });
   const { categories } = useCategories();
   const free = useFreeUsageStatus();
   const owned = useOwnedPrompts();
-  const actions = usePromptActions();
+  const actions = usePromptActions(list.handle);
 
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const lastSelected = useRef<Prompt | null>(null);
 
   // SPEC §4: a visitor whose list call answers 401 sees the built-in samples.
-  const visitorFallback = isUnauthorized(list.error);
-  const failed = list.error !== undefined && !visitorFallback;
-  const loading = !visitorFallback && !failed && list.data === undefined;
-  const base: Prompt[] = visitorFallback ? filterSamplePrompts(SAMPLE_PROMPTS, { search, categoryId }) : list.prompts;
+  const visitorFallback = isUnauthorized(list.error) && list.pages === undefined;
+  // The first page failed (a later one failing keeps the cards and says so under them).
+  const failed = list.error !== undefined && !visitorFallback && list.pages === undefined;
+  const loading = !visitorFallback && !failed && list.pages === undefined;
+  const base: Prompt[] = visitorFallback ? sortPrompts(filterSamplePrompts(SAMPLE_PROMPTS, { search, categoryId }), sort) : list.prompts;
 
   const ownedIds = new Set(signedIn ? owned.ownedPromptIds : []);
   const freeIds = new Set(signedIn ? free.freeIds : []);
@@ -67,15 +73,17 @@ export default function MarketplacePage() {
       ratingBlocked: ratingBlockedReason({ signedIn, purchased: access.purchased }),
     };
   };
-  const entries = sortPrompts(base, sort)
-    .map(describe)
-    .filter((e) => inOwnershipView(ownership, e.access));
+  // The server lists only the caller's own under ?filter=; the samples have no owner.
+  const entries = base.map(describe).filter((e) => !visitorFallback || inOwnershipView(ownership, e.access));
 
   // The open dialog follows the list (a free claim shows the content at once);
   // a prompt that left the list stays open as it was last seen.
   const selectedEntry = selectedId === null ? undefined : entries.find((e) => String(e.prompt.id) === selectedId);
   if (selectedEntry) lastSelected.current = selectedEntry.prompt;
   const selected = selectedEntry ?? (selectedId !== null && lastSelected.current ? describe(lastSelected.current) : null);
+  // A card carries the description's start only: the dialog reads the whole of it.
+  const detail = usePromptDetail(selected && selected.prompt.description_truncated ? String(selected.prompt.id) : null);
+  const dialogPrompt = selected && detail ? { ...selected.prompt, description: detail.description, description_truncated: false } : selected?.prompt;
 
   const openPrompt = (prompt: Prompt) => {
     lastSelected.current = prompt;
@@ -157,11 +165,11 @@ export default function MarketplacePage() {
         ) : null}
 
         <ListingResults
-          failure={failed ? { heading: 'Could not load prompts', message: errorMessage(list.error, 'Please check your connection and try again.'), onRetry: () => void list.mutate() } : null}
+          failure={failed ? { heading: 'Could not load prompts', message: errorMessage(list.error, 'Please check your connection and try again.'), onRetry: () => void list.handle.revalidate() } : null}
           loading={loading}
           loadingLabel="Loading prompts"
           skeleton={<PromptCardSkeleton />}
-          countText={`${entries.length} prompts found`}
+          countText={visitorFallback ? countLine(entries.length, true) : countLine(list.count, list.exact)}
           countTestId="prompt-count"
           empty={
             entries.length === 0
@@ -170,6 +178,17 @@ export default function MarketplacePage() {
           }
           busy={list.isPrevious}
           cardMinWidth={300}
+          more={
+            !visitorFallback && (list.hasMore || (list.error !== undefined && list.pages !== undefined)) ? (
+              <LoadMore
+                label="Load more prompts"
+                onLoadMore={list.error !== undefined ? () => void list.handle.revalidate() : list.loadMore}
+                loading={list.loadingMore}
+                pages={list.pages?.length ?? 0}
+                error={list.error !== undefined ? errorMessage(list.error, 'Could not load more prompts.') : null}
+              />
+            ) : null
+          }
         >
           {entries.map((e) => (
             <PromptCard
@@ -189,9 +208,9 @@ export default function MarketplacePage() {
         </ListingResults>
       </ListingCatalogue>
 
-      {selected ? (
+      {selected && dialogPrompt ? (
         <PromptDetailModal
-          prompt={selected.prompt}
+          prompt={dialogPrompt}
           access={selected.access}
           state={selected.state}
           signedIn={signedIn}

@@ -97,7 +97,7 @@ const card = (page, id) => page.locator(`[data-testid="prompt-card"][data-prompt
 async function firstPrompt(page) {
   const res = await page.request.get('/api/v1/prompts/');
   assert.equal(res.status(), 200);
-  return (await res.json())[0];
+  return (await res.json()).items[0];
 }
 
 describe('email confirmation', () => {

@@ -16,10 +16,14 @@ after(async () => {
 
 const card = (page, id) => page.locator(`[data-testid="prompt-card"][data-prompt-id="${id}"]`);
 
+// The whole sample catalogue: one page of the list (it has 24 prompts, a
+// page up to 60).
 async function catalogue(page) {
-  const res = await page.request.get('/api/v1/prompts/');
+  const res = await page.request.get('/api/v1/prompts/?limit=60');
   assert.equal(res.status(), 200);
-  return res.json();
+  const body = await res.json();
+  assert.equal(body.next_cursor, null);
+  return body.items;
 }
 
 describe('marketplace', () => {

@@ -309,6 +309,14 @@ func TestTableAccess(t *testing.T) {
 	do("GET", "/api/v1/prompts/"+prompts[0].ID, token, "", http.StatusOK)
 	do("GET", "/api/v1/prompts/free-usage-status", token, "", http.StatusOK)
 	do("POST", "/api/v1/prompts/use-free-prompt/"+prompts[0].ID, token, "", http.StatusOK)
+	// The marketplace list's pages: a search, a category, a next page, the
+	// caller's own (with the content of the prompt claimed).
+	do("GET", "/api/v1/prompts/", token, "", http.StatusOK)
+	do("GET", "/api/v1/prompts/?q=email%20plan&sort=price-low", token, "", http.StatusOK)
+	do("GET", "/api/v1/prompts/?q=writing&category=writing", "", "", http.StatusOK)
+	next := field(do("GET", "/api/v1/prompts/?limit=2&sort=price-high", "", "", http.StatusOK), "next_cursor")
+	do("GET", "/api/v1/prompts/?limit=2&sort=price-high&cursor="+next, "", "", http.StatusOK)
+	do("GET", "/api/v1/prompts/?filter=mine", token, "", http.StatusOK)
 
 	// payments and the webhook: buy one prompt (the local checkout's Pay
 	// delivers checkout.session.completed), verify it, rate it; let a

@@ -53,7 +53,8 @@ const openRuns = Number(process.env.OPEN_RUNS);
 const streams = Number(process.env.STREAMS);
 
 // Clicks the conversation's tab and answers the ms until its last message
-// (the one holding marker) is in the conversation's view, a frame later.
+// (the one holding marker) is in the conversation's view and visible
+// (a list may lay messages out hidden while it places them), a frame later.
 const openTab = (page, c) => page.evaluate(([title, marker]) => new Promise((res, rej) => {
   const tab = [...document.querySelectorAll('[role="tab"]')].find((t) => t.textContent.includes(title));
   if (!tab) return rej(new Error('no tab ' + title));
@@ -65,7 +66,8 @@ const openTab = (page, c) => page.evaluate(([title, marker]) => new Promise((res
     const last = all[all.length - 1];
     if (last && last.textContent.includes(marker)) {
       const a = last.getBoundingClientRect(), b = box.getBoundingClientRect();
-      if (a.height > 0 && a.bottom > b.top && a.top < b.bottom) return requestAnimationFrame(() => res(performance.now() - t0));
+      const seen = a.height > 0 && a.bottom > b.top && a.top < b.bottom && last.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+      if (seen) return requestAnimationFrame(() => res(performance.now() - t0));
     }
     if (performance.now() - t0 > 30000) return rej(new Error('last message of ' + title + ' never shown'));
     requestAnimationFrame(check);
@@ -83,7 +85,8 @@ async function streamOnce(page, text) {
     window.__obs.observe({ type: 'longtask' });
   });
   const before = await page.locator('[data-testid="message"][data-role="assistant"][data-complete="true"]').count();
-  const box = page.getByLabel('Message', { exact: true });
+  // By CSS: a query by label walks every element of the page, in the measured window.
+  const box = page.locator('textarea.chat-input__box');
   await box.fill(text);
   await page.evaluate(() => { window.__tasks = []; });
   await box.press('Enter');

@@ -10,11 +10,12 @@
 // No dangerouslySetInnerHTML anywhere. This module (and the library) is
 // imported by the chat route only, so it lives in that lazy chunk.
 
-import { createContext, memo, useContext, type ReactNode } from 'react';
+import { createContext, Fragment, memo, useContext, type ReactElement, type ReactNode } from 'react';
 import ReactMarkdown, { type Components, type ExtraProps, type Options, type UrlTransform } from 'react-markdown';
 import remarkGfm, { type Options as GfmOptions } from 'remark-gfm';
 import { copyToClipboard } from '../lib/clipboard';
 import { safeHref } from '../lib/safe-href';
+import { markdownBlocks } from './markdown-blocks';
 import { COPY_TOAST_MS, toast } from './notifications/notification-store';
 import './markdown.css';
 
@@ -159,15 +160,61 @@ const COMPONENTS: Components = {
 interface MarkdownProps {
   source: string;
   className?: string;
+  /** The text is final (not a reply still streaming): its parses are kept for the next time it is shown. */
+  keep?: boolean;
 }
 
-/** A reply's markdown as React elements (see the header for what is allowed). */
-export const Markdown = memo(function Markdown({ source, className }: MarkdownProps) {
+/**
+ * Parses kept by their text, least recently shown first out. Parsing is
+ * most of the cost of showing a message, and a chat shows the same final
+ * text many times: a long conversation renders only the messages in view,
+ * so each is mounted again whenever it scrolls back into view, and a tab
+ * shown again mounts them all anew. The elements are immutable, so one
+ * parse serves every mount. Bounded in entries and in characters.
+ */
+export const KEPT_PARSES = 500;
+export const KEPT_CHARS = 2_000_000;
+const kept = new Map<string, ReactElement>();
+let keptChars = 0;
+
+const parse = (source: string): ReactElement =>
+  ReactMarkdown({ children: source, remarkPlugins: REMARK_PLUGINS, components: COMPONENTS, urlTransform });
+
+function keptParse(source: string): ReactElement {
+  const hit = kept.get(source);
+  if (hit) {
+    kept.delete(source); // now the most recently shown
+    kept.set(source, hit);
+    return hit;
+  }
+  const element = parse(source);
+  if (source.length > KEPT_CHARS / 4) return element;
+  kept.set(source, element);
+  keptChars += source.length;
+  for (const old of kept.keys()) {
+    if (kept.size <= KEPT_PARSES && keptChars <= KEPT_CHARS) break;
+    kept.delete(old);
+    keptChars -= old.length;
+  }
+  return element;
+}
+
+/** How many parses are kept (for tests). */
+export const keptParseCount = (): number => kept.size;
+
+/**
+ * A reply's markdown as React elements (see the header for what is
+ * allowed), parsed block by block (markdown-blocks.ts): every block but
+ * the last is final even while the reply streams, so only the last is
+ * parsed again as text arrives.
+ */
+export const Markdown = memo(function Markdown({ source, className, keep = false }: MarkdownProps) {
+  const blocks = markdownBlocks(source);
   return (
     <div className={`markdown${className ? ' ' + className : ''}`}>
-      <ReactMarkdown remarkPlugins={REMARK_PLUGINS} components={COMPONENTS} urlTransform={urlTransform}>
-        {source}
-      </ReactMarkdown>
+      {blocks.map((block, i) => (
+        <Fragment key={i}>{keep || i < blocks.length - 1 ? keptParse(block) : parse(block)}</Fragment>
+      ))}
     </div>
   );
 });

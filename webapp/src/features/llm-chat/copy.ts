@@ -10,9 +10,15 @@ export async function copyWithToast(text: string): Promise<void> {
   else toast.error(COPY_FAILED, { duration: COPY_TOAST_MS });
 }
 
-/** A message's time, e.g. '14:05'. */
+let timeFormat: Intl.DateTimeFormat | undefined;
+
+/**
+ * A message's time, e.g. '14:05' (as toLocaleTimeString with these
+ * options, whose every call builds the formatter anew: one is kept).
+ */
 export function formatTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  timeFormat ??= new Intl.DateTimeFormat([], { hour: '2-digit', minute: '2-digit' });
+  return timeFormat.format(date);
 }

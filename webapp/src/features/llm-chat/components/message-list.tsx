@@ -1,4 +1,5 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type HTMLAttributes, type ReactNode, type RefObject, type UIEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { Markdown } from '../../../components/markdown';
 import type { ApprovalDecision } from '../api/chat-stream';
 import { AttachmentChips } from '../composer/attachment-chips';
@@ -116,7 +117,7 @@ export const MessageItem = memo(function MessageItem({ message, assistantName, s
       <div className="chat-message__parts">
         {parts.map((p, i) =>
           p.kind === 'text' ? (
-            <Markdown key={`text-${i}`} source={displayText(p.text, role)} className="chat-message__markdown" />
+            <Markdown key={`text-${i}`} source={displayText(p.text, role)} className="chat-message__markdown" keep={!streaming} />
           ) : (
             <BlockPart key={p.kind === 'tool' ? p.id : `notice-${i}`} part={p} message={message} busy={busy} onDecision={onDecision} />
           ),
@@ -134,7 +135,7 @@ export const MessageItem = memo(function MessageItem({ message, assistantName, s
       </div>
     );
   } else if (role === 'assistant') {
-    body = <Markdown source={shown} className="chat-message__markdown" />;
+    body = <Markdown source={shown} className="chat-message__markdown" keep={!streaming} />;
   } else {
     body = <p className="chat-message__plain">{shown}</p>;
   }
@@ -225,14 +226,118 @@ interface MessageListProps {
 
 const lastUserId = (messages: readonly ChatMessage[]): string | undefined => messages.findLast((m) => m.role === 'user')?.id;
 
+/** Messages rendered beyond each edge of the view, so keyboard scrolling and a quick wheel meet messages already there. */
+export const OVERSCAN = 6;
+/** A message's height before it is measured (about a two-paragraph reply). */
+const ESTIMATED_PX = 140;
+/** The list's space above its first message and below its last (each message keeps 12 px below it). */
+const PAD_START_PX = 14;
+const PAD_END_PX = 2;
+
+/**
+ * Whether the list can be windowed: measuring messages needs
+ * ResizeObserver (every browser the app supports has it; jsdom has not,
+ * and there every message is rendered).
+ */
+const canWindow = (): boolean => typeof ResizeObserver === 'function';
+
+function LegacyNote() {
+  return (
+    <p className="chat-legacy-note" role="note" data-testid="legacy-note">
+      These messages are from before chats were kept with your account and could not be uploaded yet. They stay in this browser and are uploaded
+      the next time the chat opens.
+    </p>
+  );
+}
+
+function Connecting({ providerLabel }: { providerLabel: string }) {
+  return (
+    <p className="chat-connecting" role="status">
+      <span className="chat-spinner" aria-hidden="true" />
+      Establishing connection to {providerLabel}...
+    </p>
+  );
+}
+
+interface WindowedProps {
+  messages: readonly ChatMessage[];
+  scroller: RefObject<HTMLElement | null>;
+  /** Set by the list: how to bring the newest message into view. */
+  toEnd: RefObject<(() => void) | null>;
+  scrollerProps: HTMLAttributes<HTMLDivElement> & { 'data-testid': string };
+  legacy: boolean;
+  footer: ReactNode;
+  item: (index: number, message: ChatMessage) => ReactNode;
+}
+
+/**
+ * The messages in view and OVERSCAN around them, placed by
+ * @tanstack/react-virtual, which measures each as it renders. Anchored to
+ * the end, as a chat is: it opens at the newest message, a reader at the
+ * end (within AT_BOTTOM_PX) stays there as a reply grows or a message is
+ * added, and one who scrolled up keeps what they read in place.
+ */
+function WindowedMessages({ messages, scroller, toEnd, scrollerProps, legacy, footer, item }: WindowedProps) {
+  const virtualizer = useVirtualizer({
+    count: messages.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ESTIMATED_PX,
+    getItemKey: (i) => messages[i].id,
+    overscan: OVERSCAN,
+    paddingStart: PAD_START_PX,
+    paddingEnd: PAD_END_PX,
+    anchorTo: 'end',
+    followOnAppend: true,
+    scrollEndThreshold: AT_BOTTOM_PX,
+    // The first render already lays out the newest messages, not the oldest.
+    initialOffset: () => messages.length * ESTIMATED_PX,
+  });
+  useLayoutEffect(() => {
+    toEnd.current = () => virtualizer.scrollToEnd();
+    return () => {
+      toEnd.current = null;
+    };
+  }, [virtualizer, toEnd]);
+  useLayoutEffect(() => {
+    virtualizer.scrollToEnd(); // each tab opens at its newest message
+  }, [virtualizer]);
+
+  return (
+    <div ref={scroller as RefObject<HTMLDivElement>} {...scrollerProps} className="chat-messages chat-messages--windowed">
+      <div className="chat-messages__list" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((v) => (
+          <div
+            key={v.key}
+            ref={virtualizer.measureElement}
+            data-index={v.index}
+            className="chat-messages__item"
+            style={{ transform: `translateY(${v.start}px)` }}
+          >
+            {v.index === 0 && legacy ? <LegacyNote /> : null}
+            {item(v.index, messages[v.index])}
+          </div>
+        ))}
+      </div>
+      {footer}
+    </div>
+  );
+}
+
 /**
  * The conversation. It follows new text to the bottom while the reader is
  * there (or has just sent a message); a reader who scrolled up stays put
  * and gets a 'New messages ↓' button instead. Mount one per chat tab (key)
  * so each tab opens at its newest message.
+ *
+ * Only the messages in view and a few around them are in the page
+ * (WindowedMessages), so a conversation of thousands of messages opens and
+ * streams as fast as a short one; each message re-renders only when it
+ * changes (MessageItem is memoised).
  */
 export function MessageList({ messages, providerLabel, model, connecting, summarizing, toolsLine, busy, onRetry, ...handlers }: MessageListProps) {
-  const ref = useRef<HTMLDivElement>(null);
+  const [windowed] = useState(canWindow);
+  const ref = useRef<HTMLElement | null>(null);
+  const toEnd = useRef<(() => void) | null>(null);
   const itemsRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const seenUser = useRef(lastUserId(messages));
@@ -241,19 +346,22 @@ export function MessageList({ messages, providerLabel, model, connecting, summar
   const streaming = last?.role === 'assistant' && !last.complete && !isPaused(last);
 
   const toBottom = useCallback(() => {
+    if (toEnd.current) return toEnd.current();
     const el = ref.current;
     if (el) el.scrollTop = el.scrollHeight;
   }, []);
 
-  // New text at the end: follow it, or say it is there.
+  // New text at the end: follow it, or say it is there. (Windowed, the
+  // virtualizer follows it itself while the reader is at the end.)
   const lastBlock = last?.blocks?.[last.blocks.length - 1];
   const newest = `${messages.length}:${last?.id ?? ''}:${last?.content.length ?? 0}:${String(last?.complete)}:${last?.blocks?.length ?? 0}:${lastBlock?.kind === 'tool' ? lastBlock.state : ''}:${last?.approval?.status ?? ''}:${last?.elicitation?.status ?? ''}`;
   useLayoutEffect(() => {
     const userId = lastUserId(messages);
-    if (userId !== seenUser.current) atBottom.current = true; // the reader just sent this
+    const sent = userId !== seenUser.current;
     seenUser.current = userId;
+    if (sent) atBottom.current = true; // the reader just sent this
     if (atBottom.current) {
-      toBottom();
+      if (sent || !toEnd.current) toBottom();
       setUnseen(false);
     } else {
       setUnseen(true);
@@ -262,84 +370,104 @@ export function MessageList({ messages, providerLabel, model, connecting, summar
     // View Full) are not new messages and do not move the view.
   }, [newest, toBottom]);
 
+  // The connecting line below the messages.
   useLayoutEffect(() => {
-    if (atBottom.current) toBottom();
-  }, [connecting, toBottom]);
+    const el = ref.current;
+    if (atBottom.current && el) el.scrollTop = el.scrollHeight;
+  }, [connecting]);
 
   // Content that grows after rendering (markdown, code blocks, View Full) keeps a reader at the bottom there.
+  // (Windowed, the virtualizer measures each message and does so.)
   useEffect(() => {
     const items = itemsRef.current;
-    if (!items || typeof ResizeObserver === 'undefined') return;
+    if (windowed || !items || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() => {
       if (atBottom.current) toBottom();
     });
     observer.observe(items);
     return () => observer.disconnect();
-  }, [toBottom, messages.length === 0]);
+  }, [toBottom, windowed, messages.length === 0]);
+
+  const onScroll = (e: UIEvent<HTMLElement>) => {
+    const el = e.currentTarget;
+    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight <= AT_BOTTOM_PX;
+    if (atBottom.current) setUnseen(false);
+  };
+
+  const item = (i: number, m: ChatMessage) => (
+    <MessageItem
+      key={m.id}
+      message={m}
+      assistantName={providerLabel}
+      summarizing={summarizing.has(m.id)}
+      // Only a paused reply's card waits on it: the other messages need not render again when it changes.
+      busy={busy && Boolean(m.approval || m.signin)}
+      onRetry={onRetry && m.error && i === messages.length - 1 && !busy ? onRetry : undefined}
+      {...handlers}
+    />
+  );
+  const log = {
+    'data-testid': 'messages',
+    role: 'log',
+    'aria-label': 'Conversation',
+    'aria-busy': streaming || undefined,
+    tabIndex: 0,
+    onScroll,
+  };
+  const legacy = messages.some((m) => m.legacy);
+  const connectingLine = connecting ? <Connecting providerLabel={providerLabel} /> : null;
+
+  let body;
+  if (messages.length === 0) {
+    body = (
+      <div ref={(el) => void (ref.current = el)} {...log} className="chat-messages">
+        <div className="chat-empty" data-testid="chat-empty">
+          {connecting ? (
+            <p className="chat-empty__title" role="status">
+              <span className="chat-spinner" aria-hidden="true" />
+              Establishing connection to {providerLabel}...
+            </p>
+          ) : (
+            <>
+              <p className="chat-empty__title">Start chatting with {providerLabel}</p>
+              <p className="chat-empty__model">{model}</p>
+              {toolsLine ? (
+                <p className="chat-empty__tools" data-testid="chat-empty-tools">
+                  {toolsLine}
+                </p>
+              ) : null}
+            </>
+          )}
+        </div>
+      </div>
+    );
+  } else if (windowed) {
+    body = (
+      <WindowedMessages
+        messages={messages}
+        scroller={ref}
+        toEnd={toEnd}
+        scrollerProps={log}
+        legacy={legacy}
+        footer={connectingLine ? <div className="chat-messages__foot">{connectingLine}</div> : null}
+        item={item}
+      />
+    );
+  } else {
+    body = (
+      <div ref={(el) => void (ref.current = el)} {...log} className="chat-messages">
+        <div ref={itemsRef} className="chat-messages__items">
+          {legacy ? <LegacyNote /> : null}
+          {messages.map((m, i) => item(i, m))}
+          {connectingLine}
+        </div>
+      </div>
+    );
+  }
 
   return (
     <div className="chat-messages-frame">
-      <div
-        ref={ref}
-        className="chat-messages"
-        data-testid="messages"
-        role="log"
-        aria-label="Conversation"
-        aria-busy={streaming || undefined}
-        tabIndex={0}
-        onScroll={(e) => {
-          const el = e.currentTarget;
-          atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight <= AT_BOTTOM_PX;
-          if (atBottom.current) setUnseen(false);
-        }}
-      >
-        {messages.length === 0 ? (
-          <div className="chat-empty" data-testid="chat-empty">
-            {connecting ? (
-              <p className="chat-empty__title" role="status">
-                <span className="chat-spinner" aria-hidden="true" />
-                Establishing connection to {providerLabel}...
-              </p>
-            ) : (
-              <>
-                <p className="chat-empty__title">Start chatting with {providerLabel}</p>
-                <p className="chat-empty__model">{model}</p>
-                {toolsLine ? (
-                  <p className="chat-empty__tools" data-testid="chat-empty-tools">
-                    {toolsLine}
-                  </p>
-                ) : null}
-              </>
-            )}
-          </div>
-        ) : (
-          <div ref={itemsRef} className="chat-messages__items">
-            {messages.some((m) => m.legacy) ? (
-              <p className="chat-legacy-note" role="note" data-testid="legacy-note">
-                These messages are from before chats were kept with your account and could not be uploaded yet. They stay in this browser and
-                are uploaded the next time the chat opens.
-              </p>
-            ) : null}
-            {messages.map((m, i) => (
-              <MessageItem
-                key={m.id}
-                message={m}
-                assistantName={providerLabel}
-                summarizing={summarizing.has(m.id)}
-                busy={busy}
-                onRetry={onRetry && m.error && i === messages.length - 1 && !busy ? onRetry : undefined}
-                {...handlers}
-              />
-            ))}
-            {connecting ? (
-              <p className="chat-connecting" role="status">
-                <span className="chat-spinner" aria-hidden="true" />
-                Establishing connection to {providerLabel}...
-              </p>
-            ) : null}
-          </div>
-        )}
-      </div>
+      {body}
       {unseen ? (
         <button
           type="button"

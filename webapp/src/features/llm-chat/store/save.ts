@@ -10,7 +10,7 @@
 import { signedInUserId } from '../../../lib/auth-session';
 import { readJson, readString, STORAGE_KEYS, userKey, writeJson, writeString } from '../../../lib/storage';
 import { restoreChatState, storableState } from '../state/persistence';
-import type { ChatState } from '../state/types';
+import type { ChatMessage, ChatState } from '../state/types';
 
 /** Streamed text is written to storage at most this often; everything else at once. */
 export const SAVE_DELAY_MS = 250;
@@ -30,12 +30,36 @@ export function loadChatState(userId: string, freshId: string, now: string): Cha
   return restoreChatState(readJson<unknown>(keys.tabs), readString(keys.activeTab), readJson<unknown>(keys.conversations), freshId, now);
 }
 
+/**
+ * Each stored message's JSON, by the message. Messages are immutable (a
+ * change makes a new object), so a write serializes only the messages
+ * changed since the last one: a conversation of a thousand messages is
+ * written at every change (a streamed reply's text every SAVE_DELAY_MS),
+ * and serializing all of it each time was a long task of the page.
+ */
+const messageJson = new WeakMap<ChatMessage, string>();
+
+function jsonOf(message: ChatMessage): string {
+  let json = messageJson.get(message);
+  if (json === undefined) {
+    json = JSON.stringify(message);
+    messageJson.set(message, json);
+  }
+  return json;
+}
+
+/** JSON.stringify(conversations), from each message's kept JSON. */
+export function conversationsJson(conversations: Record<string, ChatMessage[]>): string {
+  const tabs = Object.entries(conversations).map(([tabId, list]) => `${JSON.stringify(tabId)}:[${list.map(jsonOf).join(',')}]`);
+  return `{${tabs.join(',')}}`;
+}
+
 export function saveChatState(userId: string, state: ChatState): void {
   const keys = chatStorageKeys(userId);
   const { tabs, conversations } = storableState(state);
   writeJson(keys.tabs, tabs);
   writeString(keys.activeTab, state.activeTabId);
-  writeJson(keys.conversations, conversations);
+  writeString(keys.conversations, conversationsJson(conversations));
 }
 
 /** The part of a session saving needs (a Session is one). */

@@ -12,8 +12,11 @@
 // against the same handshake made directly, each Lambda's init against a
 // hello-world aws-lambda-go binary, the home page's LCP in headless
 // Chromium against a static one-heading page, a chat of 1,000 messages
-// opened and streamed into against one of 10, and Lighthouse's four scores
-// (mobile) of the home, marketplace and registry pages against fixed minimums.
+// opened and streamed into against one of 10, Lighthouse's four scores
+// (mobile) of the home, marketplace and registry pages against fixed minimums,
+// the DynamoDB capacity each user action consumes, the listings at 100 items
+// against thousands, and the monthly AWS bill priced from those units
+// (docs/cost.md).
 package main
 
 import (
@@ -32,7 +35,8 @@ import (
 func main() {
 	root := flag.String("root", ".", "repository root (dist/, webapp/dist, .bin/devserver)")
 	devserver := flag.String("devserver", ".bin/devserver", "devserver binary, relative to root unless absolute")
-	skip := flag.String("skip", "", "comma-separated parts to skip: sizes,api,relay,tools,elicitation,connect,init,lcp,mcpapp,chatlength,lighthouse")
+	skip := flag.String("skip", "", "comma-separated parts to skip: sizes,api,relay,tools,elicitation,connect,init,lcp,mcpapp,chatlength,lighthouse,capacity,scale,cost")
+	scaleMax := flag.Bool("scale-max", false, "the scale part's largest catalogue at 100,000 prompts (minutes of seeding on a small machine)")
 	strict := flag.Bool("strict", false, "exit 1 when a row is OVER (make bench BENCH_STRICT=1)")
 	peers := flag.Bool("peers", false, "only the relay measurement through peer gateways (make bench-peers)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the parts that run in this process (go tool pprof)")
@@ -46,7 +50,7 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	b := &bench{root: abs, devserver: *devserver, skip: parseSkip(*skip)}
+	b := &bench{root: abs, devserver: *devserver, skip: parseSkip(*skip), scaleMax: *scaleMax}
 	if !filepath.IsAbs(b.devserver) {
 		b.devserver = filepath.Join(abs, b.devserver)
 	}
@@ -95,8 +99,13 @@ func main() {
 			b.run(ctx, "chatlength", 2*time.Minute, b.chatLength)
 			// Three runs of each of three pages, about 20 s a run.
 			b.run(ctx, "lighthouse", 6*time.Minute, b.lighthouse)
+			// Two replies of 20 s and the quick actions.
+			b.run(ctx, "capacity", 3*time.Minute, b.capacity)
+			b.run(ctx, "scale", b.scaleTimeout(), b.scale)
 		}
 	}
+	// Prices what the capacity part measured (docs/cost.md).
+	b.run(ctx, "cost", partTimeout, b.cost)
 	b.print(os.Stdout)
 	if *strict && b.over() > 0 {
 		fmt.Fprintf(os.Stderr, "bench: %d rows OVER budget (strict)\n", b.over())
@@ -124,6 +133,10 @@ type bench struct {
 	skip      map[string]bool
 	rows      []row
 	notes     []string
+	// scaleMax: the scale part's 100,000-prompt catalogue (-scale-max).
+	scaleMax bool
+	// capacityFigures are the capacity part's, for the cost part.
+	capacityFigures *capacityFigures
 }
 
 // partTimeout bounds a part so one stuck measurement cannot hang the run.
@@ -144,7 +157,7 @@ func (b *bench) run(ctx context.Context, name string, timeout time.Duration, par
 }
 
 func (b *bench) wantsDynalite() bool {
-	return !b.skip["api"] || !b.skip["relay"] || !b.skip["tools"] || !b.skip["elicitation"] || !b.skip["connect"] || !b.skip["init"] || !b.skip["lcp"] || !b.skip["mcpapp"] || !b.skip["chatlength"] || !b.skip["lighthouse"]
+	return !b.skip["api"] || !b.skip["relay"] || !b.skip["tools"] || !b.skip["elicitation"] || !b.skip["connect"] || !b.skip["init"] || !b.skip["lcp"] || !b.skip["mcpapp"] || !b.skip["chatlength"] || !b.skip["lighthouse"] || !b.skip["capacity"] || !b.skip["scale"]
 }
 
 func (b *bench) note(format string, args ...any) {

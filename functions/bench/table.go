@@ -20,6 +20,10 @@ type row struct {
 	// byEngine: over its budget, but only by the table engine's work
 	// (engineEdges); it counts as OK.
 	byEngine bool
+	// oursText and refText, when set, are printed as they are in place of
+	// ours and ref (a row of two figures, or without a reference); the
+	// ratio is still ours/ref when both are set, else "-".
+	oursText, refText string
 }
 
 // ratioRow checks ours/ref against maxRatio.
@@ -60,7 +64,14 @@ func (b *bench) print(w io.Writer) {
 		case !r.ok:
 			verdict = "OVER"
 		}
-		fmt.Fprintf(tw, "%s\t%s %s\t%s\t%s\t%s\t%s\t\n", r.name, num(r.ours), r.unit, ref, ratio, r.budget, verdict)
+		ours := num(r.ours) + " " + r.unit
+		if r.oursText != "" || r.refText != "" {
+			ours, ref = r.oursText, r.refText
+			if r.ours <= 0 || r.ref <= 0 {
+				ratio = "-"
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", r.name, ours, ref, ratio, r.budget, verdict)
 	}
 	tw.Flush()
 	for _, n := range b.notes {

@@ -46,10 +46,12 @@ func (s *Store) CreateMCPServer(ctx context.Context, srv domain.MCPServer, audit
 	return s.WithAudit(ctx, audit, func() error {
 		l := listingOf(srv)
 		l.IsActive = true // listed; the admin's switch decides
-		it := mcpServerItem{PK: mcpServerPK(srv.ID), SK: skMCPServer, mcpListing: l, mcpAdminAttrs: adminAttrsOf(srv, 1), ChangedAt: changedNow()}
+		it := mcpServerItem{PK: mcpServerPK(srv.ID), SK: skMCPServer, mcpListing: l, mcpAdminAttrs: adminAttrsOf(srv, 1),
+			mcpSyncAttrs: mcpSyncAttrs{Irev: 1}, ChangedAt: changedNow()}
 		if err := s.putNew(ctx, it); err != nil {
 			return fmt.Errorf("create mcp server: %w", err)
 		}
+		s.afterMCPServerWrite(ctx, srv.ID)
 		return nil
 	})
 }
@@ -72,8 +74,19 @@ func (s *Store) UpdateMCPServer(ctx context.Context, srv domain.MCPServer, read 
 	}{listingOf(srv), adminAttrsOf(srv, read+1), mcpChangedAt{changedNow()}}
 	attrs.IsActive = srv.ListedActive // the registry's say stays its own
 	return s.WithAudit(ctx, audit, func() error {
-		err := s.updateAttrsIf(ctx, mcpServerPK(srv.ID), skMCPServer, attrs, cond, values)
-		return conditional("update mcp server", err, fmt.Errorf("update mcp server: %w", ErrVersionConflict))
+		in, err := s.updateInput(mcpServerPK(srv.ID), skMCPServer, attrs, cond, values)
+		if err != nil {
+			return err
+		}
+		// A new revision of what the registry list shows.
+		*in.UpdateExpression += " ADD irev :irevone"
+		in.ExpressionAttributeValues[":irevone"] = &types.AttributeValueMemberN{Value: "1"}
+		_, err = s.db.UpdateItem(ctx, in)
+		if err := conditional("update mcp server", err, fmt.Errorf("update mcp server: %w", ErrVersionConflict)); err != nil {
+			return err
+		}
+		s.afterMCPServerWrite(ctx, srv.ID)
+		return nil
 	})
 }
 

@@ -86,6 +86,7 @@ type mcpServerItem struct {
 	mcpListing
 	mcpHealthAttrs
 	mcpAdminAttrs
+	mcpSyncAttrs
 	// ChangedAt is when this catalogue last changed what it lists of the
 	// server (mcpChangedAt).
 	ChangedAt string `dynamodbav:"changed_at,omitempty"`
@@ -209,10 +210,19 @@ func (s *Store) UpsertMCPServer(ctx context.Context, srv domain.MCPServer) error
 		return nil
 	}
 	// Only the item just written: a change time alone must not create one.
-	err = s.updateAttrs(ctx, mcpServerPK(srv.ID), skMCPServer, mcpChangedAt{changedNow()}, "attribute_exists(PK)")
+	// A change is also a new revision of what the registry list shows.
+	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName: aws.String(s.table), Key: key(mcpServerPK(srv.ID), skMCPServer),
+		UpdateExpression:    aws.String("SET changed_at = :now ADD irev :one"),
+		ConditionExpression: aws.String("attribute_exists(PK)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":now": &types.AttributeValueMemberS{Value: changedNow()}, ":one": &types.AttributeValueMemberN{Value: "1"},
+		},
+	})
 	if err := conditional("upsert mcp server", err, fmt.Errorf("upsert mcp server %s: %w", srv.ID, ErrNotFound)); err != nil {
 		return err
 	}
+	s.afterMCPServerWrite(ctx, srv.ID)
 	return nil
 }
 
@@ -252,16 +262,21 @@ func (s *Store) SetMCPServerActive(ctx context.Context, sid string, active bool)
 	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:        aws.String(s.table),
 		Key:              key(mcpServerPK(sid), skMCPServer),
-		UpdateExpression: aws.String("SET is_active = :active, changed_at = :now"),
+		UpdateExpression: aws.String("SET is_active = :active, changed_at = :now ADD irev :one"),
 		// Only an existing server: an update must not create a bare item
 		// without listing fields.
 		ConditionExpression: aws.String("attribute_exists(PK)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":active": &types.AttributeValueMemberBOOL{Value: active},
 			":now":    &types.AttributeValueMemberS{Value: changedNow()},
+			":one":    &types.AttributeValueMemberN{Value: "1"},
 		},
 	})
-	return conditional("set mcp server active", err, fmt.Errorf("set mcp server active: %w", ErrNotFound))
+	if err := conditional("set mcp server active", err, fmt.Errorf("set mcp server active: %w", ErrNotFound)); err != nil {
+		return err
+	}
+	s.afterMCPServerWrite(ctx, sid)
+	return nil
 }
 
 // SaveMCPHealth records the prober's last look at a server: only the health
@@ -278,9 +293,20 @@ func (s *Store) SaveMCPHealth(ctx context.Context, sid string, h domain.MCPHealt
 		a.ServerInfo = implementationAtt(*h.ServerInfo)
 	}
 	// Only an existing server: health alone must not create an item.
-	err := s.updateAttrs(ctx, mcpServerPK(sid), skMCPServer, a, "attribute_exists(PK)")
+	in, err := s.updateInput(mcpServerPK(sid), skMCPServer, a, "attribute_exists(PK)", nil)
+	if err != nil {
+		return fmt.Errorf("save mcp health: %w", err)
+	}
+	// The old item says whether the status changed: only then do the
+	// registry list's cards (which show the status) get written.
+	in.ReturnValues = types.ReturnValueAllOld
+	res, err := s.db.UpdateItem(ctx, in)
 	if err := conditional("save mcp health", err, fmt.Errorf("save mcp health: %w", ErrNotFound)); err != nil {
 		return err
+	}
+	var old mcpServerItem
+	if err := attributevalue.UnmarshalMap(res.Attributes, &old); err == nil && old.mcpHealthAttrs.Status != h.Status && len(old.Idx) > 0 {
+		s.refreshMCPCardHealth(ctx, old.Idx, h.Status)
 	}
 	if err := s.recordProbe(ctx, sid, h); err != nil {
 		slog.WarnContext(ctx, "probe not added to the history", "server", sid, "err", err)

@@ -59,4 +59,10 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Printf("%s: listed %d prompts in the marketplace listing\n", cfg.TableName, listed)
+	servers, err := st.BackfillMCPListings(ctx)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Printf("%s: listed %d servers in the registry listing\n", cfg.TableName, servers)
 }

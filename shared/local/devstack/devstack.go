@@ -258,6 +258,11 @@ func Prepare(ctx context.Context, st *store.Store) error {
 	} else if n > 0 {
 		slog.InfoContext(ctx, "marketplace listing: earlier prompts listed", "prompts", n)
 	}
+	if n, err := st.BackfillMCPListings(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		slog.InfoContext(ctx, "registry listing: earlier servers listed", "servers", n)
+	}
 	if err := seeddata.Seed(ctx, st); err != nil {
 		return err
 	}

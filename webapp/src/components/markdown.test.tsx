@@ -1,7 +1,7 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Markdown } from './markdown';
+import { keptParseCount, Markdown } from './markdown';
 import { clearNotificationsForTests, getNotifications } from './notifications/notification-store';
 
 afterEach(() => {
@@ -287,5 +287,33 @@ describe('Markdown: code blocks', () => {
   it('the code frame is keyboard-scrollable (overflow-x lives in markdown.css)', () => {
     md('```\n' + 'x'.repeat(500) + '\n```');
     expect(screen.getByTestId('code-block').querySelector('pre')).toHaveAttribute('tabindex', '0');
+  });
+});
+
+describe('Markdown: block by block', () => {
+  /** A definition stops the cutting (markdown-blocks.ts) and renders nothing: the text parsed whole. */
+  const whole = (source: string) => md(`${source}\n\n[unused-definition]: https://example.com`).innerHTML;
+
+  it('renders what the whole text renders, for replies of every shape', () => {
+    const replies = [
+      '# Title\n\nA paragraph with **bold**, *italic* and `code`.\n\n## Steps\n\n1. One\n2. Two\n\n- a\n\n- b (a loose list)\n\n> A quote\n\n> and more\n\n---\n\nEnd.',
+      'Run this:\n\n```bash\nnpm install\n\nnpm test\n```\n\nThen:\n\n1. Open it:\n\n   ```js\n   open();\n   ```\n2. Close it.\n\n| a | b |\n|---|:-:|\n| 1 | 2 |\n\nDone ~~not~~ yet.',
+      'Line one\nline two\n\n    indented code\n\n    more of it\n\nText\n===\n\n- [x] done\n- [ ] todo\n\nhttps://example.com/x.',
+    ];
+    for (const source of replies) {
+      const blocks = md(source).innerHTML;
+      expect(blocks).toBe(whole(source));
+    }
+  });
+
+  it('a streaming reply keeps the parse of every block but the last; a finished one, of all', () => {
+    const { rerender } = render(<Markdown source={'First block.\n\nSecond'} />);
+    const kept = keptParseCount();
+    rerender(<Markdown source={'First block.\n\nSecond block'} />);
+    rerender(<Markdown source={'First block.\n\nSecond block.\n\nThird'} />);
+    expect(keptParseCount()).toBe(kept + 1); // 'Second block.' is final now; 'First block.' was kept already
+    rerender(<Markdown source={'First block.\n\nSecond block.\n\nThird.'} keep />);
+    expect(keptParseCount()).toBe(kept + 2);
+    expect(screen.getByText('Third.')).toBeInTheDocument();
   });
 });

@@ -213,7 +213,10 @@ export const Markdown = memo(function Markdown({ source, className, keep = false
   return (
     <div className={`markdown${className ? ' ' + className : ''}`}>
       {blocks.map((block, i) => (
-        <Fragment key={i}>{keep || i < blocks.length - 1 ? keptParse(block) : parse(block)}</Fragment>
+        <Fragment key={i}>
+          {i > 0 ? '\n' : null /* as the whole text puts between blocks */}
+          {keep || i < blocks.length - 1 ? keptParse(block) : parse(block)}
+        </Fragment>
       ))}
     </div>
   );

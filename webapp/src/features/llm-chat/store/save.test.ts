@@ -60,6 +60,31 @@ describe('saveChatState and loadChatState', () => {
   });
 });
 
+describe('writing a long conversation', () => {
+  const long = (n: number): ChatState => {
+    const state = titled('Long');
+    return { ...state, conversations: { t1: Array.from({ length: n }, (_, i) => createMessage(`m${i}`, i % 2 ? 'assistant' : 'user', `Message ${i}`, NOW, true)) } };
+  };
+  /** JSON.stringify calls on a message of the conversation. */
+  const messageWrites = (spy: { mock: { calls: unknown[][] } }) =>
+    spy.mock.calls.filter(([value]) => typeof value === 'object' && value !== null && 'role' in value).length;
+
+  it('writes what JSON.stringify would, serializing only the messages changed since the last write', () => {
+    const state = long(1000);
+    saveChatState('alice', state);
+    expect(localStorage.getItem('chat-conversations:alice')).toBe(JSON.stringify({ t1: state.conversations.t1 }));
+    const stringify = vi.spyOn(JSON, 'stringify');
+    const list = [...state.conversations.t1];
+    list[999] = { ...list[999], content: 'Message 999, streamed on' };
+    const next = { ...state, conversations: { t1: list } };
+    saveChatState('alice', next);
+    expect(messageWrites(stringify)).toBe(1);
+    stringify.mockRestore();
+    expect(localStorage.getItem('chat-conversations:alice')).toBe(JSON.stringify({ t1: list }));
+    expect(loadChatState('alice', 'unused', NOW)).toEqual(next);
+  });
+});
+
 describe('saveNow', () => {
   it("writes the state under the account's own keys at once", () => {
     saveNow(s);

@@ -53,6 +53,8 @@ const (
 	mailboxes    = store.PKMailbox + "*"
 	promptLists  = store.PKPromptList + "*"
 	promptWords  = store.PKPromptToken + "*"
+	serverLists  = store.PKRegistryList + "*"
+	serverWords  = store.PKRegistryToken + "*"
 )
 
 // Each function's Access, derived from the store methods its handler (or
@@ -119,14 +121,15 @@ var (
 	// The registry (read), connections and sign-ins under way (USER#),
 	// connect throttles, and the site's client at each OAuth server. A
 	// first sign-in with an operator's client records the authorization
-	// server it met on the entry (MCP#, updated).
+	// server it met on the entry (MCP#, updated). The registry list reads
+	// its pages (RLIST#, RTOK#, Query) with their counts (BatchGetItem).
 	accessMCP = Access{Table: map[string][]string{
 		GetItem:      {users, mcpServers, throttles, oauthClients},
-		BatchGetItem: {users, mcpServers}, // a connect's session and entry
+		BatchGetItem: {users, mcpServers, serverLists, serverWords}, // a connect's session and entry; a page's counts
 		PutItem:      {users, throttles, oauthClients},
 		UpdateItem:   {users, throttles, mcpServers},
 		DeleteItem:   {users},
-		Query:        {users},
+		Query:        {users, serverLists, serverWords},
 	}, Index: []string{store.GSI1MCPServers}}
 	// The connection and the day's usage item, which is also the meter of
 	// the chat limits (USER#).
@@ -144,12 +147,14 @@ var (
 	}}
 	// Registry sync and health probes: the servers and the sync state.
 	// Each probe is also kept in the server's history (put, the oldest
-	// past 50 listed and deleted).
+	// past 50 listed and deleted). A server's change brings its registry
+	// cards in line (RLIST#, RTOK#: put, moved, deleted, counted), and a
+	// probe that changes what a card shows of its health updates them.
 	accessMCPJobs = Access{Table: map[string][]string{
 		GetItem:    {mcpSync},
-		PutItem:    {mcpSync, mcpServers},
-		UpdateItem: {mcpServers},
-		DeleteItem: {mcpServers},
+		PutItem:    {mcpSync, mcpServers, serverLists, serverWords},
+		UpdateItem: {mcpServers, serverLists, serverWords},
+		DeleteItem: {mcpServers, serverLists, serverWords},
 		Query:      {mcpServers},
 	}, Index: []string{store.GSI1MCPServers}}
 	// The admin area: the caller's stored user read on every request
@@ -160,7 +165,8 @@ var (
 	// as mcp-jobs does, with the sync state). GSI1: the prompt listing
 	// (CATALOG) and the registry's (MCPSERVERS). A prompt's change brings
 	// its marketplace cards in line (PLIST#, PTOK#: put, moved, deleted,
-	// counted).
+	// counted); a registry entry's change its registry cards (RLIST#,
+	// RTOK#, the same).
 	// Orders: read, their events (ORDER#), the refund's claim and
 	// transition, the buyer's ownership and activity (USER#) and the
 	// prompt's counts; a buyer's orders (GSI1 USER#), a buyer named by
@@ -171,9 +177,9 @@ var (
 	// orders and accounts listings.
 	accessAdmin = Access{Table: map[string][]string{
 		GetItem:    {users, prompts, catalog, mcpServers, mcpSync, orders, throttles, emails},
-		PutItem:    {prompts, catalog, audit, mcpServers, mcpSync, users, links, adminRights, promptLists, promptWords},
-		UpdateItem: {prompts, catalog, audit, mcpServers, orders, users, promptLists, promptWords},
-		DeleteItem: {prompts, catalog, audit, mcpServers, users, throttles, adminRights, promptLists, promptWords},
+		PutItem:    {prompts, catalog, audit, mcpServers, mcpSync, users, links, adminRights, promptLists, promptWords, serverLists, serverWords},
+		UpdateItem: {prompts, catalog, audit, mcpServers, orders, users, promptLists, promptWords, serverLists, serverWords},
+		DeleteItem: {prompts, catalog, audit, mcpServers, users, throttles, adminRights, promptLists, promptWords, serverLists, serverWords},
 		Query:      {catalog, prompts, audit, mcpServers, orders, users},
 	}, Index: []string{catalog, store.GSI1MCPServers, users}, Index2: []string{store.GSI2Orders, store.GSI2Users}}
 )

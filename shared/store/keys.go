@@ -37,6 +37,8 @@ const (
 	PKMailbox       = "MAILBOX#"       // free uses, counted per mailbox (every account on one address)
 	PKPromptList    = "PLIST#"         // the marketplace listing: PLIST#ALL and PLIST#CAT#<cid>, a card per published prompt and sort order
 	PKPromptToken   = "PTOK#"          // the marketplace search: PTOK#<word>, a card per prompt with that word and sort order
+	PKRegistryList  = "RLIST#"         // the registry listing: RLIST#ALL and RLIST#MT#<model type>, a card per listed server
+	PKRegistryToken = "RTOK#"          // the registry search: RTOK#<word>, a card per listed server with that word
 	// GSI1 partition keys: the prompt listing (PKCatalog), the MCP server
 	// listing (GSI1MCPServers) and a user's ratings and orders (PKUser+uid).
 	GSI1MCPServers = "MCPSERVERS"

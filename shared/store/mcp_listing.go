@@ -37,15 +37,17 @@ import (
 // over an older revision, srev marked at the end) brings the copies in
 // line.
 //
-// Health: a card carries its server's health status, written into the
-// copies only when a probe finds it changed (an up server stays up for
-// days), so probing every 15 minutes costs no copy writes for servers
-// whose status holds.
+// Health: a card carries what of its server's health changes rarely (the
+// status, the tool count, when the tools last changed), written into the
+// copies only when a probe finds one of them changed (an up server stays
+// up for days), so probing every 15 minutes costs no copy writes for
+// servers that hold steady. The figures every probe moves (when it was
+// checked, its latency) are on the server's own page, not on the card.
 
 const (
-	regListAllPK   = "RLIST#ALL"
-	regListTypePre = "RLIST#MT#"
-	regTokenPre    = "RTOK#"
+	regListAllPK   = PKRegistryList + "ALL"
+	regListTypePre = PKRegistryList + "MT#"
+	regTokenPre    = PKRegistryToken
 	regListSKPre   = "S#"
 	// mcpListingFormat is the shape of the copies this code writes.
 	mcpListingFormat = 1
@@ -82,6 +84,8 @@ type mcpCardItem struct {
 	WebsiteURL     string   `dynamodbav:"website_url,omitempty"`
 	Repository     string   `dynamodbav:"repository,omitempty"`
 	Health         string   `dynamodbav:"health_status,omitempty"`
+	ToolsCount     int      `dynamodbav:"health_tools_count,omitempty"`
+	ToolsChangedAt string   `dynamodbav:"health_tools_changed_at,omitempty"`
 	Rev            int      `dynamodbav:"rev"`
 	Words          []string `dynamodbav:"toks,stringset,omitempty"`
 }
@@ -95,7 +99,7 @@ func (c mcpCardItem) domain() domain.MCPServer {
 		ID: c.ID, Name: c.Name, Title: c.Title, Description: c.Description, EndpointURL: c.EndpointURL,
 		Transport: c.Transport, ModelType: c.ModelType, APIKeyRequired: c.APIKeyRequired, OAuthRequired: c.OAuthRequired,
 		IsActive: true, ListedActive: true, SupportedFeatures: slices.Clone(c.Features), WebsiteURL: c.WebsiteURL,
-		Repository: c.Repository, Health: domain.MCPHealth{Status: status},
+		Repository: c.Repository, Health: domain.MCPHealth{Status: status, ToolsCount: c.ToolsCount, ToolsChangedAt: c.ToolsChangedAt},
 	}
 }
 
@@ -121,7 +125,7 @@ func mcpListingTargets(it mcpServerItem) map[string]mcpCardItem {
 		ID: srv.ID, Name: srv.Name, Title: srv.Title, Description: srv.Description, EndpointURL: srv.EndpointURL,
 		Transport: srv.Transport, ModelType: srv.ModelType, APIKeyRequired: srv.APIKeyRequired, OAuthRequired: srv.OAuthRequired,
 		Features: srv.SupportedFeatures, WebsiteURL: srv.WebsiteURL, Repository: srv.Repository,
-		Health: it.mcpHealthAttrs.Status, Rev: it.Irev,
+		Health: it.mcpHealthAttrs.Status, ToolsCount: it.mcpHealthAttrs.ToolsCount, ToolsChangedAt: it.mcpHealthAttrs.ToolsChangedAt, Rev: it.Irev,
 	}
 	sk := regListSK(displayName(srv), srv.ID)
 	partitions := []string{regListAllPK}
@@ -316,9 +320,9 @@ func (s *Store) afterMCPServerWrite(ctx context.Context, sid string) {
 	}
 }
 
-// refreshMCPCardHealth writes a new health status into the server's
-// copies (no copy moves). Called only when a probe changed the status.
-func (s *Store) refreshMCPCardHealth(ctx context.Context, idx []string, status string) {
+// refreshMCPCardHealth writes a server's new card health into its copies
+// (no copy moves). Called only when a probe changed it.
+func (s *Store) refreshMCPCardHealth(ctx context.Context, idx []string, h domain.MCPHealth) {
 	ctx = context.WithoutCancel(ctx)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(syncWorkers)
@@ -327,9 +331,13 @@ func (s *Store) refreshMCPCardHealth(ctx context.Context, idx []string, status s
 		g.Go(func() error {
 			_, err := s.db.UpdateItem(gctx, &dynamodb.UpdateItemInput{
 				TableName: aws.String(s.table), Key: key(pk, sk),
-				UpdateExpression:          aws.String("SET health_status = :h"),
-				ConditionExpression:       aws.String("attribute_exists(PK)"),
-				ExpressionAttributeValues: map[string]types.AttributeValue{":h": &types.AttributeValueMemberS{Value: status}},
+				UpdateExpression:    aws.String("SET health_status = :h, health_tools_count = :n, health_tools_changed_at = :c"),
+				ConditionExpression: aws.String("attribute_exists(PK)"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{
+					":h": &types.AttributeValueMemberS{Value: h.Status},
+					":n": &types.AttributeValueMemberN{Value: strconv.Itoa(h.ToolsCount)},
+					":c": &types.AttributeValueMemberS{Value: h.ToolsChangedAt},
+				},
 			})
 			if err != nil && !isConditionFailed(err) {
 				return err
@@ -340,6 +348,11 @@ func (s *Store) refreshMCPCardHealth(ctx context.Context, idx []string, status s
 	if err := g.Wait(); err != nil {
 		slog.ErrorContext(ctx, "registry listing: health not copied", "err", err)
 	}
+}
+
+// cardHealthChanged reports whether a probe changed what the card shows.
+func cardHealthChanged(old mcpHealthAttrs, h domain.MCPHealth) bool {
+	return old.Status != h.Status || old.ToolsCount != h.ToolsCount || old.ToolsChangedAt != h.ToolsChangedAt
 }
 
 // BackfillMCPListings gives the registry listing every server whose
@@ -590,7 +603,7 @@ func (s *Store) BulkLoadMCPServers(ctx context.Context, servers []domain.MCPServ
 	for _, srv := range servers {
 		it := mcpServerItem{PK: mcpServerPK(srv.ID), SK: skMCPServer, mcpListing: listingOf(srv),
 			mcpSyncAttrs: mcpSyncAttrs{Irev: 1, Srev: 1, Lfmt: mcpListingFormat}, ChangedAt: now}
-		it.mcpHealthAttrs.Status = srv.Health.Status
+		it.mcpHealthAttrs.Status, it.mcpHealthAttrs.ToolsCount, it.mcpHealthAttrs.ToolsChangedAt = srv.Health.Status, srv.Health.ToolsCount, srv.Health.ToolsChangedAt
 		targets := mcpListingTargets(it)
 		for _, k := range slices.Sorted(maps.Keys(targets)) {
 			it.Idx = append(it.Idx, k)

@@ -305,8 +305,8 @@ func (s *Store) SaveMCPHealth(ctx context.Context, sid string, h domain.MCPHealt
 		return err
 	}
 	var old mcpServerItem
-	if err := attributevalue.UnmarshalMap(res.Attributes, &old); err == nil && old.mcpHealthAttrs.Status != h.Status && len(old.Idx) > 0 {
-		s.refreshMCPCardHealth(ctx, old.Idx, h.Status)
+	if err := attributevalue.UnmarshalMap(res.Attributes, &old); err == nil && cardHealthChanged(old.mcpHealthAttrs, h) && len(old.Idx) > 0 {
+		s.refreshMCPCardHealth(ctx, old.Idx, h)
 	}
 	if err := s.recordProbe(ctx, sid, h); err != nil {
 		slog.WarnContext(ctx, "probe not added to the history", "server", sid, "err", err)

@@ -66,7 +66,8 @@ func mcpServer(t *testing.T) string {
 
 func listedToUsers(t *testing.T, s *stack, id string) bool {
 	t.Helper()
-	for _, l := range decode[[]struct{ ID string }](t, s.Do("GET", "/api/v1/mcp-servers/", "", ""), http.StatusOK) {
+	page := decode[struct{ Items []struct{ ID string } }](t, s.Do("GET", "/api/v1/mcp-servers/?limit=60", "", ""), http.StatusOK)
+	for _, l := range page.Items {
 		if l.ID == id {
 			return true
 		}

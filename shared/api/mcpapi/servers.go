@@ -1,72 +1,79 @@
 package mcpapi
 
 import (
-	"cmp"
 	"errors"
 	"net/http"
-	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
+	"aiwork/shared/prompts"
 	"aiwork/shared/store"
 )
 
-// maxQueryLen bounds the search and filter values; longer ones match nothing anyway.
+// The list's page size: DefaultLimit servers unless limit= asks for 1 to
+// MaxLimit (the marketplace's).
+const (
+	DefaultLimit = 24
+	MaxLimit     = 60
+)
+
+// maxQueryLen bounds the model type filter; longer ones match nothing anyway.
 const maxQueryLen = 200
 
-// listServers answers the active registry entries, filtered by exact
-// model_type and a case-insensitive search over name and description.
+// listJSON is one page of the registry list: the servers, the cursor of
+// the next page (null on the last) and how many servers the list has:
+// exactly when count_exact, else at least that many (a search of several
+// words spanning pages, which would read them all to count).
+type listJSON struct {
+	Items      []serverView `json:"items"`
+	NextCursor *string      `json:"next_cursor"`
+	Count      int          `json:"count"`
+	CountExact bool         `json:"count_exact"`
+}
+
+// listServers answers one page of the listed servers by name, filtered by
+// exact model_type and searched by whole words (the marketplace's,
+// prompts.QueryTokens) in the title, registry name and description, from
+// the table's registry list (store.ListMCPServerPage): the same few reads
+// at any registry size. A card shows its server's health status; the
+// probe's other figures are on the server's own page.
 func (s *Service) listServers(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	modelType, search := strings.TrimSpace(q.Get("model_type")), strings.ToLower(strings.TrimSpace(q.Get("search")))
-	if len(modelType) > maxQueryLen || len(search) > maxQueryLen {
+	modelType, search := strings.TrimSpace(q.Get("model_type")), strings.TrimSpace(q.Get("search"))
+	if len(modelType) > maxQueryLen || utf8.RuneCountInString(search) > prompts.MaxQueryLength {
 		return httpx.Invalid("The search text is too long (at most 200 characters).")
 	}
-	servers, err := s.st.ListMCPServers(r.Context())
+	words, err := prompts.QueryTokens(search)
+	if err != nil {
+		return httpx.Invalid(err.Error())
+	}
+	limit := DefaultLimit
+	if raw := q.Get("limit"); raw != "" {
+		n, err := strconv.Atoi(raw)
+		if err != nil || n < 1 || n > MaxLimit {
+			return httpx.Invalid("limit must be a whole number from 1 to " + strconv.Itoa(MaxLimit))
+		}
+		limit = n
+	}
+	page, err := s.st.ListMCPServerPage(r.Context(), store.MCPListQuery{ModelType: modelType, Words: words, Limit: limit, Cursor: q.Get("cursor")})
+	if errors.Is(err, store.ErrBadCursor) {
+		return httpx.Invalid("cursor is not one this list gave; start again without it")
+	}
 	if err != nil {
 		return err
 	}
-	out := make([]serverView, 0, len(servers))
-	for _, srv := range servers {
-		// An entry that turned inactive (deleted or deprecated upstream) leaves the listing.
-		if !srv.IsActive || (modelType != "" && srv.ModelType != modelType) || !matches(srv, search) {
-			continue
-		}
-		out = append(out, presentServer(srv))
+	out := listJSON{Items: make([]serverView, 0, len(page.Servers)), Count: page.Count, CountExact: page.CountExact}
+	for _, srv := range page.Servers {
+		out.Items = append(out.Items, presentServer(srv))
 	}
-	// Working servers first, then by name.
-	slices.SortStableFunc(out, func(a, b serverView) int {
-		return cmp.Or(cmp.Compare(healthRank(a.Health.Status), healthRank(b.Health.Status)),
-			cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)))
-	})
+	if page.NextCursor != "" {
+		out.NextCursor = &page.NextCursor
+	}
 	httpx.WriteJSON(w, http.StatusOK, out)
 	return nil
-}
-
-func matches(s domain.MCPServer, search string) bool {
-	if search == "" {
-		return true
-	}
-	for _, field := range []string{s.Title, s.Name, s.Description} {
-		if strings.Contains(strings.ToLower(field), search) {
-			return true
-		}
-	}
-	return false
-}
-
-func healthRank(status string) int {
-	switch status {
-	case domain.HealthUp:
-		return 0
-	case domain.HealthAuthRequired:
-		return 1
-	case domain.HealthUnknown:
-		return 2
-	default:
-		return 3
-	}
 }
 
 // getServer answers one listed entry with the tools its last probe saw. An

@@ -84,17 +84,18 @@ async function streamOnce(page, text) {
     window.__obs = new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__tasks.push(e.duration); });
     window.__obs.observe({ type: 'longtask' });
   });
-  const before = await page.locator('[data-testid="message"][data-role="assistant"][data-complete="true"]').count();
   // By CSS: a query by label walks every element of the page, in the measured window.
   const box = page.locator('textarea.chat-input__box');
   await box.fill(text);
   await page.evaluate(() => { window.__tasks = []; });
   await box.press('Enter');
-  await page.waitForFunction((n) => {
-    const all = document.querySelectorAll('[data-testid="message"][data-role="assistant"]');
-    const last = all[all.length - 1];
-    return last && last.getAttribute('data-complete') === 'true' && last.textContent.includes('END OF REPLY');
-  }, before, { timeout: 60000, polling: 100 });
+  // Over when the last two messages are this one and its finished reply.
+  await page.waitForFunction((sent) => {
+    const all = document.querySelectorAll('[data-testid="messages"] [data-testid="message"]');
+    const [asked, reply] = [all[all.length - 2], all[all.length - 1]];
+    return asked && asked.textContent.includes(sent) && reply.getAttribute('data-role') === 'assistant'
+      && reply.getAttribute('data-complete') === 'true' && reply.textContent.includes('END OF REPLY');
+  }, text, { timeout: 60000, polling: 100 });
   const tasks = await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => setTimeout(() => {
     window.__obs.disconnect();
     res(window.__tasks);
@@ -125,7 +126,6 @@ async function streamOnce(page, text) {
       out.open.long.push(await openTab(page, convs.long));
       out.open.short.push(await openTab(page, convs.short));
     }
-    console.error('chatlength open', JSON.stringify(out.open));
     for (let i = 0; i < streams; i++) {
       for (const [key, c] of [['long', convs.long], ['short', convs.short]]) {
         await openTab(page, { title: c.title, marker: '' }); // its last message is a reply streamed here now

@@ -99,11 +99,12 @@ describe('signed in', () => {
     expect(currentSession()).not.toBe(ada);
   });
 
-  it('a page hiding writes the streamed text still waiting to be saved', () => {
+  it('a page hiding writes the streamed text still waiting to be saved', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const s = currentSession()!;
     const tabId = s.snap.state.activeTabId;
     dispatch(s, { type: 'addMessage', tabId, message: createMessage('r1', 'assistant', '', NOW, false) });
+    await Promise.resolve(); // written before the task ends
     dispatch(s, { type: 'appendContent', tabId, messageId: 'r1', chunk: 'almost lost' });
     const stored = () => JSON.parse(localStorage.getItem(chatStorageKeys(ADA.id).conversations)!)[tabId][0].content;
     expect(stored()).toBe('');

@@ -31,9 +31,10 @@ describe('drafts', () => {
     expect(emit).toHaveBeenCalledTimes(1);
   });
 
-  it('are memory only: saving the chat leaves them out', () => {
+  it('are memory only: saving the chat leaves them out', async () => {
     setDraft(s, 'secret draft', s.snap.state.activeTabId);
-    dispatch(s, { type: 'newTab', id: 'tab-2', now: '2026-03-07T10:00:00.000Z' }); // saved at once
+    dispatch(s, { type: 'newTab', id: 'tab-2', now: '2026-03-07T10:00:00.000Z' });
+    await Promise.resolve(); // saved before the task ends
     const stored = Array.from({ length: localStorage.length }, (_, i) => localStorage.getItem(localStorage.key(i)!)).join('\n');
     expect(stored).toContain('tab-2');
     expect(stored).not.toContain('secret draft');

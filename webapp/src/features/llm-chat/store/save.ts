@@ -1,9 +1,11 @@
 // A session's chat in storage, under keys of the account's own (what is
 // kept and how it is read back: state/persistence.ts), so the next person
 // on the same browser does not see it (clearUserData removes the keys when
-// the session ends). Every change is written at once, except streamed text,
-// which is batched to at most one write per SAVE_DELAY_MS (and written at
-// once when the reply ends, as any other change is). Only ever the
+// the session ends). Every change is written before the task that made it
+// ends (saveThisTask: the changes one action makes together are written
+// once), except streamed text, which is batched to at most one write per
+// SAVE_DELAY_MS (and written as any other change when the reply ends); a
+// page hiding writes what waits at once. Only ever the
 // signed-in account's own keys, and nothing once its session ended:
 // clearUserData may just have removed them.
 
@@ -68,13 +70,30 @@ export interface Saveable {
   snap: { state: ChatState };
   ended: boolean;
   saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A write is queued for the end of this task (saveThisTask). */
+  saveQueued?: boolean;
 }
 
-/** Writes the state now (a batched write waiting is done by this one). */
+/** Writes the state now (a write waiting, batched or queued, is done by this one). */
 export function saveNow(s: Saveable): void {
   if (s.saveTimer !== undefined) clearTimeout(s.saveTimer);
   s.saveTimer = undefined;
+  s.saveQueued = false;
   if (!s.ended && signedInUserId() === s.userId) saveChatState(s.userId, s.snap.state);
+}
+
+/**
+ * Writes the state before the current task ends (a microtask), once for
+ * every change made until then: sending a message adds it and its reply,
+ * a stream's first frame names both, and a long conversation's write is
+ * the costly part of each.
+ */
+export function saveThisTask(s: Saveable): void {
+  if (s.saveQueued || s.ended) return;
+  s.saveQueued = true;
+  queueMicrotask(() => {
+    if (s.saveQueued) saveNow(s);
+  });
 }
 
 /** Writes the state within SAVE_DELAY_MS: the calls until then share one write. */

@@ -7,6 +7,8 @@ import { abortTab, createSession, dispatch, endSession, findMessage, findTab, se
 
 const NOW = '2026-03-07T10:00:00.000Z';
 const keys = chatStorageKeys(ADA.id);
+/** Lets the writes queued for the end of this task happen (save.ts saveThisTask). */
+const taskEnd = () => Promise.resolve();
 const storedTitles = () => (JSON.parse(localStorage.getItem(keys.tabs) ?? '[]') as { title: string }[]).map((t) => t.title);
 
 /** Tabs are stored once they are server conversations. */
@@ -65,9 +67,11 @@ describe('createSession', () => {
 });
 
 describe('dispatch', () => {
-  it('applies the action, emits, saves at once and tells the owner to look for work', () => {
+  it('applies the action, emits, saves before the task ends and tells the owner to look for work', async () => {
     const before = s.snap;
     dispatch(s, { type: 'newTab', id: 't2', now: NOW });
+    expect(localStorage.getItem(keys.activeTab)).toBeNull();
+    await taskEnd();
     expect(s.snap).not.toBe(before);
     expect(s.snap.state.tabs.map((t) => t.id)).toContain('t2');
     expect(s.snap.state.activeTabId).toBe('t2');
@@ -87,10 +91,11 @@ describe('dispatch', () => {
     expect(localStorage.getItem(keys.tabs)).toBeNull();
   });
 
-  it(`streamed text is saved within ${SAVE_DELAY_MS} ms, batched, and does not look for work`, () => {
+  it(`streamed text is saved within ${SAVE_DELAY_MS} ms, batched, and does not look for work`, async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const tabId = s.snap.state.activeTabId;
     dispatch(s, { type: 'addMessage', tabId, message: createMessage('r1', 'assistant', '', NOW, false) });
+    await taskEnd();
     afterChange.mockClear();
     dispatch(s, { type: 'appendContent', tabId, messageId: 'r1', chunk: 'Hel' });
     dispatch(s, { type: 'appendContent', tabId, messageId: 'r1', chunk: 'lo' });
@@ -102,12 +107,16 @@ describe('dispatch', () => {
     expect(afterChange).not.toHaveBeenCalled();
   });
 
-  it('the end of a reply writes its text at once', () => {
+  it('the end of a reply writes its text before the task ends, once with the changes beside it', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const tabId = s.snap.state.activeTabId;
+    const write = vi.spyOn(Storage.prototype, 'setItem');
     dispatch(s, { type: 'addMessage', tabId, message: createMessage('r1', 'assistant', '', NOW, false) });
     dispatch(s, { type: 'appendContent', tabId, messageId: 'r1', chunk: 'All of it' });
     dispatch(s, { type: 'completeMessage', tabId, messageId: 'r1' });
+    await taskEnd();
+    // One write for the three changes: a long conversation's write is a long task's worth.
+    expect(write.mock.calls.filter(([key]) => key === keys.conversations)).toHaveLength(1);
     expect(JSON.parse(localStorage.getItem(keys.conversations)!)[tabId][0]).toMatchObject({ content: 'All of it', complete: true });
     expect(s.saveTimer).toBeUndefined();
   });

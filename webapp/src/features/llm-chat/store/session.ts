@@ -11,7 +11,7 @@ import type { ChatConnection } from '../api/connect';
 import { newId } from '../ids';
 import { chatReducer, freshChatState, type ChatAction } from '../state/chat-state';
 import type { ChatMessage, ChatState, ChatTab } from '../state/types';
-import { loadChatState, saveNow, saveSoon } from './save';
+import { loadChatState, saveSoon, saveThisTask } from './save';
 
 export interface ChatSnapshot {
   /** The account this chat belongs to; null when nobody is signed in. */
@@ -52,6 +52,8 @@ export interface Session {
   readonly summaryTimers: Map<string, { tabId: string; timer: ReturnType<typeof setTimeout> }>;
   autoConnectTimer: ReturnType<typeof setTimeout> | undefined;
   saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A write is queued for the end of this task (save.ts saveThisTask). */
+  saveQueued: boolean;
   /** Tab id → its conversation being made on the server. */
   readonly creating: Map<string, Promise<string | null>>;
   /** Conversation ids made or reopened in this session: kept as tabs even when a listing missed them. */
@@ -94,6 +96,7 @@ export function createSession(userId: string, hooks: SessionHooks): Session {
     summaryTimers: new Map(),
     autoConnectTimer: undefined,
     saveTimer: undefined,
+    saveQueued: false,
     creating: new Map(),
     madeHere: new Set(),
     closedHere: new Set(),
@@ -130,16 +133,16 @@ export function setSnap(s: Session, patch: Partial<ChatSnapshot>): void {
   s.hooks.emit();
 }
 
-/** Applies a reducer action and saves: streamed text batched, anything else at once. */
+/** Applies a reducer action and saves: streamed text batched, anything else before this task ends. */
 export function dispatch(s: Session, action: ChatAction): void {
   if (s.ended) return;
   const state = chatReducer(s.snap.state, action);
   if (state === s.snap.state) return;
   setSnap(s, { state });
   if (action.type === 'appendContent') {
-    saveSoon(s); // streamed text: batched, and written at once when the reply ends
+    saveSoon(s); // streamed text: batched, and written as any other change when the reply ends
   } else {
-    saveNow(s);
+    saveThisTask(s);
     s.hooks.afterChange(s);
   }
 }

@@ -42,6 +42,7 @@ describe('newTab and selectTab', () => {
     expect(tabIds()).toEqual([first, id]);
     expect(s.snap.state.activeTabId).toBe(id);
     expect(s.snap.state.tabs[1].title).toBe('Chat 2');
+    await Promise.resolve(); // written before the task ends
     expect(localStorage.getItem(chatStorageKeys(ADA.id).activeTab)).toBe(id);
     expect(api.callsTo('POST', '/api/v1/chat/conversations').map((c) => c.body)).toEqual([{ title: 'Chat 2', provider: 'openai', model: 'gpt-4o-mini' }]);
     await vi.waitFor(() => expect(findTab(s, id)?.conversationId).toBe(convs.all[0].id));

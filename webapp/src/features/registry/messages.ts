@@ -53,6 +53,7 @@ export function disconnectFailedMessage(server: string, reason: string): string 
 }
 
 /** '{n} servers found' (SPEC §2). */
-export function countMessage(n: number): string {
-  return `${n} servers found`;
+/** SPEC's '{n} servers found'; "24+ servers found" while a search's total is unknown. */
+export function countMessage(n: number, exact = true): string {
+  return `${Math.max(0, n).toLocaleString('en-US')}${exact ? '' : '+'} servers found`;
 }

@@ -61,15 +61,21 @@ const OLD = server({ id: 'old', name: 'Zed Old', model_type: 'code', is_active: 
 const CATALOGUE = [EVERYTHING, STRIPE, NOTION, GITHUB, OLD];
 
 /** The backend as the contract describes it, with state the tests can change. */
-function serveRegistry(opts: { servers?: McpServer[]; details?: Record<string, McpServerDetail>; connections?: McpConnection[] } = {}) {
+function serveRegistry(
+  opts: { servers?: McpServer[]; details?: Record<string, McpServerDetail>; connections?: McpConnection[]; pageSize?: number; countExact?: boolean } = {},
+) {
   const state = { servers: opts.servers ?? CATALOGUE, connections: opts.connections ?? ([] as McpConnection[]) };
   api.route('GET /api/v1/mcp-servers/', ({ url }) => {
     const type = url.searchParams.get('model_type');
     const q = url.searchParams.get('search')?.toLowerCase();
-    return jsonResponse(
-      200,
-      state.servers.filter((s) => (!type || s.model_type === type) && (!q || s.name.toLowerCase().includes(q) || s.description.toLowerCase().includes(q))),
-    );
+    const found = state.servers.filter((s) => (!type || s.model_type === type) && (!q || s.name.toLowerCase().includes(q) || s.description.toLowerCase().includes(q)));
+    // A page at a time, the cursor the index of the page's first server.
+    const size = opts.pageSize ?? 24;
+    const from = Number(url.searchParams.get('cursor') ?? '0');
+    const items = found.slice(from, from + size);
+    const next = from + size < found.length ? String(from + size) : null;
+    const exact = opts.countExact ?? true;
+    return jsonResponse(200, { items, next_cursor: next, count: exact ? found.length : from + items.length, count_exact: exact || next === null });
   });
   for (const s of state.servers) {
     const d = opts.details?.[s.id] ?? detail(s);
@@ -102,7 +108,7 @@ describe('RegistryPage: listing', () => {
     serveRegistry();
     api.route('GET /api/v1/mcp-servers/', async () => {
       await gate.promise;
-      return jsonResponse(200, CATALOGUE);
+      return jsonResponse(200, { items: CATALOGUE, next_cursor: null, count: CATALOGUE.length, count_exact: true });
     });
     renderApp('/registry');
     expect(await screen.findByRole('heading', { level: 1, name: 'MCP Server Registry' })).toBeInTheDocument();
@@ -112,14 +118,31 @@ describe('RegistryPage: listing', () => {
     gate.resolve();
     expect(await screen.findByTestId('server-count')).toHaveTextContent('5 servers found');
     expect(screen.queryByTestId('server-card-skeleton')).not.toBeInTheDocument();
-    // Active first, working before needing sign-in before down, then by name; the inactive one last.
-    expect(screen.getAllByTestId('server-card').map((c) => c.getAttribute('data-server-id'))).toEqual([
-      'local-everything',
-      'com.notion--mcp',
-      'com.stripe--mcp',
-      'io.github--github-mcp',
-      'old',
-    ]);
+    // In the server's order (it sorts by name; the card shows the health).
+    expect(screen.getAllByTestId('server-card').map((c) => c.getAttribute('data-server-id'))).toEqual(CATALOGUE.map((s) => s.id));
+  });
+
+  it('reads the list a page at a time with Load more, each server once, the count exact', async () => {
+    startSignedOut();
+    serveRegistry({ pageSize: 2 });
+    renderApp('/registry');
+    expect(await screen.findByTestId('server-count')).toHaveTextContent('5 servers found');
+    expect(screen.getAllByTestId('server-card')).toHaveLength(2);
+    await userEvent.click(screen.getByRole('button', { name: 'Load more servers' }));
+    await waitFor(() => expect(screen.getAllByTestId('server-card')).toHaveLength(4));
+    await userEvent.click(screen.getByRole('button', { name: 'Load more servers' }));
+    await waitFor(() => expect(screen.getAllByTestId('server-card').map((c) => c.getAttribute('data-server-id'))).toEqual(CATALOGUE.map((s) => s.id)));
+    expect(screen.queryByRole('button', { name: 'Load more servers' })).not.toBeInTheDocument();
+    expect(listCalls().map((c) => new URLSearchParams(c.search).get('cursor'))).toEqual([null, '2', '4']);
+  });
+
+  it('says "at least" while a search\'s total is unknown, exact on its last page', async () => {
+    startSignedOut();
+    serveRegistry({ pageSize: 3, countExact: false });
+    renderApp('/registry');
+    expect(await screen.findByTestId('server-count')).toHaveTextContent('3+ servers found');
+    await userEvent.click(screen.getByRole('button', { name: 'Load more servers' }));
+    await waitFor(() => expect(screen.getByTestId('server-count')).toHaveTextContent('5 servers found'));
   });
 
   it('shows every element of a card, with readable status text', async () => {
@@ -171,19 +194,24 @@ describe('RegistryPage: listing', () => {
     renderApp('/registry');
     await findCard('local-everything');
     const select = screen.getByLabelText('Model type');
+    // The known types (the list comes a page at a time, so not all of its types are known).
     expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual([
       'All Models',
+      '☁️ Cloud',
       '💻 Code',
+      '📊 Data',
+      '📚 Documentation',
       '💳 Payments',
       '🗂️ Productivity',
       '🧪 Reference',
+      '🔎 Search',
     ]);
     await userEvent.selectOptions(select, 'code');
     await waitFor(() => expect(screen.getByTestId('server-count')).toHaveTextContent('2 servers found'));
     expect(screen.getAllByTestId('server-card').map((c) => c.getAttribute('data-server-id'))).toEqual(['io.github--github-mcp', 'old']);
     await waitFor(() => expect(listCalls().some((c) => c.search === '?model_type=code')).toBe(true));
     // The options still list every type while one is chosen.
-    expect(within(select).getAllByRole('option')).toHaveLength(5);
+    expect(within(select).getAllByRole('option')).toHaveLength(9);
     await userEvent.selectOptions(select, '');
     await waitFor(() => expect(screen.getByTestId('server-count')).toHaveTextContent('5 servers found'));
   });

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { SelectField, TextField } from '@aws-amplify/ui-react';
 import { ListingCatalogue, ListingFilters, ListingResults, SEARCH_DEBOUNCE_MS, VisitorNotice } from '../../../components/listing/listing';
+import { LoadMore } from '../../../components/listing/load-more';
 import { Page } from '../../../components/page';
 import { COPY_TOAST_MS, toast } from '../../../components/notifications/notification-store';
 import { errorMessage } from '../../../lib/api-client';
@@ -10,10 +11,9 @@ import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useAuth } from '../../../lib/use-auth';
 import type { McpServer } from '../api/types';
 import { useMcpConnections } from '../../../lib/api/use-mcp-connections';
-import { useMcpServers } from '../api/use-mcp-servers';
-import { filterServers } from '../filter-servers';
+import { useMcpServerPages } from '../api/use-mcp-servers';
 import { connectedMessage, connectFailedMessage, countMessage, MESSAGES } from '../messages';
-import { distinctModelTypes, modelTypeEmoji, modelTypeLabel } from '../model-types';
+import { distinctModelTypes, MODEL_TYPE_EMOJI, modelTypeEmoji, modelTypeLabel } from '../model-types';
 import { useNow } from '../use-now';
 import { readSignInReturn, signInFailureMessage, withoutSignInReturn } from '../../../lib/mcp-sign-in-return';
 import { fetchSignInFailure } from '../api/sign-in-failure';
@@ -34,20 +34,23 @@ export default function RegistryPage() {
   const search = useDebouncedValue(searchInput.trim(), SEARCH_DEBOUNCE_MS);
   const [modelType, setModelType] = useState('');
 
-  // The whole catalogue gives the filter its options; the filtered query the
-  // cards. With no filter both are one request.
-  const catalogue = useMcpServers({});
-  const list = useMcpServers({ model_type: modelType, search });
+  // The server filters, searches, orders and counts; the page reads its
+  // pages one after the other (Load more).
+  const list = useMcpServerPages({ model_type: modelType, search });
   const connections = useMcpConnections();
 
   const [details, setDetails] = useState<McpServer | null>(null);
   const [connecting, setConnecting] = useState<McpServer | null>(null);
   const [signingIn, setSigningIn] = useState<{ server: McpServer; endpointUrl: string } | null>(null);
 
-  const modelTypes = distinctModelTypes([...catalogue.servers, ...list.servers, ...(modelType ? [{ model_type: modelType }] : [])]);
-  const servers = filterServers(list.data ?? [], { modelType, search });
-  const failed = list.error !== undefined;
-  const loading = !failed && list.data === undefined;
+  // The filter's options: the known types, those on the cards read, and
+  // the one chosen (the list is read a page at a time, so its types are
+  // not all known).
+  const known = Object.keys(MODEL_TYPE_EMOJI).map((t) => ({ model_type: t }));
+  const modelTypes = distinctModelTypes([...known, ...list.servers, ...(modelType ? [{ model_type: modelType }] : [])]);
+  const servers = list.servers;
+  const failed = list.error !== undefined && list.pages === undefined;
+  const loading = !failed && list.pages === undefined;
   const connectedServerIds = new Set(connections.connections.map((c) => c.server_id));
 
   // Back from a server's sign-in page (GET /api/v1/mcp-oauth/callback):
@@ -58,7 +61,7 @@ export default function RegistryPage() {
   // server's name only when its id is in the registry.
   const [params, setParams] = useSearchParams();
   const returnQuery = params.toString();
-  const catalogueLoaded = catalogue.data !== undefined || catalogue.error !== undefined;
+  const catalogueLoaded = list.pages !== undefined || list.error !== undefined;
   const { mutate: refreshConnections } = connections;
   const handledReturn = useRef('');
   useEffect(() => {
@@ -68,7 +71,10 @@ export default function RegistryPage() {
     const askDetail = back.kind === 'failed' && back.detailId !== '';
     if (askDetail && status === 'loading') return;
     handledReturn.current = returnQuery;
-    const name = catalogue.servers.find((s) => s.id === back.serverId)?.name || 'the server';
+    const name =
+      list.servers.find((s) => s.id === back.serverId)?.name ||
+      connections.connections.find((c) => c.server_id === back.serverId)?.server_name ||
+      'the server';
     setParams(withoutSignInReturn(current), { replace: true });
     if (back.kind === 'connected') {
       toast.success(connectedMessage(name));
@@ -79,7 +85,7 @@ export default function RegistryPage() {
       const detail = askDetail && signedIn ? await fetchSignInFailure(back.detailId) : null;
       toast.error(connectFailedMessage(name, detail ?? signInFailureMessage(back.code)));
     })();
-  }, [returnQuery, catalogueLoaded, catalogue.servers, setParams, refreshConnections, status, signedIn]);
+  }, [returnQuery, catalogueLoaded, list.servers, connections.connections, setParams, refreshConnections, status, signedIn]);
 
   const copy = async (server: McpServer) => {
     if (await copyToClipboard(server.endpoint_url)) toast.success(MESSAGES.copied, { duration: COPY_TOAST_MS });
@@ -110,7 +116,7 @@ export default function RegistryPage() {
         <VisitorNotice testId="registry-visitor-notice" lead="Browse freely." returnTo="/registry" purpose="to connect to a server." />
       ) : null}
 
-      {signedIn ? <MyConnections now={now} onSignInAgain={(server, endpointUrl) => setSigningIn({ server, endpointUrl })} servers={catalogue.servers} /> : null}
+      {signedIn ? <MyConnections now={now} onSignInAgain={(server, endpointUrl) => setSigningIn({ server, endpointUrl })} servers={list.servers} /> : null}
 
       <ListingCatalogue heading="Servers">
         <ListingFilters label="Filter servers">
@@ -137,7 +143,7 @@ export default function RegistryPage() {
           loading={loading}
           loadingLabel="Loading servers"
           skeleton={<ServerCardSkeleton />}
-          countText={countMessage(servers.length)}
+          countText={countMessage(list.count, list.exact)}
           countTestId="server-count"
           empty={
             servers.length === 0
@@ -146,6 +152,17 @@ export default function RegistryPage() {
           }
           busy={list.isPrevious}
           cardMinWidth={320}
+          more={
+            list.hasMore || (list.error !== undefined && list.pages !== undefined) ? (
+              <LoadMore
+                label="Load more servers"
+                onLoadMore={list.error !== undefined ? () => void list.mutate() : list.loadMore}
+                loading={list.loadingMore}
+                pages={list.pages?.length ?? 0}
+                error={list.error !== undefined ? errorMessage(list.error, 'Could not load more servers.') : null}
+              />
+            ) : null
+          }
         >
           {servers.map((s) => (
             <ServerCard

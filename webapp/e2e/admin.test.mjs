@@ -145,7 +145,7 @@ describe('admin area', () => {
     const admin = await stack.newPage();
     await signInAdmin(admin);
     // The local reference server the devserver runs: a real MCP server to add again under another name.
-    const servers = await (await admin.request.get('/api/v1/mcp-servers/')).json();
+    const { items: servers } = await (await admin.request.get(`/api/v1/mcp-servers/?${new URLSearchParams({ search: 'local reference server' })}`)).json();
     const reference = servers.find((s) => /local reference server/i.test(s.name));
     assert.ok(reference, `no local reference server in ${JSON.stringify(servers.map((s) => s.name))}`);
     const detail = await (await admin.request.get(`/api/v1/mcp-servers/${reference.id}`)).json();
@@ -169,7 +169,7 @@ describe('admin area', () => {
     await admin.getByRole('dialog').getByText(/^up$/i).first().waitFor();
 
     // Users see it in the registry.
-    const listed = await (await admin.request.get('/api/v1/mcp-servers/')).json();
+    const { items: listed } = await (await admin.request.get(`/api/v1/mcp-servers/?${new URLSearchParams({ search: name })}`)).json();
     assert.ok(listed.some((s) => s.name === name), 'the new server is listed to users');
     await admin.context().close();
   });

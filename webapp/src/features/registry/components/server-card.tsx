@@ -60,7 +60,8 @@ export function ServerCard({ server, now, connected, onCopy, onDetails, onConnec
       </code>
       <FeatureChips features={server.supported_features} />
       <p className="server-card__health" data-testid="server-health">
-        <span>{checkedLabel(server.health.checked_at, now)}</span>
+        {/* The list's cards carry no probe time (it moves at every probe); the details show it. */}
+        {server.health.checked_at || server.health.status === 'unknown' ? <span>{checkedLabel(server.health.checked_at, now)}</span> : null}
         {knowsTools(server) ? <span>{toolsCountLabel(server.health.tools_count)}</span> : null}
         {latency ? <span>{latency}</span> : null}
       </p>

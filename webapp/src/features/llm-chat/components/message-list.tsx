@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type HTMLAttributes, type ReactNode, type RefObject, type UIEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type HTMLAttributes, type KeyboardEvent, type ReactNode, type RefObject, type UIEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Markdown } from '../../../components/markdown';
 import type { ApprovalDecision } from '../api/chat-stream';
@@ -302,8 +302,22 @@ function WindowedMessages({ messages, scroller, toEnd, scrollerProps, legacy, fo
     virtualizer.scrollToEnd(); // each tab opens at its newest message
   }, [virtualizer]);
 
+  // Home, End and the page keys go to a message through the virtualizer: the browser's own
+  // animated scroll stops short when a message measured on the way makes it correct the position.
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const el = e.currentTarget;
+    if (e.target !== el || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    const page = Math.max(el.clientHeight - 40, 40);
+    if (e.key === 'Home') virtualizer.scrollToIndex(0, { align: 'start' });
+    else if (e.key === 'End') virtualizer.scrollToEnd();
+    else if (e.key === 'PageUp') el.scrollTop -= page;
+    else if (e.key === 'PageDown') el.scrollTop += page;
+    else return;
+    e.preventDefault();
+  };
+
   return (
-    <div ref={scroller as RefObject<HTMLDivElement>} {...scrollerProps} className="chat-messages chat-messages--windowed">
+    <div ref={scroller as RefObject<HTMLDivElement>} {...scrollerProps} className="chat-messages chat-messages--windowed" onKeyDown={onKeyDown}>
       <div className="chat-messages__list" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((v) => (
           <div

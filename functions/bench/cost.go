@@ -347,7 +347,7 @@ func costDoc(f *capacityFigures, units map[string]unitCost, fixed fixedLoad, bil
 	p("| service | price | page |")
 	p("|---|---|---|")
 	p("| Lambda (Arm) | $%.10f per GB-second, $%.2f per million requests | https://aws.amazon.com/lambda/pricing/ |", priceLambdaGBSecond, priceLambdaMillionCalls)
-	p("| API Gateway (REST) | $%.2f per million requests | https://aws.amazon.com/api-gateway/pricing/ |", priceAPIGatewayMillion)
+	p("| API Gateway (REST) | $%.2f per million requests (a streamed chat reply counted as one: check the streaming terms) | https://aws.amazon.com/api-gateway/pricing/ |", priceAPIGatewayMillion)
 	p("| DynamoDB on-demand | $%.3f per million writes, $%.3f per million reads, $%.2f per GB-month, $%.2f per GB-month of point-in-time recovery | https://aws.amazon.com/dynamodb/pricing/on-demand/ |",
 		priceDynamoMillionWrites, priceDynamoMillionReads, priceDynamoGBMonth, priceDynamoPITRGBMonth)
 	p("| CloudFront | $%.3f per GB out, $%.4f per 10,000 HTTPS requests, $%.2f per million function invocations | https://aws.amazon.com/cloudfront/pricing/ |",

@@ -39,7 +39,7 @@ const (
 	chatLengthLong      = 1000
 	chatLengthShort     = 10
 	chatLengthOpenRuns  = 7
-	chatLengthStreams   = 3
+	chatLengthStreams   = 5
 	chatLengthOpenRatio = 2.0  // docs/benchmarks.md
 	chatLengthTaskMS    = 50.0 // the Long Tasks API's own threshold
 	// chatLengthChunks at chatLengthGap: 100 chunks a second for 3 s.

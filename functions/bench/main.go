@@ -95,7 +95,7 @@ func main() {
 			b.run(ctx, "init", 5*time.Minute, b.lambdaInit)
 			b.run(ctx, "lcp", partTimeout, b.lcp)
 			b.run(ctx, "mcpapp", partTimeout, b.mcpApp)
-			// Seeding 1,000 messages, 14 opens and 6 streams of 3 s.
+			// Seeding 1,000 messages, 14 opens and 10 streams of 3 s.
 			b.run(ctx, "chatlength", 2*time.Minute, b.chatLength)
 			// Three runs of each of three pages, about 20 s a run.
 			b.run(ctx, "lighthouse", 6*time.Minute, b.lighthouse)

@@ -229,9 +229,9 @@ var wantTable = map[string]map[string]string{
 	// lease that keeps an admin); GSI2: the orders and accounts listings.
 	"admin": {
 		"GetItem":      "CATALOG EMAIL#* MCP#* MCPSYNC ORDER#* PROMPT#* THROTTLE#* USER#*",
-		"PutItem":      "ADMINRIGHTS AUDIT CATALOG LINK#* MCP#* MCPSYNC PLIST#* PROMPT#* PTOK#* USER#*",
-		"UpdateItem":   "AUDIT CATALOG MCP#* ORDER#* PLIST#* PROMPT#* PTOK#* USER#*",
-		"DeleteItem":   "ADMINRIGHTS AUDIT CATALOG MCP#* PLIST#* PROMPT#* PTOK#* THROTTLE#* USER#*",
+		"PutItem":      "ADMINRIGHTS AUDIT CATALOG LINK#* MCP#* MCPSYNC PLIST#* PROMPT#* PTOK#* RLIST#* RTOK#* USER#*",
+		"UpdateItem":   "AUDIT CATALOG MCP#* ORDER#* PLIST#* PROMPT#* PTOK#* RLIST#* RTOK#* USER#*",
+		"DeleteItem":   "ADMINRIGHTS AUDIT CATALOG MCP#* PLIST#* PROMPT#* PTOK#* RLIST#* RTOK#* THROTTLE#* USER#*",
 		"Query":        "AUDIT CATALOG MCP#* ORDER#* PROMPT#* USER#*",
 		"index:Query":  "CATALOG MCPSERVERS USER#*",
 		"index2:Query": "ORDERS USERS",
@@ -280,11 +280,11 @@ var wantTable = map[string]map[string]string{
 	},
 	"mcp": {
 		"GetItem":      "MCP#* OAUTHCLIENT#* THROTTLE#* USER#*",
-		"BatchGetItem": "MCP#* USER#*", // a connect's session and registry entry
+		"BatchGetItem": "MCP#* RLIST#* RTOK#* USER#*", // a connect's session and registry entry; the registry list's counts
 		"PutItem":      "OAUTHCLIENT#* THROTTLE#* USER#*",
 		"UpdateItem":   "MCP#* THROTTLE#* USER#*", // an operator client's authorization server, recorded at its first sign-in
 		"DeleteItem":   "USER#*",
-		"Query":        "USER#*",
+		"Query":        "RLIST#* RTOK#* USER#*", // RLIST#, RTOK#: the registry list's pages
 		"index:Query":  "MCPSERVERS",
 	},
 	"chat": {
@@ -296,9 +296,9 @@ var wantTable = map[string]map[string]string{
 	},
 	"mcp-jobs": {
 		"GetItem":     "MCPSYNC",
-		"PutItem":     "MCP#* MCPSYNC", // a probe kept in the server's history
-		"UpdateItem":  "MCP#*",
-		"DeleteItem":  "MCP#*",
+		"PutItem":     "MCP#* MCPSYNC RLIST#* RTOK#*", // a probe kept in the server's history; the registry list's cards and counts
+		"UpdateItem":  "MCP#* RLIST#* RTOK#*",
+		"DeleteItem":  "MCP#* RLIST#* RTOK#*",
 		"Query":       "MCP#*",
 		"index:Query": "MCPSERVERS",
 	},

@@ -201,14 +201,17 @@ func (r *reply) askHeld(run *callRun, call toolCallView, q *sdk.ElicitParams, co
 			closeIt()
 			return nil, context.Cause(run.ctx)
 		}
+		_, claimsBefore := r.asks.answering(hash)
 		e, err := r.st.GetElicitation(ctx, r.uid, hash)
 		if err != nil {
 			slog.WarnContext(ctx, "elicitation not read", "err", err)
 			continue
 		}
 		// An answer this instance is still confirming (its session checked
-		// beside its write) comes through wake, or is taken back.
-		if e.Answered() && !r.asks.answering(hash) {
+		// beside its write) comes through wake, or is taken back: one read
+		// while a claim came and went may show an answer taken back since.
+		claimed, claimsAfter := r.asks.answering(hash)
+		if e.Answered() && !claimed && claimsBefore == claimsAfter {
 			res := &sdk.ElicitResult{Action: e.Action}
 			if len(e.Content) > 0 {
 				_ = json.Unmarshal(e.Content, &res.Content)
@@ -240,6 +243,9 @@ type askWaiter struct {
 	// claimed: an answer given here is being written and its session
 	// checked; the call takes it from ch only (or it is taken back).
 	claimed bool
+	// claims counts the claims made: a read of the table that a claim
+	// began during may hold an answer since taken back.
+	claims int
 }
 
 func (w *askWaiters) wait(uid, hash string, request []byte) (<-chan *sdk.ElicitResult, func()) {
@@ -270,6 +276,7 @@ func (w *askWaiters) claim(uid, hash string) ([]byte, bool) {
 		return nil, false
 	}
 	aw.claimed = true
+	aw.claims++
 	return aw.request, true
 }
 
@@ -282,11 +289,16 @@ func (w *askWaiters) unclaim(hash string) {
 	}
 }
 
-func (w *askWaiters) answering(hash string) bool {
+// answering reports whether an answer given here is being confirmed, and
+// how many claims were made so far.
+func (w *askWaiters) answering(hash string) (bool, int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	aw, ok := w.m[hash]
-	return ok && aw.claimed
+	if !ok {
+		return false, 0
+	}
+	return aw.claimed, aw.claims
 }
 
 func (w *askWaiters) wake(hash string, res *sdk.ElicitResult) {

@@ -319,9 +319,20 @@ func costDoc(f *capacityFigures, units map[string]unitCost, fixed fixedLoad, bil
 	p("kept conversations (each kept message about %.1f KB: its reply as measured and %d KB beside it).", float64(f.keptBytes+keptMessageExtraBytes)/1024, keptMessageExtraBytes>>10)
 	p("")
 	top := bills[len(bills)-1]
-	p("Where the money goes: at %s users Lambda is %.0f%% of the bill, nearly all of it the chat function billed", usersLabel(costUsers[len(costUsers)-1]), 100*top["Lambda"]/top.total())
-	p("while the model streams its reply (%s-token replies at %d tokens a second: %.0f s at 1 GB each); DynamoDB is %.0f%%,", grouped(replyTokens), replyTokensPerSecond, float64(replyTokens)/replyTokensPerSecond, 100*top["DynamoDB"]/top.total())
-	p("most of it the kept replies' saves, each writing the whole reply so far (docs/benchmarks.md, the kept reply's row).")
+	users := costUsers[len(costUsers)-1]
+	stored, keptWrites := 0.0, 0.0
+	for _, a := range productUsage.actions {
+		stored += units[a.key].storedBytes * a.perUser * users * productUsage.storageMonths
+		if a.key == "kept" {
+			keptWrites = units[a.key].write * a.perUser * users / 1e6 * priceDynamoMillionWrites
+		}
+	}
+	storage := (fixed.baseBytes + stored) / gib * (priceDynamoGBMonth + priceDynamoPITRGBMonth)
+	p("Where the money goes: at %s Lambda is %.0f%% of the bill, nearly all of it the chat function billed while", usersLabel(users), 100*top["Lambda"]/top.total())
+	p("the model streams its reply (%s-token replies at %d tokens a second: %.0f s at 1 GB each). DynamoDB is %.0f%%: %s",
+		grouped(replyTokens), replyTokensPerSecond, float64(replyTokens)/replyTokensPerSecond, 100*top["DynamoDB"]/top.total(), dollars(storage))
+	p("of it storage (%.0f GB of kept conversations with point-in-time recovery), %s the kept replies' writes, each save", stored/gib, dollars(keptWrites))
+	p("writing the whole reply so far (docs/benchmarks.md, the kept reply's row).")
 	p("")
 	p("## Measured units per action (this run)")
 	p("")

@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { completed, noHorizontalScroll, noSeriousViolations, send } from './chat-page.mjs';
+import { completed, lastReplyPosition, noHorizontalScroll, noSeriousViolations, send } from './chat-page.mjs';
 import { LOCAL_ID, connectByApi, localServer, signIn } from './local-everything.mjs';
 import { startStack } from './stack.mjs';
 
@@ -105,15 +105,11 @@ describe('MCP Apps in chat', () => {
     assert.equal(await ask.count(), 0, 'the approval card is gone once decided');
 
     // A follow-up message goes to the message box, never sent by itself.
-    const replies = await page.getByTestId('messages').locator('[data-testid="message"][data-role="assistant"]').count();
+    const replies = await lastReplyPosition(page);
     await inner.getByRole('button', { name: 'Send Message' }).click();
     const box = page.getByLabel('Message', { exact: true });
     await stack.until('the view\'s message in the box', async () => (await box.inputValue()).trim() !== '');
-    assert.equal(
-      await page.getByTestId('messages').locator('[data-testid="message"][data-role="assistant"]').count(),
-      replies,
-      'nothing was sent',
-    );
+    assert.equal(await lastReplyPosition(page), replies, 'nothing was sent');
 
     // A link opens only on a click, in a new tab.
     await inner.getByRole('button', { name: 'Open Link' }).click();

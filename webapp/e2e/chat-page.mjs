@@ -6,15 +6,24 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 export const lastReply = (page) => page.getByTestId('messages').locator('[data-testid="message"][data-role="assistant"]').last();
-const replyCount = (page) => page.getByTestId('messages').locator('[data-testid="message"][data-role="assistant"]').count();
+/**
+ * The newest reply's place in the conversation (0 before any): only a window
+ * of a long conversation is in the page, so counting the replies rendered
+ * stops growing once earlier ones leave it.
+ */
+export const lastReplyPosition = (page) =>
+  page.evaluate(() => {
+    const m = [...document.querySelectorAll('[data-testid="messages"] [data-testid="message"][data-role="assistant"]')].pop();
+    return m ? Number(m.getAttribute('aria-posinset')) : 0;
+  });
 
 /** Sends text from the composer and waits for its reply to appear; returns it. */
 export async function send(stack, page, text) {
-  const before = await replyCount(page);
+  const before = await lastReplyPosition(page);
   const input = page.getByLabel('Message', { exact: true });
   await input.fill(text);
   await input.press('Enter');
-  await stack.until(`the reply to "${text}" to start`, async () => (await replyCount(page)) > before, { every: 50 });
+  await stack.until(`the reply to "${text}" to start`, async () => (await lastReplyPosition(page)) > before, { every: 50 });
   return lastReply(page);
 }
 

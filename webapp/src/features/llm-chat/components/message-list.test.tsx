@@ -68,6 +68,10 @@ describe('a long conversation', () => {
     expect(messages.length).toBeLessThan(40);
     expect(messages[messages.length - 1]).toHaveTextContent('Answer 999 with code');
     expect(screen.queryByText('Question 0')).toBeNull();
+    // Each says where it is in the whole conversation, not in the window.
+    expect(messages[messages.length - 1]).toHaveAttribute('aria-posinset', '1000');
+    expect(messages[0]).toHaveAttribute('aria-posinset', String(1001 - messages.length));
+    for (const m of messages) expect(m).toHaveAttribute('aria-setsize', '1000');
     // The conversation is still one log, reachable by keyboard to scroll it.
     const log = screen.getByRole('log', { name: 'Conversation' });
     expect(log).toHaveAttribute('tabindex', '0');

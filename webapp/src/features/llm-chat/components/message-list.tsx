@@ -19,6 +19,9 @@ export const AT_BOTTOM_PX = 64;
 
 interface MessageItemProps {
   message: ChatMessage;
+  /** Its place in the conversation (from 1) and the conversation's length: with only a window of messages in the page, they tell a screen reader (and a test) where it is. */
+  position: number;
+  total: number;
   assistantName: string;
   summarizing: boolean;
   /** A message or a decision is on its way in this tab (approval buttons wait). */
@@ -68,7 +71,7 @@ function excerptOf(message: ChatMessage): string {
   return displayText(message.content, message.role).slice(0, 400);
 }
 
-export const MessageItem = memo(function MessageItem({ message, assistantName, summarizing, busy, onViewFull, onShowLess, onOpenMenu, onDecision, onRetry }: MessageItemProps) {
+export const MessageItem = memo(function MessageItem({ message, position, total, assistantName, summarizing, busy, onViewFull, onShowLess, onOpenMenu, onDecision, onRetry }: MessageItemProps) {
   const { role, complete } = message;
   const long = isLongMessage(message);
   const collapsed = long && !message.showFull;
@@ -147,6 +150,8 @@ export const MessageItem = memo(function MessageItem({ message, assistantName, s
       data-role={role}
       data-complete={String(complete)}
       data-paused={paused || undefined}
+      aria-posinset={position}
+      aria-setsize={total}
       aria-label={role === 'user' ? 'You' : assistantName}
       aria-busy={streaming || undefined}
     >
@@ -412,6 +417,8 @@ export function MessageList({ messages, providerLabel, model, connecting, summar
     <MessageItem
       key={m.id}
       message={m}
+      position={i + 1}
+      total={messages.length}
       assistantName={providerLabel}
       summarizing={summarizing.has(m.id)}
       // Only a paused reply's card waits on it: the other messages need not render again when it changes.

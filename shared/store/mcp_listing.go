@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"hash/fnv"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"log/slog"
 	"maps"
 	"slices"
@@ -53,8 +53,8 @@ const (
 	mcpListingFormat = 1
 )
 
-func regListTypePK(mt string) string  { return regListTypePre + mt }
-func regTokenPK(word string) string   { return regTokenPre + word }
+func regListTypePK(mt string) string { return regListTypePre + mt }
+func regTokenPK(word string) string  { return regTokenPre + word }
 func regListSK(display, sid string) string {
 	return regListSKPre + mcpServersGSI1SK(display, sid)
 }

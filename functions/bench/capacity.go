@@ -394,7 +394,7 @@ func (b *bench) capacity(ctx context.Context) error {
 	}
 	figures.keptBytes = keptSize
 	if keptSize > 0 {
-		b.note("capacity: the kept reply's final stored size is %d bytes (its items as DynamoDB sizes them); it was saved at its first text, every %.0f s and at its end, each save writing the whole reply so far",
+		b.note("capacity: the kept reply's final stored size is %d bytes (its items as DynamoDB sizes them); it was saved at its first text, every %.0f s and at its end, each save appending what came since the last (whole write units, the rest with the next) and its state written only when it changed",
 			keptSize, chat.SaveEvery.Seconds())
 	}
 	b.note("capacity: the local engine counts a write's units on the table only; DynamoDB also charges each index an item is in (prompts' and registry entries' GSI1, orders' and accounts' GSI2), so writes to those items cost more there")
@@ -537,84 +537,14 @@ func keptReplySize(ctx context.Context, st *store.Store, uid, cid string) (int, 
 	if reply == nil {
 		return 0, errors.New("no reply stored")
 	}
-	size := itemSize(reply)
+	size := store.ItemSize(reply)
 	head := str(reply, "SK") + "#"
 	for _, it := range items {
 		if strings.HasPrefix(str(it, "SK"), head) {
-			size += itemSize(it)
+			size += store.ItemSize(it)
 		}
 	}
 	return size, nil
-}
-
-// itemSize is an item's size by DynamoDB's rules (the item size page of
-// its developer guide): each attribute's name and value; a string or
-// binary its bytes, a number about one byte per two significant digits
-// plus one, a boolean or null one, a list or map 3 bytes plus one per
-// element and its elements (a map's with their names).
-func itemSize(item map[string]types.AttributeValue) int {
-	n := 0
-	for name, v := range item {
-		n += len(name) + valueSize(v)
-	}
-	return n
-}
-
-func valueSize(v types.AttributeValue) int {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return len(v.Value)
-	case *types.AttributeValueMemberN:
-		return numberSize(v.Value)
-	case *types.AttributeValueMemberB:
-		return len(v.Value)
-	case *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
-		return 1
-	case *types.AttributeValueMemberSS:
-		n := 0
-		for _, s := range v.Value {
-			n += len(s)
-		}
-		return n
-	case *types.AttributeValueMemberNS:
-		n := 0
-		for _, s := range v.Value {
-			n += numberSize(s)
-		}
-		return n
-	case *types.AttributeValueMemberBS:
-		n := 0
-		for _, b := range v.Value {
-			n += len(b)
-		}
-		return n
-	case *types.AttributeValueMemberL:
-		n := 3
-		for _, e := range v.Value {
-			n += 1 + valueSize(e)
-		}
-		return n
-	case *types.AttributeValueMemberM:
-		n := 3
-		for k, e := range v.Value {
-			n += 1 + len(k) + valueSize(e)
-		}
-		return n
-	}
-	return 0
-}
-
-// numberSize is a number's stored size: its significant digits (leading
-// and trailing zeros dropped), two a byte, plus one byte.
-func numberSize(s string) int {
-	digits := strings.Map(func(r rune) rune {
-		if r >= '0' && r <= '9' {
-			return r
-		}
-		return -1
-	}, strings.SplitN(strings.ToLower(s), "e", 2)[0])
-	digits = strings.Trim(digits, "0")
-	return (len(digits)+1)/2 + 1
 }
 
 // capUpstream is a model speaking OpenAI's streaming wire format: "Write

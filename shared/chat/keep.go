@@ -228,9 +228,9 @@ type recorder struct {
 	next Sink
 	gone bool
 
-	st   *store.Store
 	uid  string
-	stop func() // ends the generation (Stop pressed, conversation deleted)
+	out  *store.ReplyWriter // appends each save's new text and frames
+	stop func()             // ends the generation (Stop pressed, conversation deleted)
 
 	mu         sync.Mutex
 	msg        domain.ConversationMessage // its Content is buf's, at each save
@@ -252,8 +252,8 @@ type recorder struct {
 // pause).
 func newRecorder(next Sink, st *store.Store, uid string, k *kept, now func() time.Time, stop func()) *recorder {
 	msg := k.reply
-	rec := &recorder{next: next, st: st, uid: uid, stop: stop, msg: msg, now: now, quit: make(chan struct{}), first: make(chan struct{}, 1),
-		ticker: time.NewTicker(SaveEvery), kept: k}
+	rec := &recorder{next: next, uid: uid, out: st.ReplyWriter(uid, msg), stop: stop, msg: msg, now: now, quit: make(chan struct{}),
+		first: make(chan struct{}, 1), ticker: time.NewTicker(SaveEvery), kept: k}
 	// A resumed reply was saved complete when it paused: it is saved as
 	// going on again at once, so a reload does not show the answered
 	// approval (or question) as the reply's end.
@@ -384,9 +384,10 @@ func (r *recorder) save(final bool) error {
 	}
 	r.saving.Lock()
 	defer r.saving.Unlock()
-	// Written at every tick, changed or not: the item's time tells a
+	// Saved at every tick, changed or not: the save's time tells a
 	// re-attaching reader that the reply is still being generated (a tool
-	// may run for a minute), and the write is what learns of a Stop.
+	// may run for a minute), and the save is what learns of a Stop. Each
+	// save writes only what came since the last (store.ReplyWriter).
 	r.mu.Lock()
 	m := r.msg
 	m.Content = r.buf.String()
@@ -396,9 +397,9 @@ func (r *recorder) save(final bool) error {
 	r.mu.Unlock()
 	var err error
 	if stopped {
-		err = r.st.FinishStoppedReply(context.Background(), r.uid, m)
+		err = r.out.FinishStopped(context.Background(), m)
 	} else {
-		err = r.st.SaveReply(context.Background(), r.uid, m)
+		err = r.out.Save(context.Background(), m)
 	}
 	switch {
 	case errors.Is(err, store.ErrStopRequested) && !stopped:
@@ -407,7 +408,7 @@ func (r *recorder) save(final bool) error {
 		r.mu.Unlock()
 		r.stop()
 		if final { // the generation ended as Stop came: keep what it had
-			return r.st.FinishStoppedReply(context.Background(), r.uid, m)
+			return r.out.FinishStopped(context.Background(), m)
 		}
 		return nil
 	case err != nil && !errors.Is(err, store.ErrStopRequested):

@@ -54,6 +54,9 @@ type ConversationMessage struct {
 	// Attachments are the resources the user attached to the message
 	// (user messages only): named, never their contents.
 	Attachments []MessageAttachment
+	// Parts is how many items the store appended the reply's saves in
+	// (store.ReplyWriter goes on from there after a pause).
+	Parts int
 }
 
 // MessageAttachment is a resource of one of the user's MCP servers that

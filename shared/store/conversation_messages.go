@@ -107,55 +107,6 @@ func (s *Store) DeleteMessages(ctx context.Context, uid, cid string, mids ...str
 	return nil
 }
 
-// SaveReply writes a reply's progress over its item (text, blocks, usage,
-// whether it is complete) unless its user stopped it or its conversation
-// or message was deleted: then ErrStopRequested, and nothing is written.
-func (s *Store) SaveReply(ctx context.Context, uid string, m domain.ConversationMessage) error {
-	return s.saveReply(ctx, uid, m, false)
-}
-
-// FinishStoppedReply writes the last state of a reply its user stopped
-// (what it had when Stop came); ErrStopRequested only when it is gone.
-func (s *Store) FinishStoppedReply(ctx context.Context, uid string, m domain.ConversationMessage) error {
-	m.StopRequested = true
-	return s.saveReply(ctx, uid, m, true)
-}
-
-func (s *Store) saveReply(ctx context.Context, uid string, m domain.ConversationMessage, stopped bool) error {
-	head, chunks := messageItems(uid, m)
-	av, err := attributevalue.MarshalMap(head)
-	if err != nil {
-		return fmt.Errorf("save reply: %w", err)
-	}
-	// The text past the head goes first: a reader sees the head's chunk
-	// count only once its chunks are there.
-	for _, c := range chunks {
-		if err := s.put(ctx, c); err != nil {
-			return fmt.Errorf("save reply: %w", err)
-		}
-	}
-	// The conversation's own item is not read here (one call per save): a
-	// deleted conversation's messages are deleted with it, so the
-	// message's existence stands for both.
-	in := &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: av, ConditionExpression: aws.String("attribute_exists(PK)")}
-	if !stopped {
-		in.ConditionExpression = aws.String("attribute_exists(PK) AND (attribute_not_exists(stop_requested) OR stop_requested = :no)")
-		in.ExpressionAttributeValues = map[string]types.AttributeValue{":no": &types.AttributeValueMemberBOOL{Value: false}}
-	}
-	_, err = s.db.PutItem(ctx, in)
-	if isConditionFailed(err) && len(chunks) > 0 {
-		var gone messageItem
-		if s.getItem(ctx, head.PK, head.SK, &gone) == ErrNotFound {
-			// The message is gone (its conversation deleted): the chunks
-			// just written belong to nothing.
-			for _, c := range chunks {
-				_, _ = s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.table), Key: key(c.PK, c.SK)})
-			}
-		}
-	}
-	return conditional("save reply", err, ErrStopRequested)
-}
-
 // RequestStop marks uid's reply mid in conversation cid as stopped (its
 // generating invocation ends at its next save); ErrNotFound if there is no
 // such message.
@@ -175,7 +126,7 @@ func (s *Store) RequestStop(ctx context.Context, uid, cid, mid string) error {
 
 // GetMessage answers one message of uid's conversation cid, its text whole.
 func (s *Store) GetMessage(ctx context.Context, uid, cid, mid string) (domain.ConversationMessage, error) {
-	if !keyFits(userPK(uid), convMessageChunkSK(cid, mid, 99)) {
+	if !keyFits(userPK(uid), convMessagePartSK(cid, mid, maxReplyParts)) {
 		return domain.ConversationMessage{}, fmt.Errorf("get message: %w", ErrNotFound)
 	}
 	msgs, err := s.queryMessages(ctx, uid, convMessageSK(cid, mid))
@@ -193,8 +144,9 @@ func (s *Store) ListMessages(ctx context.Context, uid, cid string) ([]domain.Con
 	return s.queryMessages(ctx, uid, convMessagesPrefix(cid))
 }
 
-// queryMessages reads the message and chunk items under prefix and joins
-// each message's text.
+// queryMessages reads the message, chunk and part items under prefix and
+// joins each message's text and tool frames; a reply's time is its latest
+// save's.
 func (s *Store) queryMessages(ctx context.Context, uid, prefix string) ([]domain.ConversationMessage, error) {
 	raw, err := queryItems(ctx, s, partitionQuery(userPK(uid), prefix), "list messages")
 	if err != nil {
@@ -202,10 +154,12 @@ func (s *Store) queryMessages(ctx context.Context, uid, prefix string) ([]domain
 	}
 	out := []domain.ConversationMessage{}
 	var head *messageItem
+	var msg domain.ConversationMessage
 	var text strings.Builder
 	flush := func() {
 		if head != nil {
-			out = append(out, head.domain(text.String()))
+			msg.Content = text.String()
+			out = append(out, msg)
 		}
 		head = nil
 	}
@@ -216,18 +170,39 @@ func (s *Store) queryMessages(ctx context.Context, uid, prefix string) ([]domain
 			if err := attributevalue.UnmarshalMap(item, &it); err != nil {
 				return nil, fmt.Errorf("list messages: %w", err)
 			}
-			head = &it
+			head, msg = &it, it.domain("")
 			text.Reset()
 			text.WriteString(it.Content)
+			continue
+		}
+		if head == nil {
+			continue
+		}
+		own := convMessageSK(head.ConversationID, head.ID) + "#"
+		if _, ok := item["at"]; ok {
+			var p replyPart
+			if err := attributevalue.UnmarshalMap(item, &p); err != nil {
+				return nil, fmt.Errorf("list messages: %w", err)
+			}
+			// Parts count from 1 without a gap (one left by a save that failed is not joined).
+			if p.SK != convMessagePartSK(head.ConversationID, head.ID, msg.Parts+1) {
+				continue
+			}
+			msg.Parts++
+			text.WriteString(p.Text)
+			for _, b := range p.Blocks {
+				msg.Blocks = append(msg.Blocks, domain.MessageBlock{At: b.At, Frame: []byte(b.Frame)})
+			}
+			msg.UpdatedAt = latest(msg.UpdatedAt, p.At)
 			continue
 		}
 		var c chunkItem
 		if err := attributevalue.UnmarshalMap(item, &c); err != nil {
 			return nil, fmt.Errorf("list messages: %w", err)
 		}
-		if head != nil && strings.HasPrefix(c.SK, convMessageSK(head.ConversationID, head.ID)+"#") {
+		if strings.HasPrefix(c.SK, own) {
 			n := 0
-			fmt.Sscanf(c.SK[len(convMessageSK(head.ConversationID, head.ID))+1:], "%d", &n)
+			fmt.Sscanf(c.SK[len(own):], "%d", &n)
 			if n <= head.Chunks { // a chunk left from a longer save is not part of the text
 				text.WriteString(c.Text)
 			}

@@ -40,12 +40,13 @@ func TestConversationLifecycle(t *testing.T) {
 		message("c1", "m1", domain.RoleUser, "Tides please"), message("c1", "m2", domain.RoleAssistant, "")), "add")
 
 	reply := message("c1", "m2", domain.RoleAssistant, "Tides are")
-	storetest.Must(t, st.SaveReply(ctx, "ann", reply), "save partial")
+	w := st.ReplyWriter("ann", message("c1", "m2", domain.RoleAssistant, ""))
+	storetest.Must(t, w.Save(ctx, reply), "save partial")
 	reply.Content += " the rise and fall of the sea."
 	reply.Complete = true
 	reply.Usage = &domain.MessageUsage{InputTokens: 3, OutputTokens: 9, Demo: true}
 	reply.Blocks = []domain.MessageBlock{{At: 9, Frame: json.RawMessage(`{"notice":"x"}`)}}
-	storetest.Must(t, st.SaveReply(ctx, "ann", reply), "save final")
+	storetest.Must(t, w.Save(ctx, reply), "save final")
 
 	msgs, err := st.ListMessages(ctx, "ann", "c1")
 	storetest.Must(t, err, "list")
@@ -92,56 +93,8 @@ func TestConversationLifecycle(t *testing.T) {
 		}
 	}
 	// The reply's generator finds it gone.
-	if err := st.SaveReply(ctx, "ann", reply); !errors.Is(err, store.ErrStopRequested) {
+	if err := w.Save(ctx, reply); !errors.Is(err, store.ErrStopRequested) {
 		t.Errorf("save after delete: %v, want ErrStopRequested", err)
-	}
-}
-
-// A reply's text up to 1 MB is kept whole across items, longer is cut on a
-// character boundary and marked; a shorter save drops the old chunks.
-func TestConversationLongReply(t *testing.T) {
-	t.Parallel()
-	st := storetest.New(t)
-	newConversation(t, st, "ann", "c1")
-	storetest.Must(t, addMessages(st, "ann", "c1", "", convAt, message("c1", "m1", domain.RoleAssistant, "")), "add")
-	long := strings.Repeat("é", 300_000) // 600 KB: head and chunks
-	m := message("c1", "m1", domain.RoleAssistant, long)
-	storetest.Must(t, st.SaveReply(ctx, "ann", m), "save long")
-	got, err := st.GetMessage(ctx, "ann", "c1", "m1")
-	if err != nil || got.Content != long || got.Truncated {
-		t.Fatalf("600 KB reply: %d bytes back, truncated %v, %v", len(got.Content), got.Truncated, err)
-	}
-	m.Content = strings.Repeat("ü", 700_000) // 1.4 MB: cut
-	storetest.Must(t, st.SaveReply(ctx, "ann", m), "save too long")
-	got, _ = st.GetMessage(ctx, "ann", "c1", "m1")
-	if !got.Truncated || len(got.Content) > store.MaxMessageText || len(got.Content) < store.MaxMessageText-1 || !strings.HasSuffix(got.Content, "ü") {
-		t.Errorf("1.4 MB reply: %d bytes kept, truncated %v", len(got.Content), got.Truncated)
-	}
-	m.Content = "short again"
-	storetest.Must(t, st.SaveReply(ctx, "ann", m), "save short")
-	if got, _ = st.GetMessage(ctx, "ann", "c1", "m1"); got.Content != "short again" {
-		t.Errorf("after a shorter save: %d bytes", len(got.Content))
-	}
-}
-
-// Stop: the next save of the reply is refused (and says so), the text so
-// far stays.
-func TestConversationStop(t *testing.T) {
-	t.Parallel()
-	st := storetest.New(t)
-	newConversation(t, st, "ann", "c1")
-	storetest.Must(t, addMessages(st, "ann", "c1", "", convAt, message("c1", "m1", domain.RoleAssistant, "")), "add")
-	storetest.Must(t, st.SaveReply(ctx, "ann", message("c1", "m1", domain.RoleAssistant, "so far")), "save")
-	storetest.Must(t, st.RequestStop(ctx, "ann", "c1", "m1"), "stop")
-	if err := st.SaveReply(ctx, "ann", message("c1", "m1", domain.RoleAssistant, "so far and more")); !errors.Is(err, store.ErrStopRequested) {
-		t.Errorf("save after stop: %v", err)
-	}
-	got, _ := st.GetMessage(ctx, "ann", "c1", "m1")
-	if got.Content != "so far" || !got.StopRequested {
-		t.Errorf("stopped reply: %+v", got)
-	}
-	if err := st.RequestStop(ctx, "bob", "c1", "m1"); !errors.Is(err, store.ErrNotFound) {
-		t.Errorf("bob stops ann's reply: %v", err)
 	}
 }
 

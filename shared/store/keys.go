@@ -253,7 +253,8 @@ func toolApprovalSK(tokenHash string) string { return toolApprovalPrefix + token
 // per conversation (CONV#<cid>), one per message (CMSG#<cid>#<mid>, ids of
 // fixed length, so a conversation's messages come in id order) and, for a
 // long reply, its further text chunks (CMSG#<cid>#<mid>#<nn>, right after
-// their message). Deleting the account deletes them with the partition.
+// their message) and, for a reply saved as it was generated, the parts each
+// save appended (CMSG#<cid>#<mid>#p<nnnnn>). Deleting the account deletes them with the partition.
 const (
 	conversationPrefix = "CONV#"
 	convMessagePrefix  = "CMSG#"
@@ -264,6 +265,12 @@ func convMessagesPrefix(cid string) string { return convMessagePrefix + cid + "#
 func convMessageSK(cid, mid string) string { return convMessagesPrefix(cid) + mid }
 func convMessageChunkSK(cid, mid string, n int) string {
 	return convMessageSK(cid, mid) + fmt.Sprintf("#%02d", n)
+}
+
+// convMessagePartSK is the key of a reply's n-th part (conversation_reply.go),
+// after its chunks: "p" sorts after the digits.
+func convMessagePartSK(cid, mid string, n int) string {
+	return convMessageSK(cid, mid) + fmt.Sprintf("#p%05d", n)
 }
 func toolAllowSK(serverID, tool string) string {
 	return toolAllowPrefix + serverID + "#" + tool

@@ -7,9 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -46,9 +43,8 @@ const (
 	chatLengthChunks = 300
 	chatLengthGap    = 10 * time.Millisecond
 	chatLengthModel  = "gpt-4o-mini"
-	// chatLengthScript is CommonJS so playwright-core loads from an absolute path.
-	chatLengthScript = `const { chromium } = require(process.env.PLAYWRIGHT_CORE);
-const convs = JSON.parse(process.env.CONVERSATIONS);
+	// chatLengthScript follows browserScriptHead.
+	chatLengthScript = `const convs = JSON.parse(process.env.CONVERSATIONS);
 const openRuns = Number(process.env.OPEN_RUNS);
 const streams = Number(process.env.STREAMS);
 
@@ -106,17 +102,10 @@ async function streamOnce(page, text) {
 }
 
 (async () => {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launch();
   const out = { open: { long: [], short: [] }, stream: { long: [], short: [] }, counts: { long: [], short: [] } };
   try {
-    const context = await browser.newContext({ baseURL: process.env.OURS_URL, viewport: { width: 1280, height: 800 } });
-    await context.addInitScript(([user, token]) => {
-      if (!localStorage.getItem('auth-storage')) localStorage.setItem('auth-storage', JSON.stringify({ user, token, isAuthenticated: true }));
-    }, [JSON.parse(process.env.USER_JSON), process.env.TOKEN]);
+    const context = await signedIn(browser, { baseURL: process.env.OURS_URL, viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     await page.goto('/llm-chat');
     for (const c of [convs.long, convs.short]) await page.getByRole('tab', { name: c.title }).waitFor({ timeout: 30000 });
@@ -151,16 +140,6 @@ type chatConv struct {
 // chatLength starts the devserver with OpenAI pointed at a local upstream,
 // seeds the two conversations of a fresh user and runs the script.
 func (b *bench) chatLength(ctx context.Context) error {
-	chromium := os.Getenv("CHROMIUM")
-	if chromium == "" {
-		chromium = "/usr/bin/chromium-headless-shell"
-	}
-	pw := filepath.Join(b.root, "webapp", "node_modules", "playwright-core")
-	for _, p := range []string{chromium, pw} {
-		if _, err := os.Stat(p); err != nil {
-			return fmt.Errorf("needs %s (make deps; chromium as `make test` installs it): %w", p, err)
-		}
-	}
 	upstream := httptest.NewServer(http.HandlerFunc(chatLengthUpstream))
 	defer upstream.Close()
 	d, err := devproc.Start(ctx, devproc.Options{Bin: b.devserver, Root: b.root, Dynamo: b.dynamo,
@@ -170,22 +149,15 @@ func (b *bench) chatLength(ctx context.Context) error {
 	}
 	defer d.Stop()
 	client := &http.Client{Timeout: 30 * time.Second}
-	id := time.Now().UnixNano()
-	var reg struct {
-		AccessToken string          `json:"access_token"`
-		User        json.RawMessage `json:"user"`
-	}
-	if err := postJSON(ctx, client, d.Base+"/api/v1/auth/register", "", map[string]string{
-		"email": fmt.Sprintf("chatlength%d@example.com", id), "username": fmt.Sprintf("chatlength%d", id),
-		"full_name": "Bench User", "password": "bench-password-1",
-	}, &reg); err != nil {
-		return fmt.Errorf("register: %w", err)
+	user, token, err := benchUser(ctx, client, d.Base, "chatlength")
+	if err != nil {
+		return err
 	}
 	var who struct {
 		ID string `json:"id"`
 	}
-	if err := json.Unmarshal(reg.User, &who); err != nil || who.ID == "" {
-		return fmt.Errorf("registered user without an id: %s", reg.User)
+	if err := json.Unmarshal(user, &who); err != nil || who.ID == "" {
+		return fmt.Errorf("registered user without an id: %s", user)
 	}
 	st, err := store.New(ctx, config.Store{TableName: "aiwork", Endpoint: b.dynamo, Region: "us-east-1"})
 	if err != nil {
@@ -204,33 +176,15 @@ func (b *bench) chatLength(ctx context.Context) error {
 		}
 	}
 
-	dir, err := os.MkdirTemp("", "bench-chatlength-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	script := filepath.Join(dir, "chatlength.cjs")
-	if err := os.WriteFile(script, []byte(chatLengthScript), 0o644); err != nil {
-		return err
-	}
 	convs, _ := json.Marshal(map[string]chatConv{"long": long, "short": short})
-	cmd := exec.CommandContext(ctx, "node", script)
-	cmd.Env = append(os.Environ(), "PLAYWRIGHT_CORE="+pw, "CHROMIUM_PATH="+chromium, "OURS_URL="+d.Base,
-		"USER_JSON="+string(reg.User), "TOKEN="+reg.AccessToken, "CONVERSATIONS="+string(convs),
-		fmt.Sprintf("OPEN_RUNS=%d", chatLengthOpenRuns), fmt.Sprintf("STREAMS=%d", chatLengthStreams))
-	cmd.Stderr = os.Stderr
-	cmd.WaitDelay = 5 * time.Second
-	out, err := cmd.Output()
-	if err != nil {
-		return fmt.Errorf("node chatlength script: %w", err)
-	}
 	var res struct {
 		Open   struct{ Long, Short []float64 }
 		Stream struct{ Long, Short []float64 }
 		Counts struct{ Long, Short []int }
 	}
-	if err := json.Unmarshal(out, &res); err != nil {
-		return fmt.Errorf("chatlength result %q: %w", out, err)
+	if err := b.runBrowserScript(ctx, "chatlength", chatLengthScript, []string{"OURS_URL=" + d.Base, "USER_JSON=" + string(user), "TOKEN=" + token,
+		"CONVERSATIONS=" + string(convs), fmt.Sprintf("OPEN_RUNS=%d", chatLengthOpenRuns), fmt.Sprintf("STREAMS=%d", chatLengthStreams)}, &res); err != nil {
+		return err
 	}
 	openLong, openShort := medianMS(res.Open.Long), medianMS(res.Open.Short)
 	if openLong <= 0 || openShort <= 0 {

@@ -2,14 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"time"
 )
 
@@ -21,9 +17,8 @@ const (
 	lcpBudget  = 8.0 // ratio of medians to the static page's (docs/benchmarks.md)
 	lcpRefPage = `<!doctype html><html><head><meta charset="utf-8"><title>ref</title></head>` +
 		`<body><h1>Reference page</h1><p>One heading and a line of text.</p></body></html>`
-	// lcpScript is CommonJS so playwright-core loads from an absolute path.
-	lcpScript = `const { chromium } = require(process.env.PLAYWRIGHT_CORE);
-const runs = Number(process.env.RUNS);
+	// lcpScript follows browserScriptHead.
+	lcpScript = `const runs = Number(process.env.RUNS);
 async function lcp(browser, url) {
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -40,11 +35,7 @@ async function lcp(browser, url) {
   return ms;
 }
 (async () => {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launch();
   const out = { ours: [], ref: [] };
   try {
     await lcp(browser, process.env.OURS_URL); // warm-up: first start of the browser
@@ -62,16 +53,6 @@ async function lcp(browser, url) {
 
 // lcp starts the devserver as the browser tests do and measures its home page.
 func (b *bench) lcp(ctx context.Context) error {
-	chromium := os.Getenv("CHROMIUM")
-	if chromium == "" {
-		chromium = "/usr/bin/chromium-headless-shell"
-	}
-	pw := filepath.Join(b.root, "webapp", "node_modules", "playwright-core")
-	for _, p := range []string{chromium, pw} {
-		if _, err := os.Stat(p); err != nil {
-			return fmt.Errorf("needs %s (make deps; chromium as `make test` installs it): %w", p, err)
-		}
-	}
 	base, stop, err := b.startDevserver(ctx)
 	if err != nil {
 		return err
@@ -83,27 +64,9 @@ func (b *bench) lcp(ctx context.Context) error {
 	}))
 	defer ref.Close()
 
-	dir, err := os.MkdirTemp("", "bench-lcp-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	script := filepath.Join(dir, "lcp.cjs")
-	if err := os.WriteFile(script, []byte(lcpScript), 0o644); err != nil {
-		return err
-	}
-	cmd := exec.CommandContext(ctx, "node", script)
-	cmd.Env = append(os.Environ(), "PLAYWRIGHT_CORE="+pw, "CHROMIUM_PATH="+chromium,
-		"OURS_URL="+base+"/", "REF_URL="+ref.URL+"/", fmt.Sprintf("RUNS=%d", lcpRuns))
-	cmd.Stderr = os.Stderr
-	cmd.WaitDelay = 5 * time.Second
-	out, err := cmd.Output()
-	if err != nil {
-		return fmt.Errorf("node lcp script: %w", err)
-	}
 	var res struct{ Ours, Ref []float64 }
-	if err := json.Unmarshal(out, &res); err != nil {
-		return fmt.Errorf("lcp result %q: %w", out, err)
+	if err := b.runBrowserScript(ctx, "lcp", lcpScript, []string{"OURS_URL=" + base + "/", "REF_URL=" + ref.URL + "/", fmt.Sprintf("RUNS=%d", lcpRuns)}, &res); err != nil {
+		return err
 	}
 	ours, refMS := medianMS(res.Ours), medianMS(res.Ref)
 	if ours <= 0 || refMS <= 0 {

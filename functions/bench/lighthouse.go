@@ -36,15 +36,10 @@ var (
 
 // lighthouse starts the devserver as the browser tests do and scores each page.
 func (b *bench) lighthouse(ctx context.Context) error {
-	chromium := os.Getenv("CHROMIUM")
-	if chromium == "" {
-		chromium = "/usr/bin/chromium-headless-shell"
-	}
+	chromium := chromiumPath()
 	cli := filepath.Join(b.root, "functions", "bench", "lighthouse", "node_modules", "lighthouse", "cli", "index.js")
-	for _, p := range []string{chromium, cli} {
-		if _, err := os.Stat(p); err != nil {
-			return fmt.Errorf("needs %s (make bench installs both): %w", p, err)
-		}
+	if err := needFiles(chromium, cli); err != nil {
+		return err
 	}
 	base, stop, err := b.startDevserver(ctx)
 	if err != nil {

@@ -7,9 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"time"
 
 	"aiwork/shared/seeddata"
@@ -25,9 +22,8 @@ import (
 const (
 	mcpAppRuns   = 5
 	mcpAppBudget = 1.5 // ratio of medians (docs/benchmarks.md)
-	// mcpAppScript is CommonJS so playwright-core loads from an absolute path.
-	mcpAppScript = `const { chromium } = require(process.env.PLAYWRIGHT_CORE);
-const runs = Number(process.env.RUNS);
+	// mcpAppScript follows browserScriptHead.
+	mcpAppScript = `const runs = Number(process.env.RUNS);
 const fcpIn = (frame) => frame.evaluate(() => new Promise((res) => {
   const done = (e) => res(performance.timeOrigin + e.startTime);
   const e = performance.getEntriesByName('first-contentful-paint')[0];
@@ -83,17 +79,10 @@ async function staticPage(browser, url) {
   return ms;
 }
 (async () => {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launch();
   const out = { ours: [], ref: [] };
   try {
-    const context = await browser.newContext({ baseURL: process.env.OURS_URL });
-    await context.addInitScript(([user, token]) => {
-      if (!localStorage.getItem('auth-storage')) localStorage.setItem('auth-storage', JSON.stringify({ user, token, isAuthenticated: true }));
-    }, [JSON.parse(process.env.USER_JSON), process.env.TOKEN]);
+    const context = await signedIn(browser, { baseURL: process.env.OURS_URL });
     const page = await context.newPage();
     await page.goto('/llm-chat');
     await page.locator('[data-testid="tools-button"][data-count="1"]').waitFor({ timeout: 30000 });
@@ -114,16 +103,6 @@ async function staticPage(browser, url) {
 // mcpApp starts the devserver (with make run's local servers) and measures
 // the example's view.
 func (b *bench) mcpApp(ctx context.Context) error {
-	chromium := os.Getenv("CHROMIUM")
-	if chromium == "" {
-		chromium = "/usr/bin/chromium-headless-shell"
-	}
-	pw := filepath.Join(b.root, "webapp", "node_modules", "playwright-core")
-	for _, p := range []string{chromium, pw} {
-		if _, err := os.Stat(p); err != nil {
-			return fmt.Errorf("needs %s (make deps; chromium as `make test` installs it): %w", p, err)
-		}
-	}
 	base, stop, err := b.startDevserver(ctx)
 	if err != nil {
 		return err
@@ -148,27 +127,10 @@ func (b *bench) mcpApp(ctx context.Context) error {
 	}))
 	defer ref.Close()
 
-	dir, err := os.MkdirTemp("", "bench-mcpapp-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	script := filepath.Join(dir, "mcpapp.cjs")
-	if err := os.WriteFile(script, []byte(mcpAppScript), 0o644); err != nil {
-		return err
-	}
-	cmd := exec.CommandContext(ctx, "node", script)
-	cmd.Env = append(os.Environ(), "PLAYWRIGHT_CORE="+pw, "CHROMIUM_PATH="+chromium, "OURS_URL="+base,
-		"REF_URL="+ref.URL+"/", "USER_JSON="+string(user), "TOKEN="+token, fmt.Sprintf("RUNS=%d", mcpAppRuns))
-	cmd.Stderr = os.Stderr
-	cmd.WaitDelay = 5 * time.Second
-	out, err := cmd.Output()
-	if err != nil {
-		return fmt.Errorf("node mcpapp script: %w", err)
-	}
 	var res struct{ Ours, Ref []float64 }
-	if err := json.Unmarshal(out, &res); err != nil {
-		return fmt.Errorf("mcpapp result %q: %w", out, err)
+	if err := b.runBrowserScript(ctx, "mcpapp", mcpAppScript, []string{"OURS_URL=" + base, "REF_URL=" + ref.URL + "/",
+		"USER_JSON=" + string(user), "TOKEN=" + token, fmt.Sprintf("RUNS=%d", mcpAppRuns)}, &res); err != nil {
+		return err
 	}
 	ours, refMS := medianMS(res.Ours), medianMS(res.Ref)
 	if ours <= 0 || refMS <= 0 {
@@ -184,22 +146,15 @@ func (b *bench) mcpApp(ctx context.Context) error {
 // and the demo model: the user as the web app keeps it, the token, and
 // the MCP connection.
 func appUser(ctx context.Context, client *http.Client, base string) (user json.RawMessage, token, mcpConn string, err error) {
-	id := time.Now().UnixNano()
-	var reg struct {
-		AccessToken string          `json:"access_token"`
-		User        json.RawMessage `json:"user"`
-	}
-	if err := postJSON(ctx, client, base+"/api/v1/auth/register", "", map[string]string{
-		"email": fmt.Sprintf("mcpapp%d@example.com", id), "username": fmt.Sprintf("mcpapp%d", id),
-		"full_name": "Bench User", "password": "bench-password-1",
-	}, &reg); err != nil {
-		return nil, "", "", fmt.Errorf("register: %w", err)
+	user, token, err = benchUser(ctx, client, base, "mcpapp")
+	if err != nil {
+		return nil, "", "", err
 	}
 	var m struct {
 		ConnectionID string `json:"connection_id"`
 	}
-	if err := postJSON(ctx, client, base+"/api/v1/mcp-connections/", reg.AccessToken, map[string]string{"server_id": seeddata.LocalMCPAppID}, &m); err != nil {
+	if err := postJSON(ctx, client, base+"/api/v1/mcp-connections/", token, map[string]string{"server_id": seeddata.LocalMCPAppID}, &m); err != nil {
 		return nil, "", "", fmt.Errorf("connect the MCP App example: %w", err)
 	}
-	return reg.User, reg.AccessToken, m.ConnectionID, nil
+	return user, token, m.ConnectionID, nil
 }

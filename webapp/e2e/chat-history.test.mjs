@@ -72,7 +72,9 @@ describe('conversations kept with the account', () => {
     assert.equal(after.complete, false, `the reply is still being generated after the reload: ${JSON.stringify(await lastReply(page).innerText())}`);
     // It grows on screen: the server goes on, and the page is attached to it again.
     await waitGrowth(page, after.length);
-    await page.getByRole('button', { name: 'Stop', exact: true }).waitFor();
+    // Stop is offered while it streams (on a busy machine the reply may end first).
+    const stop = page.getByRole('button', { name: 'Stop', exact: true });
+    await stack.until('Stop while the reply streams, or its end', async () => (await stop.isVisible()) || (await replyState(page)).complete);
     await waitComplete(page);
     const text = await lastReply(page).innerText();
     assert.match(text, /Local demo model/);

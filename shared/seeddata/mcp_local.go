@@ -16,21 +16,16 @@ const LocalReferenceID = "local-everything"
 // (@modelcontextprotocol/server-everything) running locally at endpoint:
 // anyone can connect to it with no network and no key.
 func LocalReferenceServer(endpoint string) domain.MCPServer {
-	return domain.MCPServer{
+	return localEntry(endpoint, domain.MCPServer{
 		ID:                LocalReferenceID,
 		Name:              "local/everything",
 		Title:             "Everything (local reference server)",
 		Description:       "The MCP project's reference server, started on this machine by `make run`: echo, sums, images, prompts and resources to try every MCP feature. No key, no network.",
-		EndpointURL:       endpoint,
-		Transport:         domain.TransportStreamableHTTP,
-		ModelType:         "reference",
-		IsActive:          true,
 		SupportedFeatures: []string{"tools", "prompts", "resources", "logging", "completions"},
 		WebsiteURL:        "https://github.com/modelcontextprotocol/servers/tree/main/src/everything",
 		Repository:        "https://github.com/modelcontextprotocol/servers",
 		Version:           "2026.8.31",
-		Source:            "local",
-	}
+	})
 }
 
 // SetLocalReference lists the running reference server at endpoint, or,
@@ -53,22 +48,17 @@ const LocalOAuthExampleVersion = "1.32.2"
 // OAuth authorization server, which approves every sign-in at once: the
 // whole OAuth sign-in runs with no account and no network.
 func LocalOAuthExampleServer(endpoint string) domain.MCPServer {
-	return domain.MCPServer{
+	return localEntry(endpoint, domain.MCPServer{
 		ID:                LocalOAuthExampleID,
 		Name:              "local/oauth-example",
 		Title:             "OAuth example (local)",
 		Description:       "The MCP TypeScript SDK's example server, started on this machine by `make run` behind the SDK's demo OAuth authorization server, which approves every sign-in at once (no account): try signing in with OAuth with no network. Local only.",
-		EndpointURL:       endpoint,
-		Transport:         domain.TransportStreamableHTTP,
-		ModelType:         "reference",
 		OAuthRequired:     true,
-		IsActive:          true,
 		SupportedFeatures: []string{"tools"},
 		WebsiteURL:        "https://www.npmjs.com/package/@modelcontextprotocol/sdk",
 		Repository:        "https://github.com/modelcontextprotocol/typescript-sdk",
 		Version:           LocalOAuthExampleVersion,
-		Source:            "local",
-	}
+	})
 }
 
 // SetLocalOAuthExample lists the running OAuth example server at endpoint,
@@ -88,21 +78,16 @@ const LocalSignInOnCallID = "local-signin-on-call"
 // sign-in in the middle of a reply, at the demo authorization server, which
 // approves at once.
 func LocalSignInOnCallServer(endpoint string) domain.MCPServer {
-	return domain.MCPServer{
+	return localEntry(endpoint, domain.MCPServer{
 		ID:                LocalSignInOnCallID,
 		Name:              "local/signin-on-call",
 		Title:             "Sign-in on call example (local)",
 		Description:       "A small server started on this machine by `make run`: get-public-note needs no sign-in, get-private-note asks you to sign in (a demo page that approves at once, no account). Connect with no key; ask chat to use get-private-note and sign in when asked. Local only.",
-		EndpointURL:       endpoint,
-		Transport:         domain.TransportStreamableHTTP,
-		ModelType:         "reference",
-		IsActive:          true,
 		SupportedFeatures: []string{"tools"},
 		WebsiteURL:        "https://github.com/modelcontextprotocol/go-sdk",
 		Repository:        "https://github.com/modelcontextprotocol/go-sdk",
 		Version:           "1.0.0",
-		Source:            "local",
-	}
+	})
 }
 
 // SetLocalSignInOnCall lists the running sign-in-on-call example at
@@ -126,21 +111,16 @@ const LocalMCPAppVersion = "2.0.3"
 // locally at endpoint: connected with no key, like the reference server;
 // its get-time tool declares a view (ui://get-time/mcp-app.html).
 func LocalMCPAppServer(endpoint string) domain.MCPServer {
-	return domain.MCPServer{
+	return localEntry(endpoint, domain.MCPServer{
 		ID:                LocalMCPAppID,
 		Name:              "local/mcp-app",
 		Title:             "MCP App example (local)",
 		Description:       "The MCP project's example app server, started on this machine by `make run`: its get-time tool comes with a view the chat shows. Connect with no key; ask chat to use get-time: the server's view shows under the tool block. Local only.",
-		EndpointURL:       endpoint,
-		Transport:         domain.TransportStreamableHTTP,
-		ModelType:         "reference",
-		IsActive:          true,
 		SupportedFeatures: []string{"tools", "resources"},
 		WebsiteURL:        "https://www.npmjs.com/package/@modelcontextprotocol/server-basic-react",
 		Repository:        "https://github.com/modelcontextprotocol/ext-apps",
 		Version:           LocalMCPAppVersion,
-		Source:            "local",
-	}
+	})
 }
 
 // SetLocalMCPApp lists the running MCP App example at endpoint, or, with an
@@ -161,4 +141,12 @@ func setLocal(ctx context.Context, st *store.Store, id, endpoint string, entry f
 		return nil
 	}
 	return err
+}
+
+// localEntry is e, a server make run starts on this machine, listed at
+// endpoint: streamable HTTP, active, marked local (the MCP project's
+// examples and reference servers, shown with the reference type).
+func localEntry(endpoint string, e domain.MCPServer) domain.MCPServer {
+	e.EndpointURL, e.Transport, e.ModelType, e.IsActive, e.Source = endpoint, domain.TransportStreamableHTTP, "reference", true, "local"
+	return e
 }

@@ -573,37 +573,23 @@ func capUpstream(w http.ResponseWriter, r *http.Request) {
 	}
 	last := req.Messages[len(req.Messages)-1]
 	text := fmt.Sprint(last.Content)
-	w.Header().Set("Content-Type", "text/event-stream")
-	rc := http.NewResponseController(w)
-	const head = `data: {"id":"chatcmpl-cap","object":"chat.completion.chunk","created":1700000000,"model":"gpt-4o-mini","choices":[`
-	content := func(s string) {
-		b, _ := json.Marshal(s)
-		_, _ = io.WriteString(w, head+`{"index":0,"delta":{"content":`+string(b)+`},"finish_reason":null}]}`+"\n\n")
-		_ = rc.Flush()
-	}
-	end := func(reason string, tokens int) {
-		_, _ = io.WriteString(w, head+`{"index":0,"delta":{},"finish_reason":"`+reason+`"}]}`+"\n\n")
-		_, _ = fmt.Fprintf(w, `data: {"id":"chatcmpl-cap","object":"chat.completion.chunk","created":1700000000,"model":"gpt-4o-mini","choices":[],"usage":{"prompt_tokens":20,"completion_tokens":%d,"total_tokens":%d}}`+"\n\n", tokens, tokens+20)
-		_, _ = io.WriteString(w, "data: [DONE]\n\n")
-		_ = rc.Flush()
-	}
+	out := startOpenAIStream(w, "chatcmpl-cap")
 	if last.Role == "tool" {
-		content("Done.")
-		end("stop", 2)
+		_ = out.content("Done.")
+		out.end("stop", 2)
 		return
 	}
 	for _, t := range req.Tools {
 		name := t.Function.Name
 		if i := strings.LastIndex(name, "__"); i >= 0 && strings.Contains(text, name[i+2:]) {
-			_, _ = io.WriteString(w, head+`{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"`+name+`","arguments":""}}]},"finish_reason":null}]}`+"\n\n")
-			_, _ = io.WriteString(w, head+`{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a\":2,\"b\":3}"}}]},"finish_reason":null}]}`+"\n\n")
-			end("tool_calls", 20)
+			out.toolCall(name, `{"a":2,"b":3}`)
+			out.end("tool_calls", 20)
 			return
 		}
 	}
 	if !strings.Contains(text, "at length") {
-		content("A short reply.")
-		end("stop", 4)
+		_ = out.content("A short reply.")
+		out.end("stop", 4)
 		return
 	}
 	chunk := strings.Repeat("tok ", replyChunkTokens)
@@ -616,9 +602,11 @@ func capUpstream(w http.ResponseWriter, r *http.Request) {
 			case <-time.After(gap):
 			}
 		}
-		content(chunk)
+		if out.content(chunk) != nil {
+			return
+		}
 	}
-	end("stop", replyTokens)
+	out.end("stop", replyTokens)
 }
 
 // sortedKeys are m's keys in order.

@@ -277,16 +277,8 @@ func chatLengthUpstream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, _ = io.Copy(io.Discard, r.Body)
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
-	_ = rc.Flush()
+	out := startOpenAIStream(w, "chatcmpl-bench")
 	pieces := []string{"Here ", "is **", "more**", ": a ", "line ", "with `", "code`", ".\n\n", "```go\n", "x := ", "1\n", "```\n\n"}
-	frame := func(delta map[string]any, finish any) string {
-		b, _ := json.Marshal(map[string]any{"id": "chatcmpl-bench", "object": "chat.completion.chunk", "created": 1700000000, "model": chatLengthModel,
-			"choices": []map[string]any{{"index": 0, "delta": delta, "finish_reason": finish}}})
-		return "data: " + string(b) + "\n\n"
-	}
 	for i := range chatLengthChunks {
 		if i > 0 {
 			select {
@@ -299,13 +291,9 @@ func chatLengthUpstream(w http.ResponseWriter, r *http.Request) {
 		if i == chatLengthChunks-1 {
 			text += "\n\nEND OF REPLY" // after a closed code block
 		}
-		if _, err := io.WriteString(w, frame(map[string]any{"content": text}, nil)); err != nil {
+		if out.content(text) != nil {
 			return
 		}
-		_ = rc.Flush()
 	}
-	_, _ = io.WriteString(w, frame(map[string]any{}, "stop"))
-	_, _ = io.WriteString(w, `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":"gpt-4o-mini","choices":[],"usage":{"prompt_tokens":5,"completion_tokens":300,"total_tokens":305}}`+"\n\n")
-	_, _ = io.WriteString(w, "data: [DONE]\n\n")
-	_ = rc.Flush()
+	out.end("stop", chatLengthChunks)
 }

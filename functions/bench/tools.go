@@ -219,9 +219,7 @@ func (u *toolUpstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad request", http.StatusBadRequest)
 		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	rc := http.NewResponseController(w)
-	const head = `data: {"id":"chatcmpl-tools","object":"chat.completion.chunk","created":1700000000,"model":"gpt-4o-mini","choices":[`
+	out := startOpenAIStream(w, "chatcmpl-tools")
 	if req.Messages[len(req.Messages)-1].Role == "tool" {
 		u.mu.Lock()
 		if !u.callSent.IsZero() {
@@ -229,9 +227,8 @@ func (u *toolUpstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		u.callSent = time.Time{}
 		u.mu.Unlock()
-		_, _ = io.WriteString(w, head+`{"index":0,"delta":{"role":"assistant","content":"The sum is 5."},"finish_reason":"stop"}]}`+"\n\n")
-		_, _ = io.WriteString(w, "data: [DONE]\n\n")
-		_ = rc.Flush()
+		_ = out.content("The sum is 5.")
+		out.end("stop", 4)
 		return
 	}
 	name := ""
@@ -240,11 +237,8 @@ func (u *toolUpstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			name = t.Function.Name
 		}
 	}
-	_, _ = io.WriteString(w, head+`{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"`+name+`","arguments":""}}]},"finish_reason":null}]}`+"\n\n")
-	_, _ = io.WriteString(w, head+`{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a\":2,\"b\":3}"}}]},"finish_reason":null}]}`+"\n\n")
-	_, _ = io.WriteString(w, head+`{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`+"\n\n")
-	_, _ = io.WriteString(w, "data: [DONE]\n\n")
-	_ = rc.Flush()
+	out.toolCall(name, `{"a":2,"b":3}`)
+	out.end("tool_calls", 20)
 	u.mu.Lock()
 	u.callSent = time.Now()
 	u.mu.Unlock()

@@ -288,11 +288,13 @@ var wantTable = map[string]map[string]string{
 		"index:Query":  "MCPSERVERS",
 	},
 	"chat": {
-		"GetItem":    "MCP#* THROTTLE#* USER#*", // THROTTLE#: MCP App views' tool calls counted
-		"PutItem":    "THROTTLE#* USER#*",
-		"UpdateItem": "THROTTLE#* USER#*",
-		"DeleteItem": "USER#*", // a conversation and its messages
-		"Query":      "USER#*",
+		"GetItem":      "MCP#* THROTTLE#* USER#*", // THROTTLE#: MCP App views' tool calls counted
+		"BatchGetItem": "USER#*",                  // a History search's conversations
+		"PutItem":      "THROTTLE#* USER#*",
+		"UpdateItem":   "THROTTLE#* USER#*",
+		"DeleteItem":   "USER#*", // a conversation and its messages
+		"Query":        "USER#*",
+		"index:Query":  "CONVLIST#*", // History's list
 	},
 	"mcp-jobs": {
 		"GetItem":     "MCPSYNC",

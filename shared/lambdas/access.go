@@ -138,13 +138,16 @@ var (
 	// and always-allowed tools (put, queried); and a registry entry read
 	// for a connection's key header. The tool calls of MCP App views are
 	// counted per user in a throttle (THROTTLE#, read, opened, counted).
+	// History's list: its pages (GSI1 CONVLIST#), a search's conversations
+	// read in batches (USER#).
 	accessChat = Access{Table: map[string][]string{
-		GetItem:    {users, mcpServers, throttles},
-		PutItem:    {users, throttles},
-		UpdateItem: {users, throttles},
-		DeleteItem: {users}, // a conversation and its messages
-		Query:      {users},
-	}}
+		GetItem:      {users, mcpServers, throttles},
+		BatchGetItem: {users},
+		PutItem:      {users, throttles},
+		UpdateItem:   {users, throttles},
+		DeleteItem:   {users}, // a conversation and its messages
+		Query:        {users},
+	}, Index: []string{store.GSI1ConversationList + "*"}}
 	// Registry sync and health probes: the servers and the sync state.
 	// Each probe is also kept in the server's history (put, the oldest
 	// past 50 listed and deleted). A server's change brings its registry

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -47,6 +48,12 @@ type conversationItem struct {
 	Archived     bool     `dynamodbav:"archived"`
 	MessageCount int      `dynamodbav:"message_count"`
 	Snippets     []string `dynamodbav:"snippets,omitempty"`
+	// LRev moves with every write that changes what History's list shows
+	// of the conversation; its list copy follows it (conversation_list.go).
+	LRev int64 `dynamodbav:"lrev"`
+	// Listed: the conversation has its list copy; a write then only
+	// replaces it.
+	Listed bool `dynamodbav:"listed"`
 }
 
 func (it conversationItem) domain() domain.Conversation {
@@ -67,7 +74,7 @@ func parseTime(s string) time.Time {
 // the user has one of its id.
 func (s *Store) CreateConversation(ctx context.Context, uid string, c domain.Conversation, msgs ...domain.ConversationMessage) error {
 	it := conversationItem{PK: userPK(uid), SK: conversationSK(c.ID), ID: c.ID, Title: c.Title, Provider: c.Provider, Model: c.Model,
-		CreatedAt: formatTime(c.CreatedAt), UpdatedAt: formatTime(c.UpdatedAt), Archived: c.Archived, MessageCount: len(msgs)}
+		CreatedAt: formatTime(c.CreatedAt), UpdatedAt: formatTime(c.UpdatedAt), Archived: c.Archived, MessageCount: len(msgs), LRev: 1, Listed: true}
 	// The messages go first and the conversation last, so that it is never
 	// seen with part of them; if it cannot be made, they are removed again
 	// (only these: a conversation made meanwhile under its id keeps its own).
@@ -88,6 +95,8 @@ func (s *Store) CreateConversation(ctx context.Context, uid string, c domain.Con
 		err = s.putNew(ctx, it)
 	}
 	if err == nil {
+		s.syncListCopy(ctx, uid, it, true)
+		s.countConversation(ctx, uid, 1)
 		return nil
 	}
 	if len(mids) > 0 {
@@ -111,29 +120,14 @@ func (s *Store) GetConversation(ctx context.Context, uid, cid string) (domain.Co
 	return it.domain(), nil
 }
 
-// ListConversations answers every conversation of uid, in no order.
+// ListConversations answers every conversation of uid, in no order (it
+// reads them all: History reads a page, ListConversationPage).
 func (s *Store) ListConversations(ctx context.Context, uid string) ([]domain.Conversation, error) {
 	items, err := queryAll[conversationItem](ctx, s, partitionQuery(userPK(uid), conversationPrefix), "list conversations")
 	if err != nil {
 		return nil, err
 	}
 	return convertAll(items, conversationItem.domain), nil
-}
-
-// CountConversations counts uid's conversations (archived ones included).
-func (s *Store) CountConversations(ctx context.Context, uid string) (int, error) {
-	in := partitionQuery(userPK(uid), conversationPrefix)
-	in.TableName, in.Select = aws.String(s.table), types.SelectCount
-	p := dynamodb.NewQueryPaginator(s.db, in)
-	n := 0
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return 0, fmt.Errorf("count conversations: %w", err)
-		}
-		n += int(page.Count)
-	}
-	return n, nil
 }
 
 // ConversationPatch changes the fields that are set.
@@ -151,7 +145,7 @@ func (s *Store) UpdateConversation(ctx context.Context, uid, cid string, p Conve
 	// Names through placeholders: some (model) are DynamoDB reserved words.
 	set := []string{"updated_at = :now"}
 	names := map[string]string{}
-	values := map[string]types.AttributeValue{":now": &types.AttributeValueMemberS{Value: formatTime(now)}}
+	values := map[string]types.AttributeValue{":now": &types.AttributeValueMemberS{Value: formatTime(now)}, ":one": &types.AttributeValueMemberN{Value: "1"}}
 	field := func(attr string, v types.AttributeValue) {
 		set = append(set, "#"+attr+" = :"+attr)
 		names["#"+attr], values[":"+attr] = attr, v
@@ -170,7 +164,7 @@ func (s *Store) UpdateConversation(ctx context.Context, uid, cid string, p Conve
 	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                 aws.String(s.table),
 		Key:                       key(userPK(uid), conversationSK(cid)),
-		UpdateExpression:          aws.String("SET " + strings.Join(set, ", ")),
+		UpdateExpression:          aws.String("SET " + strings.Join(set, ", ") + " ADD lrev :one"),
 		ConditionExpression:       aws.String("attribute_exists(PK)"),
 		ExpressionAttributeNames:  names,
 		ExpressionAttributeValues: values,
@@ -183,24 +177,41 @@ func (s *Store) UpdateConversation(ctx context.Context, uid, cid string, p Conve
 	if err := attributevalue.UnmarshalMap(out.Attributes, &it); err != nil {
 		return domain.Conversation{}, fmt.Errorf("update conversation: %w", err)
 	}
+	s.syncListCopy(ctx, uid, it, false)
 	return it.domain(), nil
 }
 
 // DeleteConversation removes uid's conversation cid and its messages;
 // ErrNotFound if there is none. The conversation goes first, so a reply
-// still being saved finds it gone (ErrStopRequested) and stops.
+// still being saved finds it gone (ErrStopRequested) and stops; then its
+// place in History's list and its count.
 func (s *Store) DeleteConversation(ctx context.Context, uid, cid string) error {
 	if !keyFits(userPK(uid), conversationSK(cid)) {
 		return fmt.Errorf("delete conversation: %w", ErrNotFound)
 	}
-	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+	out, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
 		TableName:           aws.String(s.table),
 		Key:                 key(userPK(uid), conversationSK(cid)),
 		ConditionExpression: aws.String("attribute_exists(PK)"),
+		ReturnValues:        types.ReturnValueAllOld,
 	})
 	if err := conditional("delete conversation", err, fmt.Errorf("delete conversation: %w", ErrNotFound)); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			if berr := s.dropOrphanCopy(ctx, uid, cid); berr != nil {
+				return fmt.Errorf("delete conversation: %w", berr)
+			}
+		}
 		return err
 	}
+	var old conversationItem
+	if err := attributevalue.UnmarshalMap(out.Attributes, &old); err != nil {
+		return fmt.Errorf("delete conversation: %w", err)
+	}
+	if err := s.dropListCopy(ctx, uid, cid, old.CreatedAt); err != nil {
+		// Listed still: Delete on it again takes it off (dropOrphanCopy).
+		slog.ErrorContext(ctx, "deleted conversation left in History's list", "conversation", cid, "err", err)
+	}
+	s.countConversation(ctx, uid, -1)
 	if _, err := s.deleteAll(ctx, userPK(uid), convMessagesPrefix(cid)); err != nil {
 		return fmt.Errorf("delete conversation: %w", err)
 	}
@@ -209,23 +220,34 @@ func (s *Store) DeleteConversation(ctx context.Context, uid, cid string) error {
 
 // ClaimMessages counts n new messages on uid's conversation cid and marks
 // it updated: one conditional write, which is also the proof that the
-// conversation is uid's (ErrNotFound otherwise). Concurrent messages never
-// lose a count: it is an ADD.
+// conversation is uid's (ErrNotFound otherwise), then its History copy
+// moved to the top of its list. Concurrent messages never lose a count: it
+// is an ADD.
 func (s *Store) ClaimMessages(ctx context.Context, uid, cid string, n int, now time.Time) error {
 	if !keyFits(userPK(uid), conversationSK(cid)) {
 		return fmt.Errorf("add message: %w", ErrNotFound)
 	}
-	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:           aws.String(s.table),
 		Key:                 key(userPK(uid), conversationSK(cid)),
-		UpdateExpression:    aws.String("SET updated_at = :now ADD message_count :n"),
+		UpdateExpression:    aws.String("SET updated_at = :now ADD message_count :n, lrev :one"),
 		ConditionExpression: aws.String("attribute_exists(PK)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":now": &types.AttributeValueMemberS{Value: formatTime(now)},
 			":n":   &types.AttributeValueMemberN{Value: fmt.Sprint(n)},
+			":one": &types.AttributeValueMemberN{Value: "1"},
 		},
+		ReturnValues: types.ReturnValueAllNew,
 	})
-	return conditional("add message", err, fmt.Errorf("add message: %w", ErrNotFound))
+	if err := conditional("add message", err, fmt.Errorf("add message: %w", ErrNotFound)); err != nil {
+		return err
+	}
+	var it conversationItem
+	if err := attributevalue.UnmarshalMap(out.Attributes, &it); err != nil {
+		return fmt.Errorf("add message: %w", err)
+	}
+	s.syncListCopy(ctx, uid, it, false)
+	return nil
 }
 
 // maxSnippets bounds how many messages' starts a conversation's search

@@ -5,8 +5,10 @@
 // (store.BackfillMailboxQuotas), so a new alias of a farmed address gets
 // no fresh quota, and lists the prompts stored before the marketplace
 // listing, or left behind by a write whose listing update failed
-// (store.BackfillPromptListings). Run it once after the deploy that adds
-// GSI2, mailbox quotas or the marketplace listing, with credentials
+// (store.BackfillPromptListings), and the conversations kept before
+// History's list (store.BackfillConversationLists). Run it once after the
+// deploy that adds GSI2, mailbox quotas, the marketplace listing or
+// History's list, with credentials
 // allowed to scan and update the table (the functions' roles are not:
 // none of them scans):
 //
@@ -65,4 +67,10 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Printf("%s: listed %d servers in the registry listing\n", cfg.TableName, servers)
+	convs, err := st.BackfillConversationLists(ctx)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Printf("%s: listed %d conversations in History's lists\n", cfg.TableName, convs)
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -52,82 +51,76 @@ func presentConversation(c domain.Conversation) conversationView {
 // messages' millisecond times and must read them back unchanged.
 func exactTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
-// listConversations answers the caller's conversations, newest first:
-// archived=true for the archived ones (else the open ones), q= filtering
-// on title and text, limit= and cursor= paging; total counts them all.
+// listConversations answers a page of the caller's conversations, newest
+// first: archived=true for the archived ones (else the open ones), q=
+// keeping those whose title or text holds it, limit= and cursor= paging;
+// total counts them all. A page is one read of the list, whatever its
+// length; a search reads at most store.MaxConversationSearchRead
+// conversations and answers the matches among them (possibly fewer than
+// limit, or none) with the cursor to go on from.
 func (s *Service) listConversations(w http.ResponseWriter, r *http.Request) error {
 	uid, _ := auth.UserID(r.Context())
 	q := r.URL.Query()
-	archived := q.Get("archived") == "true"
-	search := strings.ToLower(strings.TrimSpace(q.Get("q")))
-	limit := DefaultPageSize
+	query := store.ConversationListQuery{Archived: q.Get("archived") == "true", Search: strings.ToLower(strings.TrimSpace(q.Get("q"))), Limit: DefaultPageSize}
 	if l := q.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > MaxPageSize {
 			return httpx.Invalid(fmt.Sprintf("limit must be a whole number from 1 to %d", MaxPageSize))
 		}
-		limit = n
+		query.Limit = n
 	}
 	after, err := decodeCursor(q.Get("cursor"))
 	if err != nil {
 		return err
 	}
-	all, err := s.st.ListConversations(r.Context(), uid)
+	query.After = after
+	page, err := s.st.ListConversationPage(r.Context(), uid, query)
+	if errors.Is(err, store.ErrBadCursor) {
+		return badCursor()
+	}
 	if err != nil {
 		return err
 	}
-	slices.SortFunc(all, newestFirst)
-	out := []conversationView{}
-	next := ""
-	for _, c := range all {
-		if c.Archived != archived || (search != "" && !strings.Contains(c.Search, search) && !strings.Contains(strings.ToLower(c.Title), search)) {
-			continue
-		}
-		if after != nil && newestFirst(c, *after) <= 0 {
-			continue
-		}
-		if len(out) == limit {
-			next = encodeCursor(all, out[len(out)-1].ID)
-			break
-		}
-		out = append(out, presentConversation(c))
-	}
 	// total counts every conversation of the caller, open and archived
 	// (the dashboard's Chat Sessions).
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"conversations": out, "next_cursor": next, "total": len(all)})
+	total, err := s.st.CountConversations(r.Context(), uid)
+	if err != nil {
+		return err
+	}
+	out := make([]conversationView, len(page.Conversations))
+	for i, c := range page.Conversations {
+		out[i] = presentConversation(c)
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"conversations": out, "next_cursor": encodeCursor(page.Next), "total": total})
 	return nil
 }
 
-// newestFirst orders by last update, newest first, then by id.
-func newestFirst(a, b domain.Conversation) int {
-	if c := b.UpdatedAt.Compare(a.UpdatedAt); c != 0 {
-		return c
+// A cursor is the place the page before ended: the update time and id of
+// its last conversation (for a search, of the last one it read).
+func encodeCursor(p *store.ConversationPlace) string {
+	if p == nil {
+		return ""
 	}
-	return strings.Compare(a.ID, b.ID)
+	return base64.RawURLEncoding.EncodeToString([]byte(p.UpdatedAt.UTC().Format(time.RFC3339Nano) + "|" + p.ID))
 }
 
-// A cursor is the last conversation of a page: its update time and id.
-func encodeCursor(all []domain.Conversation, id string) string {
-	i := slices.IndexFunc(all, func(c domain.Conversation) bool { return c.ID == id })
-	return base64.RawURLEncoding.EncodeToString([]byte(all[i].UpdatedAt.UTC().Format(time.RFC3339Nano) + "|" + id))
-}
-
-func decodeCursor(s string) (*domain.Conversation, error) {
+func decodeCursor(s string) (*store.ConversationPlace, error) {
 	if s == "" {
 		return nil, nil
 	}
-	bad := httpx.Invalid("cursor is not one this API gave")
 	raw, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {
-		return nil, bad
+		return nil, badCursor()
 	}
 	at, id, ok := strings.Cut(string(raw), "|")
 	t, terr := time.Parse(time.RFC3339Nano, at)
-	if !ok || terr != nil || id == "" {
-		return nil, bad
+	if !ok || terr != nil || id == "" || len(id) > maxIDLen {
+		return nil, badCursor()
 	}
-	return &domain.Conversation{ID: id, UpdatedAt: t}, nil
+	return &store.ConversationPlace{UpdatedAt: t, ID: id}, nil
 }
+
+func badCursor() error { return httpx.Invalid("cursor is not one this API gave") }
 
 type conversationInput struct {
 	Title    *string `json:"title"`

@@ -236,7 +236,8 @@ func LoadConfig(ctx context.Context) (Config, error) {
 // lacks), gives the orders and accounts stored before the admin listings
 // their listing keys, folds free-use counts from before mailboxes into
 // them, lists the prompts stored before the marketplace listing (or left
-// behind by a failed write), and seeds the catalogues.
+// behind by a failed write), the registry's servers and History's
+// conversations likewise, and seeds the catalogues.
 func Prepare(ctx context.Context, st *store.Store) error {
 	if err := st.EnsureTable(ctx); err != nil {
 		return err
@@ -262,6 +263,11 @@ func Prepare(ctx context.Context, st *store.Store) error {
 		return err
 	} else if n > 0 {
 		slog.InfoContext(ctx, "registry listing: earlier servers listed", "servers", n)
+	}
+	if n, err := st.BackfillConversationLists(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		slog.InfoContext(ctx, "History: earlier conversations listed", "conversations", n)
 	}
 	if err := seeddata.Seed(ctx, st); err != nil {
 		return err

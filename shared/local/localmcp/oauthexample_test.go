@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/oauth2"
 
 	"aiwork/shared/local/localmcp"
 	"aiwork/shared/local/localmcp/localmcptest"
@@ -109,46 +107,9 @@ func TestOAuthExample(t *testing.T) {
 		t.Fatalf("authorization server metadata %+v", asm)
 	}
 
-	// Dynamic client registration (RFC 7591), a public client.
-	const redirect = "http://localhost:9/callback"
-	reg, err := client.Post(asm.RegistrationEndpoint, "application/json", strings.NewReader(
-		`{"client_name":"localmcp test","redirect_uris":["`+redirect+`"],"token_endpoint_auth_method":"none"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer reg.Body.Close()
-	var registered struct {
-		ClientID string `json:"client_id"`
-	}
-	if err := json.NewDecoder(reg.Body).Decode(&registered); err != nil || reg.StatusCode != http.StatusCreated || registered.ClientID == "" {
-		t.Fatalf("registration: %d %+v %v", reg.StatusCode, registered, err)
-	}
-
-	// The authorization page approves at once: it redirects with the code.
-	conf := &oauth2.Config{
-		ClientID:    registered.ClientID,
-		RedirectURL: redirect,
-		Scopes:      prm.ScopesSupported,
-		Endpoint: oauth2.Endpoint{AuthURL: asm.AuthorizationEndpoint, TokenURL: asm.TokenEndpoint,
-			AuthStyle: oauth2.AuthStyleInParams},
-	}
-	verifier := oauth2.GenerateVerifier()
-	resource := oauth2.SetAuthURLParam("resource", s.Endpoint)
-	approved, err := client.Get(conf.AuthCodeURL("state-1", oauth2.S256ChallengeOption(verifier), resource))
-	if err != nil {
-		t.Fatal(err)
-	}
-	approved.Body.Close()
-	back, err := url.Parse(approved.Header.Get("Location"))
-	if err != nil || approved.StatusCode != http.StatusFound || back.Query().Get("state") != "state-1" || back.Query().Get("code") == "" {
-		t.Fatalf("authorization: %d, Location %q", approved.StatusCode, approved.Header.Get("Location"))
-	}
-
-	ctx := context.WithValue(context.Background(), oauth2.HTTPClient, client)
-	tok, err := conf.Exchange(ctx, back.Query().Get("code"), oauth2.VerifierOption(verifier), resource)
-	if err != nil {
-		t.Fatalf("token: %v", err)
-	}
+	// Dynamic client registration (RFC 7591) of a public client; the
+	// authorization page approves at once; the code is exchanged.
+	_, tok := signInToken(t, asm.RegistrationEndpoint, asm.AuthorizationEndpoint, asm.TokenEndpoint, s.Endpoint, strings.Join(prm.ScopesSupported, " "))
 	if tok.RefreshToken != "" {
 		t.Errorf("the example issued a refresh token; the demo provider was not expected to")
 	}

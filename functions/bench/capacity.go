@@ -298,7 +298,7 @@ func (b *bench) capacity(ctx context.Context) error {
 		{key: "registryapi", name: "registry API page (/api/registry/v0.1/servers)", rounds: capacityRounds,
 			run: func() error { return s.call(ctx, http.MethodGet, routes.RegistryPrefix+"v0.1/servers", "", nil, nil) }, budget: pageBudget},
 		{key: "history", name: "History page (GET /chat/conversations)", rounds: capacityRounds,
-			run: func() error { return s.call(ctx, http.MethodGet, routes.ChatConversationsPath, s.token, nil, nil) }, budget: noBudget},
+			run: func() error { return s.call(ctx, http.MethodGet, routes.ChatConversationsPath, s.token, nil, nil) }, budget: pageBudget},
 		{key: "connect", name: "connect an MCP server", rounds: capacityRounds,
 			prepare: func() error {
 				if mcpConn.ConnectionID == "" {

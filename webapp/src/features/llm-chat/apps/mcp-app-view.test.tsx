@@ -7,27 +7,13 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
-import { deferred, fakeConversations, fakeDemoConnect, installFakeApi, sseStream, type FakeApi } from '../../../test/fake-api';
+import { SSE_DONE as DONE, deferred, fakeConversations, fakeDemoConnect, installFakeApi, sseData as frame, sseResponse as sse, sseStream, type FakeApi } from '../../../test/fake-api';
 import { jsonResponse } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
 import { renderApp } from '../../../test/render-app';
 import { startSignedIn } from '../../../test/session';
 import { chatStore, resetChatStoreForTests } from '../store/chat-store';
 
-const enc = new TextEncoder();
-function sse(frames: string[]): Response {
-  return new Response(
-    new ReadableStream<Uint8Array>({
-      start(c) {
-        for (const f of frames) c.enqueue(enc.encode(f));
-        c.close();
-      },
-    }),
-    { status: 200, headers: { 'Content-Type': 'text/event-stream' } },
-  );
-}
-const frame = (v: unknown) => `data: ${JSON.stringify(v)}\n\n`;
-const DONE = 'data: [DONE]\n\n';
 
 const SERVER_NAME = 'MCP App example (local)';
 const URI = 'ui://get-time/mcp-app.html';

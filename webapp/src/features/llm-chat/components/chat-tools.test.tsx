@@ -7,27 +7,13 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearNotificationsForTests } from '../../../components/notifications/notification-store';
-import { fakeConversations, fakeDemoConnect, installFakeApi, type FakeApi } from '../../../test/fake-api';
+import { SSE_DONE as DONE, fakeConversations, fakeDemoConnect, installFakeApi, sseData as frame, sseResponse as sse, type FakeApi } from '../../../test/fake-api';
 import { jsonResponse } from '../../../test/jwt-fixtures';
 import { stubSystemTheme } from '../../../test/match-media';
 import { renderApp } from '../../../test/render-app';
 import { ADA, startSignedIn } from '../../../test/session';
 import { resetChatStoreForTests } from '../store/chat-store';
 
-const enc = new TextEncoder();
-function sse(frames: string[]): Response {
-  return new Response(
-    new ReadableStream<Uint8Array>({
-      start(c) {
-        for (const f of frames) c.enqueue(enc.encode(f));
-        c.close();
-      },
-    }),
-    { status: 200, headers: { 'Content-Type': 'text/event-stream' } },
-  );
-}
-const frame = (v: unknown) => `data: ${JSON.stringify(v)}\n\n`;
-const DONE = 'data: [DONE]\n\n';
 const USAGE = frame({ usage: { input_tokens: 20, output_tokens: 10, cost_usd: 0, demo: true } });
 
 const EVERYTHING = 'Everything (local reference server)';

@@ -471,6 +471,8 @@ func (s *Store) BackfillPromptListings(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	var mu sync.Mutex
+	var recount []string
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(4)
 	for _, b := range behind {
@@ -488,10 +490,26 @@ func (s *Store) BackfillPromptListings(ctx context.Context) (int, error) {
 			if err != nil {
 				return fmt.Errorf("backfill prompt listings: %w", err)
 			}
-			return s.syncListing(gctx, b.ID, nil)
+			// Its partitions before and after: a sync that stopped may have
+			// left a count in either off by one.
+			before, err := s.listedIn(gctx, b.ID)
+			if err != nil {
+				return err
+			}
+			if err := s.syncListing(gctx, b.ID, nil); err != nil {
+				return err
+			}
+			after, err := s.listedIn(gctx, b.ID)
+			mu.Lock()
+			recount = append(append(recount, before...), after...)
+			mu.Unlock()
+			return err
 		})
 	}
 	if err := g.Wait(); err != nil {
+		return 0, err
+	}
+	if err := s.recountListings(ctx, recount); err != nil {
 		return 0, err
 	}
 	return len(behind), nil

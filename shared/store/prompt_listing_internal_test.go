@@ -301,3 +301,45 @@ func TestBulkLoadKeepsTheListing(t *testing.T) {
 	}
 	checkListing(t, s)
 }
+
+// A sync that stopped between a copy and its partition's count leaves the
+// count off by one and the prompt behind: the backfill finishes the prompt
+// and recounts its partitions, also those it has left.
+func TestBackfillRecountsWhatAStoppedSyncLeft(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := newInternalStore(t)
+	a := listedPrompt("a", "writing", "Cold email opener", 4.99, 1)
+	b := listedPrompt("b", "business", "Launch checklist", 9.99, 2)
+	for _, p := range []domain.Prompt{a, b} {
+		if err := s.CreatePrompt(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// As if a's move to another category stopped after its copies, before
+	// the counts: the old category still counts it, the new one does not,
+	// and a is behind, its item still recording its old copies.
+	old, _, err := s.readPromptItem(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2 := a
+	a2.CategoryID, a2.Version = "business", 2
+	if err := s.UpdatePrompt(ctx, a2, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.addCounts(ctx, map[string]int{listCategoryPK("writing"): 1, listCategoryPK("business"): -1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.updatePromptIdx(ctx, "a", "ADD idx :keys", old.Idx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(s.table), Key: key(promptPK("a"), skPromptMeta),
+		UpdateExpression: aws.String("SET srev = :old"), ExpressionAttributeValues: map[string]types.AttributeValue{":old": &types.AttributeValueMemberN{Value: "1"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.BackfillPromptListings(ctx); err != nil || n != 1 {
+		t.Fatalf("backfill = %d, %v; want 1", n, err)
+	}
+	checkListing(t, s)
+}

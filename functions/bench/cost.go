@@ -269,8 +269,9 @@ func costDoc(f *capacityFigures, units map[string]unitCost, fixed fixedLoad, bil
 	p("What the product costs to run in AWS (us-east-1) in a month, idle and at 1,000, 10,000 and 100,000")
 	p("monthly active users doing what the usage model below says, priced from what `make bench` measured")
 	p("(each action's DynamoDB capacity, API requests, handler time and answer bytes; docs/benchmarks.md).")
-	p("**List prices as of %s, us-east-1, check before relying on them**: the bench runs offline and does not", pricesAsOf)
-	p("fetch them (they are constants in `functions/bench/cost_prices.go`). No free tier is taken off.")
+	p("**List prices as of %s, us-east-1**: the bench runs offline and does not fetch them (they are", pricesAsOf)
+	p("constants in `functions/bench/cost_prices.go`, each beside the page it comes from): check them again before")
+	p("relying on the bill. No free tier is taken off.")
 	p("")
 	header := "| service |"
 	rule := "|---|"

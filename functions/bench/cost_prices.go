@@ -2,9 +2,11 @@ package main
 
 // The AWS list prices the cost part (docs/cost.md) uses: us-east-1, on
 // demand, without the free tiers, as published on the pricing page named
-// beside each on pricesAsOf. The bench runs offline and does not fetch
-// them: check them before relying on the bill.
-const pricesAsOf = "June 2025"
+// beside each. Each was checked on 28 November 2026 against the pricing
+// page or published copies of it from 2025 and 2026 (CloudFront's own
+// page; for the others, AWS's API Gateway whitepaper and pricing guides
+// quoting the pages). The bench runs offline and does not fetch them.
+const pricesAsOf = "June 2025, checked 28 November 2026"
 
 const (
 	// https://aws.amazon.com/lambda/pricing/ (Arm, the functions'

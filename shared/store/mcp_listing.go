@@ -49,8 +49,9 @@ const (
 	regListTypePre = PKRegistryList + "MT#"
 	regTokenPre    = PKRegistryToken
 	regListSKPre   = "S#"
-	// mcpListingFormat is the shape of the copies this code writes.
-	mcpListingFormat = 1
+	// mcpListingFormat is the shape of the copies this code writes (2:
+	// with the registry API's, mcp_listing_api.go).
+	mcpListingFormat = 2
 )
 
 func regListTypePK(mt string) string { return regListTypePre + mt }
@@ -113,9 +114,10 @@ func mcpServerWords(srv domain.MCPServer) []string {
 }
 
 // mcpListingTargets are the copies the server item should have, by
-// listingKey (none when it is not listed).
-func mcpListingTargets(it mcpServerItem) map[string]mcpCardItem {
-	out := map[string]mcpCardItem{}
+// listingKey: its cards when it is listed (mcpCardItem), and the
+// registry API's items whether it is or not (mcpAPITargets).
+func mcpListingTargets(it mcpServerItem) map[string]any {
+	out := mcpAPITargets(it)
 	srv := it.domain()
 	if !srv.IsActive {
 		return out
@@ -234,12 +236,16 @@ func (s *Store) syncMCPListing(ctx context.Context, sid string) error {
 	return fmt.Errorf("sync registry listing of %s: it kept changing", sid)
 }
 
-// writeMCPCopies is writeCopies for server cards.
-func (s *Store) writeMCPCopies(ctx context.Context, rev int, targets map[string]mcpCardItem, had, written map[string]bool) (map[string]int, error) {
+// writeMCPCopies is writeCopies for server cards and the registry API's
+// items (which have no COUNT).
+func (s *Store) writeMCPCopies(ctx context.Context, rev int, targets map[string]any, had, written map[string]bool) (map[string]int, error) {
 	var mu sync.Mutex
 	deltas := map[string]int{}
 	move := func(k string, by int) {
 		pk, _ := splitListingKey(k)
+		if isAPIPartition(pk) {
+			return
+		}
 		mu.Lock()
 		deltas[pk] += by
 		mu.Unlock()
@@ -328,6 +334,9 @@ func (s *Store) refreshMCPCardHealth(ctx context.Context, idx []string, h domain
 	g.SetLimit(syncWorkers)
 	for _, k := range idx {
 		pk, sk := splitListingKey(k)
+		if isAPIPartition(pk) {
+			continue // the probe's figures are written there at every probe
+		}
 		g.Go(func() error {
 			_, err := s.db.UpdateItem(gctx, &dynamodb.UpdateItemInput{
 				TableName: aws.String(s.table), Key: key(pk, sk),
@@ -603,12 +612,15 @@ func (s *Store) BulkLoadMCPServers(ctx context.Context, servers []domain.MCPServ
 	for _, srv := range servers {
 		it := mcpServerItem{PK: mcpServerPK(srv.ID), SK: skMCPServer, mcpListing: listingOf(srv),
 			mcpSyncAttrs: mcpSyncAttrs{Irev: 1, Srev: 1, Lfmt: mcpListingFormat}, ChangedAt: now}
-		it.mcpHealthAttrs.Status, it.mcpHealthAttrs.ToolsCount, it.mcpHealthAttrs.ToolsChangedAt = srv.Health.Status, srv.Health.ToolsCount, srv.Health.ToolsChangedAt
+		if srv.Health.Status != "" {
+			it.mcpHealthAttrs = healthAttrsOf(srv.Health)
+		}
 		targets := mcpListingTargets(it)
 		for _, k := range slices.Sorted(maps.Keys(targets)) {
 			it.Idx = append(it.Idx, k)
-			pk, _ := splitListingKey(k)
-			deltas[pk]++
+			if pk, _ := splitListingKey(k); !isAPIPartition(pk) {
+				deltas[pk]++
+			}
 			av, err := attributevalue.MarshalMap(targets[k])
 			if err != nil {
 				return err

@@ -284,14 +284,7 @@ func (s *Store) SetMCPServerActive(ctx context.Context, sid string, active bool)
 // a concurrent sync's listing fields are never overwritten. ErrNotFound when
 // the server does not exist (it was never listed, so it is not recreated).
 func (s *Store) SaveMCPHealth(ctx context.Context, sid string, h domain.MCPHealth) error {
-	a := mcpHealthAttrs{
-		Status: h.Status, CheckedAt: h.CheckedAt, LatencyMS: h.LatencyMS, ProtocolVersion: h.ProtocolVersion,
-		ToolsCount: h.ToolsCount, ToolsHash: h.ToolsHash, ToolsChangedAt: h.ToolsChangedAt, Error: h.Error,
-		Tools: toolAtts(h.Tools),
-	}
-	if h.ServerInfo != nil {
-		a.ServerInfo = implementationAtt(*h.ServerInfo)
-	}
+	a := healthAttrsOf(h)
 	// Only an existing server: health alone must not create an item.
 	in, err := s.updateInput(mcpServerPK(sid), skMCPServer, a, "attribute_exists(PK)", nil)
 	if err != nil {
@@ -305,13 +298,31 @@ func (s *Store) SaveMCPHealth(ctx context.Context, sid string, h domain.MCPHealt
 		return err
 	}
 	var old mcpServerItem
-	if err := attributevalue.UnmarshalMap(res.Attributes, &old); err == nil && cardHealthChanged(old.mcpHealthAttrs, h) && len(old.Idx) > 0 {
-		s.refreshMCPCardHealth(ctx, old.Idx, h)
+	if err := attributevalue.UnmarshalMap(res.Attributes, &old); err == nil && len(old.Idx) > 0 {
+		if cardHealthChanged(old.mcpHealthAttrs, h) {
+			s.refreshMCPCardHealth(ctx, old.Idx, h)
+		}
+		// The registry API serves each probe's time and latency: its one
+		// copy of the server takes them at every probe.
+		s.refreshMCPAPIHealth(ctx, sid, old.Idx, a)
 	}
 	if err := s.recordProbe(ctx, sid, h); err != nil {
 		slog.WarnContext(ctx, "probe not added to the history", "server", sid, "err", err)
 	}
 	return nil
+}
+
+// healthAttrsOf is a probe's outcome as the server item stores it.
+func healthAttrsOf(h domain.MCPHealth) mcpHealthAttrs {
+	a := mcpHealthAttrs{
+		Status: h.Status, CheckedAt: h.CheckedAt, LatencyMS: h.LatencyMS, ProtocolVersion: h.ProtocolVersion,
+		ToolsCount: h.ToolsCount, ToolsHash: h.ToolsHash, ToolsChangedAt: h.ToolsChangedAt, Error: h.Error,
+		Tools: toolAtts(h.Tools),
+	}
+	if h.ServerInfo != nil {
+		a.ServerInfo = implementationAtt(*h.ServerInfo)
+	}
+	return a
 }
 
 type mcpSyncItem struct {

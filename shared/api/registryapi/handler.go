@@ -40,7 +40,8 @@ const CacheControl = "public, max-age=60"
 
 // Catalogue is what the group reads of the store (*store.Store has it).
 type Catalogue interface {
-	ListMCPServers(ctx context.Context) ([]domain.MCPServer, error)
+	ListMCPAPIPage(ctx context.Context, q store.MCPAPIQuery) (store.MCPAPIPage, error)
+	MCPServersServedAs(ctx context.Context, name string) ([]domain.MCPServer, error)
 	GetMCPServer(ctx context.Context, id string) (domain.MCPServer, error)
 }
 

@@ -9,6 +9,7 @@ import (
 	"aiwork/shared/clip"
 	"aiwork/shared/domain"
 	"aiwork/shared/mcp/registry"
+	"aiwork/shared/store"
 )
 
 // SchemaURL is the server.json schema every served entry follows.
@@ -16,11 +17,11 @@ const SchemaURL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/ser
 
 // OwnNamespace names the entries whose catalogue name is no registry name
 // (those an admin added, named in words): "com.aiwork/<id>".
-const OwnNamespace = "com.aiwork"
+const OwnNamespace = store.MCPOwnNamespace
 
 // DefaultVersion is the version of an entry that has none (an admin's):
 // the one the seed gives its entries.
-const DefaultVersion = "1.0.0"
+const DefaultVersion = store.MCPDefaultVersion
 
 // server.json's bounds (characters).
 const (
@@ -97,22 +98,6 @@ const (
 	statusActive  = "active"
 	statusDeleted = "deleted"
 )
-
-// servedName is the entry's registry name: its own, or one in
-// OwnNamespace when its name is words.
-func servedName(srv domain.MCPServer) string {
-	if registry.ValidName(srv.Name) {
-		return srv.Name
-	}
-	return OwnNamespace + "/" + srv.ID
-}
-
-func servedVersion(srv domain.MCPServer) string {
-	if v := strings.TrimSpace(srv.Version); v != "" {
-		return clip.Runes(v, maxVersion)
-	}
-	return DefaultVersion
-}
 
 // present is e as the API answers it; base is the site's address, for the
 // link to the entry's page.
@@ -209,6 +194,9 @@ func catalogMeta(srv domain.MCPServer, base string) registry.CatalogMeta {
 		for _, t := range h.Tools {
 			m.Tools = append(m.Tools, registry.CatalogTool{Name: t.Name, ReadOnly: t.ReadOnly, Destructive: t.MayDestroy()})
 		}
+		// The list's copies carry the names that could fit (store's
+		// mcpCopyToolsBytes): fewer than the count is a part of them.
+		m.ToolsTruncated = len(h.Tools) < n
 	}
 	return m
 }
@@ -221,11 +209,11 @@ func fit(m registry.CatalogMeta) registry.CatalogMeta {
 	if size(m) <= registry.MaxCatalogMetaBytes {
 		return m
 	}
-	all := m.Tools
-	m = fitTools(m, all)
+	all, partial := m.Tools, m.ToolsTruncated
+	m = fitTools(m, all, partial)
 	if size(m) > registry.MaxCatalogMetaBytes && m.Description != "" {
 		m.Description = ""
-		m = fitTools(m, all)
+		m = fitTools(m, all, partial)
 	}
 	if size(m) > registry.MaxCatalogMetaBytes {
 		m.Features = nil // only an entry with very long feature names gets here
@@ -233,9 +221,10 @@ func fit(m registry.CatalogMeta) registry.CatalogMeta {
 	return m
 }
 
-// fitTools is m with the most of tools that fit (all of them if they do).
-func fitTools(m registry.CatalogMeta, tools []registry.CatalogTool) registry.CatalogMeta {
-	m.Tools, m.ToolsTruncated = tools, false
+// fitTools is m with the most of tools that fit (all of them if they do);
+// partial: tools are already a part of the server's.
+func fitTools(m registry.CatalogMeta, tools []registry.CatalogTool, partial bool) registry.CatalogMeta {
+	m.Tools, m.ToolsTruncated = tools, partial
 	if size(m) <= registry.MaxCatalogMetaBytes {
 		return m
 	}

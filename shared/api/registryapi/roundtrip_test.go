@@ -2,6 +2,7 @@ package registryapi_test
 
 import (
 	"fmt"
+	"maps"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -142,5 +143,39 @@ func sameActive(t *testing.T, first, second *store.Store) {
 		if _, ok := want[name]; !ok {
 			t.Errorf("%s is active on the second deployment only", name)
 		}
+	}
+	// What the second synced is in its lists: the registry page's
+	// (GET /api/v1/mcp-servers/) and its own registry API's.
+	var listed, served []string
+	for cursor := "first"; cursor != ""; {
+		q := store.MCPListQuery{Limit: 60}
+		if cursor != "first" {
+			q.Cursor = cursor
+		}
+		page, err := second.ListMCPServerPage(ctx, q)
+		storetest.Must(t, err, "registry page")
+		for _, s := range page.Servers {
+			listed = append(listed, s.Name)
+		}
+		cursor = page.NextCursor
+	}
+	for cursor := "first"; cursor != ""; {
+		q := store.MCPAPIQuery{Limit: 100}
+		if cursor != "first" {
+			q.Cursor = cursor
+		}
+		page, err := second.ListMCPAPIPage(ctx, q)
+		storetest.Must(t, err, "registry API page")
+		for _, s := range page.Servers {
+			served = append(served, s.Name)
+		}
+		cursor = page.NextCursor
+	}
+	names := slices.Sorted(maps.Keys(want))
+	if slices.Sort(listed); !slices.Equal(listed, names) {
+		t.Errorf("the second's registry page lists %d servers, want its %d active ones", len(listed), len(names))
+	}
+	if !slices.Equal(served, names) {
+		t.Errorf("the second's registry API lists %d servers, want its %d active ones", len(served), len(names))
 	}
 }

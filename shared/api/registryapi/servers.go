@@ -12,25 +12,24 @@ import (
 	"aiwork/shared/store"
 )
 
-// list answers GET /v0.1/servers: one page of the catalogue.
+// list answers GET /v0.1/servers: one page of the catalogue, read from
+// the store's copies for this API (store.ListMCPAPIPage).
 func (s *Service) list(r *http.Request) (any, error) {
 	q, err := parseListQuery(r.URL.RawQuery)
 	if err != nil {
 		return nil, err
 	}
-	servers, err := s.st.ListMCPServers(r.Context())
+	page, err := s.st.ListMCPAPIPage(r.Context(), q)
+	if errors.Is(err, store.ErrBadCursor) {
+		return nil, badCursor()
+	}
 	if err != nil {
 		return nil, err
 	}
-	entries := make([]entry, len(servers))
-	for i, srv := range servers {
-		entries[i] = entryOf(srv)
-	}
-	got, next := page(entries, q)
 	base := httpx.PublicURL(r, s.publicURL)
-	out := listResponse{Servers: make([]serverResponse, len(got)), Metadata: listMetadata{Count: len(got), NextCursor: next}}
-	for i, e := range got {
-		out.Servers[i] = present(e, base)
+	out := listResponse{Servers: make([]serverResponse, len(page.Servers)), Metadata: listMetadata{Count: len(page.Servers), NextCursor: page.NextCursor}}
+	for i, srv := range page.Servers {
+		out.Servers[i] = present(entryOf(srv), base)
 	}
 	return out, nil
 }
@@ -136,8 +135,8 @@ func (s *Service) server(r *http.Request, p serverPath) (any, error) {
 // find reads the entry served as name. A registry name is usually its
 // own id's (registry.ServerID) and one in OwnNamespace names the id after
 // the "/": one read each. An entry whose id was chosen otherwise (the
-// local servers', an older seed's) is found in the whole catalogue, as
-// the list reads it.
+// local servers', an older seed's) is found by its name in the API's
+// list of names.
 func (s *Service) find(r *http.Request, name string) (entry, bool, error) {
 	var ids []string
 	if registry.ValidName(name) {
@@ -158,7 +157,7 @@ func (s *Service) find(r *http.Request, name string) (entry, bool, error) {
 			return e, true, nil
 		}
 	}
-	servers, err := s.st.ListMCPServers(r.Context())
+	servers, err := s.st.MCPServersServedAs(r.Context(), name)
 	if err != nil {
 		return entry{}, false, err
 	}

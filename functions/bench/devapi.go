@@ -7,7 +7,10 @@ import (
 	"net/http"
 	"time"
 
+	"aiwork/shared/api/mcpapi"
+	"aiwork/shared/api/promptsapi"
 	"aiwork/shared/config"
+	"aiwork/shared/prompts"
 	"aiwork/shared/store"
 	"aiwork/shared/testbed/devproc"
 )
@@ -23,9 +26,10 @@ const (
 
 // devAPI starts the devserver the way the browser tests do (webapp/e2e/
 // stack.mjs), on the bench's dynalite, and times GET /api/v1/prompts/ and
-// GET /api/v1/mcp-servers/ as a visitor against the store's own Query
-// (st.Prompts, st.ListMCPServers) on the same dynalite, interleaved request
-// by request.
+// GET /api/v1/mcp-servers/ as a visitor against the store's read of the
+// same first page from the table (st.ListPrompts, st.ListMCPServerPage) on
+// the same dynalite, interleaved request by request: the row is the API's
+// own overhead over one page.
 func (b *bench) devAPI(ctx context.Context) error {
 	base, stop, err := b.startDevserver(ctx)
 	if err != nil {
@@ -38,16 +42,17 @@ func (b *bench) devAPI(ctx context.Context) error {
 		return err
 	}
 	client := &http.Client{Timeout: 10 * time.Second}
-	prompts := func() error {
-		ps, err := st.Prompts(ctx)
-		if err == nil && len(ps) == 0 {
+	// The first page each API answers a visitor without parameters.
+	promptPage := func() error {
+		page, err := st.ListPrompts(ctx, store.PromptListQuery{Order: prompts.Newest, Limit: promptsapi.DefaultLimit})
+		if err == nil && len(page.Cards) == 0 {
 			err = fmt.Errorf("catalogue is empty (devserver did not seed it?)")
 		}
 		return err
 	}
-	servers := func() error {
-		ss, err := st.ListMCPServers(ctx)
-		if err == nil && len(ss) == 0 {
+	serverPage := func() error {
+		page, err := st.ListMCPServerPage(ctx, store.MCPListQuery{Limit: mcpapi.DefaultLimit})
+		if err == nil && len(page.Servers) == 0 {
 			err = fmt.Errorf("MCP registry is empty (devserver did not seed it?)")
 		}
 		return err
@@ -55,7 +60,7 @@ func (b *bench) devAPI(ctx context.Context) error {
 	for _, c := range []struct {
 		path  string
 		query func() error
-	}{{"/api/v1/prompts/", prompts}, {"/api/v1/mcp-servers/", servers}} {
+	}{{"/api/v1/prompts/", promptPage}, {"/api/v1/mcp-servers/", serverPage}} {
 		api, raw, err := timeAgainst(func() error { return getOK(client, base+c.path) }, c.query)
 		if err != nil {
 			return fmt.Errorf("GET %s: %w", c.path, err)

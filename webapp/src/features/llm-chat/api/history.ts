@@ -2,8 +2,13 @@
 // searched by title and text, a page at a time (GET
 // /chat/conversations?archived=true&q=…&limit=…&cursor=…). Keyed by user,
 // so two accounts on one browser never share what SWR keeps in memory.
+//
+// A search page may come back short, even empty, with a cursor: the server
+// reads a bounded part of the list per request. Pages are then asked on
+// their own until a screenful (HISTORY_PAGE_SIZE more than before Load more)
+// is there or the list ends, so a search shows what it always showed.
 
-import { useCallback } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import useSWRInfinite from 'swr/infinite';
 import { useUserKey } from '../../../lib/use-user-key';
 import { CONVERSATIONS_PATH, HISTORY_PAGE_SIZE, listConversations, type ConversationInfo, type ConversationPage } from './conversations';
@@ -42,21 +47,35 @@ export function useConversationHistory(q: string): ConversationHistory {
     [user, q],
   );
   // Asked afresh whenever History opens (no deduping): a tab closed a moment ago is there.
+  // A further page does not ask the first again: a search's page is a bounded read on the
+  // server, and a search asks several pages on its own.
   const swr = useSWRInfinite<ConversationPage, unknown, typeof getKey>(getKey, fetchPage, {
     shouldRetryOnError: false,
-    revalidateFirstPage: true,
+    revalidateOnMount: true,
+    revalidateFirstPage: false,
     dedupingInterval: 0,
   });
-  const { data, size, setSize, mutate } = swr;
+  const { data, size, setSize, mutate, isValidating } = swr;
   const pages = data ?? [];
   const last = pages[pages.length - 1];
+  const conversations = pages.flatMap((p) => p.conversations);
+  // How many the user is to see: a screenful, one more per Load more (afresh for each search).
+  const [want, setWant] = useState({ q, count: HISTORY_PAGE_SIZE });
+  const wanted = want.q === q ? want.count : HISTORY_PAGE_SIZE;
+  const continuing = Boolean(last?.next_cursor) && conversations.length < wanted && swr.error === undefined;
+  useEffect(() => {
+    if (continuing && !isValidating && size === pages.length) void setSize(size + 1);
+  }, [continuing, isValidating, size, pages.length, setSize]);
   return {
-    conversations: pages.flatMap((p) => p.conversations),
-    loading: swr.isLoading,
-    loadingMore: size > pages.length && pages.length > 0,
+    conversations,
+    loading: swr.isLoading || (continuing && conversations.length === 0),
+    loadingMore: (size > pages.length && pages.length > 0) || (continuing && conversations.length > 0),
     error: swr.error,
     hasMore: Boolean(last?.next_cursor),
-    loadMore: () => void setSize(size + 1),
+    loadMore: () => {
+      setWant({ q, count: conversations.length + HISTORY_PAGE_SIZE });
+      void setSize(size + 1);
+    },
     refresh: () => mutate(),
   };
 }

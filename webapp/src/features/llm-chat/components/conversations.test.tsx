@@ -287,6 +287,18 @@ describe('History', () => {
     expect(within(dialog).getByRole('searchbox')).toHaveFocus();
   });
 
+  it('a deleted conversation stays gone though the list read right after still has it (the list catches up a moment later)', async () => {
+    convs.seed({ title: 'Doomed', archived: true });
+    convs.seed({ title: 'Kept', archived: true });
+    const before = convs.all.map((c) => ({ ...c })).reverse();
+    api.route(`GET ${CONVS}`, () => jsonResponse(200, { conversations: before, next_cursor: '', total: 2 }));
+    const { user, dialog } = await openHistory();
+    await user.click(await within(dialog).findByRole('button', { name: 'Delete Doomed' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Delete for good' }));
+    await waitFor(() => expect(convs.all.map((c) => c.title)).toEqual(['Kept']));
+    await waitFor(() => expect(items(dialog).map((i) => i.textContent)).toEqual([expect.stringContaining('Kept')]));
+  });
+
   it('a failed load says so with Try again; a refused Delete says why', async () => {
     convs.seed({ title: 'Stuck', archived: true });
     api.route(`GET ${CONVS}`, () => jsonResponse(500, { detail: 'History is down' }));
@@ -300,6 +312,54 @@ describe('History', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Delete for good' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Cannot delete now');
     expect(items(dialog)).toHaveLength(1);
+  });
+
+  /** The list as the server answers a search: it reads at most `read` conversations a request, and answers their matches with a cursor to go on from. */
+  function boundedSearch(read: number) {
+    api.route(`GET ${CONVS}`, (req) => {
+      const params = req.url.searchParams;
+      const q = (params.get('q') ?? '').toLowerCase();
+      const limit = Number(params.get('limit') ?? '50');
+      const from = Number(params.get('cursor') || '0');
+      const list = convs.all.filter((c) => c.archived === (params.get('archived') === 'true')).sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+      const page = [];
+      let i = from;
+      for (; i < list.length && page.length < limit && (!q || i < from + read); i++) {
+        if (!q || list[i].title.toLowerCase().includes(q)) page.push(list[i]);
+      }
+      return jsonResponse(200, { conversations: page, next_cursor: i < list.length ? String(i) : '', total: convs.all.length });
+    });
+  }
+  const searchCalls = () => api.callsTo('GET', CONVS).filter((c) => c.search.includes('q='));
+
+  it('a search answered in short pages (the server reads part of the list a request) shows every match, asking on to the end', async () => {
+    for (let i = 1; i <= 30; i++) convs.seed({ title: i % 7 === 0 ? `Moon ${i}` : `Other ${i}`, archived: true });
+    boundedSearch(4);
+    const { user, dialog } = await openHistory();
+    await waitFor(() => expect(items(dialog)).toHaveLength(20));
+    await user.type(within(dialog).getByRole('searchbox'), 'moon');
+    await waitFor(() => expect(items(dialog).map((i) => within(i).getByText(/Moon/).textContent)).toEqual(['Moon 28', 'Moon 21', 'Moon 14', 'Moon 7']));
+    expect(searchCalls()).toHaveLength(8);
+    expect(within(dialog).queryByRole('button', { name: 'Load more' })).toBeNull();
+
+    await user.clear(within(dialog).getByRole('searchbox'));
+    await user.type(within(dialog).getByRole('searchbox'), 'nothing like it');
+    expect(await within(dialog).findByTestId('history-empty')).toHaveTextContent('No archived conversation matches “nothing like it”.');
+    expect(searchCalls().filter((c) => c.search.includes('nothing'))).toHaveLength(8);
+  });
+
+  it('a search answered in short pages stops at a screenful; Load more asks on to the next', async () => {
+    for (let i = 1; i <= 50; i++) convs.seed({ title: `Chat ${i}`, archived: true });
+    boundedSearch(7);
+    const { user, dialog } = await openHistory();
+    await user.type(within(dialog).getByRole('searchbox'), 'chat');
+    await waitFor(() => expect(searchCalls()).toHaveLength(3));
+    await waitFor(() => expect(items(dialog)).toHaveLength(21));
+    expect(items(dialog)[0]).toHaveTextContent('Chat 50');
+    await user.click(within(dialog).getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(items(dialog)).toHaveLength(42));
+    expect(searchCalls()).toHaveLength(6);
+    expect(within(dialog).getByRole('button', { name: 'Load more' })).toBeEnabled();
   });
 
   it('Load more brings the next page', async () => {

@@ -67,6 +67,9 @@ function HistoryDialog({ onReopen, onDelete, onClose }: HistoryControlProps & { 
   const [busy, setBusy] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  // Deleted here: not shown again, even by a list read a moment later that still has it.
+  const [deleted, setDeleted] = useState<ReadonlySet<string>>(() => new Set());
+  const conversations = history.conversations.filter((c) => !deleted.has(c.id));
   const deleteButtons = useRef(new Map<string, HTMLButtonElement>());
   const searching = query.trim() !== q;
   const timeouts = useTimeouts();
@@ -94,6 +97,7 @@ function HistoryDialog({ onReopen, onDelete, onClose }: HistoryControlProps & { 
     setFailure(null);
     try {
       await onDelete(c.id);
+      setDeleted((d) => new Set(d).add(c.id));
       await history.refresh();
       setConfirming(null);
       searchRef.current?.focus();
@@ -110,13 +114,13 @@ function HistoryDialog({ onReopen, onDelete, onClose }: HistoryControlProps & { 
   };
 
   let list;
-  if (history.loading && history.conversations.length === 0) {
+  if (history.loading && conversations.length === 0) {
     list = (
       <p className="chat-history__status" role="status">
         <span className="chat-spinner" aria-hidden="true" /> Loading conversations...
       </p>
     );
-  } else if (history.error !== undefined && history.conversations.length === 0) {
+  } else if (history.error !== undefined && conversations.length === 0) {
     list = (
       <div className="chat-history__status" role="alert">
         <p>Could not load your conversations: {errorMessage(history.error, 'Request failed')}</p>
@@ -125,7 +129,7 @@ function HistoryDialog({ onReopen, onDelete, onClose }: HistoryControlProps & { 
         </button>
       </div>
     );
-  } else if (history.conversations.length === 0) {
+  } else if (conversations.length === 0) {
     list = (
       <p className="chat-history__empty" data-testid="history-empty">
         {q ? `No archived conversation matches “${q}”.` : HISTORY_EMPTY}
@@ -134,7 +138,7 @@ function HistoryDialog({ onReopen, onDelete, onClose }: HistoryControlProps & { 
   } else {
     list = (
       <ul className="chat-history__list" aria-label="Archived conversations" aria-busy={searching || history.loading || undefined}>
-        {history.conversations.map((c) => {
+        {conversations.map((c) => {
           const confirmId = `${titleId}-confirm-${c.id}`;
           return (
             <li key={c.id} className="chat-history__item" data-testid="history-item" data-conversation-id={c.id}>

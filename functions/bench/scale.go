@@ -19,6 +19,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"golang.org/x/sync/errgroup"
 
+	"aiwork/shared/api/mcpapi"
+	"aiwork/shared/api/registryapi"
 	"aiwork/shared/config"
 	"aiwork/shared/domain"
 	"aiwork/shared/local/devstack"
@@ -438,6 +440,9 @@ func (b *bench) scaleRegistry(ctx context.Context, m *tableMeter) (stacks []*sca
 		if err == nil && stats.Upserted != n {
 			err = fmt.Errorf("synced %d of %d servers (%d skipped)", stats.Upserted, n, stats.Skipped)
 		}
+		if err == nil {
+			err = listsSynced(ctx, s.st, n)
+		}
 		return s, stub.pageTimes(end), c, err
 	}
 	var pagesS []time.Duration
@@ -477,6 +482,28 @@ func (b *bench) scaleRegistry(ctx context.Context, m *tableMeter) (stacks []*sca
 		grouped(scaleServers), len(pagesL), sumDurations(pagesL).Seconds(), costL.read, costL.write, costL.calls,
 		ms(percentile(pagesL, 50)), scaleSmall, ms(percentile(pagesS, 50)), len(pagesS))
 	return stacks, rows, nil
+}
+
+// listsSynced checks that the n servers a sync wrote are in the lists the
+// registry rows time (their first pages would be quick and empty
+// otherwise): the registry page's count, and a full first page of the
+// registry API.
+func listsSynced(ctx context.Context, st *store.Store, n int) error {
+	page, err := st.ListMCPServerPage(ctx, store.MCPListQuery{Limit: mcpapi.DefaultLimit})
+	if err != nil {
+		return err
+	}
+	if page.Count != n || len(page.Servers) != min(n, mcpapi.DefaultLimit) {
+		return fmt.Errorf("the registry list has %d of the %d servers synced (%d on its first page)", page.Count, n, len(page.Servers))
+	}
+	api, err := st.ListMCPAPIPage(ctx, store.MCPAPIQuery{Limit: registryapi.DefaultLimit})
+	if err != nil {
+		return err
+	}
+	if len(api.Servers) != min(n, registryapi.DefaultLimit) {
+		return fmt.Errorf("the registry API's first page has %d of the %d servers synced", len(api.Servers), n)
+	}
+	return nil
 }
 
 func sumDurations(ds []time.Duration) time.Duration {

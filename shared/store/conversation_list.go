@@ -206,8 +206,10 @@ func (s *Store) dropListCopy(ctx context.Context, uid, cid, created string) erro
 // orphan.
 func (s *Store) dropOrphanCopy(ctx context.Context, uid, cid string) error {
 	var cp convListItem
-	if err := s.getItem(ctx, userPK(uid), convListSK(cid), &cp); err != nil {
+	if err := s.getItem(ctx, userPK(uid), convListSK(cid), &cp); errors.Is(err, ErrNotFound) {
 		return nil
+	} else if err != nil {
+		return err
 	}
 	var it conversationItem
 	if err := s.getItem(ctx, userPK(uid), conversationSK(cid), &it); !errors.Is(err, ErrNotFound) {

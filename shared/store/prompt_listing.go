@@ -43,8 +43,9 @@ import (
 // its irev is one whose copies may be behind, which the backfill finds.
 
 // listingFormat is the shape of the copies this code writes; the backfill
-// rewrites those of another format.
-const listingFormat = 1
+// rewrites those of another format. 2: with the featured and the
+// unpublished prompts' copies (prompt_listing_admin.go).
+const listingFormat = 2
 
 // maxSyncRounds bounds how often a sync starts again because the prompt
 // changed while its copies were written.
@@ -127,21 +128,42 @@ func orderPrefix(o prompts.Order) string {
 // and not being deleted.
 func (it promptItem) listed() bool { return !it.Unpublished && !it.Deleting }
 
-// listingTargets are the copies the prompt item should have, by listingKey
-// (none when it is not listed).
+// listingTargets are the copies the prompt item should have, by listingKey:
+// a published prompt's in the marketplace's partitions (and in the
+// featured order when it is flagged or rated), an unpublished one's in the
+// admins' partitions of unpublished prompts; none while it is being
+// deleted.
 func listingTargets(it promptItem) map[string]listingItem {
 	out := map[string]listingItem{}
-	if !it.listed() {
+	if it.Deleting {
 		return out
 	}
 	p := it.domain()
 	c := prompts.Card(p)
-	words := prompts.IndexTokens(p)
 	base := listingItem{
 		ID: c.ID, Title: c.Title, Description: c.Description, DescCut: c.DescriptionTruncated,
 		Preview: c.Preview, PreviewCut: c.PreviewTruncated, Price: roundCents(c.Price), CategoryID: c.CategoryID,
 		CreatedAt: formatTime(c.CreatedAt), RatingSum: c.RatingSum, RatingCount: c.RatingCount, Rev: it.Irev,
 	}
+	// Newest order only, in the partitions only admins and the featured
+	// list read.
+	newestIn := func(pks ...string) {
+		for _, pk := range pks {
+			li := base
+			li.PK, li.SK = pk, listNewestSK(p.CreatedAt, p.ID)
+			out[listingKey(li.PK, li.SK)] = li
+		}
+	}
+	if !it.listed() {
+		newestIn(listOffAllPK, listOffCategoryPK(p.CategoryID))
+		return out
+	}
+	if p.Featured || p.RatingCount > 0 {
+		li := base
+		li.PK, li.SK = listFeaturedPK, featuredSK(p)
+		out[listingKey(li.PK, li.SK)] = li
+	}
+	words := prompts.IndexTokens(p)
 	partitions := []string{listAllPK, listCategoryPK(p.CategoryID)}
 	for _, w := range words {
 		partitions = append(partitions, listTokenPK(w))
@@ -404,51 +426,12 @@ func (s *Store) afterPromptWrite(ctx context.Context, pid string) {
 	}
 }
 
-// refreshListingRatings writes a prompt's new rating aggregate (it, as the
-// rating's write left it at revision it.Irev) into its copies: only those
-// two fields change, so no copy moves. A copy of a newer revision is left
-// as it is; when the copies were in line just before (srev one behind),
-// they are now, at it.Irev.
+// refreshListingRatings brings a prompt's copies in line with its new
+// rating aggregate (it, as the rating's write left it): the rating fields
+// of every copy, and the copy in the featured order, whose place the
+// rating moves. A sync, as any write's (the rating moved the revision on).
 func (s *Store) refreshListingRatings(ctx context.Context, it promptItem) {
-	ctx = context.WithoutCancel(ctx)
-	rev := strconv.Itoa(it.Irev)
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(syncWorkers)
-	for _, k := range it.Idx {
-		pk, sk := splitListingKey(k)
-		g.Go(func() error {
-			_, err := s.db.UpdateItem(gctx, &dynamodb.UpdateItemInput{
-				TableName: aws.String(s.table), Key: key(pk, sk),
-				UpdateExpression:    aws.String("SET rsum = :s, rcount = :c, rev = :rev"),
-				ConditionExpression: aws.String("attribute_exists(PK) AND rev < :rev"),
-				ExpressionAttributeValues: map[string]types.AttributeValue{
-					":s":   &types.AttributeValueMemberN{Value: strconv.Itoa(it.RatingSum)},
-					":c":   &types.AttributeValueMemberN{Value: strconv.Itoa(it.RatingCount)},
-					":rev": &types.AttributeValueMemberN{Value: rev},
-				},
-			})
-			if err != nil && !isConditionFailed(err) {
-				return err
-			}
-			return nil
-		})
-	}
-	err := g.Wait()
-	if err == nil {
-		_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-			TableName: aws.String(s.table), Key: key(promptPK(it.ID), skPromptMeta),
-			UpdateExpression:    aws.String("SET srev = :rev"),
-			ConditionExpression: aws.String("irev = :rev AND srev = :before"),
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":rev":    &types.AttributeValueMemberN{Value: rev},
-				":before": &types.AttributeValueMemberN{Value: strconv.Itoa(it.Irev - 1)},
-			},
-		})
-		if isConditionFailed(err) {
-			err = nil // a sync is under way, or a newer write: it marks its own revision
-		}
-	}
-	if err != nil {
+	if err := s.syncListing(context.WithoutCancel(ctx), it.ID, nil); err != nil {
 		slog.ErrorContext(ctx, "marketplace listing: rating not copied", "prompt", it.ID, "err", err)
 	}
 }

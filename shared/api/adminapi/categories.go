@@ -30,17 +30,10 @@ func (s *Service) categoryRoutes(mux *http.ServeMux) {
 	mux.Handle("DELETE "+Prefix+"categories/{id}", s.admin(s.deleteCategory))
 }
 
-// promptCounts counts the prompts in each category.
-func (s *Service) promptCounts(r *http.Request) (map[string]int, error) {
-	all, err := s.st.Prompts(r.Context())
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]int{}
-	for _, p := range all {
-		out[p.CategoryID]++
-	}
-	return out, nil
+// promptCounts counts the prompts in categories cids, published or not
+// (their partitions' COUNT items, not the catalogue).
+func (s *Service) promptCounts(r *http.Request, cids ...string) (map[string]int, error) {
+	return s.st.CategoryPromptCounts(r.Context(), cids)
 }
 
 func (s *Service) listCategories(w http.ResponseWriter, r *http.Request) error {
@@ -48,7 +41,11 @@ func (s *Service) listCategories(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	counts, err := s.promptCounts(r)
+	ids := make([]string, len(cats))
+	for i, c := range cats {
+		ids[i] = c.ID
+	}
+	counts, err := s.promptCounts(r, ids...)
 	if err != nil {
 		return err
 	}
@@ -162,7 +159,7 @@ func (s *Service) renameCategory(w http.ResponseWriter, r *http.Request) error {
 	case err != nil:
 		return err
 	}
-	counts, err := s.promptCounts(r)
+	counts, err := s.promptCounts(r, next.ID)
 	if err != nil {
 		return err
 	}
@@ -175,7 +172,7 @@ func (s *Service) deleteCategory(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	counts, err := s.promptCounts(r)
+	counts, err := s.promptCounts(r, cur.ID)
 	if err != nil {
 		return err
 	}

@@ -69,10 +69,12 @@ func (s *Service) categoryNames(r *http.Request) (map[string]string, error) {
 	return out, nil
 }
 
-// listPrompts answers the catalogue, unpublished prompts too, newest
-// first: q= on title and description, category=, state=.
+// listPrompts answers a page of the catalogue, unpublished prompts too,
+// newest first: q= on title and description, category=, state= (read
+// from the table a page at a time, store.AdminPrompts). total is null
+// while a search spanning pages has not counted its matches.
 func (s *Service) listPrompts(w http.ResponseWriter, r *http.Request) error {
-	limit, after, err := pageParams(r)
+	limit, _, err := pageParams(r)
 	if err != nil {
 		return err
 	}
@@ -81,7 +83,10 @@ func (s *Service) listPrompts(w http.ResponseWriter, r *http.Request) error {
 	if !slices.Contains(prompts.States, filter.State) {
 		return httpx.Invalid("state must be published, unpublished or all")
 	}
-	all, err := s.st.Prompts(r.Context())
+	pg, err := s.st.AdminPrompts(r.Context(), store.AdminPromptQuery{Filter: filter, Limit: limit, Cursor: q.Get("cursor")})
+	if errors.Is(err, store.ErrBadCursor) {
+		return httpx.Invalid("cursor is not one this API gave")
+	}
 	if err != nil {
 		return err
 	}
@@ -89,14 +94,15 @@ func (s *Service) listPrompts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var views []promptView
-	for _, p := range all {
-		if filter.Matches(p) {
-			views = append(views, presentPrompt(p, names))
-		}
+	views := make([]promptView, len(pg.Prompts))
+	for i, p := range pg.Prompts {
+		views[i] = presentPrompt(p, names)
 	}
-	items, next := page(views, func(v promptView) string { return v.ID }, limit, after)
-	writePage(w, items, next, len(views))
+	var total any // null: not known
+	if pg.TotalKnown {
+		total = pg.Total
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"items": views, "next_cursor": pg.NextCursor, "total": total})
 	return nil
 }
 

@@ -2,7 +2,9 @@ package adminapi_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -242,4 +244,64 @@ func TestPriceEditKeepsOpenCheckouts(t *testing.T) {
 	if err != nil || fresh.Amount != 19.5 {
 		t.Fatalf("a checkout opened after the edit: %+v, %v; want 19.50", fresh, err)
 	}
+}
+
+// The list is read from the table a page at a time: a search that spans
+// pages does not know its total (null) until its first page is its last;
+// without a search the total counts drafts too; walking a search's pages
+// finds every match once.
+func TestAdminPromptListPagesASearch(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, seeded)
+	_, boss := s.admin("boss")
+	var want []string
+	for i := range 5 {
+		body := mustJSON(map[string]any{"title": fmt.Sprintf("Plan %d", i), "content": "c", "price": 2, "category_id": "business", "published": i%2 == 0})
+		want = append([]string{decode[promptJSON](t, s.Do("POST", admin+"prompts", boss, body), http.StatusCreated).ID}, want...)
+	}
+	var raw struct {
+		Total *int `json:"total"`
+	}
+	first := s.Do("GET", admin+"prompts?q=plan&limit=2", boss, "")
+	if err := json.Unmarshal(first.Body.Bytes(), &raw); err != nil || raw.Total != nil {
+		t.Errorf("a search spanning pages: total %v (%s), want null", raw.Total, first.Body)
+	}
+	var got []string
+	for cursor, pages := "", 0; ; pages++ {
+		page := decode[pageJSON[promptJSON]](t, s.Do("GET", admin+"prompts?q=plan&limit=2&cursor="+cursor, boss, ""), http.StatusOK)
+		for _, p := range page.Items {
+			got = append(got, p.ID)
+		}
+		if cursor = page.NextCursor; cursor == "" || pages > 10 {
+			break
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the search's pages: %v, want %v", got, want)
+	}
+	one := decode[pageJSON[promptJSON]](t, s.Do("GET", admin+"prompts?q=plan%203", boss, ""), http.StatusOK)
+	if len(one.Items) != 1 || one.Total != 1 {
+		t.Errorf("a search on one page: %d items, total %d", len(one.Items), one.Total)
+	}
+	all := decode[pageJSON[promptJSON]](t, s.Do("GET", admin+"prompts?limit=1", boss, ""), http.StatusOK)
+	if all.Total != 6 { // the seeded prompt and the five, two of them drafts
+		t.Errorf("total %d, want 6", all.Total)
+	}
+	apitest.WantError(t, s.Do("GET", admin+"prompts?cursor="+all.NextCursor+"&q=plan", boss, ""), http.StatusBadRequest, "")
+}
+
+// A category holding only a draft counts it, and is not deleted.
+func TestCategoryCountsDrafts(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, seeded)
+	_, boss := s.admin("boss")
+	c := decode[categoryJSON](t, s.Do("POST", admin+"categories", boss, `{"name":"Drafts only"}`), http.StatusCreated)
+	decode[promptJSON](t, s.Do("POST", admin+"prompts", boss, mustJSON(map[string]any{"title": "Draft", "content": "c", "price": 2, "category_id": c.ID, "published": false})), http.StatusCreated)
+	list := decode[struct{ Items []categoryJSON }](t, s.Do("GET", admin+"categories", boss, ""), http.StatusOK).Items
+	for _, x := range list {
+		if x.ID == c.ID && x.PromptCount != 1 {
+			t.Errorf("%s holds %d prompts, want its draft", x.ID, x.PromptCount)
+		}
+	}
+	apitest.WantErrorContaining(t, s.Do("DELETE", admin+"categories/"+c.ID, boss, ""), http.StatusConflict, "has 1 prompts")
 }

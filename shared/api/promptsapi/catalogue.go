@@ -154,33 +154,27 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func window(ps []domain.Prompt, offset, limit int) []domain.Prompt {
-	if offset >= len(ps) {
-		return nil
-	}
-	return ps[offset:min(len(ps), offset+limit)]
-}
-
-// featured answers the first FeaturedCount published prompts in the
-// featured order (prompts.SortFeatured).
+// featured answers FeaturedCount published prompts: those flagged
+// featured (the best rated first), then the newest (store.FeaturedPrompts:
+// what it shows, not the catalogue).
 func (s *Service) featured(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	all, err := s.st.Prompts(ctx)
-	if err != nil {
+	var (
+		picked              []domain.Prompt
+		names               map[string]string
+		v                   viewer
+		err, namesErr, vErr error
+		wg                  sync.WaitGroup
+	)
+	wg.Go(func() { picked, err = s.st.FeaturedPrompts(ctx, FeaturedCount) })
+	wg.Go(func() { names, namesErr = s.categoryNames(ctx) })
+	wg.Go(func() { v, vErr = s.loadViewer(ctx) })
+	wg.Wait()
+	if err := errors.Join(err, namesErr, vErr); err != nil {
 		return err
 	}
-	names, err := s.categoryNames(ctx)
-	if err != nil {
-		return err
-	}
-	v, err := s.loadViewer(ctx)
-	if err != nil {
-		return err
-	}
-	all = slices.DeleteFunc(all, func(p domain.Prompt) bool { return p.Unpublished })
-	prompts.SortFeatured(all)
 	out := []promptJSON{}
-	for _, p := range window(all, 0, FeaturedCount) {
+	for _, p := range picked {
 		out = append(out, s.present(p, v, names))
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)

@@ -232,7 +232,8 @@ var wantTable = map[string]map[string]string{
 		"PutItem":      "ADMINRIGHTS AUDIT CATALOG LINK#* MCP#* MCPSYNC PLIST#* PROMPT#* PTOK#* RLIST#* RTOK#* USER#*",
 		"UpdateItem":   "AUDIT CATALOG MCP#* ORDER#* PLIST#* PROMPT#* PTOK#* RLIST#* RTOK#* USER#*",
 		"DeleteItem":   "ADMINRIGHTS AUDIT CATALOG MCP#* PLIST#* PROMPT#* PTOK#* RLIST#* RTOK#* THROTTLE#* USER#*",
-		"Query":        "AUDIT CATALOG MCP#* ORDER#* PROMPT#* USER#*",
+		"Query":        "AUDIT CATALOG MCP#* ORDER#* PLIST#* PROMPT#* USER#*", // PLIST#: the prompt list's pages
+		"BatchGetItem": "PLIST#* PROMPT#*",                                    // the categories' counts, a page's prompts
 		"index:Query":  "CATALOG MCPSERVERS USER#*",
 		"index2:Query": "ORDERS USERS",
 	},
@@ -248,16 +249,16 @@ var wantTable = map[string]map[string]string{
 		"Query":   "USER#*",
 	},
 	// Free uses count per mailbox (MAILBOX#: read and claimed). The
-	// marketplace list's pages and counts (PLIST#, PTOK#), a rating
-	// copied into the prompt's cards.
+	// marketplace list's pages and counts (PLIST#, PTOK#), and the
+	// featured list's; a rating brings the prompt's copies in line.
 	"prompts": {
 		"GetItem":      "MAILBOX#* PROMPT#* USER#*",
 		"BatchGetItem": "PLIST#* PROMPT#* PTOK#*",
-		"PutItem":      "PROMPT#* USER#*",
+		"PutItem":      "PLIST#* PROMPT#* PTOK#* USER#*",
 		"UpdateItem":   "MAILBOX#* PLIST#* PROMPT#* PTOK#* USER#*",
-		"DeleteItem":   "PROMPT#*",
+		"DeleteItem":   "PLIST#* PROMPT#* PTOK#*",
 		"Query":        "CATALOG PLIST#* PTOK#* USER#*",
-		"index:Query":  "CATALOG USER#*",
+		"index:Query":  "USER#*",
 	},
 	// The open-checkout record (USER#) and a user's pending orders (GSI1
 	// USER#), to answer one session per prompt and expire the others.

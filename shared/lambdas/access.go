@@ -82,19 +82,20 @@ var (
 	// ratings (the rating item and the aggregate under PROMPT#; a failed
 	// aggregate update deletes or restores the rating). Free uses count
 	// per mailbox (MAILBOX#, read and claimed), the account's QUOTA item
-	// naming its mailbox. GSI1: the featured list (CATALOG) and a user's
-	// ratings (USER#). The marketplace list reads its pages (PLIST#,
+	// naming its mailbox. GSI1: a user's ratings (USER#). The marketplace list reads its pages (PLIST#,
 	// PTOK#, Query) with their counts, and the caller's own prompts on a
-	// page, in one BatchGetItem each; a rating is copied into the prompt's
-	// cards (UpdateItem).
+	// page, in one BatchGetItem each; the featured list its order's first
+	// copies (PLIST#FEAT) and its prompts. A rating brings the prompt's
+	// copies in line, as an edit does (PLIST#, PTOK#: put, moved in the
+	// featured order, deleted, counted).
 	accessPrompts = Access{Table: map[string][]string{
 		GetItem:      {users, prompts, mailboxes},
 		BatchGetItem: {prompts, promptLists, promptWords},
-		PutItem:      {users, prompts},
+		PutItem:      {users, prompts, promptLists, promptWords},
 		UpdateItem:   {users, prompts, mailboxes, promptLists, promptWords},
-		DeleteItem:   {prompts},
+		DeleteItem:   {prompts, promptLists, promptWords},
 		Query:        {users, catalog, promptLists, promptWords},
-	}, Index: []string{catalog, users}}
+	}, Index: []string{users}}
 	// Checkout and its verification, which fulfils like the webhook does:
 	// the order, its payment intent, ownership and activity (and the
 	// ownership revoked when a refund raced the fulfilment); the user's
@@ -166,7 +167,10 @@ var (
 	// (AUDIT: written, marked done or removed, listed). The registry
 	// (MCP#: entries added and edited, and what Probe now and Sync write,
 	// as mcp-jobs does, with the sync state). GSI1: the prompt listing
-	// (CATALOG) and the registry's (MCPSERVERS). A prompt's change brings
+	// (CATALOG: a search of the prompts) and the registry's (MCPSERVERS).
+	// The prompt list's pages and the categories' counts are the
+	// listing's copies (PLIST#: Query, its COUNT items and the page's
+	// prompts in one BatchGetItem). A prompt's change brings
 	// its marketplace cards in line (PLIST#, PTOK#: put, moved, deleted,
 	// counted); a registry entry's change its registry cards (RLIST#,
 	// RTOK#, the same).
@@ -179,10 +183,11 @@ var (
 	// saved (LINK#), the lease that keeps an admin (ADMINRIGHTS). GSI2: the
 	// orders and accounts listings.
 	accessAdmin = Access{Table: map[string][]string{
-		GetItem:    {users, prompts, catalog, mcpServers, mcpSync, orders, throttles, emails},
-		PutItem:    {prompts, catalog, audit, mcpServers, mcpSync, users, links, adminRights, promptLists, promptWords, serverLists, serverWords},
-		UpdateItem: {prompts, catalog, audit, mcpServers, orders, users, promptLists, promptWords, serverLists, serverWords},
-		DeleteItem: {prompts, catalog, audit, mcpServers, users, throttles, adminRights, promptLists, promptWords, serverLists, serverWords},
-		Query:      {catalog, prompts, audit, mcpServers, orders, users},
+		GetItem:      {users, prompts, catalog, mcpServers, mcpSync, orders, throttles, emails},
+		PutItem:      {prompts, catalog, audit, mcpServers, mcpSync, users, links, adminRights, promptLists, promptWords, serverLists, serverWords},
+		UpdateItem:   {prompts, catalog, audit, mcpServers, orders, users, promptLists, promptWords, serverLists, serverWords},
+		DeleteItem:   {prompts, catalog, audit, mcpServers, users, throttles, adminRights, promptLists, promptWords, serverLists, serverWords},
+		Query:        {catalog, prompts, audit, mcpServers, orders, users, promptLists},
+		BatchGetItem: {prompts, promptLists},
 	}, Index: []string{catalog, store.GSI1MCPServers, users}, Index2: []string{store.GSI2Orders, store.GSI2Users}}
 )

@@ -157,13 +157,16 @@ func (s *Syncer) Run(ctx context.Context) (Stats, error) {
 		}
 		for _, id := range page.deleted {
 			old, ok := stored[id]
-			if !ok || !old.IsActive {
+			// The registry's own say (ListedActive), not IsActive: a server an
+			// admin switched off is taken out on the registry's side too, or
+			// switching it on again would list a deleted server.
+			if !ok || !old.ListedActive {
 				continue // never listed here, or already out
 			}
 			if err := s.Store.SetMCPServerActive(ctx, id, false); err != nil {
 				return st, fmt.Errorf("mcp registry sync: deactivate %s: %w", id, err)
 			}
-			old.IsActive = false
+			old.IsActive, old.ListedActive = false, false
 			stored[id] = old
 			st.Deactivated++
 		}

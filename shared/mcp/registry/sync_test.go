@@ -339,3 +339,44 @@ func TestSyncKeepsTheOperatorsClientID(t *testing.T) {
 		}
 	}
 }
+
+// A server an admin switched off that the registry then deletes stays out
+// of the listing when the admin switches it on again: the sync takes it
+// out on the registry's side (its own is_active), whatever the admin's
+// switch.
+func TestSyncDeletesAServerAnAdminSwitchedOff(t *testing.T) {
+	t.Parallel()
+	st := storetest.New(t)
+	reg, srv := newFakeRegistry(t)
+	log, _ := bufLog()
+	t1 := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	s := &registry.Syncer{BaseURL: srv.URL + "/prefix/", HTTP: srv.Client(), Store: st, Log: log, Now: clock(t1, t1.Add(time.Hour))}
+	const id = "io.github.github--github-mcp-server"
+	reg.setPages(func(url.Values) (int, string) {
+		return 200, page("", entry("io.github.github/github-mcp-server", "active", githubRemote))
+	})
+	if _, err := s.Run(ctx); err != nil {
+		t.Fatalf("run 1: %v", err)
+	}
+	admin := func(disabled bool, read int) {
+		t.Helper()
+		gh, err := st.GetMCPServer(ctx, id)
+		storetest.Must(t, err, "read")
+		gh.AdminDisabled = disabled
+		storetest.Must(t, st.UpdateMCPServer(ctx, gh, read, store.AuditEntry{ActorID: "admin", Action: "mcp_server.update", TargetID: id}), "admin switch")
+	}
+	admin(true, 0)
+	reg.setPages(func(url.Values) (int, string) {
+		return 200, page("", entry("io.github.github/github-mcp-server", "deleted", githubRemote))
+	})
+	stats, err := s.Run(ctx)
+	if err != nil || stats.Deactivated != 1 {
+		t.Fatalf("run 2: %+v, %v; want the deleted server deactivated", stats, err)
+	}
+	admin(false, 1)
+	gh, err := st.GetMCPServer(ctx, id)
+	storetest.Must(t, err, "read")
+	if gh.IsActive || gh.ListedActive {
+		t.Errorf("a server the registry deleted is listed again after an admin's switch on: %+v", gh)
+	}
+}

@@ -48,10 +48,10 @@ const (
 	// makes, kept or not (the chat limits' counters and its usage: 2
 	// units here), one unit each for the kept message's small writes made
 	// once (the user's message, the reply's first save, the
-	// conversation's count, its search words) and 2 for a longer user
-	// message.
+	// conversation's count, its search words, its History list copy) and
+	// 2 for a longer user message.
 	keptReplyFactor      = 1.5
-	keptReplyConstantWCU = 8.0
+	keptReplyConstantWCU = 9.0
 	// replyTokens is the length of the measured chat reply, streamed at
 	// replyTokensPerSecond (a model's pace), replyChunkTokens a chunk.
 	replyTokens          = 2000

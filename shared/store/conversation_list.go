@@ -376,42 +376,69 @@ func (s *Store) listConversationsPlain(ctx context.Context, in *dynamodb.QueryIn
 // bound is reached or the list ends.
 func (s *Store) searchConversations(ctx context.Context, uid string, in *dynamodb.QueryInput, q ConversationListQuery) (ConversationListPage, error) {
 	page := ConversationListPage{Conversations: []domain.Conversation{}}
-	read := 0
-	for read < MaxConversationSearchRead {
-		in.Limit = aws.Int32(int32(min(100, MaxConversationSearchRead-read)))
-		out, err := s.db.Query(ctx, in)
-		if err != nil {
-			return page, fmt.Errorf("search conversations: %w", err)
+	// The copies first, all at once (small: a few hundred bytes each),
+	// then the texts of those whose title does not match: the first block,
+	// which a common word's page often fills, then the rest, its batches
+	// side by side. A request's round trips stay the same whatever the
+	// number of conversations.
+	items, more, err := s.queryListCopies(ctx, in, MaxConversationSearchRead)
+	if err != nil {
+		return page, err
+	}
+	for start := 0; start < len(items); {
+		end := len(items)
+		if start == 0 {
+			end = min(searchFirstBlock, len(items))
 		}
-		var items []convListItem
-		if err := attributevalue.UnmarshalListOfMaps(out.Items, &items); err != nil {
-			return page, fmt.Errorf("search conversations: %w", err)
-		}
-		read += len(items)
-		texts, err := s.searchTexts(ctx, uid, items, q.Search)
+		texts, err := s.searchTexts(ctx, uid, items[start:end], q.Search)
 		if err != nil {
 			return page, err
 		}
-		for i, it := range items {
+		for i := start; i < end; i++ {
+			it := items[i]
 			if !strings.Contains(strings.ToLower(it.Title), q.Search) && !strings.Contains(texts[it.ID], q.Search) {
 				continue
 			}
 			page.Conversations = append(page.Conversations, it.domain())
-			if len(page.Conversations) == q.Limit && (i < len(items)-1 || out.LastEvaluatedKey != nil) {
+			if len(page.Conversations) == q.Limit && (i < len(items)-1 || more) {
 				// Full, with more to read: go on from here next time.
 				page.Next = &ConversationPlace{UpdatedAt: it.domain().UpdatedAt, ID: it.ID}
 				return page, nil
 			}
 		}
-		if out.LastEvaluatedKey == nil || len(items) == 0 {
-			page.Next = nil // the end: nothing follows what was read
-			return page, nil
-		}
-		in.ExclusiveStartKey = out.LastEvaluatedKey
+		start = end
+	}
+	if more {
 		last := items[len(items)-1]
 		page.Next = &ConversationPlace{UpdatedAt: parseTime(last.UpdatedAt), ID: last.ID}
 	}
 	return page, nil
+}
+
+// searchFirstBlock is how many conversations a search matches before it
+// reads the texts of the rest of what it read.
+const searchFirstBlock = 100
+
+// queryListCopies reads up to n copies of the list in in's order; more
+// reports whether the list goes on past them.
+func (s *Store) queryListCopies(ctx context.Context, in *dynamodb.QueryInput, n int) (items []convListItem, more bool, err error) {
+	for len(items) < n {
+		in.Limit = aws.Int32(int32(n - len(items)))
+		out, err := s.db.Query(ctx, in)
+		if err != nil {
+			return nil, false, fmt.Errorf("search conversations: %w", err)
+		}
+		var got []convListItem
+		if err := attributevalue.UnmarshalListOfMaps(out.Items, &got); err != nil {
+			return nil, false, fmt.Errorf("search conversations: %w", err)
+		}
+		items = append(items, got...)
+		if out.LastEvaluatedKey == nil || len(got) == 0 {
+			return items, false, nil
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+	return items, true, nil
 }
 
 // searchTexts reads what q= matches on (the lower-cased title and the

@@ -18,6 +18,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"golang.org/x/sync/errgroup"
+
 	"aiwork/shared/domain"
 	"aiwork/shared/prompts"
 )
@@ -426,25 +428,41 @@ func (s *Store) listCounts(ctx context.Context, pks []string) (map[string]int, e
 // calls, keys DynamoDB left unprocessed asked again); missing ones are
 // left out.
 func (s *Store) batchGet(ctx context.Context, keys []map[string]types.AttributeValue, consistent bool) ([]map[string]types.AttributeValue, error) {
+	// Batches of 100 (DynamoDB's limit), side by side: a request's round
+	// trips do not grow with the keys.
+	var mu sync.Mutex
 	var out []map[string]types.AttributeValue
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(batchGetsAtOnce)
 	for chunk := range slices.Chunk(keys, 100) {
-		req := map[string]types.KeysAndAttributes{s.table: {Keys: chunk, ConsistentRead: aws.Bool(consistent)}}
-		for len(req) > 0 {
-			res, err := s.db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: req})
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, res.Responses[s.table]...)
-			req = res.UnprocessedKeys
-			if len(req) > 0 {
-				if err := ctx.Err(); err != nil {
-					return nil, err
+		g.Go(func() error {
+			req := map[string]types.KeysAndAttributes{s.table: {Keys: chunk, ConsistentRead: aws.Bool(consistent)}}
+			for len(req) > 0 {
+				res, err := s.db.BatchGetItem(gctx, &dynamodb.BatchGetItemInput{RequestItems: req})
+				if err != nil {
+					return err
+				}
+				mu.Lock()
+				out = append(out, res.Responses[s.table]...)
+				mu.Unlock()
+				req = res.UnprocessedKeys
+				if len(req) > 0 {
+					if err := gctx.Err(); err != nil {
+						return err
+					}
 				}
 			}
-		}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
+
+// batchGetsAtOnce bounds the batches one batchGet has in flight.
+const batchGetsAtOnce = 4
 
 // GetPrompts reads the prompts with the given ids (those that exist), by
 // id.

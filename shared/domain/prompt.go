@@ -24,7 +24,20 @@ type Prompt struct {
 	UpdatedAt time.Time
 	// Stats are kept beside the prompt as its uses happen.
 	Stats PromptStats
+	// CreatorID is the user who sells it ("" for the platform's own), State
+	// where it stands in review (creator.go's Prompt* states; "" for the
+	// platform's) and ReviewReason why it was last rejected.
+	CreatorID    string
+	State        string
+	ReviewReason string
+	// CreatorSuspended: an admin suspended its creator; it is off the
+	// marketplace (its owners still read it) until they are unsuspended.
+	CreatorSuspended bool
 }
+
+// OnSale reports whether the marketplace lists and sells p: published and
+// its creator (if any) not suspended.
+func (p Prompt) OnSale() bool { return !p.Unpublished && !p.CreatorSuspended }
 
 // PromptStats count a prompt's uses: free uses claimed, purchases made
 // (refunds take theirs back) and the revenue that stays.

@@ -55,6 +55,7 @@ const (
 	promptWords  = store.PKPromptToken + "*"
 	serverLists  = store.PKRegistryList + "*"
 	serverWords  = store.PKRegistryToken + "*"
+	reviews      = store.PKReviews
 )
 
 // Each function's Access, derived from the store methods its handler (or
@@ -181,13 +182,28 @@ var (
 	// sessions counted and ended, purchases, connections and usage counted
 	// (USER#), the sign-in throttle read and cleared, a confirmation link
 	// saved (LINK#), the lease that keeps an admin (ADMINRIGHTS). GSI2: the
-	// orders and accounts listings.
+	// orders and accounts listings. Reviews: the queue (REVIEWS, listed,
+	// a decided prompt's item deleted); creators (their item under USER#,
+	// listed through GSI2 CREATORS, their prompts through CPROMPTS#<uid>).
 	accessAdmin = Access{Table: map[string][]string{
 		GetItem:      {users, prompts, catalog, mcpServers, mcpSync, orders, throttles, emails},
 		PutItem:      {prompts, catalog, audit, mcpServers, mcpSync, users, links, adminRights, promptLists, promptWords, serverLists, serverWords},
 		UpdateItem:   {prompts, catalog, audit, mcpServers, orders, users, promptLists, promptWords, serverLists, serverWords},
-		DeleteItem:   {prompts, catalog, audit, mcpServers, users, throttles, adminRights, promptLists, promptWords, serverLists, serverWords},
-		Query:        {catalog, prompts, audit, mcpServers, orders, users, promptLists},
+		DeleteItem:   {prompts, catalog, audit, mcpServers, users, throttles, adminRights, promptLists, promptWords, serverLists, serverWords, reviews},
+		Query:        {catalog, prompts, audit, mcpServers, orders, users, promptLists, reviews},
 		BatchGetItem: {prompts, promptLists},
-	}, Index: []string{catalog, store.GSI1MCPServers, users}, Index2: []string{store.GSI2Orders, store.GSI2Users}}
+	}, Index: []string{catalog, store.GSI1MCPServers, users}, Index2: []string{store.GSI2Orders, store.GSI2Users, store.GSI2Creators, store.GSI2CreatorPrompts + "*"}}
+	// Creators: the session check and the creator item (USER#), the
+	// categories (CATALOG), their prompts (PROMPT#: created, edited,
+	// submitted, deleted with their ratings, listed through GSI2
+	// CPROMPTS#<uid>), and the review queue's item a submit puts (or takes
+	// back when refused). A prompt's write brings its listing copies in
+	// line (PLIST#, PTOK#), as the admins' does.
+	accessCreators = Access{Table: map[string][]string{
+		GetItem:    {users, prompts},
+		PutItem:    {prompts, promptLists, promptWords, reviews},
+		UpdateItem: {users, prompts, promptLists, promptWords},
+		DeleteItem: {prompts, promptLists, promptWords, reviews},
+		Query:      {catalog, prompts},
+	}, Index2: []string{store.GSI2CreatorPrompts + "*"}}
 )

@@ -176,6 +176,10 @@ var All = []Function{
 		Secrets: []string{SecretJWT, SecretStripeKey, SecretMCPKeyEncryptionKey}, Env: mcpOutbound,
 		Settings: []string{SettingPublicURL, SettingMailFrom, SettingMCPRegistryURL},
 		Invokes:  map[string]string{config.MCPJobsFunctionVar: "mcp-jobs"}},
+	// Creators: their profile and their prompts, drafted and submitted for
+	// review (the decisions are the admin function's).
+	{Name: "creators", Routes: []string{CreatorsPrefix}, Access: accessCreators, MemoryMB: 512, Timeout: BufferedTimeout,
+		Secrets: []string{SecretJWT}},
 	// Rotates the JWT signing key every 30 days (infra/stack/rotation.go):
 	// no table, no environment; its grants are on that secret alone.
 	{Name: "jwt-rotation", Trigger: "secretsmanager", MemoryMB: 256, Timeout: BufferedTimeout},
@@ -197,6 +201,8 @@ const (
 	MCPOAuthMetadataPath  = MCPOAuthPrefix + "client-metadata.json"
 	// The admin area (the admin function).
 	AdminPrefix = "/api/v1/admin/"
+	// Creators' profiles and prompts (the creators function).
+	CreatorsPrefix = "/api/v1/creators/"
 	// RegistryPrefix is the registry served as the official MCP Registry
 	// API (the mcp function's registry group): clients append
 	// /v0.1/servers to <site>/api/registry. Outside /api/v1/, as that API

@@ -124,9 +124,9 @@ func orderPrefix(o prompts.Order) string {
 	return listNewest
 }
 
-// listed reports whether the prompt item belongs in the listing: published
-// and not being deleted.
-func (it promptItem) listed() bool { return !it.Unpublished && !it.Deleting }
+// listed reports whether the prompt item belongs in the listing: published,
+// its creator (if any) not suspended, and not being deleted.
+func (it promptItem) listed() bool { return !it.Unpublished && !it.Suspended && !it.Deleting }
 
 // listingTargets are the copies the prompt item should have, by listingKey:
 // a published prompt's in the marketplace's partitions (and in the

@@ -97,7 +97,7 @@ func (s *Store) FeaturedPrompts(ctx context.Context, n int) ([]domain.Prompt, er
 	out := []domain.Prompt{}
 	for _, id := range ids {
 		// Taken off the catalogue since its copy was read: left out.
-		if p, ok := byID[id]; ok && !p.Unpublished {
+		if p, ok := byID[id]; ok && p.OnSale() {
 			out = append(out, p)
 		}
 	}

@@ -40,7 +40,11 @@ func (s *Store) CreatePrompt(ctx context.Context, p domain.Prompt) error {
 	it := promptItem{PK: promptPK(p.ID), SK: skPromptMeta, GSI1PK: gsiCatalogKey, GSI1SK: promptGSI1SK(p.CreatedAt, p.ID), ID: p.ID,
 		Title: p.Title, Description: p.Description, Content: p.Content, Price: roundCents(p.Price), CategoryID: p.CategoryID,
 		Featured: p.Featured, CreatedAt: formatTime(p.CreatedAt), Unpublished: p.Unpublished, Version: p.Version,
-		UpdatedAt: formatTime(cmp.Or(p.UpdatedAt, p.CreatedAt)), Irev: 1}
+		UpdatedAt: formatTime(cmp.Or(p.UpdatedAt, p.CreatedAt)), Irev: 1,
+		CreatorID: p.CreatorID, State: p.State, ReviewReason: p.ReviewReason}
+	if p.CreatorID != "" {
+		it.GSI2PK, it.GSI2SK = creatorPromptsGSI2PK(p.CreatorID), promptGSI1SK(p.CreatedAt, p.ID)
+	}
 	if err := s.putNew(ctx, it); err != nil {
 		return fmt.Errorf("create prompt: %w", err)
 	}

@@ -45,6 +45,16 @@ type promptItem struct {
 	Lfmt     int      `dynamodbav:"lfmt,omitempty"`
 	Idx      []string `dynamodbav:"idx,stringset,omitempty"`
 	Deleting bool     `dynamodbav:"deleting,omitempty"`
+	// A creator's prompt (creator_prompts.go): its creator, review state
+	// and reason, and its place in the creator's list (GSI2).
+	CreatorID    string `dynamodbav:"creator_id,omitempty"`
+	State        string `dynamodbav:"state,omitempty"`
+	ReviewReason string `dynamodbav:"review_reason,omitempty"`
+	// Suspended: its creator is suspended (off the listing, kept for its
+	// owners).
+	Suspended bool `dynamodbav:"creator_suspended,omitempty"`
+	GSI2PK       string `dynamodbav:"GSI2PK,omitempty"`
+	GSI2SK       string `dynamodbav:"GSI2SK,omitempty"`
 }
 
 func (it promptItem) domain() domain.Prompt {
@@ -54,6 +64,7 @@ func (it promptItem) domain() domain.Prompt {
 		Price: it.Price, CategoryID: it.CategoryID, Featured: it.Featured, CreatedAt: created,
 		RatingSum: it.RatingSum, RatingCount: it.RatingCount, Unpublished: it.Unpublished, Version: it.Version,
 		UpdatedAt: parseTime(it.UpdatedAt), Stats: domain.PromptStats{FreeUses: it.FreeUses, Purchases: it.Purchases, Revenue: it.Revenue},
+		CreatorID: it.CreatorID, State: it.State, ReviewReason: it.ReviewReason, CreatorSuspended: it.Suspended,
 	}
 }
 

@@ -98,6 +98,8 @@ func (s *Service) Handler() http.Handler {
 	s.mcpRoutes(mux)
 	s.orderRoutes(mux)
 	s.userRoutes(mux)
+	s.reviewRoutes(mux)
+	s.creatorRoutes(mux)
 	return httpx.WithNotFound(mux)
 }
 

@@ -41,6 +41,12 @@ func (s *Service) createCheckout(w http.ResponseWriter, r *http.Request) error {
 	if errors.Is(err, store.ErrNotFound) || (err == nil && p.Unpublished) {
 		return httpx.NotFound("Prompt not found") // an unpublished prompt is not sold
 	}
+	if err == nil && p.CreatorSuspended {
+		return httpx.Conflict("This prompt is not for sale right now.")
+	}
+	if err == nil && p.CreatorID != "" && p.CreatorID == uid {
+		return httpx.Forbidden("You cannot buy your own prompt.")
+	}
 	if err != nil {
 		return err
 	}

@@ -53,7 +53,7 @@ func (s *Service) useFree(w http.ResponseWriter, r *http.Request, pid string) er
 	}
 	already := owned
 	if !owned {
-		if p.Unpublished {
+		if !p.OnSale() {
 			// Off the catalogue: no new free use (one claimed before answers below).
 			status, err := s.st.FreeStatus(ctx, uid, s.freeLimit)
 			if err != nil {

@@ -210,7 +210,7 @@ func (s *Service) get(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if p.Unpublished && !v.hasAccess(p.ID) {
+	if !p.OnSale() && !v.hasAccess(p.ID) {
 		return httpx.NotFound("Prompt not found") // taken off the catalogue; its owners still read it
 	}
 	httpx.WriteJSON(w, http.StatusOK, s.present(p, v, names))

@@ -18,6 +18,7 @@ import (
 	"aiwork/shared/api/authapi"
 	"aiwork/shared/api/chatapi"
 	"aiwork/shared/api/conversationsapi"
+	"aiwork/shared/api/creatorsapi"
 	"aiwork/shared/api/mcpapi"
 	"aiwork/shared/api/paymentsapi"
 	"aiwork/shared/api/promptsapi"
@@ -88,6 +89,7 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 		"mcp":            mcpFunction,
 		"chat":           chatFunction,
 		"admin":          adminapi.FromConfig(st, cfg.Admin, mailer, jobs).Handler(),
+		"creators":       creatorsapi.FromConfig(st, cfg.Auth.Base).Handler(),
 	}
 	if cfg.WrapGroup != nil {
 		for name, h := range handlers {

@@ -453,6 +453,22 @@ func TestTableAccess(t *testing.T) {
 	do("DELETE", "/api/v1/admin/categories/"+cat, token, "", http.StatusNoContent)
 	do("GET", "/api/v1/admin/categories", token, "", http.StatusOK)
 	do("GET", "/api/v1/admin/audit", token, "", http.StatusOK)
+
+	// A creator's profile and prompts (the admin sells too), reviewed and
+	// suspended by the admin.
+	do("PUT", "/api/v1/creators/me", token, `{"display_name":"Access","bio":"","country":"US"}`, http.StatusOK)
+	do("GET", "/api/v1/creators/me", token, "", http.StatusOK)
+	sold := field(do("POST", "/api/v1/creators/me/prompts", token, `{"title":"C","content":"C","price":1,"category_id":"writing"}`, http.StatusCreated), "id")
+	do("PATCH", "/api/v1/creators/me/prompts/"+sold, token, `{"version":1,"title":"C2"}`, http.StatusOK)
+	do("GET", "/api/v1/creators/me/prompts", token, "", http.StatusOK)
+	do("GET", "/api/v1/creators/me/prompts/"+sold, token, "", http.StatusOK)
+	do("POST", "/api/v1/creators/me/prompts/"+sold+"/submit", token, "", http.StatusOK)
+	do("GET", "/api/v1/admin/reviews?kind=prompt", token, "", http.StatusOK)
+	do("POST", "/api/v1/admin/reviews/"+sold, token, `{"decision":"reject","reason":"access"}`, http.StatusOK)
+	do("GET", "/api/v1/admin/creators", token, "", http.StatusOK)
+	do("POST", "/api/v1/admin/creators/"+uid+"/suspend", token, "", http.StatusOK)
+	do("POST", "/api/v1/admin/creators/"+uid+"/unsuspend", token, "", http.StatusOK)
+	do("DELETE", "/api/v1/creators/me/prompts/"+sold, token, "", http.StatusNoContent)
 	// The registry: a server added, switched off and on, probed (its
 	// history read), and a sync run.
 	do("GET", "/api/v1/admin/mcp-servers", token, "", http.StatusOK)

@@ -1,0 +1,179 @@
+package adminapi
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"aiwork/shared/domain"
+	"aiwork/shared/httpx"
+	"aiwork/shared/store"
+)
+
+// The review queue: creators' prompts submitted for review, each approved
+// (published: its cards join the marketplace listing) or rejected with a
+// reason its creator reads. Agents have no queue yet (an empty list).
+
+// MsgPayoutsNeeded is why a paid prompt of a creator without payouts is
+// not approved. Every marketplace price is more than 0, so every prompt
+// is a paid one.
+const MsgPayoutsNeeded = "Set up payouts before selling a paid prompt."
+
+const (
+	reviewKindPrompt = "prompt"
+	reviewKindAgent  = "agent"
+)
+
+type reviewCreatorView struct {
+	UserID        string `json:"user_id"`
+	Username      string `json:"username"`
+	DisplayName   string `json:"display_name"`
+	PayoutsStatus string `json:"payouts_status"`
+}
+
+type reviewDecisionView struct {
+	At       string `json:"at"`
+	Decision string `json:"decision"`
+	Reason   string `json:"reason"`
+}
+
+type reviewView struct {
+	ID           string               `json:"id"`
+	Kind         string               `json:"kind"`
+	Title        string               `json:"title"`
+	Description  string               `json:"description"`
+	Content      string               `json:"content"`
+	Price        float64              `json:"price"`
+	CategoryID   string               `json:"category_id"`
+	CategoryName string               `json:"category_name"`
+	Version      int                  `json:"version"`
+	SubmittedAt  string               `json:"submitted_at"`
+	Creator      reviewCreatorView    `json:"creator"`
+	Decisions    []reviewDecisionView `json:"decisions"`
+}
+
+func (s *Service) reviewRoutes(mux *http.ServeMux) {
+	mux.Handle("GET "+Prefix+"reviews", s.admin(s.listReviews))
+	mux.Handle("POST "+Prefix+"reviews/{id}", s.admin(s.decideReview))
+}
+
+// listReviews answers the queue of one kind, oldest submitted first.
+func (s *Service) listReviews(w http.ResponseWriter, r *http.Request) error {
+	kind := r.URL.Query().Get("kind")
+	if kind == "" {
+		kind = reviewKindPrompt
+	}
+	switch kind {
+	case reviewKindAgent:
+		httpx.WriteJSON(w, http.StatusOK, map[string]any{"items": []reviewView{}})
+		return nil
+	case reviewKindPrompt:
+	default:
+		return httpx.Invalid("kind must be prompt or agent")
+	}
+	queue, err := s.st.ReviewQueue(r.Context())
+	if err != nil {
+		return err
+	}
+	names, err := s.categoryNames(r)
+	if err != nil {
+		return err
+	}
+	creators := map[string]domain.Creator{}
+	views := make([]reviewView, 0, len(queue))
+	for _, q := range queue {
+		p := q.Prompt
+		c, ok := creators[p.CreatorID]
+		if !ok {
+			c, err = s.st.GetCreator(r.Context(), p.CreatorID)
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				return err
+			}
+			creators[p.CreatorID] = c
+		}
+		v := reviewView{ID: p.ID, Kind: reviewKindPrompt, Title: p.Title, Description: p.Description, Content: p.Content, Price: p.Price,
+			CategoryID: p.CategoryID, CategoryName: names[p.CategoryID], Version: p.Version, SubmittedAt: utcSeconds(q.SubmittedAt),
+			Creator:   reviewCreatorView{UserID: p.CreatorID, Username: c.Username, DisplayName: c.DisplayName, PayoutsStatus: c.PayoutsStatus},
+			Decisions: []reviewDecisionView{}}
+		for _, d := range q.Decisions {
+			v.Decisions = append(v.Decisions, reviewDecisionView{At: utcSeconds(d.At), Decision: d.Decision, Reason: d.Reason})
+		}
+		views = append(views, v)
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"items": views})
+	return nil
+}
+
+type decisionInput struct {
+	Decision string `json:"decision"`
+	Reason   string `json:"reason"`
+}
+
+// maxReviewReason bounds a rejection's reason, in bytes.
+const maxReviewReason = 2000
+
+// decideReview approves or rejects a prompt in review.
+func (s *Service) decideReview(w http.ResponseWriter, r *http.Request) error {
+	var in decisionInput
+	if err := httpx.DecodeJSON(w, r, &in); err != nil {
+		return err
+	}
+	in.Reason = strings.TrimSpace(in.Reason)
+	switch in.Decision {
+	case store.DecisionApprove:
+	case store.DecisionReject:
+		if in.Reason == "" {
+			return httpx.Invalid("A rejection needs a reason: the creator reads it.")
+		}
+		if len(in.Reason) > maxReviewReason {
+			return httpx.Invalid(fmt.Sprintf("reason must be at most %d characters", maxReviewReason))
+		}
+	default:
+		return httpx.Invalid("decision must be approve or reject")
+	}
+	cur, names, err := s.promptOr404(r)
+	if err != nil {
+		return err
+	}
+	if cur.State != domain.PromptInReview {
+		state := cur.State
+		if state == "" {
+			state = "a platform prompt"
+		}
+		return httpx.Conflict(fmt.Sprintf("Only a prompt in review can be approved or rejected; this one is %s.", strings.ReplaceAll(state, "_", " ")))
+	}
+	if in.Decision == store.DecisionApprove && cur.Price > 0 {
+		c, err := s.st.GetCreator(r.Context(), cur.CreatorID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		if !c.CanSell() {
+			return httpx.Conflict(MsgPayoutsNeeded)
+		}
+	}
+	now := s.opts.Now().UTC()
+	d := store.ReviewDecision{At: now, Decision: in.Decision, Reason: in.Reason, AdminID: actor(r.Context()).ID}
+	if in.Decision == store.DecisionApprove {
+		d.Reason = ""
+	}
+	before := presentPrompt(cur, names)
+	next := cur
+	next.Version, next.UpdatedAt = cur.Version+1, now
+	if in.Decision == store.DecisionApprove {
+		next.State, next.Unpublished, next.ReviewReason = domain.PromptPublished, false, ""
+	} else {
+		next.State, next.ReviewReason = domain.PromptRejected, d.Reason
+	}
+	audit := s.audit(r.Context(), "review."+in.Decision, "prompt", cur.ID, before,
+		map[string]any{"state": next.State, "reason": d.Reason, "version": next.Version})
+	err = s.st.WithAudit(r.Context(), audit, func() error { return s.st.DecidePrompt(r.Context(), cur.ID, cur.Version, d) })
+	if errors.Is(err, store.ErrVersionConflict) || errors.Is(err, store.ErrWrongState) {
+		return s.promptConflict(w, r, names)
+	}
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"id": next.ID, "state": next.State, "review_reason": d.Reason, "version": next.Version})
+	return nil
+}

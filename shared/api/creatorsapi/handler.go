@@ -1,0 +1,60 @@
+// Package creatorsapi is the creators route group (/api/v1/creators/…): a
+// creator's profile and their prompts, drafted, edited and submitted for
+// review. The rules of a prompt are the prompts package's, as for the
+// admins; review decisions are the admin group's. A creator reads only
+// their own prompts (another's id is not found) and never a buyer.
+package creatorsapi
+
+import (
+	"net/http"
+	"time"
+
+	"aiwork/shared/auth"
+	"aiwork/shared/config"
+	"aiwork/shared/httpx"
+	"aiwork/shared/store"
+)
+
+// Prefix is where the group's routes live.
+const Prefix = "/api/v1/creators/"
+
+// Options configure the group.
+type Options struct {
+	// Now is the clock.
+	Now func() time.Time
+}
+
+// Service serves the creators group.
+type Service struct {
+	st     *store.Store
+	tokens *auth.Tokens
+	opts   Options
+}
+
+// New builds the creators group.
+func New(st *store.Store, tokens *auth.Tokens, opts Options) *Service {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Service{st: st, tokens: tokens, opts: opts}
+}
+
+// FromConfig builds the group from its function's configuration.
+func FromConfig(st *store.Store, cfg config.Base) *Service {
+	return New(st, auth.FromConfig(cfg, 0, st), Options{})
+}
+
+// Handler routes the group.
+func (s *Service) Handler() http.Handler {
+	mux := http.NewServeMux()
+	signedIn := func(h httpx.HandlerFunc) http.Handler { return s.tokens.Required(httpx.Handle(h)) }
+	mux.Handle("GET "+Prefix+"me", signedIn(s.getProfile))
+	mux.Handle("PUT "+Prefix+"me", signedIn(s.putProfile))
+	mux.Handle("GET "+Prefix+"me/prompts", signedIn(s.listPrompts))
+	mux.Handle("POST "+Prefix+"me/prompts", signedIn(s.createPrompt))
+	mux.Handle("GET "+Prefix+"me/prompts/{id}", signedIn(s.getPrompt))
+	mux.Handle("PATCH "+Prefix+"me/prompts/{id}", signedIn(s.patchPrompt))
+	mux.Handle("DELETE "+Prefix+"me/prompts/{id}", signedIn(s.deletePrompt))
+	mux.Handle("POST "+Prefix+"me/prompts/{id}/submit", signedIn(s.submitPrompt))
+	return httpx.WithNotFound(mux)
+}

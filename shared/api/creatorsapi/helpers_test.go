@@ -1,0 +1,141 @@
+package creatorsapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"aiwork/shared/api/apitest"
+	"aiwork/shared/auth"
+	"aiwork/shared/local/devstack"
+	"aiwork/shared/store"
+	"aiwork/shared/store/storetest"
+)
+
+func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
+
+var jwtSecret = []byte("creators-test-secret-creators-test")
+
+const (
+	me       = "/api/v1/creators/me"
+	mine     = "/api/v1/creators/me/prompts"
+	adminAPI = "/api/v1/admin/"
+)
+
+type stack struct{ *apitest.Stack }
+
+// newStack is the whole API (as the devserver mounts it) on a fresh table
+// with the sample categories.
+func newStack(t *testing.T) *stack {
+	t.Helper()
+	st, storeCfg := storetest.NewWithConfig(t)
+	apitest.PutCatalogue(t, st)
+	cfg := devstack.ConfigFor(storeCfg, jwtSecret, 5, "whsec_creators_test")
+	h, err := devstack.Handler(st, cfg, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &stack{&apitest.Stack{T: t, H: h, St: st, Tokens: auth.NewTokens(jwtSecret, time.Hour)}}
+}
+
+func (s *stack) update(pk, sk, expr string, values map[string]types.AttributeValue) {
+	s.T.Helper()
+	_, err := s.St.DB().UpdateItem(context.Background(), &dynamodb.UpdateItemInput{
+		TableName:                 aws.String(s.St.Table()),
+		Key:                       map[string]types.AttributeValue{store.AttrPK: &types.AttributeValueMemberS{Value: pk}, store.AttrSK: &types.AttributeValueMemberS{Value: sk}},
+		UpdateExpression:          aws.String(expr),
+		ExpressionAttributeValues: values,
+	})
+	storetest.Must(s.T, err, "update "+pk)
+}
+
+// admin makes an admin with a session.
+func (s *stack) admin(name string) string {
+	s.T.Helper()
+	uid, token := s.User(name)
+	s.update(store.PKUser+uid, "PROFILE", "SET is_superuser = :t", map[string]types.AttributeValue{":t": &types.AttributeValueMemberBOOL{Value: true}})
+	return token
+}
+
+// creator makes a user with a creator profile; payouts enables their
+// payouts as the payouts part will (the creator item's attributes).
+func (s *stack) creator(name string, payouts bool) (uid, token string) {
+	s.T.Helper()
+	uid, token = s.User(name)
+	decode[profileJSON](s.T, s.Do("PUT", me, token, `{"display_name":"`+name+` Studio","bio":"I write prompts.","country":"us"}`), http.StatusOK)
+	if payouts {
+		s.update(store.PKUser+uid, "CREATOR", "SET payouts_status = :s, charges_enabled = :t, payouts_enabled = :t",
+			map[string]types.AttributeValue{":s": &types.AttributeValueMemberS{Value: "enabled"}, ":t": &types.AttributeValueMemberBOOL{Value: true}})
+	}
+	return uid, token
+}
+
+// draft makes a draft of token's creator and answers it.
+func (s *stack) draft(token, title string, price float64) promptJSON {
+	s.T.Helper()
+	return decode[promptJSON](s.T, s.Do("POST", mine, token, promptBody(title, price)), http.StatusCreated)
+}
+
+func promptBody(title string, price float64) string {
+	return mustJSON(map[string]any{"title": title, "description": "What it does", "content": secretContent(title), "price": price, "category_id": "business"})
+}
+
+// secretContent is a prompt's content, long past the preview, with a tail
+// that tells it from its preview.
+func secretContent(title string) string {
+	pad := ""
+	for len(pad) < 260 {
+		pad += "Write a careful plan for [goal] step by step. "
+	}
+	return pad + "SECRET-TAIL-" + title
+}
+
+type profileJSON struct {
+	Username    string `json:"username"`
+	DisplayName string `json:"display_name"`
+	Bio         string `json:"bio"`
+	Country     string `json:"country"`
+	Payouts     struct {
+		Status         string `json:"status"`
+		ChargesEnabled bool   `json:"charges_enabled"`
+		PayoutsEnabled bool   `json:"payouts_enabled"`
+	} `json:"payouts"`
+}
+
+type promptJSON struct {
+	ID           string  `json:"id"`
+	Title        string  `json:"title"`
+	Content      string  `json:"content"`
+	Price        float64 `json:"price"`
+	State        string  `json:"state"`
+	ReviewReason *string `json:"review_reason"`
+	Version      int     `json:"version"`
+}
+
+func decode[T any](t testing.TB, w *httptest.ResponseRecorder, status int) T {
+	t.Helper()
+	return apitest.Decode[T](t, w, status)
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// creatorPayouts enables uid's payouts as the payouts part will.
+func (s *stack) creatorPayouts(uid string) {
+	s.T.Helper()
+	s.update(store.PKUser+uid, "CREATOR", "SET payouts_status = :s, charges_enabled = :t, payouts_enabled = :t",
+		map[string]types.AttributeValue{":s": &types.AttributeValueMemberS{Value: "enabled"}, ":t": &types.AttributeValueMemberBOOL{Value: true}})
+}

@@ -1,0 +1,305 @@
+package creatorsapi
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"aiwork/shared/auth"
+	"aiwork/shared/domain"
+	"aiwork/shared/httpx"
+	"aiwork/shared/prompts"
+	"aiwork/shared/random"
+	"aiwork/shared/store"
+)
+
+// promptBodyLimit bounds a prompt's request body (as the admins').
+const promptBodyLimit = 512 << 10
+
+// promptInput is what a creator may set on their prompt: the
+// marketplace's fields, and on an edit the version they read. Where it
+// stands (featured, published) is the review's, not theirs.
+type promptInput struct {
+	Version     *int     `json:"version"`
+	Title       *string  `json:"title"`
+	Description *string  `json:"description"`
+	Content     *string  `json:"content"`
+	Price       *float64 `json:"price"`
+	CategoryID  *string  `json:"category_id"`
+}
+
+func (in promptInput) rules() prompts.Input {
+	return prompts.Input{Version: in.Version, Title: in.Title, Description: in.Description, Content: in.Content, Price: in.Price, CategoryID: in.CategoryID}
+}
+
+type promptView struct {
+	ID           string  `json:"id"`
+	Title        string  `json:"title"`
+	Description  string  `json:"description"`
+	Content      string  `json:"content"`
+	Price        float64 `json:"price"`
+	CategoryID   string  `json:"category_id"`
+	CategoryName string  `json:"category_name"`
+	State        string  `json:"state"`
+	ReviewReason *string `json:"review_reason"`
+	Version      int     `json:"version"`
+	CreatedAt    string  `json:"created_at"`
+	UpdatedAt    string  `json:"updated_at"`
+	// Counts only: a creator never sees who bought or used a prompt.
+	Purchases   int     `json:"purchases"`
+	FreeUses    int     `json:"free_uses"`
+	RatingAvg   float64 `json:"rating_avg"`
+	RatingCount int     `json:"rating_count"`
+}
+
+func presentPrompt(p domain.Prompt, names map[string]string) promptView {
+	v := promptView{ID: p.ID, Title: p.Title, Description: p.Description, Content: p.Content, Price: p.Price, CategoryID: p.CategoryID,
+		CategoryName: names[p.CategoryID], State: p.State, Version: p.Version, CreatedAt: utcSeconds(p.CreatedAt),
+		UpdatedAt: utcSeconds(p.UpdatedAt), Purchases: p.Stats.Purchases, FreeUses: p.Stats.FreeUses, RatingAvg: p.RatingAvg(),
+		RatingCount: p.RatingCount}
+	if p.State == domain.PromptRejected {
+		v.ReviewReason = &p.ReviewReason
+	}
+	if p.UpdatedAt.IsZero() {
+		v.UpdatedAt = v.CreatedAt
+	}
+	return v
+}
+
+func utcSeconds(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func (s *Service) categoryNames(r *http.Request) (map[string]string, error) {
+	cats, err := s.st.Categories(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(cats))
+	for _, c := range cats {
+		out[c.ID] = c.Name
+	}
+	return out, nil
+}
+
+// ruleBroken is a broken prompt rule as the client's 400.
+func ruleBroken(err error) error {
+	if bad, ok := errors.AsType[*prompts.InvalidError](err); ok {
+		return httpx.Invalid(bad.Message)
+	}
+	return err
+}
+
+// creator is the caller's creator profile: 403 until they saved one, or
+// while they are suspended.
+func (s *Service) creator(r *http.Request) (domain.Creator, error) {
+	uid, _ := auth.UserID(r.Context())
+	c, err := s.st.GetCreator(r.Context(), uid)
+	if errors.Is(err, store.ErrNotFound) {
+		return c, httpx.Forbidden(msgNotCreator)
+	}
+	if err == nil && c.Suspended {
+		return c, httpx.Forbidden(msgSuspended)
+	}
+	return c, err
+}
+
+// ownPrompt is the caller's prompt named in the path: 404 for another's
+// (or none), so a creator learns nothing of prompts not theirs.
+func (s *Service) ownPrompt(r *http.Request) (domain.Prompt, error) {
+	uid, _ := auth.UserID(r.Context())
+	p, err := s.st.GetPrompt(r.Context(), r.PathValue("id"))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && p.CreatorID != uid) {
+		return domain.Prompt{}, httpx.NotFound("Prompt not found.")
+	}
+	return p, err
+}
+
+func (s *Service) listPrompts(w http.ResponseWriter, r *http.Request) error {
+	uid, _ := auth.UserID(r.Context())
+	ps, err := s.st.CreatorPrompts(r.Context(), uid)
+	if err != nil {
+		return err
+	}
+	names, err := s.categoryNames(r)
+	if err != nil {
+		return err
+	}
+	views := make([]promptView, len(ps))
+	for i, p := range ps {
+		views[i] = presentPrompt(p, names)
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"items": views})
+	return nil
+}
+
+func (s *Service) getPrompt(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.ownPrompt(r)
+	if err != nil {
+		return err
+	}
+	names, err := s.categoryNames(r)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, presentPrompt(p, names))
+	return nil
+}
+
+// createPrompt saves a new draft (unpublished until approved).
+func (s *Service) createPrompt(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.creator(r)
+	if err != nil {
+		return err
+	}
+	var in promptInput
+	if err := httpx.DecodeJSONLimit(w, r, &in, promptBodyLimit); err != nil {
+		return err
+	}
+	names, err := s.categoryNames(r)
+	if err != nil {
+		return err
+	}
+	rules := in.rules()
+	unpublished := false
+	rules.Published = &unpublished
+	p, err := prompts.New("p-"+random.Hex(6), rules, s.opts.Now(), names)
+	if err != nil {
+		return ruleBroken(err)
+	}
+	p.CreatorID, p.State = c.UserID, domain.PromptDraft
+	if err := s.st.CreatePrompt(r.Context(), p); err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusCreated, presentPrompt(p, names))
+	return nil
+}
+
+const msgSuspended = "Your creator account is suspended: your prompts are off the marketplace."
+
+const msgStale = "This prompt changed since you opened it; here it is as it is now."
+
+// patchPrompt edits a draft or rejected prompt at the version the creator
+// read.
+func (s *Service) patchPrompt(w http.ResponseWriter, r *http.Request) error {
+	var in promptInput
+	if err := httpx.DecodeJSONLimit(w, r, &in, promptBodyLimit); err != nil {
+		return err
+	}
+	rules := in.rules()
+	if _, err := rules.VersionRead(); err != nil {
+		return ruleBroken(err)
+	}
+	cur, err := s.ownPrompt(r)
+	if err != nil {
+		return err
+	}
+	names, err := s.categoryNames(r)
+	if err != nil {
+		return err
+	}
+	switch cur.State {
+	case domain.PromptInReview:
+		return httpx.Conflict("This prompt is in review: you can edit it once it is approved or rejected.")
+	case domain.PromptPublished:
+		return httpx.Conflict("A published prompt cannot be edited yet.")
+	}
+	next, err := prompts.Edit(cur, rules, s.opts.Now(), names)
+	if errors.Is(err, prompts.ErrStale) {
+		writeConflict(w, presentPrompt(cur, names))
+		return nil
+	}
+	if err != nil {
+		return ruleBroken(err)
+	}
+	err = s.st.UpdatePrompt(r.Context(), next, cur.Version)
+	if errors.Is(err, store.ErrVersionConflict) {
+		return s.conflict(w, r, names)
+	}
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, presentPrompt(next, names))
+	return nil
+}
+
+// submitPrompt sends a draft or rejected prompt to review.
+func (s *Service) submitPrompt(w http.ResponseWriter, r *http.Request) error {
+	cur, err := s.ownPrompt(r)
+	if err != nil {
+		return err
+	}
+	names, err := s.categoryNames(r)
+	if err != nil {
+		return err
+	}
+	if _, err := s.creator(r); err != nil {
+		return err
+	}
+	switch cur.State {
+	case domain.PromptInReview:
+		return httpx.Conflict("This prompt is already in review.")
+	case domain.PromptPublished:
+		return httpx.Conflict("This prompt is already published.")
+	}
+	// Held to today's rules again: a category may have gone since.
+	if err := prompts.Check(cur, names); err != nil {
+		return ruleBroken(err)
+	}
+	now := s.opts.Now()
+	err = s.st.SubmitPrompt(r.Context(), cur, cur.Version, now)
+	if errors.Is(err, store.ErrVersionConflict) || errors.Is(err, store.ErrWrongState) {
+		return s.conflict(w, r, names)
+	}
+	if err != nil {
+		return err
+	}
+	cur.State, cur.Version, cur.UpdatedAt = domain.PromptInReview, cur.Version+1, now.UTC()
+	httpx.WriteJSON(w, http.StatusOK, presentPrompt(cur, names))
+	return nil
+}
+
+// deletePrompt removes a prompt nobody bought or used; one that has
+// owners is taken off the marketplace instead (they keep it).
+func (s *Service) deletePrompt(w http.ResponseWriter, r *http.Request) error {
+	cur, err := s.ownPrompt(r)
+	if err != nil {
+		return err
+	}
+	names, err := s.categoryNames(r)
+	if err != nil {
+		return err
+	}
+	if v := r.URL.Query().Get("version"); v != "" && v != fmt.Sprint(cur.Version) {
+		writeConflict(w, presentPrompt(cur, names))
+		return nil
+	}
+	err = s.st.DeletePrompt(r.Context(), cur.ID, cur.Version)
+	if errors.Is(err, store.ErrPromptInUse) {
+		off := cur
+		off.Unpublished, off.Version, off.UpdatedAt = true, cur.Version+1, s.opts.Now().UTC()
+		err = s.st.UpdatePrompt(r.Context(), off, cur.Version)
+	}
+	if errors.Is(err, store.ErrVersionConflict) {
+		return s.conflict(w, r, names)
+	}
+	if err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// conflict answers a write that lost a race: 409 with the prompt as it now
+// is, or 404 when it is gone.
+func (s *Service) conflict(w http.ResponseWriter, r *http.Request, names map[string]string) error {
+	cur, err := s.ownPrompt(r)
+	if err != nil {
+		return err
+	}
+	writeConflict(w, presentPrompt(cur, names))
+	return nil
+}
+
+func writeConflict(w http.ResponseWriter, current promptView) {
+	httpx.WriteJSON(w, http.StatusConflict, map[string]any{"detail": msgStale, "code": httpx.CodeConflict, "current": current})
+}

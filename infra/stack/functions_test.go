@@ -208,6 +208,7 @@ var wantSecrets = map[string][]string{
 	"mcp":            {stack.SecretJWT, stack.SecretMCPKeyEncryptionKey, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey, stack.SecretOrigin},
 	"chat":           {stack.SecretJWT, stack.SecretMCPKeyEncryptionKey, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey, stack.SecretOrigin},
 	"mcp-jobs":       nil,
+	"creators":       {stack.SecretJWT, stack.SecretOrigin},
 	"admin":          {stack.SecretJWT, stack.SecretStripeKey, stack.SecretMCPKeyEncryptionKey, stack.SecretOrigin}, // the Stripe key refunds orders; the MCP key seals operators' OAuth client secrets
 }
 

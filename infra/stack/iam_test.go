@@ -231,11 +231,22 @@ var wantTable = map[string]map[string]string{
 		"GetItem":      "CATALOG EMAIL#* MCP#* MCPSYNC ORDER#* PROMPT#* THROTTLE#* USER#*",
 		"PutItem":      "ADMINRIGHTS AUDIT CATALOG LINK#* MCP#* MCPSYNC PLIST#* PROMPT#* PTOK#* RLIST#* RTOK#* USER#*",
 		"UpdateItem":   "AUDIT CATALOG MCP#* ORDER#* PLIST#* PROMPT#* PTOK#* RLIST#* RTOK#* USER#*",
-		"DeleteItem":   "ADMINRIGHTS AUDIT CATALOG MCP#* PLIST#* PROMPT#* PTOK#* RLIST#* RTOK#* THROTTLE#* USER#*",
-		"Query":        "AUDIT CATALOG MCP#* ORDER#* PLIST#* PROMPT#* USER#*", // PLIST#: the prompt list's pages
-		"BatchGetItem": "PLIST#* PROMPT#*",                                    // the categories' counts, a page's prompts
+		"DeleteItem":   "ADMINRIGHTS AUDIT CATALOG MCP#* PLIST#* PROMPT#* PTOK#* REVIEWS RLIST#* RTOK#* THROTTLE#* USER#*", // REVIEWS: a decided prompt leaves the queue
+		"Query":        "AUDIT CATALOG MCP#* ORDER#* PLIST#* PROMPT#* REVIEWS USER#*",                                      // PLIST#: the prompt list's pages; REVIEWS: the review queue
+		"BatchGetItem": "PLIST#* PROMPT#*",                                                                                 // the categories' counts, a page's prompts
 		"index:Query":  "CATALOG MCPSERVERS USER#*",
-		"index2:Query": "ORDERS USERS",
+		"index2:Query": "CPROMPTS#* CREATORS ORDERS USERS", // the creators list and each creator's prompts
+	},
+	// A creator's item (USER#), their prompts (PROMPT#, listed through GSI2
+	// CPROMPTS#) with their listing copies, and the review queue's item a
+	// submit puts.
+	"creators": {
+		"GetItem":      "PROMPT#* USER#*",
+		"PutItem":      "PLIST#* PROMPT#* PTOK#* REVIEWS",
+		"UpdateItem":   "PLIST#* PROMPT#* PTOK#* USER#*",
+		"DeleteItem":   "PLIST#* PROMPT#* PTOK#* REVIEWS",
+		"Query":        "CATALOG PROMPT#*",
+		"index2:Query": "CPROMPTS#*",
 	},
 	"auth": {
 		"GetItem":    "EMAIL#* GOOGLE#* LINK#* THROTTLE#* USER#* USERNAME#*",

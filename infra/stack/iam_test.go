@@ -241,7 +241,7 @@ var wantTable = map[string]map[string]string{
 	// CPROMPTS#) with their listing copies, and the review queue's item a
 	// submit puts.
 	"creators": {
-		"GetItem":      "PROMPT#* USER#*",
+		"GetItem":      "PROMPT#* USER#* USERNAME#*",
 		"PutItem":      "PLIST#* PROMPT#* PTOK#* REVIEWS",
 		"UpdateItem":   "PLIST#* PROMPT#* PTOK#* USER#*",
 		"DeleteItem":   "PLIST#* PROMPT#* PTOK#* REVIEWS",

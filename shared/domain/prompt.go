@@ -33,6 +33,10 @@ type Prompt struct {
 	// CreatorSuspended: an admin suspended its creator; it is off the
 	// marketplace (its owners still read it) until they are unsuspended.
 	CreatorSuspended bool
+	// CreatorUsername and CreatorDisplayName name the creator on the
+	// prompt's cards (copied from their profile as it changes).
+	CreatorUsername    string
+	CreatorDisplayName string
 }
 
 // OnSale reports whether the marketplace lists and sells p: published and

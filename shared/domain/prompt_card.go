@@ -17,6 +17,9 @@ type PromptCard struct {
 	CreatedAt            time.Time
 	RatingSum            int
 	RatingCount          int
+	// The creator's username and display name ("" for the platform's own).
+	CreatorUsername    string
+	CreatorDisplayName string
 }
 
 // RatingAvg is the mean rating rounded to one decimal (0 when unrated).

@@ -197,10 +197,11 @@ var (
 	// categories (CATALOG), their prompts (PROMPT#: created, edited,
 	// submitted, deleted with their ratings, listed through GSI2
 	// CPROMPTS#<uid>), and the review queue's item a submit puts (or takes
-	// back when refused). A prompt's write brings its listing copies in
+	// back when refused). A creator's public page finds them by the
+	// username guard (USERNAME#, read). A prompt's write brings its listing copies in
 	// line (PLIST#, PTOK#), as the admins' does.
 	accessCreators = Access{Table: map[string][]string{
-		GetItem:    {users, prompts},
+		GetItem:    {users, usernames, prompts},
 		PutItem:    {prompts, promptLists, promptWords, reviews},
 		UpdateItem: {users, prompts, promptLists, promptWords},
 		DeleteItem: {prompts, promptLists, promptWords, reviews},

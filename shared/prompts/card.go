@@ -57,5 +57,6 @@ func Card(p domain.Prompt) domain.PromptCard {
 		ID: p.ID, Title: p.Title, Description: desc, DescriptionTruncated: descCut,
 		Preview: preview, PreviewTruncated: previewCut, Price: p.Price, CategoryID: p.CategoryID,
 		CreatedAt: p.CreatedAt, RatingSum: p.RatingSum, RatingCount: p.RatingCount,
+		CreatorUsername: p.CreatorUsername, CreatorDisplayName: p.CreatorDisplayName,
 	}
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -73,7 +74,8 @@ func (s *Store) GetCreator(ctx context.Context, uid string) (domain.Creator, err
 // PutCreator writes c's profile (display name, bio, country, username) and
 // answers the creator as stored: the first write makes the user a creator;
 // later ones replace those fields and leave the payout account and a
-// suspension as they are.
+// suspension as they are. A new name is copied to the creator's prompts
+// and their listing copies.
 func (s *Store) PutCreator(ctx context.Context, c domain.Creator, now time.Time) (domain.Creator, error) {
 	at := formatTime(now)
 	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
@@ -91,16 +93,48 @@ func (s *Store) PutCreator(ctx context.Context, c domain.Creator, now time.Time)
 			":g":   &types.AttributeValueMemberS{Value: GSI2Creators},
 			":gs":  &types.AttributeValueMemberS{Value: userGSI2SK(now, c.UserID)},
 		},
-		ReturnValues: types.ReturnValueAllNew,
+		ReturnValues: types.ReturnValueAllOld,
 	})
 	if err != nil {
 		return domain.Creator{}, fmt.Errorf("put creator: %w", err)
 	}
-	var it creatorItem
-	if err := attributevalue.UnmarshalMap(out.Attributes, &it); err != nil {
+	var old creatorItem
+	if err := attributevalue.UnmarshalMap(out.Attributes, &old); err != nil {
 		return domain.Creator{}, fmt.Errorf("put creator: %w", err)
 	}
-	return it.domain(), nil
+	if len(out.Attributes) > 0 && (old.DisplayName != c.DisplayName || old.Username != c.Username) {
+		err := s.markCreatorPrompts(ctx, c.UserID, "SET creator_username = :un, creator_name = :dn", map[string]types.AttributeValue{
+			":un": &types.AttributeValueMemberS{Value: c.Username}, ":dn": &types.AttributeValueMemberS{Value: c.DisplayName}})
+		if err != nil {
+			return domain.Creator{}, fmt.Errorf("put creator: %w", err)
+		}
+	}
+	return s.GetCreator(ctx, c.UserID)
+}
+
+// markCreatorPrompts applies update (SET or REMOVE clauses) to each of
+// uid's prompts, moving its revision on, and brings its listing copies in
+// line.
+func (s *Store) markCreatorPrompts(ctx context.Context, uid, update string, values map[string]types.AttributeValue) error {
+	ps, err := s.CreatorPrompts(ctx, uid)
+	if err != nil {
+		return err
+	}
+	values = mergeValues(values, map[string]types.AttributeValue{":one": &types.AttributeValueMemberN{Value: "1"}})
+	for _, p := range ps {
+		_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName: aws.String(s.table), Key: key(promptPK(p.ID), skPromptMeta),
+			UpdateExpression: aws.String(update + " ADD irev :one"), ConditionExpression: aws.String("attribute_exists(PK)"),
+			ExpressionAttributeValues: values,
+		})
+		if err := conditional("creator's prompt", err, nil); err != nil {
+			return err
+		}
+		if err := s.syncListing(context.WithoutCancel(ctx), p.ID, nil); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // CreatorQuery pages the admins' creators list.
@@ -142,27 +176,31 @@ func (s *Store) SetCreatorSuspended(ctx context.Context, uid string, on bool) (d
 	if err := attributevalue.UnmarshalMap(out.Attributes, &it); err != nil {
 		return domain.Creator{}, fmt.Errorf("suspend creator: %w", err)
 	}
-	ps, err := s.CreatorPrompts(ctx, uid)
+	mark, markValues := "REMOVE creator_suspended", map[string]types.AttributeValue{}
+	if on {
+		mark = "SET creator_suspended = :t"
+		markValues[":t"] = &types.AttributeValueMemberBOOL{Value: true}
+	}
+	if err := s.markCreatorPrompts(ctx, uid, mark, markValues); err != nil {
+		return domain.Creator{}, fmt.Errorf("suspend creator: %w", err)
+	}
+	return it.domain(), nil
+}
+
+// CreatorByUsername reads the creator whose account has username (any
+// case), through the account's username guard; ErrNotFound when there is
+// none (no such account, or not a creator).
+func (s *Store) CreatorByUsername(ctx context.Context, username string) (domain.Creator, error) {
+	var g guardItem
+	if err := s.getItem(ctx, usernameGuardPK(username), skGuard, &g); err != nil {
+		return domain.Creator{}, fmt.Errorf("creator by username: %w", err)
+	}
+	c, err := s.GetCreator(ctx, g.UserID)
 	if err != nil {
 		return domain.Creator{}, err
 	}
-	mark, markValues := "REMOVE creator_suspended ADD irev :one", map[string]types.AttributeValue{":one": &types.AttributeValueMemberN{Value: "1"}}
-	if on {
-		mark = "SET creator_suspended = :t ADD irev :one"
-		markValues[":t"] = &types.AttributeValueMemberBOOL{Value: true}
+	if !strings.EqualFold(c.Username, username) {
+		return domain.Creator{}, fmt.Errorf("creator by username: %w", ErrNotFound) // a guard left by a renamed account
 	}
-	for _, p := range ps {
-		_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-			TableName: aws.String(s.table), Key: key(promptPK(p.ID), skPromptMeta),
-			UpdateExpression: aws.String(mark), ConditionExpression: aws.String("attribute_exists(PK)"),
-			ExpressionAttributeValues: markValues,
-		})
-		if err := conditional("suspend creator's prompt", err, nil); err != nil {
-			return domain.Creator{}, err
-		}
-		if err := s.syncListing(context.WithoutCancel(ctx), p.ID, nil); err != nil {
-			return domain.Creator{}, fmt.Errorf("suspend creator: %w", err)
-		}
-	}
-	return it.domain(), nil
+	return c, nil
 }

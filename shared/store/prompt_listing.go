@@ -44,8 +44,9 @@ import (
 
 // listingFormat is the shape of the copies this code writes; the backfill
 // rewrites those of another format. 2: with the featured and the
-// unpublished prompts' copies (prompt_listing_admin.go).
-const listingFormat = 2
+// unpublished prompts' copies (prompt_listing_admin.go); 3: with the
+// creator's username and display name.
+const listingFormat = 3
 
 // maxSyncRounds bounds how often a sync starts again because the prompt
 // changed while its copies were written.
@@ -70,6 +71,9 @@ type listingItem struct {
 	RatingSum   int     `dynamodbav:"rsum"`
 	RatingCount int     `dynamodbav:"rcount"`
 	Rev         int     `dynamodbav:"rev"`
+	// The creator's username and display name (none: the platform's).
+	CreatorUsername    string `dynamodbav:"cun,omitempty"`
+	CreatorDisplayName string `dynamodbav:"cdn,omitempty"`
 	// Words are the prompt's search words, on the copies a search reads
 	// (PTOK# and PLIST#CAT#): a search checks its other words on them.
 	Words []string `dynamodbav:"toks,stringset,omitempty"`
@@ -81,6 +85,7 @@ func (it listingItem) card() domain.PromptCard {
 		ID: it.ID, Title: it.Title, Description: it.Description, DescriptionTruncated: it.DescCut,
 		Preview: it.Preview, PreviewTruncated: it.PreviewCut, Price: it.Price, CategoryID: it.CategoryID,
 		CreatedAt: created, RatingSum: it.RatingSum, RatingCount: it.RatingCount,
+		CreatorUsername: it.CreatorUsername, CreatorDisplayName: it.CreatorDisplayName,
 	}
 }
 
@@ -144,6 +149,7 @@ func listingTargets(it promptItem) map[string]listingItem {
 		ID: c.ID, Title: c.Title, Description: c.Description, DescCut: c.DescriptionTruncated,
 		Preview: c.Preview, PreviewCut: c.PreviewTruncated, Price: roundCents(c.Price), CategoryID: c.CategoryID,
 		CreatedAt: formatTime(c.CreatedAt), RatingSum: c.RatingSum, RatingCount: c.RatingCount, Rev: it.Irev,
+		CreatorUsername: c.CreatorUsername, CreatorDisplayName: c.CreatorDisplayName,
 	}
 	// Newest order only, in the partitions only admins and the featured
 	// list read.

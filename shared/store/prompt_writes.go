@@ -41,7 +41,8 @@ func (s *Store) CreatePrompt(ctx context.Context, p domain.Prompt) error {
 		Title: p.Title, Description: p.Description, Content: p.Content, Price: roundCents(p.Price), CategoryID: p.CategoryID,
 		Featured: p.Featured, CreatedAt: formatTime(p.CreatedAt), Unpublished: p.Unpublished, Version: p.Version,
 		UpdatedAt: formatTime(cmp.Or(p.UpdatedAt, p.CreatedAt)), Irev: 1,
-		CreatorID: p.CreatorID, State: p.State, ReviewReason: p.ReviewReason}
+		CreatorID: p.CreatorID, State: p.State, ReviewReason: p.ReviewReason,
+		CreatorUsername: p.CreatorUsername, CreatorDisplayName: p.CreatorDisplayName}
 	if p.CreatorID != "" {
 		it.GSI2PK, it.GSI2SK = creatorPromptsGSI2PK(p.CreatorID), promptGSI1SK(p.CreatedAt, p.ID)
 	}

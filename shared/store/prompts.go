@@ -53,8 +53,11 @@ type promptItem struct {
 	// Suspended: its creator is suspended (off the listing, kept for its
 	// owners).
 	Suspended bool `dynamodbav:"creator_suspended,omitempty"`
-	GSI2PK       string `dynamodbav:"GSI2PK,omitempty"`
-	GSI2SK       string `dynamodbav:"GSI2SK,omitempty"`
+	// The creator as the cards name them.
+	CreatorUsername    string `dynamodbav:"creator_username,omitempty"`
+	CreatorDisplayName string `dynamodbav:"creator_name,omitempty"`
+	GSI2PK             string `dynamodbav:"GSI2PK,omitempty"`
+	GSI2SK             string `dynamodbav:"GSI2SK,omitempty"`
 }
 
 func (it promptItem) domain() domain.Prompt {
@@ -65,6 +68,7 @@ func (it promptItem) domain() domain.Prompt {
 		RatingSum: it.RatingSum, RatingCount: it.RatingCount, Unpublished: it.Unpublished, Version: it.Version,
 		UpdatedAt: parseTime(it.UpdatedAt), Stats: domain.PromptStats{FreeUses: it.FreeUses, Purchases: it.Purchases, Revenue: it.Revenue},
 		CreatorID: it.CreatorID, State: it.State, ReviewReason: it.ReviewReason, CreatorSuspended: it.Suspended,
+		CreatorUsername: it.CreatorUsername, CreatorDisplayName: it.CreatorDisplayName,
 	}
 }
 

@@ -167,6 +167,7 @@ func (s *Service) createPrompt(w http.ResponseWriter, r *http.Request) error {
 		return ruleBroken(err)
 	}
 	p.CreatorID, p.State = c.UserID, domain.PromptDraft
+	p.CreatorUsername, p.CreatorDisplayName = c.Username, c.DisplayName
 	if err := s.st.CreatePrompt(r.Context(), p); err != nil {
 		return err
 	}

@@ -39,6 +39,20 @@ type promptJSON struct {
 	// DescriptionTruncated: a list's card carries the description's start
 	// only (prompts.CardDescriptionLength); the prompt itself has it all.
 	DescriptionTruncated bool `json:"description_truncated,omitempty"`
+	// Creator is who sells the prompt; null for the platform's own.
+	Creator *creatorJSON `json:"creator"`
+}
+
+type creatorJSON struct {
+	Username    string `json:"username"`
+	DisplayName string `json:"display_name"`
+}
+
+func creatorOf(username, displayName string) *creatorJSON {
+	if username == "" {
+		return nil
+	}
+	return &creatorJSON{Username: username, DisplayName: displayName}
 }
 
 // viewer is what decides access and the per-caller fields: nothing for a
@@ -108,6 +122,7 @@ func (s *Service) present(p domain.Prompt, v viewer, categories map[string]strin
 		Price: p.Price, RatingAvg: p.RatingAvg(), RatingCount: p.RatingCount,
 		IsPurchased: v.owned[p.ID], CreatedAt: p.CreatedAt,
 		Category: categoryJSON{ID: p.CategoryID, Name: categories[p.CategoryID]},
+		Creator:  creatorOf(p.CreatorUsername, p.CreatorDisplayName),
 	}
 	if v.hasAccess(p.ID) {
 		content := p.Content
@@ -131,6 +146,7 @@ func (s *Service) presentCard(c domain.PromptCard, content *string, v viewer, ca
 		Price: c.Price, RatingAvg: c.RatingAvg(), RatingCount: c.RatingCount,
 		IsPurchased: v.owned[c.ID], CreatedAt: c.CreatedAt,
 		Category: categoryJSON{ID: c.CategoryID, Name: categories[c.CategoryID]},
+		Creator:  creatorOf(c.CreatorUsername, c.CreatorDisplayName),
 	}
 	if content != nil && v.hasAccess(c.ID) {
 		out.Content = content

@@ -458,6 +458,7 @@ func TestTableAccess(t *testing.T) {
 	// suspended by the admin.
 	do("PUT", "/api/v1/creators/me", token, `{"display_name":"Access","bio":"","country":"US"}`, http.StatusOK)
 	do("GET", "/api/v1/creators/me", token, "", http.StatusOK)
+	do("GET", "/api/v1/creators/"+field(do("GET", "/api/v1/creators/me", token, "", http.StatusOK), "username"), "", "", http.StatusOK)
 	sold := field(do("POST", "/api/v1/creators/me/prompts", token, `{"title":"C","content":"C","price":1,"category_id":"writing"}`, http.StatusCreated), "id")
 	do("PATCH", "/api/v1/creators/me/prompts/"+sold, token, `{"version":1,"title":"C2"}`, http.StatusOK)
 	do("GET", "/api/v1/creators/me/prompts", token, "", http.StatusOK)

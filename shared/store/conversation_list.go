@@ -54,7 +54,7 @@ const (
 
 // MaxConversationSearchRead bounds the conversations one search request
 // reads: it answers the matches among them and the place to go on from.
-const MaxConversationSearchRead = 300
+const MaxConversationSearchRead = 150
 
 func convListSK(cid string) string { return convListPrefix + cid }
 
@@ -379,8 +379,8 @@ func (s *Store) searchConversations(ctx context.Context, uid string, in *dynamod
 	// The copies first, all at once (small: a few hundred bytes each),
 	// then the texts of those whose title does not match: the first block,
 	// which a common word's page often fills, then the rest, its batches
-	// side by side. A request's round trips stay the same whatever the
-	// number of conversations.
+	// side by side. A request's work and round trips stay the same
+	// whatever the number of conversations.
 	items, more, err := s.queryListCopies(ctx, in, MaxConversationSearchRead)
 	if err != nil {
 		return page, err
@@ -417,7 +417,7 @@ func (s *Store) searchConversations(ctx context.Context, uid string, in *dynamod
 
 // searchFirstBlock is how many conversations a search matches before it
 // reads the texts of the rest of what it read.
-const searchFirstBlock = 100
+const searchFirstBlock = 50
 
 // queryListCopies reads up to n copies of the list in in's order; more
 // reports whether the list goes on past them.

@@ -380,7 +380,7 @@ func TestConversationListConcurrentWrites(t *testing.T) {
 
 // A page of 50 at 2,000 conversations reads one Query of small copies and
 // the counter: within 4 RCU (the marketplace page's budget) with short
-// titles, 5 with every title at its longest; a search's bounded read (300
+// titles, 5 with every title at its longest; a search's bounded read (150
 // copies and, for those whose title does not match, their items) is about
 // half a unit a conversation.
 func TestConversationListPageCapacity(t *testing.T) {

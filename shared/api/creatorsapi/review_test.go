@@ -195,6 +195,9 @@ func TestSuspendCreator(t *testing.T) {
 	}
 	apitest.WantError(t, s.Do("POST", "/api/v1/payments/create-checkout-session", token, `{"prompt_id":"`+p.ID+`"}`), http.StatusForbidden,
 		"You cannot buy your own prompt.")
+	apitest.WantError(t, s.Do("POST", "/api/v1/prompts/"+p.ID+"/rate", token, `{"rating":5}`), http.StatusForbidden, "You cannot rate your own prompt.")
+	apitest.WantError(t, s.Do("POST", "/api/v1/prompts/use-free-prompt/"+p.ID, token, ""), http.StatusForbidden,
+		"You cannot use your own prompt for free: it is yours already.")
 	_, err := s.St.GrantOwnership(context.Background(), buyerID, domain.Ownership{PromptID: p.ID, Source: domain.SourcePurchase, OrderID: "o-1", Amount: 9, CreatedAt: time.Now()})
 	storetest.Must(t, err, "grant")
 

@@ -63,6 +63,9 @@ func (s *Service) useFree(w http.ResponseWriter, r *http.Request, pid string) er
 				return httpx.NotFound("Prompt not found")
 			}
 		}
+		if p.CreatorID != "" && p.CreatorID == uid {
+			return httpx.Forbidden("You cannot use your own prompt for free: it is yours already.")
+		}
 		if err := s.checkVerified(ctx, uid, pid); err != nil {
 			return err
 		}
@@ -161,8 +164,12 @@ func (s *Service) rate(w http.ResponseWriter, r *http.Request, pid string) error
 	rating := int(*in.Rating)
 	ctx := r.Context()
 	uid, _ := auth.UserID(ctx)
-	if _, err := s.promptOr404(r, pid); err != nil {
+	p, err := s.promptOr404(r, pid)
+	if err != nil {
 		return err
+	}
+	if p.CreatorID != "" && p.CreatorID == uid {
+		return httpx.Forbidden("You cannot rate your own prompt.")
 	}
 	owned, err := s.st.Owns(ctx, uid, pid)
 	if err != nil {
@@ -171,7 +178,7 @@ func (s *Service) rate(w http.ResponseWriter, r *http.Request, pid string) error
 	if !owned {
 		return httpx.Forbidden(msgRateBuyersOnly)
 	}
-	p, err := s.st.Rate(ctx, uid, pid, rating)
+	p, err = s.st.Rate(ctx, uid, pid, rating)
 	if err != nil {
 		return err
 	}

@@ -195,7 +195,10 @@ func (s *Store) syncMCPListing(ctx context.Context, sid string) error {
 				return fmt.Errorf("sync registry listing: %w", err)
 			}
 		}
-		deltas, err := s.writeMCPCopies(ctx, it.Irev, targets, had, written)
+		deltas, err := s.writeListingCopies(ctx, copyWrite{rev: it.Irev, what: "registry card", counts: func(k string) bool {
+			pk, _ := splitListingKey(k)
+			return !isAPIPartition(pk) // the registry API's items have no COUNT
+		}}, targets, had, written)
 		if err != nil {
 			return err
 		}
@@ -234,87 +237,6 @@ func (s *Store) syncMCPListing(ctx context.Context, sid string) error {
 		return nil
 	}
 	return fmt.Errorf("sync registry listing of %s: it kept changing", sid)
-}
-
-// writeMCPCopies is writeCopies for server cards and the registry API's
-// items (which have no COUNT).
-func (s *Store) writeMCPCopies(ctx context.Context, rev int, targets map[string]any, had, written map[string]bool) (map[string]int, error) {
-	var mu sync.Mutex
-	deltas := map[string]int{}
-	move := func(k string, by int) {
-		pk, _ := splitListingKey(k)
-		if isAPIPartition(pk) {
-			return
-		}
-		mu.Lock()
-		deltas[pk] += by
-		mu.Unlock()
-	}
-	revValue := map[string]types.AttributeValue{":rev": &types.AttributeValueMemberN{Value: strconv.Itoa(rev)}}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(syncWorkers)
-	for _, k := range slices.Sorted(maps.Keys(targets)) {
-		c := targets[k]
-		written[k] = true
-		g.Go(func() error {
-			av, err := attributevalue.MarshalMap(c)
-			if err != nil {
-				return err
-			}
-			out, err := s.db.PutItem(gctx, &dynamodb.PutItemInput{
-				TableName: aws.String(s.table), Item: av, ReturnValues: types.ReturnValueAllOld,
-				ConditionExpression:       aws.String("attribute_not_exists(PK) OR rev <= :rev"),
-				ExpressionAttributeValues: revValue,
-			})
-			if isConditionFailed(err) {
-				return nil
-			}
-			if err != nil {
-				return fmt.Errorf("put registry card: %w", err)
-			}
-			if len(out.Attributes) == 0 {
-				move(k, 1)
-			}
-			return nil
-		})
-	}
-	var stale []string
-	for k := range had {
-		if _, keep := targets[k]; !keep {
-			stale = append(stale, k)
-		}
-	}
-	for k := range written {
-		if _, keep := targets[k]; !keep && !had[k] {
-			stale = append(stale, k)
-		}
-	}
-	slices.Sort(stale)
-	stale = slices.Compact(stale)
-	for _, k := range stale {
-		pk, sk := splitListingKey(k)
-		g.Go(func() error {
-			out, err := s.db.DeleteItem(gctx, &dynamodb.DeleteItemInput{
-				TableName: aws.String(s.table), Key: key(pk, sk), ReturnValues: types.ReturnValueAllOld,
-				ConditionExpression:       aws.String("attribute_not_exists(PK) OR rev <= :rev"),
-				ExpressionAttributeValues: revValue,
-			})
-			if isConditionFailed(err) {
-				return nil
-			}
-			if err != nil {
-				return fmt.Errorf("delete registry card: %w", err)
-			}
-			if len(out.Attributes) > 0 {
-				move(k, -1)
-			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	return deltas, nil
 }
 
 // afterMCPServerWrite syncs the listing after a write to server sid; a

@@ -247,7 +247,8 @@ func (s *Store) syncListing(ctx context.Context, pid string, gone []string) erro
 				return err
 			}
 		}
-		deltas, err := s.writeCopies(ctx, it.Irev, found, targets, had, written)
+		deltas, err := s.writeListingCopies(ctx, copyWrite{rev: it.Irev, unconditionalDeletes: !found, counts: isMembership, what: "listing copy"},
+			asAny(targets), had, written)
 		if err != nil {
 			return err
 		}
@@ -272,92 +273,6 @@ func (s *Store) syncListing(ctx context.Context, pid string, gone []string) erro
 		}
 	}
 	return fmt.Errorf("sync listing of prompt %s: it kept changing", pid)
-}
-
-// writeCopies puts every target at revision rev and deletes every other
-// copy the prompt had (had, written), answering by how much each
-// partition's count moves: a membership copy that was not there and is
-// now counts one more, one that was there and is gone one less. (When the
-// prompt's item is gone, found false, every delete is unconditional.)
-func (s *Store) writeCopies(ctx context.Context, rev int, found bool, targets map[string]listingItem, had, written map[string]bool) (map[string]int, error) {
-	var mu sync.Mutex
-	deltas := map[string]int{}
-	move := func(k string, by int) {
-		pk, _ := splitListingKey(k)
-		mu.Lock()
-		deltas[pk] += by
-		mu.Unlock()
-	}
-	revValue := map[string]types.AttributeValue{":rev": &types.AttributeValueMemberN{Value: strconv.Itoa(rev)}}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(syncWorkers)
-	for _, k := range slices.Sorted(maps.Keys(targets)) {
-		li := targets[k]
-		mu.Lock()
-		written[k] = true
-		mu.Unlock()
-		g.Go(func() error {
-			av, err := attributevalue.MarshalMap(li)
-			if err != nil {
-				return err
-			}
-			out, err := s.db.PutItem(gctx, &dynamodb.PutItemInput{
-				TableName: aws.String(s.table), Item: av, ReturnValues: types.ReturnValueAllOld,
-				// Never over a newer revision's copy.
-				ConditionExpression:       aws.String("attribute_not_exists(PK) OR rev <= :rev"),
-				ExpressionAttributeValues: revValue,
-			})
-			if isConditionFailed(err) {
-				return nil // a newer write holds it; that writer's sync finishes it
-			}
-			if err != nil {
-				return fmt.Errorf("put listing copy: %w", err)
-			}
-			if isMembership(k) && len(out.Attributes) == 0 {
-				move(k, 1)
-			}
-			return nil
-		})
-	}
-	var stale []string
-	for k := range had {
-		if _, keep := targets[k]; !keep {
-			stale = append(stale, k)
-		}
-	}
-	for k := range written {
-		if _, keep := targets[k]; !keep && !had[k] {
-			stale = append(stale, k)
-		}
-	}
-	slices.Sort(stale)
-	stale = slices.Compact(stale)
-	for _, k := range stale {
-		pk, sk := splitListingKey(k)
-		g.Go(func() error {
-			in := &dynamodb.DeleteItemInput{TableName: aws.String(s.table), Key: key(pk, sk), ReturnValues: types.ReturnValueAllOld}
-			if found {
-				// Not a copy a newer revision put back.
-				in.ConditionExpression = aws.String("attribute_not_exists(PK) OR rev <= :rev")
-				in.ExpressionAttributeValues = revValue
-			}
-			out, err := s.db.DeleteItem(gctx, in)
-			if isConditionFailed(err) {
-				return nil
-			}
-			if err != nil {
-				return fmt.Errorf("delete listing copy: %w", err)
-			}
-			if isMembership(k) && len(out.Attributes) > 0 {
-				move(k, -1)
-			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	return deltas, nil
 }
 
 // updatePromptIdx runs expr ("ADD idx :keys" or "DELETE idx :keys") on the
@@ -574,4 +489,13 @@ func (s *Store) batchPut(ctx context.Context, items []map[string]types.Attribute
 		})
 	}
 	return g.Wait()
+}
+
+// asAny is m with its values as any (the copies' writer takes any item).
+func asAny[V any](m map[string]V) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }

@@ -268,7 +268,7 @@ var wantTable = map[string]map[string]string{
 		"PutItem":      "PLIST#* PROMPT#* PTOK#* USER#*",
 		"UpdateItem":   "MAILBOX#* PLIST#* PROMPT#* PTOK#* USER#*",
 		"DeleteItem":   "PLIST#* PROMPT#* PTOK#*",
-		"Query":        "CATALOG PLIST#* PTOK#* USER#*",
+		"Query":        "CATALOG PLIST#* PROMPT#* PTOK#* USER#*", // PROMPT#: a creator's prompt's versions
 		"index:Query":  "USER#*",
 	},
 	// The open-checkout record (USER#) and a user's pending orders (GSI1

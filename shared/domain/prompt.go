@@ -37,6 +37,37 @@ type Prompt struct {
 	// prompt's cards (copied from their profile as it changes).
 	CreatorUsername    string
 	CreatorDisplayName string
+	// Published counts the versions of a creator's prompt that went live
+	// (each kept for its buyers, PromptVersion); Pending is the next one,
+	// edited while this one stays live, until an admin decides on it.
+	Published int
+	Pending   *PendingVersion
+}
+
+// PendingVersion is an edit of a published prompt waiting to go live:
+// its fields, the creator's "what changed" note, and where it stands in
+// review (draft, in_review or rejected, with the reason).
+type PendingVersion struct {
+	Title        string  `dynamodbav:"title"`
+	Description  string  `dynamodbav:"description"`
+	Content      string  `dynamodbav:"content"`
+	Price        float64 `dynamodbav:"price"`
+	CategoryID   string  `dynamodbav:"category_id"`
+	ChangeNote   string  `dynamodbav:"change_note"`
+	State        string  `dynamodbav:"state"`
+	ReviewReason string  `dynamodbav:"review_reason,omitempty"`
+}
+
+// PromptVersion is one version of a creator's prompt as it went live:
+// buyers read every one (a purchase covers them all).
+type PromptVersion struct {
+	Number      int
+	Title       string
+	Description string
+	Content     string
+	Price       float64
+	ChangeNote  string
+	PublishedAt time.Time
 }
 
 // OnSale reports whether the marketplace lists and sells p: published and

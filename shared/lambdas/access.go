@@ -95,7 +95,7 @@ var (
 		PutItem:      {users, prompts, promptLists, promptWords},
 		UpdateItem:   {users, prompts, mailboxes, promptLists, promptWords},
 		DeleteItem:   {prompts, promptLists, promptWords},
-		Query:        {users, catalog, promptLists, promptWords},
+		Query:        {users, catalog, prompts, promptLists, promptWords}, // PROMPT#: a creator's prompt's versions
 	}, Index: []string{users}}
 	// Checkout and its verification, which fulfils like the webhook does:
 	// the order, its payment intent, ownership and activity (and the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"strconv"
 	"time"
 
@@ -140,22 +141,38 @@ func (s *Store) SubmitPrompt(ctx context.Context, p domain.Prompt, read int, now
 	return err
 }
 
-// DecidePrompt records an admin's decision on a prompt in review at
-// version read: approve publishes it (its cards join the marketplace
-// listing), reject sends it back to its creator with the reason. The
-// decision is kept on the prompt; the prompt leaves the queue.
-func (s *Store) DecidePrompt(ctx context.Context, pid string, read int, d ReviewDecision) error {
+// DecidePrompt records an admin's decision on cur, a prompt in review (or
+// a published one whose next version is), at cur's version: approve
+// publishes it (kept as its first version; its cards join the marketplace
+// listing) or makes the next version the live one, reject sends it back to
+// its creator with the reason. The decision is kept on the prompt; the
+// prompt leaves the queue.
+func (s *Store) DecidePrompt(ctx context.Context, cur domain.Prompt, d ReviewDecision) error {
+	pid, read := cur.ID, cur.Version
 	entry, err := attributevalue.Marshal([]reviewDecisionItem{{At: formatTime(d.At), Decision: d.Decision, Reason: d.Reason, AdminID: d.AdminID}})
 	if err != nil {
 		return err
+	}
+	if cur.State == domain.PromptPublished && cur.Pending != nil {
+		if err := s.decidePending(ctx, cur, read, d, entry); err != nil {
+			return err
+		}
+		s.dequeue(context.WithoutCancel(ctx), pid)
+		s.afterPromptWrite(ctx, pid)
+		return nil
 	}
 	values := map[string]types.AttributeValue{":entry": entry, ":none": &types.AttributeValueMemberL{Value: []types.AttributeValue{}},
 		":now": &types.AttributeValueMemberS{Value: formatTime(d.At)}}
 	set := ", updated_at = :now, reviews = list_append(if_not_exists(reviews, :none), :entry)"
 	state, remove := domain.PromptPublished, "review_reason"
 	if d.Decision == DecisionApprove {
-		set += ", unpublished = :f"
+		if err := s.putVersion(ctx, pid, domain.PromptVersion{Number: 1, Title: cur.Title, Description: cur.Description, Content: cur.Content,
+			Price: cur.Price, PublishedAt: d.At}); err != nil {
+			return err
+		}
+		set += ", unpublished = :f, cver = :first"
 		values[":f"] = &types.AttributeValueMemberBOOL{Value: false}
+		values[":first"] = &types.AttributeValueMemberN{Value: "1"}
 	} else {
 		state, remove = domain.PromptRejected, ""
 		set += ", review_reason = :why"
@@ -205,7 +222,7 @@ func (s *Store) ReviewQueue(ctx context.Context) ([]QueuedPrompt, error) {
 		if err != nil {
 			return nil, fmt.Errorf("review queue: %w", err)
 		}
-		if it.State != domain.PromptInReview {
+		if it.State != domain.PromptInReview && (it.Pending == nil || it.Pending.State != domain.PromptInReview) {
 			continue
 		}
 		qp := QueuedPrompt{Prompt: it.domain(), SubmittedAt: parseTime(q.SubmittedAt), Decisions: []ReviewDecision{}}
@@ -216,4 +233,149 @@ func (s *Store) ReviewQueue(ctx context.Context) ([]QueuedPrompt, error) {
 	}
 	slices.SortFunc(out, func(a, b QueuedPrompt) int { return a.SubmittedAt.Compare(b.SubmittedAt) })
 	return out, nil
+}
+
+// Versions: each version of a creator's prompt that went live is kept
+// beside it (PROMPT#<pid> / VER#<number, six digits>), for its buyers,
+// written before the prompt moves to it (a failure between the two
+// leaves a version item the next approval writes again). An edit of a
+// published prompt is its pending version, on the prompt item, until an
+// admin decides on it; the live fields stay as they are until then.
+
+const versionPrefix = "VER#"
+
+func versionSK(n int) string { return fmt.Sprintf("%s%06d", versionPrefix, n) }
+
+type versionItem struct {
+	PK          string  `dynamodbav:"PK"`
+	SK          string  `dynamodbav:"SK"`
+	Number      int     `dynamodbav:"number"`
+	Title       string  `dynamodbav:"title"`
+	Description string  `dynamodbav:"description"`
+	Content     string  `dynamodbav:"content"`
+	Price       float64 `dynamodbav:"price"`
+	ChangeNote  string  `dynamodbav:"change_note"`
+	PublishedAt string  `dynamodbav:"published_at"`
+}
+
+func (it versionItem) domain() domain.PromptVersion {
+	return domain.PromptVersion{Number: it.Number, Title: it.Title, Description: it.Description, Content: it.Content, Price: it.Price,
+		ChangeNote: it.ChangeNote, PublishedAt: parseTime(it.PublishedAt)}
+}
+
+// PromptVersions lists the versions of pid that went live, oldest first.
+func (s *Store) PromptVersions(ctx context.Context, pid string) ([]domain.PromptVersion, error) {
+	items, err := queryAll[versionItem](ctx, s, partitionQuery(promptPK(pid), versionPrefix), "prompt versions")
+	if err != nil {
+		return nil, err
+	}
+	return convertAll(items, versionItem.domain), nil
+}
+
+// updatePrompt runs one conditional update of a prompt item at version
+// read (cond adds to that), moving the version on; ErrWrongState when
+// the prompt is at read but cond does not hold, ErrVersionConflict when
+// it moved on or is gone.
+func (s *Store) updatePrompt(ctx context.Context, op, pid string, read int, update, cond string, names map[string]string, values map[string]types.AttributeValue) error {
+	values = mergeValues(values, map[string]types.AttributeValue{
+		":read": &types.AttributeValueMemberN{Value: strconv.Itoa(read)},
+		":next": &types.AttributeValueMemberN{Value: strconv.Itoa(read + 1)},
+	})
+	in := &dynamodb.UpdateItemInput{
+		TableName: aws.String(s.table), Key: key(promptPK(pid), skPromptMeta),
+		UpdateExpression:    aws.String("SET version = :next, " + strings.TrimPrefix(update, "SET ")),
+		ConditionExpression: aws.String("attribute_exists(PK) AND version = :read AND " + cond), ExpressionAttributeValues: values,
+	}
+	if len(names) > 0 {
+		in.ExpressionAttributeNames = names
+	}
+	_, err := s.db.UpdateItem(ctx, in)
+	if isConditionFailed(err) {
+		if p, gerr := s.GetPrompt(ctx, pid); gerr == nil && p.Version == read {
+			return fmt.Errorf("%s: %w", op, ErrWrongState)
+		}
+		return fmt.Errorf("%s: %w", op, ErrVersionConflict)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return nil
+}
+
+// SetPending saves pv as the next version of a published prompt, at
+// version read; refused (ErrWrongState) while a pending version is in
+// review.
+func (s *Store) SetPending(ctx context.Context, pid string, read int, pv domain.PendingVersion, now time.Time) error {
+	pv.Price = roundCents(pv.Price)
+	av, err := attributevalue.Marshal(pv)
+	if err != nil {
+		return err
+	}
+	return s.updatePrompt(ctx, "save pending version", pid, read, "SET pending = :p, updated_at = :now",
+		"#st = :pub AND (attribute_not_exists(pending) OR pending.#pst <> :inrev)",
+		map[string]string{"#st": "state", "#pst": "state"},
+		map[string]types.AttributeValue{":p": av, ":now": &types.AttributeValueMemberS{Value: formatTime(now)},
+			":pub": &types.AttributeValueMemberS{Value: domain.PromptPublished}, ":inrev": &types.AttributeValueMemberS{Value: domain.PromptInReview}})
+}
+
+// SubmitPending sends a published prompt's pending version (a draft or a
+// rejected one) to review, at version read: queued first, as SubmitPrompt.
+func (s *Store) SubmitPending(ctx context.Context, p domain.Prompt, read int, now time.Time) error {
+	q := reviewQueueItem{PK: PKReviews, SK: reviewPromptPrefix + p.ID, PromptID: p.ID, CreatorID: p.CreatorID, SubmittedAt: formatTime(now)}
+	if err := s.put(ctx, q); err != nil {
+		return fmt.Errorf("submit version: %w", err)
+	}
+	err := s.updatePrompt(ctx, "submit version", p.ID, read, "SET pending.#pst = :inrev, updated_at = :now",
+		"(pending.#pst = :draft OR pending.#pst = :rej)", map[string]string{"#pst": "state"},
+		map[string]types.AttributeValue{":inrev": &types.AttributeValueMemberS{Value: domain.PromptInReview},
+			":draft": &types.AttributeValueMemberS{Value: domain.PromptDraft}, ":rej": &types.AttributeValueMemberS{Value: domain.PromptRejected},
+			":now": &types.AttributeValueMemberS{Value: formatTime(now)}})
+	if err != nil {
+		s.dequeue(context.WithoutCancel(ctx), p.ID)
+	}
+	return err
+}
+
+// putVersion keeps a version as it goes live.
+func (s *Store) putVersion(ctx context.Context, pid string, v domain.PromptVersion) error {
+	it := versionItem{PK: promptPK(pid), SK: versionSK(v.Number), Number: v.Number, Title: v.Title, Description: v.Description,
+		Content: v.Content, Price: roundCents(v.Price), ChangeNote: v.ChangeNote, PublishedAt: formatTime(v.PublishedAt)}
+	if err := s.put(ctx, it); err != nil {
+		return fmt.Errorf("keep version: %w", err)
+	}
+	return nil
+}
+
+// decidePending records an admin's decision on a published prompt's
+// pending version at version read: approve makes it the live one (kept
+// as the next version first), reject sends it back with the reason.
+func (s *Store) decidePending(ctx context.Context, cur domain.Prompt, read int, d ReviewDecision, entry types.AttributeValue) error {
+	pv := cur.Pending
+	values := map[string]types.AttributeValue{":entry": entry, ":none": &types.AttributeValueMemberL{Value: []types.AttributeValue{}},
+		":now": &types.AttributeValueMemberS{Value: formatTime(d.At)}, ":inrev": &types.AttributeValueMemberS{Value: domain.PromptInReview}}
+	names := map[string]string{"#pst": "state"}
+	cond := "pending.#pst = :inrev"
+	if d.Decision != DecisionApprove {
+		values[":rej"] = &types.AttributeValueMemberS{Value: domain.PromptRejected}
+		values[":why"] = &types.AttributeValueMemberS{Value: d.Reason}
+		return s.updatePrompt(ctx, "decide version", cur.ID, read,
+			"SET pending.#pst = :rej, pending.review_reason = :why, updated_at = :now, reviews = list_append(if_not_exists(reviews, :none), :entry)",
+			cond, names, values)
+	}
+	n := cur.Published + 1
+	if err := s.putVersion(ctx, cur.ID, domain.PromptVersion{Number: n, Title: pv.Title, Description: pv.Description, Content: pv.Content,
+		Price: pv.Price, ChangeNote: pv.ChangeNote, PublishedAt: d.At}); err != nil {
+		return err
+	}
+	values[":t"] = &types.AttributeValueMemberS{Value: pv.Title}
+	values[":d"] = &types.AttributeValueMemberS{Value: pv.Description}
+	values[":c"] = &types.AttributeValueMemberS{Value: pv.Content}
+	values[":p"] = &types.AttributeValueMemberN{Value: strconv.FormatFloat(roundCents(pv.Price), 'f', 2, 64)}
+	values[":cat"] = &types.AttributeValueMemberS{Value: pv.CategoryID}
+	values[":n"] = &types.AttributeValueMemberN{Value: strconv.Itoa(n)}
+	values[":one"] = &types.AttributeValueMemberN{Value: "1"}
+	return s.updatePrompt(ctx, "decide version", cur.ID, read,
+		"SET title = :t, description = :d, content = :c, price = :p, category_id = :cat, cver = :n, updated_at = :now, "+
+			"reviews = list_append(if_not_exists(reviews, :none), :entry) REMOVE pending ADD irev :one",
+		cond, names, values)
 }

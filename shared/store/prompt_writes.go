@@ -131,6 +131,9 @@ func (s *Store) DeletePrompt(ctx context.Context, pid string, read int) error {
 	if _, err := s.deleteAll(context.WithoutCancel(ctx), promptPK(pid), ratingPrefix); err != nil {
 		slog.WarnContext(ctx, "ratings of a deleted prompt left behind", "prompt", pid, "err", err)
 	}
+	if _, err := s.deleteAll(context.WithoutCancel(ctx), promptPK(pid), versionPrefix); err != nil {
+		slog.WarnContext(ctx, "versions of a deleted prompt left behind", "prompt", pid, "err", err)
+	}
 	return nil
 }
 

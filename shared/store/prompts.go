@@ -56,8 +56,11 @@ type promptItem struct {
 	// The creator as the cards name them.
 	CreatorUsername    string `dynamodbav:"creator_username,omitempty"`
 	CreatorDisplayName string `dynamodbav:"creator_name,omitempty"`
-	GSI2PK             string `dynamodbav:"GSI2PK,omitempty"`
-	GSI2SK             string `dynamodbav:"GSI2SK,omitempty"`
+	// The versions that went live (creator_prompts.go) and the next one.
+	Cver    int                    `dynamodbav:"cver,omitempty"`
+	Pending *domain.PendingVersion `dynamodbav:"pending,omitempty"`
+	GSI2PK  string                 `dynamodbav:"GSI2PK,omitempty"`
+	GSI2SK  string                 `dynamodbav:"GSI2SK,omitempty"`
 }
 
 func (it promptItem) domain() domain.Prompt {
@@ -68,7 +71,7 @@ func (it promptItem) domain() domain.Prompt {
 		RatingSum: it.RatingSum, RatingCount: it.RatingCount, Unpublished: it.Unpublished, Version: it.Version,
 		UpdatedAt: parseTime(it.UpdatedAt), Stats: domain.PromptStats{FreeUses: it.FreeUses, Purchases: it.Purchases, Revenue: it.Revenue},
 		CreatorID: it.CreatorID, State: it.State, ReviewReason: it.ReviewReason, CreatorSuspended: it.Suspended,
-		CreatorUsername: it.CreatorUsername, CreatorDisplayName: it.CreatorDisplayName,
+		CreatorUsername: it.CreatorUsername, CreatorDisplayName: it.CreatorDisplayName, Published: it.Cver, Pending: it.Pending,
 	}
 }
 

@@ -39,18 +39,22 @@ type reviewDecisionView struct {
 }
 
 type reviewView struct {
-	ID           string               `json:"id"`
-	Kind         string               `json:"kind"`
-	Title        string               `json:"title"`
-	Description  string               `json:"description"`
-	Content      string               `json:"content"`
-	Price        float64              `json:"price"`
-	CategoryID   string               `json:"category_id"`
-	CategoryName string               `json:"category_name"`
-	Version      int                  `json:"version"`
-	SubmittedAt  string               `json:"submitted_at"`
-	Creator      reviewCreatorView    `json:"creator"`
-	Decisions    []reviewDecisionView `json:"decisions"`
+	ID           string  `json:"id"`
+	Kind         string  `json:"kind"`
+	Title        string  `json:"title"`
+	Description  string  `json:"description"`
+	Content      string  `json:"content"`
+	Price        float64 `json:"price"`
+	CategoryID   string  `json:"category_id"`
+	CategoryName string  `json:"category_name"`
+	Version      int     `json:"version"`
+	// ChangeNote and LiveVersion: an edit of a published prompt, its note
+	// and the number of the version live now (0: a first publication).
+	ChangeNote  string               `json:"change_note"`
+	LiveVersion int                  `json:"live_version"`
+	SubmittedAt string               `json:"submitted_at"`
+	Creator     reviewCreatorView    `json:"creator"`
+	Decisions   []reviewDecisionView `json:"decisions"`
 }
 
 func (s *Service) reviewRoutes(mux *http.ServeMux) {
@@ -92,10 +96,15 @@ func (s *Service) listReviews(w http.ResponseWriter, r *http.Request) error {
 			}
 			creators[p.CreatorID] = c
 		}
+		p = underReview(p)
 		v := reviewView{ID: p.ID, Kind: reviewKindPrompt, Title: p.Title, Description: p.Description, Content: p.Content, Price: p.Price,
 			CategoryID: p.CategoryID, CategoryName: names[p.CategoryID], Version: p.Version, SubmittedAt: utcSeconds(q.SubmittedAt),
-			Creator:   reviewCreatorView{UserID: p.CreatorID, Username: c.Username, DisplayName: c.DisplayName, PayoutsStatus: c.PayoutsStatus},
-			Decisions: []reviewDecisionView{}}
+			LiveVersion: q.Prompt.Published,
+			Creator:     reviewCreatorView{UserID: p.CreatorID, Username: c.Username, DisplayName: c.DisplayName, PayoutsStatus: c.PayoutsStatus},
+			Decisions:   []reviewDecisionView{}}
+		if pv := q.Prompt.Pending; q.Prompt.State == domain.PromptPublished && pv != nil {
+			v.ChangeNote = pv.ChangeNote
+		}
 		for _, d := range q.Decisions {
 			v.Decisions = append(v.Decisions, reviewDecisionView{At: utcSeconds(d.At), Decision: d.Decision, Reason: d.Reason})
 		}
@@ -103,6 +112,15 @@ func (s *Service) listReviews(w http.ResponseWriter, r *http.Request) error {
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"items": views})
 	return nil
+}
+
+// underReview is p as the version under review has it: its pending
+// version's fields when an edit of a published prompt is in review.
+func underReview(p domain.Prompt) domain.Prompt {
+	if pv := p.Pending; p.State == domain.PromptPublished && pv != nil {
+		p.Title, p.Description, p.Content, p.Price, p.CategoryID = pv.Title, pv.Description, pv.Content, pv.Price, pv.CategoryID
+	}
+	return p
 }
 
 type decisionInput struct {
@@ -136,14 +154,15 @@ func (s *Service) decideReview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if cur.State != domain.PromptInReview {
+	pendingInReview := cur.State == domain.PromptPublished && cur.Pending != nil && cur.Pending.State == domain.PromptInReview
+	if cur.State != domain.PromptInReview && !pendingInReview {
 		state := cur.State
 		if state == "" {
 			state = "a platform prompt"
 		}
 		return httpx.Conflict(fmt.Sprintf("Only a prompt in review can be approved or rejected; this one is %s.", strings.ReplaceAll(state, "_", " ")))
 	}
-	if in.Decision == store.DecisionApprove && cur.Price > 0 {
+	if in.Decision == store.DecisionApprove && underReview(cur).Price > 0 {
 		c, err := s.st.GetCreator(r.Context(), cur.CreatorID)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
@@ -160,20 +179,35 @@ func (s *Service) decideReview(w http.ResponseWriter, r *http.Request) error {
 	before := presentPrompt(cur, names)
 	next := cur
 	next.Version, next.UpdatedAt = cur.Version+1, now
-	if in.Decision == store.DecisionApprove {
+	switch {
+	case pendingInReview && in.Decision == store.DecisionApprove:
+		next.Pending = nil
+	case pendingInReview:
+		pv := *cur.Pending
+		pv.State, pv.ReviewReason = domain.PromptRejected, d.Reason
+		next.Pending = &pv
+	case in.Decision == store.DecisionApprove:
 		next.State, next.Unpublished, next.ReviewReason = domain.PromptPublished, false, ""
-	} else {
+	default:
 		next.State, next.ReviewReason = domain.PromptRejected, d.Reason
 	}
 	audit := s.audit(r.Context(), "review."+in.Decision, "prompt", cur.ID, before,
 		map[string]any{"state": next.State, "reason": d.Reason, "version": next.Version})
-	err = s.st.WithAudit(r.Context(), audit, func() error { return s.st.DecidePrompt(r.Context(), cur.ID, cur.Version, d) })
+	err = s.st.WithAudit(r.Context(), audit, func() error { return s.st.DecidePrompt(r.Context(), cur, d) })
 	if errors.Is(err, store.ErrVersionConflict) || errors.Is(err, store.ErrWrongState) {
 		return s.promptConflict(w, r, names)
 	}
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"id": next.ID, "state": next.State, "review_reason": d.Reason, "version": next.Version})
+	out := map[string]any{"id": next.ID, "state": next.State, "review_reason": d.Reason, "version": next.Version}
+	if pendingInReview {
+		// The live version stays published; the decision is the next one's.
+		out["review_reason"], out["pending_state"] = nil, nil
+		if next.Pending != nil {
+			out["pending_state"], out["pending_review_reason"] = next.Pending.State, d.Reason
+		}
+	}
+	httpx.WriteJSON(w, http.StatusOK, out)
 	return nil
 }

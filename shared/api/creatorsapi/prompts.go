@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"aiwork/shared/auth"
 	"aiwork/shared/domain"
@@ -27,7 +29,13 @@ type promptInput struct {
 	Content     *string  `json:"content"`
 	Price       *float64 `json:"price"`
 	CategoryID  *string  `json:"category_id"`
+	// ChangeNote says what changed, for the buyers: required on an edit of
+	// a published prompt (its next version).
+	ChangeNote *string `json:"change_note"`
 }
+
+// MaxChangeNote bounds a version's "what changed" note, in characters.
+const MaxChangeNote = 300
 
 func (in promptInput) rules() prompts.Input {
 	return prompts.Input{Version: in.Version, Title: in.Title, Description: in.Description, Content: in.Content, Price: in.Price, CategoryID: in.CategoryID}
@@ -51,6 +59,21 @@ type promptView struct {
 	FreeUses    int     `json:"free_uses"`
 	RatingAvg   float64 `json:"rating_avg"`
 	RatingCount int     `json:"rating_count"`
+	// PublishedVersions counts the versions that went live; Pending is the
+	// next one of a published prompt (null when none).
+	PublishedVersions int          `json:"published_versions"`
+	Pending           *pendingView `json:"pending"`
+}
+
+type pendingView struct {
+	Title        string  `json:"title"`
+	Description  string  `json:"description"`
+	Content      string  `json:"content"`
+	Price        float64 `json:"price"`
+	CategoryID   string  `json:"category_id"`
+	ChangeNote   string  `json:"change_note"`
+	State        string  `json:"state"`
+	ReviewReason *string `json:"review_reason"`
 }
 
 func presentPrompt(p domain.Prompt, names map[string]string) promptView {
@@ -63,6 +86,15 @@ func presentPrompt(p domain.Prompt, names map[string]string) promptView {
 	}
 	if p.UpdatedAt.IsZero() {
 		v.UpdatedAt = v.CreatedAt
+	}
+	v.PublishedVersions = p.Published
+	if pv := p.Pending; pv != nil {
+		v.Pending = &pendingView{Title: pv.Title, Description: pv.Description, Content: pv.Content, Price: pv.Price, CategoryID: pv.CategoryID,
+			ChangeNote: pv.ChangeNote, State: pv.State}
+		if pv.State == domain.PromptRejected {
+			reason := pv.ReviewReason
+			v.Pending.ReviewReason = &reason
+		}
 	}
 	return v
 }
@@ -202,7 +234,7 @@ func (s *Service) patchPrompt(w http.ResponseWriter, r *http.Request) error {
 	case domain.PromptInReview:
 		return httpx.Conflict("This prompt is in review: you can edit it once it is approved or rejected.")
 	case domain.PromptPublished:
-		return httpx.Conflict("A published prompt cannot be edited yet.")
+		return s.editPublished(w, r, cur, in, names)
 	}
 	next, err := prompts.Edit(cur, rules, s.opts.Now(), names)
 	if errors.Is(err, prompts.ErrStale) {
@@ -223,6 +255,52 @@ func (s *Service) patchPrompt(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// editPublished saves an edit of a published prompt as its next version
+// (pending): the live one stays as it is until an admin approves the
+// next. The edit is made from the pending version when there is one.
+func (s *Service) editPublished(w http.ResponseWriter, r *http.Request, cur domain.Prompt, in promptInput, names map[string]string) error {
+	if cur.Pending != nil && cur.Pending.State == domain.PromptInReview {
+		return httpx.Conflict("The next version of this prompt is in review: you can edit it once it is approved or rejected.")
+	}
+	note := ""
+	if in.ChangeNote != nil {
+		note = strings.TrimSpace(*in.ChangeNote)
+	}
+	if cur.Pending != nil && in.ChangeNote == nil {
+		note = cur.Pending.ChangeNote
+	}
+	if note == "" {
+		return httpx.Invalid("change_note is required: say what changed, for your buyers.")
+	}
+	if utf8.RuneCountInString(note) > MaxChangeNote {
+		return httpx.Invalid("change_note must be at most 300 characters")
+	}
+	base := cur
+	if pv := cur.Pending; pv != nil {
+		base.Title, base.Description, base.Content, base.Price, base.CategoryID = pv.Title, pv.Description, pv.Content, pv.Price, pv.CategoryID
+	}
+	next, err := prompts.Edit(base, in.rules(), s.opts.Now(), names)
+	if errors.Is(err, prompts.ErrStale) {
+		writeConflict(w, presentPrompt(cur, names))
+		return nil
+	}
+	if err != nil {
+		return ruleBroken(err)
+	}
+	pv := domain.PendingVersion{Title: next.Title, Description: next.Description, Content: next.Content, Price: next.Price,
+		CategoryID: next.CategoryID, ChangeNote: note, State: domain.PromptDraft}
+	err = s.st.SetPending(r.Context(), cur.ID, cur.Version, pv, next.UpdatedAt)
+	if errors.Is(err, store.ErrVersionConflict) || errors.Is(err, store.ErrWrongState) {
+		return s.conflict(w, r, names)
+	}
+	if err != nil {
+		return err
+	}
+	cur.Pending, cur.Version, cur.UpdatedAt = &pv, cur.Version+1, next.UpdatedAt
+	httpx.WriteJSON(w, http.StatusOK, presentPrompt(cur, names))
+	return nil
+}
+
 // submitPrompt sends a draft or rejected prompt to review.
 func (s *Service) submitPrompt(w http.ResponseWriter, r *http.Request) error {
 	cur, err := s.ownPrompt(r)
@@ -240,7 +318,7 @@ func (s *Service) submitPrompt(w http.ResponseWriter, r *http.Request) error {
 	case domain.PromptInReview:
 		return httpx.Conflict("This prompt is already in review.")
 	case domain.PromptPublished:
-		return httpx.Conflict("This prompt is already published.")
+		return s.submitPending(w, r, cur, names)
 	}
 	// Held to today's rules again: a category may have gone since.
 	if err := prompts.Check(cur, names); err != nil {
@@ -255,6 +333,29 @@ func (s *Service) submitPrompt(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	cur.State, cur.Version, cur.UpdatedAt = domain.PromptInReview, cur.Version+1, now.UTC()
+	httpx.WriteJSON(w, http.StatusOK, presentPrompt(cur, names))
+	return nil
+}
+
+// submitPending sends the next version of a published prompt to review.
+func (s *Service) submitPending(w http.ResponseWriter, r *http.Request, cur domain.Prompt, names map[string]string) error {
+	switch {
+	case cur.Pending == nil:
+		return httpx.Conflict("This prompt is already published: edit it to make a new version, then submit that.")
+	case cur.Pending.State == domain.PromptInReview:
+		return httpx.Conflict("The next version of this prompt is already in review.")
+	}
+	now := s.opts.Now()
+	err := s.st.SubmitPending(r.Context(), cur, cur.Version, now)
+	if errors.Is(err, store.ErrVersionConflict) || errors.Is(err, store.ErrWrongState) {
+		return s.conflict(w, r, names)
+	}
+	if err != nil {
+		return err
+	}
+	pv := *cur.Pending
+	pv.State, pv.ReviewReason = domain.PromptInReview, ""
+	cur.Pending, cur.Version, cur.UpdatedAt = &pv, cur.Version+1, now.UTC()
 	httpx.WriteJSON(w, http.StatusOK, presentPrompt(cur, names))
 	return nil
 }

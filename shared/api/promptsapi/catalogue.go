@@ -213,6 +213,10 @@ func (s *Service) get(w http.ResponseWriter, r *http.Request) error {
 	if !p.OnSale() && !v.hasAccess(p.ID) {
 		return httpx.NotFound("Prompt not found") // taken off the catalogue; its owners still read it
 	}
-	httpx.WriteJSON(w, http.StatusOK, s.present(p, v, names))
+	out := s.present(p, v, names)
+	if err := s.withVersions(r, p, &out); err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -49,6 +49,7 @@ func (s *Service) Handler() http.Handler {
 	mux.Handle("GET /api/v1/prompts/featured", optional(httpx.Handle(s.featured)))
 	mux.Handle("GET /api/v1/prompts/free-usage-status", required(httpx.Handle(s.freeStatus)))
 	mux.Handle("GET /api/v1/prompts/{id}", optional(httpx.Handle(s.get)))
+	mux.Handle("GET /api/v1/prompts/{id}/versions/{n}", required(httpx.Handle(s.version)))
 	// "use-free-prompt/{id}" and "{id}/rate" overlap as mux patterns, so one
 	// route takes both shapes and dispatches.
 	mux.Handle("POST /api/v1/prompts/{first}/{second}", required(httpx.Handle(func(w http.ResponseWriter, r *http.Request) error {

@@ -41,6 +41,10 @@ type promptJSON struct {
 	DescriptionTruncated bool `json:"description_truncated,omitempty"`
 	// Creator is who sells the prompt; null for the platform's own.
 	Creator *creatorJSON `json:"creator"`
+	// CurrentVersion and Versions: a creator's prompt's page, the live
+	// version's number and every version that went live (versions.go).
+	CurrentVersion int           `json:"current_version,omitempty"`
+	Versions       []versionJSON `json:"versions,omitempty"`
 }
 
 type creatorJSON struct {

@@ -152,6 +152,10 @@ func (s *Service) patchPrompt(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if cur.CreatorID != "" && cur.State != domain.PromptPublished && in.Published != nil && *in.Published {
+		// Its creator edits it freely until approved: only review publishes it.
+		return httpx.Conflict("A creator's prompt is published by approving it in the review queue.")
+	}
 	next, err := prompts.Edit(cur, in, s.opts.Now(), names)
 	if errors.Is(err, prompts.ErrStale) {
 		writeConflict(w, "This prompt changed since you opened it; here it is as it is now.", presentPrompt(cur, names))

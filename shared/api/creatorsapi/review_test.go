@@ -72,6 +72,8 @@ func TestReviewFlow(t *testing.T) {
 	apitest.WantError(t, s.Do("POST", adminAPI+"reviews/"+p.ID, boss, `{"decision":"approve"}`), http.StatusConflict,
 		"Only a prompt in review can be approved or rejected; this one is draft.")
 	apitest.WantError(t, s.Do("GET", adminAPI+"reviews", token, ""), http.StatusForbidden, "Admin access required.")
+	apitest.WantError(t, s.Do("PATCH", adminAPI+"prompts/"+p.ID, boss, `{"version":1,"published":true}`), http.StatusConflict,
+		"A creator's prompt is published by approving it in the review queue.")
 	decode[promptJSON](t, s.Do("POST", mine+"/"+p.ID+"/submit", token, ""), http.StatusOK)
 
 	q := decode[queueJSON](t, s.Do("GET", adminAPI+"reviews?kind=prompt", boss, ""), http.StatusOK)

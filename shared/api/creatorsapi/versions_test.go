@@ -109,7 +109,29 @@ func TestVersions(t *testing.T) {
 	if strangerPage.Content != nil || strings.Contains(mustJSON(strangerPage), "SECRET-TAIL") {
 		t.Errorf("a stranger reads a version: %+v", strangerPage)
 	}
-	if c := decode[promptJSON](t, s.Do("GET", mine+"/"+p.ID, token, ""), http.StatusOK); c.Content != v2 || c.Price != 8 {
+	c := decode[promptJSON](t, s.Do("GET", mine+"/"+p.ID, token, ""), http.StatusOK)
+	if c.Content != v2 || c.Price != 8 {
 		t.Errorf("creator's view after approval %+v", c)
+	}
+
+	// A third version rejected: the reason is the creator's, version 2
+	// stays live.
+	decode[map[string]any](t, s.Do("PATCH", mine+"/"+p.ID, token, mustJSON(map[string]any{"version": c.Version, "content": "Three", "change_note": "Shorter."})), http.StatusOK)
+	decode[map[string]any](t, s.Do("POST", mine+"/"+p.ID+"/submit", token, ""), http.StatusOK)
+	apitest.WantError(t, s.Do("POST", mine+"/"+p.ID+"/submit", token, ""), http.StatusConflict, "The next version of this prompt is already in review.")
+	decode[map[string]any](t, s.Do("POST", adminAPI+"reviews/"+p.ID, boss, `{"decision":"reject","reason":"Too short."}`), http.StatusOK)
+	rejected := decode[struct {
+		Pending *struct {
+			State        string  `json:"state"`
+			ReviewReason *string `json:"review_reason"`
+		} `json:"pending"`
+		Content string `json:"content"`
+	}](t, s.Do("GET", mine+"/"+p.ID, token, ""), http.StatusOK)
+	if rejected.Pending == nil || rejected.Pending.State != "rejected" || rejected.Pending.ReviewReason == nil || *rejected.Pending.ReviewReason != "Too short." ||
+		rejected.Content != v2 {
+		t.Errorf("after the rejection %+v", rejected)
+	}
+	if page := decode[pagedPrompt](t, s.Do("GET", "/api/v1/prompts/"+p.ID, buyer, ""), http.StatusOK); *page.Content != v2 || page.CurrentVersion != 2 {
+		t.Errorf("a rejected version went live: %+v", page)
 	}
 }

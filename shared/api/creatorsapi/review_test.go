@@ -238,4 +238,19 @@ func TestSuspendCreator(t *testing.T) {
 	if !contains(s.marketplace("", "?limit=60"), p.ID) {
 		t.Fatal("unsuspended creator's prompt not listed again")
 	}
+	audit := decode[struct {
+		Items []struct {
+			Action   string `json:"action"`
+			TargetID string `json:"target_id"`
+		} `json:"items"`
+	}](t, s.Do("GET", adminAPI+"audit", boss, ""), http.StatusOK)
+	var actions []string
+	for _, a := range audit.Items {
+		if a.TargetID == uid {
+			actions = append(actions, a.Action)
+		}
+	}
+	if strings.Join(actions, ",") != "creator.unsuspend,creator.suspend" {
+		t.Errorf("audit of the creator %v", actions)
+	}
 }

@@ -22,8 +22,9 @@ const (
 	AttrGSI1SK  = "GSI1SK"
 	IndexGSI1   = "GSI1"
 	AttrExpires = "expires_at"
-	// GSI2 is the admin listings' sparse index: only orders and accounts
-	// carry its keys (keys.go, GSI2Orders and GSI2Users).
+	// GSI2 is the admin listings' sparse index: only orders, accounts,
+	// creators and creators' prompts carry its keys (keys.go, GSI2Orders
+	// and GSI2Users; creators.go, GSI2Creators and GSI2CreatorPrompts).
 	AttrGSI2PK = "GSI2PK"
 	AttrGSI2SK = "GSI2SK"
 	IndexGSI2  = "GSI2"

@@ -333,7 +333,7 @@ func costDoc(f *capacityFigures, units map[string]unitCost, fixed fixedLoad, bil
 	p("the model streams its reply (%s-token replies at %d tokens a second: %.0f s at 1 GB each). DynamoDB is %.0f%%: %s",
 		grouped(replyTokens), replyTokensPerSecond, float64(replyTokens)/replyTokensPerSecond, 100*top["DynamoDB"]/top.total(), dollars(storage))
 	p("of it storage (%.0f GB of kept conversations with point-in-time recovery), %s the kept replies' writes, each save", stored/gib, dollars(keptWrites))
-	p("writing the whole reply so far (docs/benchmarks.md, the kept reply's row).")
+	p("appending only what came since the last (docs/benchmarks.md, the kept reply's row).")
 	p("")
 	p("## Measured units per action (this run)")
 	p("")

@@ -128,6 +128,9 @@ type Payments struct {
 	StripeAPIURL       string
 	FreePromptsPerUser int
 	PublicURL          string
+	// PlatformFeePercent is the platform's share of a creator's sale
+	// (PLATFORM_FEE_PERCENT, 0–100, default 20).
+	PlatformFeePercent int
 }
 
 // Webhook is the stripe-webhook function's configuration.
@@ -189,9 +192,14 @@ func LoadPayments(ctx context.Context, sm SecretFetcher) (Payments, error) {
 	if err != nil {
 		return Payments{}, err
 	}
+	fee, err := PlatformFeePercent()
+	if err != nil {
+		return Payments{}, err
+	}
 	return Payments{
 		Base: base, StripeSecretKey: key, StripeAPIURL: Env("STRIPE_API_URL", ""),
 		FreePromptsPerUser: free, PublicURL: strings.TrimRight(Env("PUBLIC_URL", ""), "/"),
+		PlatformFeePercent: fee,
 	}, nil
 }
 

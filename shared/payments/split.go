@@ -1,0 +1,28 @@
+package payments
+
+import "fmt"
+
+// Split is how one sale of a creator's prompt divides: the platform's fee
+// (Stripe's application_fee_amount) and the creator's net (what the
+// destination charge transfers), in cents. FeeCents + NetCents is always
+// the price.
+type Split struct {
+	PriceCents int64
+	FeeCents   int64
+	NetCents   int64
+}
+
+// SplitSale divides a price in cents by the platform's fee percent (0–100).
+// The fee rounds half up to the cent (20 % of 99 ¢ is 19.8 ¢ → 20 ¢; 15 % of
+// 10 ¢ is 1.5 ¢ → 2 ¢) and the creator gets the rest, so no cent is lost or
+// made up. Integer arithmetic only: a float would round 0.5 ¢ either way.
+func SplitSale(priceCents int64, feePercent int) (Split, error) {
+	if priceCents < 0 {
+		return Split{}, fmt.Errorf("split: negative price %d", priceCents)
+	}
+	if feePercent < 0 || feePercent > 100 {
+		return Split{}, fmt.Errorf("split: fee percent %d is not 0–100", feePercent)
+	}
+	fee := (priceCents*int64(feePercent) + 50) / 100
+	return Split{PriceCents: priceCents, FeeCents: fee, NetCents: priceCents - fee}, nil
+}

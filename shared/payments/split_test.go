@@ -1,0 +1,51 @@
+package payments_test
+
+import (
+	"testing"
+
+	"aiwork/shared/payments"
+)
+
+func TestSplitSaleRoundsTheFeeHalfUp(t *testing.T) {
+	for _, c := range []struct {
+		price    int64
+		percent  int
+		fee, net int64
+	}{
+		{99, 20, 20, 79},    // 19.8 ¢ → 20 ¢
+		{101, 20, 20, 81},   // 20.2 ¢ → 20 ¢
+		{999, 20, 200, 799}, // 199.8 ¢ → 200 ¢
+		{99, 15, 15, 84},    // 14.85 ¢ → 15 ¢
+		{101, 15, 15, 86},   // 15.15 ¢ → 15 ¢
+		{999, 15, 150, 849}, // 149.85 ¢ → 150 ¢
+		{10, 15, 2, 8},      // 1.5 ¢ → 2 ¢: half up
+		{30, 5, 2, 28},      // 1.5 ¢ → 2 ¢
+		{1000, 20, 200, 800},
+		{1, 20, 0, 1},
+		{0, 20, 0, 0},
+		{999, 0, 0, 999},
+		{999, 100, 999, 0},
+	} {
+		got, err := payments.SplitSale(c.price, c.percent)
+		if err != nil || got.FeeCents != c.fee || got.NetCents != c.net || got.PriceCents != c.price {
+			t.Errorf("SplitSale(%d, %d) = %+v, %v; want fee %d net %d", c.price, c.percent, got, err, c.fee, c.net)
+		}
+	}
+	// Fee and net always add up to the price, whatever the price.
+	for _, percent := range []int{0, 1, 15, 20, 33, 50, 99, 100} {
+		for price := int64(0); price <= 2000; price++ {
+			s, _ := payments.SplitSale(price, percent)
+			if s.FeeCents+s.NetCents != price || s.FeeCents < 0 || s.NetCents < 0 {
+				t.Fatalf("SplitSale(%d, %d) = %+v: does not add up", price, percent, s)
+			}
+		}
+	}
+	for _, bad := range []struct {
+		price   int64
+		percent int
+	}{{-1, 20}, {100, -1}, {100, 101}} {
+		if _, err := payments.SplitSale(bad.price, bad.percent); err == nil {
+			t.Errorf("SplitSale(%d, %d) accepted", bad.price, bad.percent)
+		}
+	}
+}

@@ -52,6 +52,12 @@ func (f *Fulfiller) HandleEvent(ctx context.Context, provider string, ev stripe.
 			return nil
 		}
 		return f.Refund(ctx, ch.PaymentIntent.ID)
+	case stripe.EventTypeAccountUpdated:
+		acct, err := accountOf(ev)
+		if err != nil {
+			return err
+		}
+		return f.AccountUpdated(ctx, acct)
 	}
 	return nil
 }

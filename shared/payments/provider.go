@@ -19,6 +19,11 @@ type CheckoutRequest struct {
 	SuccessURL     string // contains {CHECKOUT_SESSION_ID}
 	CancelURL      string
 	IdempotencyKey string
+	// Destination is the creator's connected account for a creator's
+	// prompt ("" for the platform's own): a destination charge, of which
+	// the platform keeps ApplicationFeeCents (SplitSale).
+	Destination         string
+	ApplicationFeeCents int64
 }
 
 // Session is a checkout session as the provider reports it.

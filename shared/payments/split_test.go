@@ -49,3 +49,31 @@ func TestSplitSaleRoundsTheFeeHalfUp(t *testing.T) {
 		}
 	}
 }
+
+// A creator's sale is a destination charge: Stripe is told the fee and the
+// creator's account (stripe-mock checks the shapes); the platform's own
+// prompts carry neither.
+func TestStripeCheckoutSplitsACreatorsSale(t *testing.T) {
+	t.Parallel()
+	proxy := newRecordingProxy(t)
+	p := payments.NewStripe("sk_test_123", proxy.srv.URL)
+	req := checkoutRequest()
+	req.AmountCents = 999
+	split, _ := payments.SplitSale(999, 20)
+	req.Destination, req.ApplicationFeeCents = "acct_creator_1", split.FeeCents
+	if _, err := p.CreateCheckout(t.Context(), req); err != nil {
+		t.Fatalf("create checkout: %v", err)
+	}
+	form := proxy.last(t).form
+	if form.Get("payment_intent_data[application_fee_amount]") != "200" ||
+		form.Get("payment_intent_data[transfer_data][destination]") != "acct_creator_1" {
+		t.Errorf("a creator's sale sent %v; want a 200 ¢ fee and the creator's account", form)
+	}
+	if _, err := p.CreateCheckout(t.Context(), checkoutRequest()); err != nil {
+		t.Fatalf("create checkout: %v", err)
+	}
+	form = proxy.last(t).form
+	if form.Has("payment_intent_data[application_fee_amount]") || form.Has("payment_intent_data[transfer_data][destination]") {
+		t.Errorf("the platform's own sale sent a split: %v", form)
+	}
+}

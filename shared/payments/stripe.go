@@ -62,6 +62,14 @@ func (p *StripeProvider) CreateCheckout(ctx context.Context, req CheckoutRequest
 			Metadata: map[string]string{"user_id": req.UserID, "prompt_id": req.PromptID},
 		},
 	}
+	if req.Destination != "" {
+		// A creator's prompt: a destination charge; the creator's account
+		// receives the price less the platform's fee.
+		params.PaymentIntentData.ApplicationFeeAmount = stripe.Int64(req.ApplicationFeeCents)
+		params.PaymentIntentData.TransferData = &stripe.CheckoutSessionCreatePaymentIntentDataTransferDataParams{
+			Destination: stripe.String(req.Destination),
+		}
+	}
 	params.SetIdempotencyKey(req.IdempotencyKey)
 	s, err := p.client.V1CheckoutSessions.Create(ctx, params)
 	if err != nil {

@@ -69,8 +69,12 @@ func (s *Service) createCheckout(w http.ResponseWriter, r *http.Request) error {
 	if free.Remaining > 0 {
 		return httpx.Errorf(httpx.CodeFreeUseAvailable, "You can still use this prompt for free (%d of %d free prompts left).", free.Remaining, free.TotalAllowed)
 	}
+	sl, err := s.saleOf(ctx, p)
+	if err != nil {
+		return err
+	}
 	base := httpx.PublicURL(r, s.cfg.PublicURL)
-	out, err := s.openCheckout(ctx, uid, p, base)
+	out, err := s.openCheckout(ctx, uid, p, sl, base)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"time"
 
 	"aiwork/shared/domain"
@@ -33,7 +32,7 @@ const (
 // so a double click or 30 concurrent calls make one session; the caller
 // that wins the record's conditional write creates it, the others wait for
 // it to be written.
-func (s *Service) openCheckout(ctx context.Context, uid string, p domain.Prompt, base string) (checkoutResponse, error) {
+func (s *Service) openCheckout(ctx context.Context, uid string, p domain.Prompt, sl sale, base string) (checkoutResponse, error) {
 	pause := firstPause
 	for {
 		rec, err := s.st.GetOpenCheckout(ctx, uid, p.ID)
@@ -69,7 +68,7 @@ func (s *Service) openCheckout(ctx context.Context, uid string, p domain.Prompt,
 		case err != nil:
 			return checkoutResponse{}, err
 		}
-		return s.createSession(ctx, uid, p, base, token)
+		return s.createSession(ctx, uid, p, sl, base, token)
 	}
 }
 
@@ -95,10 +94,11 @@ func (s *Service) reusable(ctx context.Context, rec store.OpenCheckout) (bool, e
 
 // createSession opens the provider's session for the claim's holder and
 // records it (the order, then the record others are waiting for).
-func (s *Service) createSession(ctx context.Context, uid string, p domain.Prompt, base, token string) (checkoutResponse, error) {
-	cents := int64(math.Round(p.Price * 100))
+func (s *Service) createSession(ctx context.Context, uid string, p domain.Prompt, sl sale, base, token string) (checkoutResponse, error) {
+	cents := sl.cents
 	sess, err := s.provider.CreateCheckout(ctx, payments.CheckoutRequest{
 		UserID: uid, PromptID: p.ID, ProductName: p.Title, AmountCents: cents,
+		Destination: sl.destination, ApplicationFeeCents: sl.split.FeeCents,
 		SuccessURL:     base + "/payment/success?session_id={CHECKOUT_SESSION_ID}",
 		CancelURL:      base + "/payment/cancel",
 		IdempotencyKey: idempotencyKey(uid, p.ID, cents, token),
@@ -117,6 +117,13 @@ func (s *Service) createSession(ctx context.Context, uid string, p domain.Prompt
 		Status: domain.OrderPending, Provider: s.provider.Name(), CreatedAt: now.UTC().Format(time.RFC3339Nano),
 	}); err != nil {
 		return checkoutResponse{}, err
+	}
+	if sl.creatorID != "" {
+		// The local checkout records the same split the destination charge makes.
+		split := store.OrderSplit{CreatorID: sl.creatorID, FeeCents: sl.split.FeeCents, NetCents: sl.split.NetCents}
+		if err := s.st.SetOrderSplit(ctx, sess.ID, split); err != nil {
+			return checkoutResponse{}, err
+		}
 	}
 	// A lost claim (we outlived the lease) still answers our own session.
 	if err := s.st.OpenCheckoutAt(ctx, uid, p.ID, token, sess.ID, sess.URL, now); err != nil && !errors.Is(err, store.ErrCheckoutTaken) {

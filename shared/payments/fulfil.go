@@ -121,9 +121,14 @@ func (f *Fulfiller) refundDuplicate(ctx context.Context, order domain.Order) (do
 	if f.provider == nil {
 		return domain.Order{}, fmt.Errorf("fulfil %s: duplicate payment and no provider to refund it", order.SessionID)
 	}
+	split, serr := f.isSplit(ctx, order.SessionID)
+	if serr != nil {
+		return domain.Order{}, serr
+	}
 	if _, err := f.provider.Refund(ctx, RefundRequest{
 		SessionID: order.SessionID, PaymentIntent: order.PaymentIntent,
 		AmountCents: int64(math.Round(order.Amount * 100)), IdempotencyKey: "duplicate-refund-" + order.SessionID, Reason: RefundDuplicate,
+		Split: split,
 	}); err != nil {
 		return domain.Order{}, fmt.Errorf("refund duplicate %s: %w", order.SessionID, err)
 	}
@@ -241,9 +246,13 @@ func (f *Fulfiller) RefundAtProvider(ctx context.Context, order domain.Order) er
 	if f.provider == nil {
 		return fmt.Errorf("refund %s: no payments provider", order.SessionID)
 	}
+	split, err := f.isSplit(ctx, order.SessionID)
+	if err != nil {
+		return err
+	}
 	if _, err := f.provider.Refund(ctx, RefundRequest{
 		SessionID: order.SessionID, PaymentIntent: order.PaymentIntent, AmountCents: int64(math.Round(order.Amount * 100)),
-		IdempotencyKey: order.SessionID, Reason: RefundRequested,
+		IdempotencyKey: order.SessionID, Reason: RefundRequested, Split: split,
 	}); err != nil {
 		return fmt.Errorf("refund %s: %w", order.SessionID, err)
 	}

@@ -54,6 +54,9 @@ type RefundRequest struct {
 	// Reason is the refund's reason at the provider: RefundDuplicate (also
 	// when empty) or RefundRequested.
 	Reason string
+	// Split is a creator's sale (a destination charge): the refund takes
+	// back the creator's transfer and the platform's fee with it.
+	Split bool
 }
 
 // Refund reasons, as Stripe names them.

@@ -1,6 +1,12 @@
 package payments
 
-import "fmt"
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"aiwork/shared/store"
+)
 
 // Split is how one sale of a creator's prompt divides: the platform's fee
 // (Stripe's application_fee_amount) and the creator's net (what the
@@ -25,4 +31,17 @@ func SplitSale(priceCents int64, feePercent int) (Split, error) {
 	}
 	fee := (priceCents*int64(feePercent) + 50) / 100
 	return Split{PriceCents: priceCents, FeeCents: fee, NetCents: priceCents - fee}, nil
+}
+
+// isSplit reports whether the order sid was a creator's sale (a split
+// recorded at checkout).
+func (f *Fulfiller) isSplit(ctx context.Context, sid string) (bool, error) {
+	split, err := f.st.GetOrderSplit(ctx, sid)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return split.CreatorID != "", nil
 }

@@ -2,8 +2,12 @@ package payments_test
 
 import (
 	"testing"
+	"time"
 
+	"aiwork/shared/domain"
 	"aiwork/shared/payments"
+	"aiwork/shared/store"
+	"aiwork/shared/store/storetest"
 )
 
 func TestSplitSaleRoundsTheFeeHalfUp(t *testing.T) {
@@ -75,5 +79,33 @@ func TestStripeCheckoutSplitsACreatorsSale(t *testing.T) {
 	form = proxy.last(t).form
 	if form.Has("payment_intent_data[application_fee_amount]") || form.Has("payment_intent_data[transfer_data][destination]") {
 		t.Errorf("the platform's own sale sent a split: %v", form)
+	}
+}
+
+// Refunding a creator's sale takes back the creator's transfer and the
+// platform's fee in the same refund; the platform's own sale is refunded
+// as before.
+func TestRefundOfACreatorsSaleReversesTheSplit(t *testing.T) {
+	t.Parallel()
+	proxy := newRecordingProxy(t)
+	st := storetest.New(t)
+	f := payments.NewFulfiller(st, payments.NewStripe("sk_test_123", proxy.srv.URL))
+	ctx := t.Context()
+	order := domain.Order{SessionID: "cs_split_refund", UserID: "buyer", PromptID: "cp", PaymentIntent: "pi_split_refund", Amount: 9.99,
+		Status: domain.OrderPaid, Provider: "stripe", CreatedAt: time.Now().UTC().Format(time.RFC3339Nano)}
+	storetest.Must(t, st.PutOrder(ctx, order), "put order")
+	storetest.Must(t, st.SetOrderSplit(ctx, order.SessionID, store.OrderSplit{CreatorID: "maker", FeeCents: 200, NetCents: 799}), "split")
+	if err := f.RefundAtProvider(ctx, order); err != nil {
+		t.Fatalf("refund: %v", err)
+	}
+	if form := proxy.last(t).form; form.Get("reverse_transfer") != "true" || form.Get("refund_application_fee") != "true" {
+		t.Errorf("a creator's refund sent %v; want reverse_transfer and refund_application_fee", form)
+	}
+	own := domain.Order{SessionID: "cs_own_refund", PaymentIntent: "pi_own_refund", Amount: 5, Status: domain.OrderPaid}
+	if err := f.RefundAtProvider(ctx, own); err != nil {
+		t.Fatalf("refund: %v", err)
+	}
+	if form := proxy.last(t).form; form.Has("reverse_transfer") || form.Has("refund_application_fee") {
+		t.Errorf("the platform's own refund sent %v", form)
 	}
 }

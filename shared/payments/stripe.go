@@ -98,6 +98,10 @@ func (p *StripeProvider) Refund(ctx context.Context, req RefundRequest) (string,
 		Reason:        stripe.String(req.reason()),
 		Metadata:      map[string]string{"session_id": req.SessionID},
 	}
+	if req.Split {
+		params.ReverseTransfer = stripe.Bool(true)
+		params.RefundApplicationFee = stripe.Bool(true)
+	}
 	params.SetIdempotencyKey(req.IdempotencyKey)
 	r, err := p.client.V1Refunds.Create(ctx, params)
 	if err != nil {

@@ -2,10 +2,12 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -54,4 +56,129 @@ func (s *Store) GetOrderSplit(ctx context.Context, sid string) (OrderSplit, erro
 		return OrderSplit{}, fmt.Errorf("get order split: %w", err)
 	}
 	return OrderSplit{CreatorID: it.CreatorID, FeeCents: it.FeeCents, NetCents: it.NetCents}, nil
+}
+
+// The creator's sales ledger: counters kept as sales and refunds happen,
+// for the creator's dashboard. CSALES#<creator> / TOTAL holds the
+// creator's totals and CSALES#<creator> / PROMPT#<pid> each prompt's; both
+// only ever take ADDs, so concurrent sales never lose a count. A sale or a
+// refund is counted once: its marker (CSALES#<creator> / SALE#<sid> or
+// REFUND#<sid>) is created, on condition that it is new, before the ADDs.
+
+const (
+	pkCreatorSales   = "CSALES#"
+	skCreatorTotal   = "TOTAL"
+	skCreatorPrompt  = "PROMPT#"
+	skCreatorSale    = "SALE#"
+	skCreatorRefund  = "REFUND#"
+	ledgerSales      = "sales"
+	ledgerGross      = "gross_cents"
+	ledgerFees       = "fee_cents"
+	ledgerNet        = "net_cents"
+	ledgerRefunds    = "refund_cents"
+	ledgerRefundedNo = "refunded"
+	ledgerFreeUses   = "free_uses"
+)
+
+// CreatorLedger is a creator's (or one prompt's) counters. A refunded sale
+// stays in Sales and Gross and is counted in Refunded and RefundCents; Net
+// and Fees are what the creator and the platform keep after refunds.
+type CreatorLedger struct {
+	PromptID    string `dynamodbav:"prompt_id,omitempty"`
+	Sales       int64  `dynamodbav:"sales"`
+	GrossCents  int64  `dynamodbav:"gross_cents"`
+	FeeCents    int64  `dynamodbav:"fee_cents"`
+	NetCents    int64  `dynamodbav:"net_cents"`
+	RefundCents int64  `dynamodbav:"refund_cents"`
+	Refunded    int64  `dynamodbav:"refunded"`
+	FreeUses    int64  `dynamodbav:"free_uses"`
+}
+
+func ledgerNum(n int64) types.AttributeValue { return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)} }
+
+// countOnce writes the marker (new only) and ADDs the values to the
+// creator's totals and the prompt's counters in one transaction; false
+// when the marker was there already (counted before).
+func (s *Store) countOnce(ctx context.Context, creator, pid, marker string, add map[string]int64) (bool, error) {
+	expr, values := "ADD", map[string]types.AttributeValue{}
+	i := 0
+	for name, v := range add {
+		if i > 0 {
+			expr += ","
+		}
+		expr += fmt.Sprintf(" %s :v%d", name, i)
+		values[fmt.Sprintf(":v%d", i)] = ledgerNum(v)
+		i++
+	}
+	pk := pkCreatorSales + creator
+	promptValues := map[string]types.AttributeValue{":pid": &types.AttributeValueMemberS{Value: pid}}
+	for k, v := range values {
+		promptValues[k] = v
+	}
+	// The local engine has no transactions, so the marker goes first: of
+	// two runs for one order only the one that creates it adds. A failure
+	// between the marker and the ADDs leaves the sale uncounted (logged by
+	// the caller) rather than counted twice.
+	_, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table),
+		Item:                map[string]types.AttributeValue{AttrPK: &types.AttributeValueMemberS{Value: pk}, AttrSK: &types.AttributeValueMemberS{Value: marker}},
+		ConditionExpression: aws.String("attribute_not_exists(PK)")})
+	if isConditionFailed(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("creator ledger: %w", err)
+	}
+	for _, u := range []*dynamodb.UpdateItemInput{
+		{TableName: aws.String(s.table), Key: key(pk, skCreatorTotal), UpdateExpression: aws.String(expr), ExpressionAttributeValues: values},
+		{TableName: aws.String(s.table), Key: key(pk, skCreatorPrompt+pid), UpdateExpression: aws.String("SET prompt_id = :pid " + expr), ExpressionAttributeValues: promptValues},
+	} {
+		if _, err := s.db.UpdateItem(ctx, u); err != nil {
+			return false, fmt.Errorf("creator ledger: %w", err)
+		}
+	}
+	return true, nil
+}
+
+// CountCreatorSale counts the paid order sid of the creator's prompt pid
+// once, however many times fulfilment runs.
+func (s *Store) CountCreatorSale(ctx context.Context, sid, pid string, split OrderSplit, grossCents int64) (bool, error) {
+	return s.countOnce(ctx, split.CreatorID, pid, skCreatorSale+sid, map[string]int64{
+		ledgerSales: 1, ledgerGross: grossCents, ledgerFees: split.FeeCents, ledgerNet: split.NetCents})
+}
+
+// CountCreatorRefund counts the refund of the order sid once: the creator's
+// net and the platform's fee go back, the refunded amount is added up.
+func (s *Store) CountCreatorRefund(ctx context.Context, sid, pid string, split OrderSplit, grossCents int64) (bool, error) {
+	return s.countOnce(ctx, split.CreatorID, pid, skCreatorRefund+sid, map[string]int64{
+		ledgerRefundedNo: 1, ledgerRefunds: grossCents, ledgerFees: -split.FeeCents, ledgerNet: -split.NetCents})
+}
+
+// CreatorLedgerOf reads the creator's totals and their prompts' counters.
+func (s *Store) CreatorLedgerOf(ctx context.Context, creator string) (CreatorLedger, []CreatorLedger, error) {
+	var total CreatorLedger
+	if err := s.getItem(ctx, pkCreatorSales+creator, skCreatorTotal, &total); err != nil && !errors.Is(err, ErrNotFound) {
+		return CreatorLedger{}, nil, fmt.Errorf("creator ledger: %w", err)
+	}
+	var prompts []CreatorLedger
+	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{
+		TableName:              aws.String(s.table),
+		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :sk)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": &types.AttributeValueMemberS{Value: pkCreatorSales + creator}, ":sk": &types.AttributeValueMemberS{Value: skCreatorPrompt}},
+		ConsistentRead: aws.Bool(true),
+	})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return CreatorLedger{}, nil, fmt.Errorf("creator ledger: %w", err)
+		}
+		for _, item := range page.Items {
+			var l CreatorLedger
+			if err := attributevalue.UnmarshalMap(item, &l); err != nil {
+				return CreatorLedger{}, nil, fmt.Errorf("creator ledger: %w", err)
+			}
+			prompts = append(prompts, l)
+		}
+	}
+	return total, prompts, nil
 }

@@ -67,6 +67,9 @@ func (f *Fulfiller) Fulfil(ctx context.Context, provider string, sess Session) (
 	if !granted {
 		return f.refundDuplicate(ctx, order)
 	}
+	if err := f.countSale(ctx, order); err != nil {
+		return domain.Order{}, err
+	}
 	paidAt, _ := time.Parse(time.RFC3339Nano, order.PaidAt)
 	amount := order.Amount
 	if err := f.st.AddActivity(ctx, order.UserID, domain.Activity{
@@ -277,6 +280,9 @@ func (f *Fulfiller) RefundOrder(ctx context.Context, sid, reason string) (domain
 // nothing.
 func (f *Fulfiller) takeBack(ctx context.Context, order domain.Order) error {
 	if err := f.st.RevokeOwnership(ctx, order.UserID, order.PromptID, order.SessionID); err != nil {
+		return err
+	}
+	if err := f.countRefund(ctx, order); err != nil {
 		return err
 	}
 	refundedAt, _ := time.Parse(time.RFC3339Nano, order.RefundedAt)

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
+	"aiwork/shared/domain"
 	"aiwork/shared/store"
 )
 
@@ -44,4 +46,25 @@ func (f *Fulfiller) isSplit(ctx context.Context, sid string) (bool, error) {
 		return false, err
 	}
 	return split.CreatorID != "", nil
+}
+
+// countSale adds a paid creator's sale to their ledger (once per order).
+func (f *Fulfiller) countSale(ctx context.Context, order domain.Order) error {
+	split, err := f.st.GetOrderSplit(ctx, order.SessionID)
+	if err != nil || split.CreatorID == "" {
+		return err
+	}
+	_, err = f.st.CountCreatorSale(ctx, order.SessionID, order.PromptID, split, int64(math.Round(order.Amount*100)))
+	return err
+}
+
+// countRefund takes a refunded creator's sale back out of their ledger
+// (once per order).
+func (f *Fulfiller) countRefund(ctx context.Context, order domain.Order) error {
+	split, err := f.st.GetOrderSplit(ctx, order.SessionID)
+	if err != nil || split.CreatorID == "" {
+		return err
+	}
+	_, err = f.st.CountCreatorRefund(ctx, order.SessionID, order.PromptID, split, int64(math.Round(order.Amount*100)))
+	return err
 }

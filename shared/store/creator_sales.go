@@ -149,6 +149,13 @@ func (s *Store) CountCreatorSale(ctx context.Context, sid, pid string, split Ord
 // CountCreatorRefund counts the refund of the order sid once: the creator's
 // net and the platform's fee go back, the refunded amount is added up.
 func (s *Store) CountCreatorRefund(ctx context.Context, sid, pid string, split OrderSplit, grossCents int64) (bool, error) {
+	// A sale never counted (refunded before its fulfilment) has nothing to take back.
+	var sale struct{}
+	if err := s.getItem(ctx, pkCreatorSales+split.CreatorID, skCreatorSale+sid, &sale); errors.Is(err, ErrNotFound) {
+		return false, nil
+	} else if err != nil {
+		return false, fmt.Errorf("creator ledger: %w", err)
+	}
 	return s.countOnce(ctx, split.CreatorID, pid, skCreatorRefund+sid, map[string]int64{
 		ledgerRefundedNo: 1, ledgerRefunds: grossCents, ledgerFees: -split.FeeCents, ledgerNet: -split.NetCents})
 }

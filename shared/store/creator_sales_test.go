@@ -39,6 +39,9 @@ func TestCreatorLedgerCountsOnce(t *testing.T) {
 			t.Errorf("refund delivery %d: %v, %v; want %v", i, first, err, want)
 		}
 	}
+	if first, err := st.CountCreatorRefund(ctx, "cs_never_sold", "cp", split, 999); err != nil || first {
+		t.Errorf("refund of a sale never counted: %v, %v; want nothing taken back", first, err)
+	}
 	total, prompts, err := st.CreatorLedgerOf(ctx, "maker")
 	storetest.Must(t, err, "ledger")
 	want := store.CreatorLedger{Sales: 21, GrossCents: 20*999 + 101, FeeCents: 19*200 + 20, NetCents: 19*799 + 81, RefundCents: 999, Refunded: 1}

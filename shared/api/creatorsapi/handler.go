@@ -51,6 +51,7 @@ func (s *Service) Handler() http.Handler {
 	mux.Handle("GET "+Prefix+"me", signedIn(s.getProfile))
 	mux.Handle("PUT "+Prefix+"me", signedIn(s.putProfile))
 	mux.Handle("POST "+Prefix+"me/onboarding", signedIn(s.startOnboarding))
+	mux.Handle("GET "+Prefix+"me/dashboard", signedIn(s.getDashboard))
 	mux.Handle("GET "+Prefix+"me/prompts", signedIn(s.listPrompts))
 	mux.Handle("POST "+Prefix+"me/prompts", signedIn(s.createPrompt))
 	mux.Handle("GET "+Prefix+"me/prompts/{id}", signedIn(s.getPrompt))

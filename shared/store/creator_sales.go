@@ -189,3 +189,9 @@ func (s *Store) CreatorLedgerOf(ctx context.Context, creator string) (CreatorLed
 	}
 	return total, prompts, nil
 }
+
+// CountCreatorFreeUse counts uid's free use of the creator's prompt pid
+// once: it pays nothing, so only free_uses moves.
+func (s *Store) CountCreatorFreeUse(ctx context.Context, creator, pid, uid string) (bool, error) {
+	return s.countOnce(ctx, creator, pid, "FREE#"+pid+"#"+uid, map[string]int64{ledgerFreeUses: 1})
+}

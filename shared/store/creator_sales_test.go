@@ -42,13 +42,17 @@ func TestCreatorLedgerCountsOnce(t *testing.T) {
 	if first, err := st.CountCreatorRefund(ctx, "cs_never_sold", "cp", split, 999); err != nil || first {
 		t.Errorf("refund of a sale never counted: %v, %v; want nothing taken back", first, err)
 	}
+	for range 2 { // one user's free use, counted once
+		_, err := st.CountCreatorFreeUse(ctx, "maker", "cp", "user-free")
+		storetest.Must(t, err, "free use")
+	}
 	total, prompts, err := st.CreatorLedgerOf(ctx, "maker")
 	storetest.Must(t, err, "ledger")
-	want := store.CreatorLedger{Sales: 21, GrossCents: 20*999 + 101, FeeCents: 19*200 + 20, NetCents: 19*799 + 81, RefundCents: 999, Refunded: 1}
+	want := store.CreatorLedger{Sales: 21, GrossCents: 20*999 + 101, FeeCents: 19*200 + 20, NetCents: 19*799 + 81, RefundCents: 999, Refunded: 1, FreeUses: 1}
 	if total != want {
 		t.Errorf("totals = %+v; want %+v", total, want)
 	}
-	if len(prompts) != 2 || prompts[0].PromptID != "cp" || prompts[0].Sales != 20 || prompts[0].NetCents != 19*799 ||
+	if len(prompts) != 2 || prompts[0].PromptID != "cp" || prompts[0].Sales != 20 || prompts[0].NetCents != 19*799 || prompts[0].FreeUses != 1 ||
 		prompts[1].PromptID != "cp2" || prompts[1].NetCents != 81 {
 		t.Errorf("prompts = %+v", prompts)
 	}

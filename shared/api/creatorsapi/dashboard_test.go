@@ -58,12 +58,19 @@ func TestDashboardAfterSalesAndARefund(t *testing.T) {
 	_, err := s.St.CountCreatorRefund(ctx, "cs_d2", p.ID, os, 999)
 	storetest.Must(t, err, "refund")
 
+	_, freeToken := s.User("freeloader")
+	for range 2 { // the second is the same free use
+		if w := s.Do("POST", "/api/v1/prompts/use-free-prompt/"+p.ID, freeToken, ""); w.Code != http.StatusOK {
+			t.Fatalf("free use: %d %s", w.Code, w.Body.String())
+		}
+	}
+
 	w := s.Do("GET", me+"/dashboard", token, "")
 	d := decode[dashboardJSON](t, w, http.StatusOK)
 	if d.Sales != 3 || d.Gross != 29.97 || d.Fees != 4.00 || d.Net != 15.98 || d.Refunds != 9.99 {
 		t.Errorf("totals = %+v; want 3 sales, $29.97 gross, $4.00 fees, $15.98 net, $9.99 refunded", d)
 	}
-	if len(d.Prompts) != 1 || d.Prompts[0].ID != p.ID || d.Prompts[0].Title != "Launch plan" || d.Prompts[0].Sales != 3 || d.Prompts[0].Net != 15.98 {
+	if len(d.Prompts) != 1 || d.Prompts[0].ID != p.ID || d.Prompts[0].Title != "Launch plan" || d.Prompts[0].Sales != 3 || d.Prompts[0].Net != 15.98 || d.Prompts[0].FreeUses != 1 {
 		t.Errorf("prompts = %+v", d.Prompts)
 	}
 	if d.Balance == nil || d.Balance.Currency != "usd" {

@@ -78,6 +78,12 @@ func (s *Service) useFree(w http.ResponseWriter, r *http.Request, pid string) er
 			return err
 		}
 	}
+	if !already && p.CreatorID != "" {
+		// A creator's stats count free uses; they pay nothing.
+		if _, err := s.st.CountCreatorFreeUse(ctx, p.CreatorID, pid, uid); err != nil {
+			return err
+		}
+	}
 	if !already {
 		if err := s.st.AddActivity(ctx, uid, domain.Activity{
 			ID: "free-" + pid, Type: domain.ActivityFreePromptUsed, Title: "Used a free prompt",

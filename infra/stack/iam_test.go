@@ -228,9 +228,9 @@ var wantTable = map[string]map[string]string{
 	// disabled, sessions, the sign-in throttle, a confirmation link, the
 	// lease that keeps an admin); GSI2: the orders and accounts listings.
 	"admin": {
-		"GetItem":      "CATALOG EMAIL#* MCP#* MCPSYNC ORDER#* PROMPT#* THROTTLE#* USER#*",
-		"PutItem":      "ADMINRIGHTS AUDIT CATALOG LINK#* MCP#* MCPSYNC PLIST#* PROMPT#* PTOK#* RLIST#* RTOK#* USER#*",
-		"UpdateItem":   "AUDIT CATALOG MCP#* ORDER#* PLIST#* PROMPT#* PTOK#* RLIST#* RTOK#* USER#*",
+		"GetItem":      "CATALOG CSALES#* EMAIL#* MCP#* MCPSYNC ORDER#* PROMPT#* THROTTLE#* USER#*",
+		"PutItem":      "ADMINRIGHTS AUDIT CATALOG CSALES#* LINK#* MCP#* MCPSYNC PLIST#* PROMPT#* PTOK#* RLIST#* RTOK#* USER#*",
+		"UpdateItem":   "AUDIT CATALOG CSALES#* MCP#* ORDER#* PLIST#* PROMPT#* PTOK#* RLIST#* RTOK#* USER#*",               // CSALES#: a refunded creator's sale
 		"DeleteItem":   "ADMINRIGHTS AUDIT CATALOG MCP#* PLIST#* PROMPT#* PTOK#* REVIEWS RLIST#* RTOK#* THROTTLE#* USER#*", // REVIEWS: a decided prompt leaves the queue
 		"Query":        "AUDIT CATALOG MCP#* ORDER#* PLIST#* PROMPT#* REVIEWS USER#*",                                      // PLIST#: the prompt list's pages; REVIEWS: the review queue
 		"BatchGetItem": "PLIST#* PROMPT#*",                                                                                 // the categories' counts, a page's prompts
@@ -241,11 +241,11 @@ var wantTable = map[string]map[string]string{
 	// CPROMPTS#) with their listing copies, and the review queue's item a
 	// submit puts.
 	"creators": {
-		"GetItem":      "PROMPT#* USER#* USERNAME#*",
-		"PutItem":      "PLIST#* PROMPT#* PTOK#* REVIEWS",
+		"GetItem":      "CSALES#* PROMPT#* STRIPEACCT#* USER#* USERNAME#*",
+		"PutItem":      "PLIST#* PROMPT#* PTOK#* REVIEWS STRIPEACCT#*", // STRIPEACCT#: the payout account's lookup item
 		"UpdateItem":   "PLIST#* PROMPT#* PTOK#* USER#*",
 		"DeleteItem":   "PLIST#* PROMPT#* PTOK#* REVIEWS",
-		"Query":        "CATALOG PROMPT#*",
+		"Query":        "CATALOG CSALES#* PROMPT#*", // CSALES#: the dashboard's ledger
 		"index2:Query": "CPROMPTS#*",
 	},
 	"auth": {
@@ -265,8 +265,8 @@ var wantTable = map[string]map[string]string{
 	"prompts": {
 		"GetItem":      "MAILBOX#* PROMPT#* USER#*",
 		"BatchGetItem": "PLIST#* PROMPT#* PTOK#*",
-		"PutItem":      "PLIST#* PROMPT#* PTOK#* USER#*",
-		"UpdateItem":   "MAILBOX#* PLIST#* PROMPT#* PTOK#* USER#*",
+		"PutItem":      "CSALES#* PLIST#* PROMPT#* PTOK#* USER#*", // CSALES#: a creator's prompt's free uses
+		"UpdateItem":   "CSALES#* MAILBOX#* PLIST#* PROMPT#* PTOK#* USER#*",
 		"DeleteItem":   "PLIST#* PROMPT#* PTOK#*",
 		"Query":        "CATALOG PLIST#* PROMPT#* PTOK#* USER#*", // PROMPT#: a creator's prompt's versions
 		"index:Query":  "USER#*",
@@ -275,18 +275,18 @@ var wantTable = map[string]map[string]string{
 	// USER#), to answer one session per prompt and expire the others.
 	// The free uses left (MAILBOX#) decide whether checkout offers one.
 	"payments": {
-		"GetItem":     "MAILBOX#* ORDER#* PROMPT#* USER#*",
-		"PutItem":     "ORDER#* PAYMENTINTENT#* USER#*",
-		"UpdateItem":  "ORDER#* PROMPT#* USER#*", // a prompt's purchase counts
+		"GetItem":     "CSALES#* MAILBOX#* ORDER#* PROMPT#* USER#*",
+		"PutItem":     "CSALES#* ORDER#* PAYMENTINTENT#* USER#*", // CSALES#: a creator's sale, counted once
+		"UpdateItem":  "CSALES#* ORDER#* PROMPT#* USER#*",        // a prompt's purchase counts
 		"DeleteItem":  "USER#*",
 		"Query":       "USER#*",
 		"index:Query": "USER#*",
 	},
 	// Fulfilment reads the buyer's free claims (MAILBOX#).
 	"stripe-webhook": {
-		"GetItem":     "MAILBOX#* ORDER#* PAYMENTINTENT#* PROMPT#* STRIPEEVENT#* USER#*",
-		"PutItem":     "ORDER#* PAYMENTINTENT#* STRIPEEVENT#* USER#*",
-		"UpdateItem":  "ORDER#* PROMPT#*",
+		"GetItem":     "CSALES#* MAILBOX#* ORDER#* PAYMENTINTENT#* PROMPT#* STRIPEACCT#* STRIPEEVENT#* USER#*",
+		"PutItem":     "CSALES#* ORDER#* PAYMENTINTENT#* STRIPEEVENT#* USER#*",
+		"UpdateItem":  "CSALES#* ORDER#* PROMPT#* USER#*", // USER#: a creator's payout status (account.updated)
 		"DeleteItem":  "USER#*",
 		"index:Query": "USER#*",
 	},

@@ -56,6 +56,8 @@ const (
 	serverLists  = store.PKRegistryList + "*"
 	serverWords  = store.PKRegistryToken + "*"
 	reviews      = store.PKReviews
+	sales        = store.PKCreatorSales + "*"
+	payoutAccts  = store.PKStripeAccount + "*"
 )
 
 // Each function's Access, derived from the store methods its handler (or
@@ -92,8 +94,8 @@ var (
 	accessPrompts = Access{Table: map[string][]string{
 		GetItem:      {users, prompts, mailboxes},
 		BatchGetItem: {prompts, promptLists, promptWords},
-		PutItem:      {users, prompts, promptLists, promptWords},
-		UpdateItem:   {users, prompts, mailboxes, promptLists, promptWords},
+		PutItem:      {users, prompts, promptLists, promptWords, sales}, // CSALES#: a creator's prompt's free uses
+		UpdateItem:   {users, prompts, mailboxes, promptLists, promptWords, sales},
 		DeleteItem:   {prompts, promptLists, promptWords},
 		Query:        {users, catalog, prompts, promptLists, promptWords}, // PROMPT#: a creator's prompt's versions
 	}, Index: []string{users}}
@@ -104,9 +106,9 @@ var (
 	// to expire once the prompt is owned. The free uses left (MAILBOX#,
 	// read) decide whether checkout offers a free use instead.
 	accessPayments = Access{Table: map[string][]string{
-		GetItem:    {users, prompts, orders, mailboxes},
-		PutItem:    {users, orders, intents},
-		UpdateItem: {users, orders, prompts}, // a prompt's purchase counts
+		GetItem:    {users, prompts, orders, mailboxes, sales},
+		PutItem:    {users, orders, intents, sales}, // CSALES#: a creator's sale, counted once
+		UpdateItem: {users, orders, prompts, sales}, // a prompt's purchase counts
 		DeleteItem: {users},
 		Query:      {users},
 	}, Index: []string{users}}
@@ -115,9 +117,9 @@ var (
 	// expire, fail, refund; the processed-event record. No session check
 	// (Stripe signs the request).
 	accessWebhook = Access{Table: map[string][]string{
-		GetItem:    {events, orders, intents, prompts, users, mailboxes},
-		PutItem:    {events, orders, intents, users},
-		UpdateItem: {orders, prompts}, // a prompt's purchase counts, given and taken back
+		GetItem:    {events, orders, intents, prompts, users, mailboxes, sales, payoutAccts},
+		PutItem:    {events, orders, intents, users, sales},
+		UpdateItem: {orders, prompts, sales, users}, // a prompt's purchase counts, given and taken back; a creator's ledger and payout status
 		DeleteItem: {users},
 	}, Index: []string{users}}
 	// The registry (read), connections and sign-ins under way (USER#),
@@ -186,9 +188,9 @@ var (
 	// a decided prompt's item deleted); creators (their item under USER#,
 	// listed through GSI2 CREATORS, their prompts through CPROMPTS#<uid>).
 	accessAdmin = Access{Table: map[string][]string{
-		GetItem:      {users, prompts, catalog, mcpServers, mcpSync, orders, throttles, emails},
-		PutItem:      {prompts, catalog, audit, mcpServers, mcpSync, users, links, adminRights, promptLists, promptWords, serverLists, serverWords},
-		UpdateItem:   {prompts, catalog, audit, mcpServers, orders, users, promptLists, promptWords, serverLists, serverWords},
+		GetItem:      {users, prompts, catalog, mcpServers, mcpSync, orders, throttles, emails, sales},
+		PutItem:      {prompts, catalog, audit, mcpServers, mcpSync, users, links, adminRights, promptLists, promptWords, serverLists, serverWords, sales},
+		UpdateItem:   {prompts, catalog, audit, mcpServers, orders, users, promptLists, promptWords, serverLists, serverWords, sales},
 		DeleteItem:   {prompts, catalog, audit, mcpServers, users, throttles, adminRights, promptLists, promptWords, serverLists, serverWords, reviews},
 		Query:        {catalog, prompts, audit, mcpServers, orders, users, promptLists, reviews},
 		BatchGetItem: {prompts, promptLists},
@@ -201,10 +203,10 @@ var (
 	// username guard (USERNAME#, read). A prompt's write brings its listing copies in
 	// line (PLIST#, PTOK#), as the admins' does.
 	accessCreators = Access{Table: map[string][]string{
-		GetItem:    {users, usernames, prompts},
-		PutItem:    {prompts, promptLists, promptWords, reviews},
+		GetItem:    {users, usernames, prompts, sales, payoutAccts},
+		PutItem:    {prompts, promptLists, promptWords, reviews, payoutAccts}, // STRIPEACCT#: the payout account's lookup item
 		UpdateItem: {users, prompts, promptLists, promptWords},
 		DeleteItem: {prompts, promptLists, promptWords, reviews},
-		Query:      {catalog, prompts},
+		Query:      {catalog, prompts, sales}, // CSALES#: the dashboard's ledger
 	}, Index2: []string{store.GSI2CreatorPrompts + "*"}}
 )

@@ -19,7 +19,11 @@ import (
 
 const skStripeAccount = "STRIPEACCT"
 
-func stripeAccountPK(acct string) string { return "STRIPEACCT#" + acct }
+// PKStripeAccount is the partition of a payout account's lookup item
+// (STRIPEACCT#<account id>).
+const PKStripeAccount = "STRIPEACCT#"
+
+func stripeAccountPK(acct string) string { return PKStripeAccount + acct }
 
 // ErrOtherStripeAccount is a creator who already has another payout account.
 var ErrOtherStripeAccount = errors.New("creator has another payout account")

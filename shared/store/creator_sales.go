@@ -65,8 +65,11 @@ func (s *Store) GetOrderSplit(ctx context.Context, sid string) (OrderSplit, erro
 // refund is counted once: its marker (CSALES#<creator> / SALE#<sid> or
 // REFUND#<sid>) is created, on condition that it is new, before the ADDs.
 
+// PKCreatorSales is the partition of a creator's sales ledger (CSALES#<uid>).
+const PKCreatorSales = "CSALES#"
+
 const (
-	pkCreatorSales   = "CSALES#"
+	pkCreatorSales   = PKCreatorSales
 	skCreatorTotal   = "TOTAL"
 	skCreatorPrompt  = "PROMPT#"
 	skCreatorSale    = "SALE#"
@@ -94,7 +97,9 @@ type CreatorLedger struct {
 	FreeUses    int64  `dynamodbav:"free_uses"`
 }
 
-func ledgerNum(n int64) types.AttributeValue { return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)} }
+func ledgerNum(n int64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
+}
 
 // countOnce writes the marker (new only) and ADDs the values to the
 // creator's totals and the prompt's counters in one transaction; false

@@ -245,6 +245,9 @@ func cutUTF8(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
+	if n <= 0 {
+		return ""
+	}
 	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
 		n--
 	}

@@ -170,7 +170,8 @@ func (w *ReplyWriter) append(ctx context.Context, text string, blocks []domain.M
 const writeUnit = 1024
 
 // cutToWriteUnits is the longest start of text that, as part's text, ends
-// its item at a whole number of write units: all of it when it fits in one.
+// its item at a whole number of write units: all of it when it fits in the
+// units the part costs anyway (its frames alone may take more than one).
 func cutToWriteUnits(part replyPart, text string) string {
 	part.Text = ""
 	av, err := attributevalue.MarshalMap(part)
@@ -178,11 +179,13 @@ func cutToWriteUnits(part replyPart, text string) string {
 		return text
 	}
 	base := ItemSize(av) + len("text")
-	units := (base + len(text)) / writeUnit
-	if units == 0 || (base+len(text))%writeUnit == 0 {
+	total := base + len(text)
+	paid := (base + writeUnit - 1) / writeUnit * writeUnit
+	end := total/writeUnit*writeUnit - base
+	if total <= paid || total%writeUnit == 0 || (end <= 0 && len(part.Blocks) == 0) {
 		return text
 	}
-	return cutUTF8(text, units*writeUnit-base)
+	return cutUTF8(text, end)
 }
 
 // updateHead writes the reply's state on its message's item: refused

@@ -196,3 +196,29 @@ func TestReplyOfADeletedConversation(t *testing.T) {
 		}
 	}
 }
+
+// A save whose tool frame alone takes more than a write unit (a server's
+// question, a result) keeps the text with it: the frame's units are paid
+// anyway. (Cutting the text to a unit's end once went below zero there.)
+func TestReplySaveWithALargeFrame(t *testing.T) {
+	t.Parallel()
+	st := storetest.New(t)
+	m := newReply(t, st)
+	w := st.ReplyWriter("ann", m)
+	frame := `{"elicitation":{"id":"q1","message":"` + strings.Repeat("x", 1900) + `"}}`
+	for _, text := range []string{"Let me ask.", "Let me ask." + strings.Repeat(" more", 30)} {
+		m.Content = text
+		m.Blocks = []domain.MessageBlock{{At: len("Let me ask."), Frame: json.RawMessage(frame)}}
+		storetest.Must(t, w.Save(ctx, m), "save beside a large frame")
+	}
+	got, err := st.GetMessage(ctx, "ann", "c1", "m2")
+	storetest.Must(t, err, "read")
+	if !strings.HasPrefix(m.Content, got.Content) || !strings.HasPrefix(got.Content, "Let me ask.") || len(got.Blocks) != 1 {
+		t.Errorf("read back %q with %d blocks", got.Content, len(got.Blocks))
+	}
+	m.Complete = true
+	storetest.Must(t, w.Save(ctx, m), "the end")
+	if got, _ = st.GetMessage(ctx, "ann", "c1", "m2"); got.Content != m.Content {
+		t.Errorf("the end read back %q, want %q", got.Content, m.Content)
+	}
+}

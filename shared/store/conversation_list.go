@@ -219,8 +219,8 @@ func (s *Store) dropOrphanCopy(ctx context.Context, uid, cid string) error {
 }
 
 // countConversation moves uid's conversation count by delta; never below
-// zero. A count not yet taken (counted unset) is made right when first
-// read (CountConversations).
+// zero. The count is taken before any conversation of uid is made or
+// deleted (ensureCounted), so a move never lands on a count not yet taken.
 func (s *Store) countConversation(ctx context.Context, uid string, delta int) {
 	in := &dynamodb.UpdateItemInput{
 		TableName: aws.String(s.table), Key: key(userPK(uid), skConvCount),
@@ -243,8 +243,11 @@ type convCountItem struct {
 
 // CountConversations counts uid's conversations (archived ones included):
 // one read of their counter. The first time (a counter never taken, as
-// for conversations kept before it), they are counted once and the
-// counter set to that count plus whatever moved it meanwhile.
+// for conversations kept before it), they are counted once and the counter
+// set to that count. Every create and delete takes it first
+// (ensureCounted), so none of them moves it while it is being taken: a
+// count taken beside a create that is past that point would count its
+// conversation twice.
 func (s *Store) CountConversations(ctx context.Context, uid string) (int, error) {
 	for {
 		var c convCountItem
@@ -266,15 +269,14 @@ func (s *Store) CountConversations(ctx context.Context, uid string) (int, error)
 			}
 			n += int(page.Count)
 		}
-		out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 			TableName: aws.String(s.table), Key: key(userPK(uid), skConvCount),
-			UpdateExpression:    aws.String("SET counted = :t ADD n :d"),
+			UpdateExpression:    aws.String("SET counted = :t, n = :n"),
 			ConditionExpression: aws.String("attribute_not_exists(counted)"),
 			ExpressionAttributeValues: map[string]types.AttributeValue{
 				":t": &types.AttributeValueMemberBOOL{Value: true},
-				":d": &types.AttributeValueMemberN{Value: strconv.Itoa(n - c.N)},
+				":n": &types.AttributeValueMemberN{Value: strconv.Itoa(n)},
 			},
-			ReturnValues: types.ReturnValueAllNew,
 		})
 		if isConditionFailed(err) {
 			continue // counted by another request meanwhile
@@ -282,10 +284,16 @@ func (s *Store) CountConversations(ctx context.Context, uid string) (int, error)
 		if err != nil {
 			return 0, fmt.Errorf("count conversations: %w", err)
 		}
-		if err := attributevalue.UnmarshalMap(out.Attributes, &c); err != nil {
-			return 0, fmt.Errorf("count conversations: %w", err)
-		}
-		return max(c.N, 0), nil
+		return n, nil
+	}
+}
+
+// ensureCounted takes uid's count if it was never taken (see
+// CountConversations); a failure is logged: the count is then taken at its
+// next read, possibly one off.
+func (s *Store) ensureCounted(ctx context.Context, uid string) {
+	if _, err := s.CountConversations(ctx, uid); err != nil {
+		slog.ErrorContext(ctx, "conversation count not taken", "user", uid, "err", err)
 	}
 }
 

@@ -432,3 +432,30 @@ func TestConversationListPageCapacity(t *testing.T) {
 		t.Errorf("a search at %d conversations: next %v, %.1f RCU", n, page.Next, used.Read())
 	}
 }
+
+// The first count of a user's conversations, taken while conversations are
+// being made (a browser uploading its earlier chats as History first
+// opens), counts each once.
+func TestConversationFirstCountBesideCreates(t *testing.T) {
+	t.Parallel()
+	st := storetest.New(t)
+	for round := range 5 {
+		uid := fmt.Sprintf("first-count-%d", round)
+		var wg sync.WaitGroup
+		for i := range 6 {
+			wg.Go(func() {
+				cid := fmt.Sprintf("c%d", i)
+				storetest.Must(t, st.CreateConversation(ctx, uid, domain.Conversation{ID: cid, Title: cid, CreatedAt: convAt, UpdatedAt: convAt}), "create")
+			})
+			wg.Go(func() {
+				if _, err := st.CountConversations(ctx, uid); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		if n, err := st.CountConversations(ctx, uid); err != nil || n != 6 {
+			t.Errorf("round %d: count %d, %v; want 6", round, n, err)
+		}
+	}
+}

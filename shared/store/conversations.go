@@ -75,6 +75,7 @@ func parseTime(s string) time.Time {
 func (s *Store) CreateConversation(ctx context.Context, uid string, c domain.Conversation, msgs ...domain.ConversationMessage) error {
 	it := conversationItem{PK: userPK(uid), SK: conversationSK(c.ID), ID: c.ID, Title: c.Title, Provider: c.Provider, Model: c.Model,
 		CreatedAt: formatTime(c.CreatedAt), UpdatedAt: formatTime(c.UpdatedAt), Archived: c.Archived, MessageCount: len(msgs), LRev: 1, Listed: true}
+	s.ensureCounted(ctx, uid)
 	// The messages go first and the conversation last, so that it is never
 	// seen with part of them; if it cannot be made, they are removed again
 	// (only these: a conversation made meanwhile under its id keeps its own).
@@ -189,6 +190,7 @@ func (s *Store) DeleteConversation(ctx context.Context, uid, cid string) error {
 	if !keyFits(userPK(uid), conversationSK(cid)) {
 		return fmt.Errorf("delete conversation: %w", ErrNotFound)
 	}
+	s.ensureCounted(ctx, uid)
 	out, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
 		TableName:           aws.String(s.table),
 		Key:                 key(userPK(uid), conversationSK(cid)),

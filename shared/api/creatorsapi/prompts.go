@@ -244,15 +244,7 @@ func (s *Service) patchPrompt(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return ruleBroken(err)
 	}
-	err = s.st.UpdatePrompt(r.Context(), next, cur.Version)
-	if errors.Is(err, store.ErrVersionConflict) {
-		return s.conflict(w, r, names)
-	}
-	if err != nil {
-		return err
-	}
-	httpx.WriteJSON(w, http.StatusOK, presentPrompt(next, names))
-	return nil
+	return s.answerWrite(w, r, s.st.UpdatePrompt(r.Context(), next, cur.Version), next, names)
 }
 
 // editPublished saves an edit of a published prompt as its next version
@@ -290,15 +282,10 @@ func (s *Service) editPublished(w http.ResponseWriter, r *http.Request, cur doma
 	pv := domain.PendingVersion{Title: next.Title, Description: next.Description, Content: next.Content, Price: next.Price,
 		CategoryID: next.CategoryID, ChangeNote: note, State: domain.PromptDraft}
 	err = s.st.SetPending(r.Context(), cur.ID, cur.Version, pv, next.UpdatedAt)
-	if errors.Is(err, store.ErrVersionConflict) || errors.Is(err, store.ErrWrongState) {
-		return s.conflict(w, r, names)
+	if err == nil {
+		cur.Pending, cur.Version, cur.UpdatedAt = &pv, cur.Version+1, next.UpdatedAt
 	}
-	if err != nil {
-		return err
-	}
-	cur.Pending, cur.Version, cur.UpdatedAt = &pv, cur.Version+1, next.UpdatedAt
-	httpx.WriteJSON(w, http.StatusOK, presentPrompt(cur, names))
-	return nil
+	return s.answerWrite(w, r, err, cur, names)
 }
 
 // submitPrompt sends a draft or rejected prompt to review.
@@ -326,15 +313,10 @@ func (s *Service) submitPrompt(w http.ResponseWriter, r *http.Request) error {
 	}
 	now := s.opts.Now()
 	err = s.st.SubmitPrompt(r.Context(), cur, cur.Version, now)
-	if errors.Is(err, store.ErrVersionConflict) || errors.Is(err, store.ErrWrongState) {
-		return s.conflict(w, r, names)
+	if err == nil {
+		cur.State, cur.Version, cur.UpdatedAt = domain.PromptInReview, cur.Version+1, now.UTC()
 	}
-	if err != nil {
-		return err
-	}
-	cur.State, cur.Version, cur.UpdatedAt = domain.PromptInReview, cur.Version+1, now.UTC()
-	httpx.WriteJSON(w, http.StatusOK, presentPrompt(cur, names))
-	return nil
+	return s.answerWrite(w, r, err, cur, names)
 }
 
 // submitPending sends the next version of a published prompt to review.
@@ -347,17 +329,12 @@ func (s *Service) submitPending(w http.ResponseWriter, r *http.Request, cur doma
 	}
 	now := s.opts.Now()
 	err := s.st.SubmitPending(r.Context(), cur, cur.Version, now)
-	if errors.Is(err, store.ErrVersionConflict) || errors.Is(err, store.ErrWrongState) {
-		return s.conflict(w, r, names)
+	if err == nil {
+		pv := *cur.Pending
+		pv.State, pv.ReviewReason = domain.PromptInReview, ""
+		cur.Pending, cur.Version, cur.UpdatedAt = &pv, cur.Version+1, now.UTC()
 	}
-	if err != nil {
-		return err
-	}
-	pv := *cur.Pending
-	pv.State, pv.ReviewReason = domain.PromptInReview, ""
-	cur.Pending, cur.Version, cur.UpdatedAt = &pv, cur.Version+1, now.UTC()
-	httpx.WriteJSON(w, http.StatusOK, presentPrompt(cur, names))
-	return nil
+	return s.answerWrite(w, r, err, cur, names)
 }
 
 // deletePrompt removes a prompt nobody bought or used; one that has
@@ -388,6 +365,19 @@ func (s *Service) deletePrompt(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// answerWrite answers a write of prompt cur (as written): a stale version
+// or state is a 409 with the prompt as it now is (conflict).
+func (s *Service) answerWrite(w http.ResponseWriter, r *http.Request, err error, cur domain.Prompt, names map[string]string) error {
+	if errors.Is(err, store.ErrVersionConflict) || errors.Is(err, store.ErrWrongState) {
+		return s.conflict(w, r, names)
+	}
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, presentPrompt(cur, names))
 	return nil
 }
 

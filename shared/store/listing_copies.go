@@ -114,3 +114,53 @@ func (s *Store) writeListingCopies(ctx context.Context, w copyWrite, targets map
 	}
 	return deltas, nil
 }
+
+// bulkListing gathers a bulk load's items (BulkLoadPrompts,
+// BulkLoadMCPServers): each entry's listing copies, its partitions' count
+// moves, and the entries themselves, written in that order (write).
+type bulkListing struct {
+	copies, entries []map[string]types.AttributeValue
+	deltas          map[string]int
+}
+
+// copiesOf adds an entry's copies (by listing key) and answers their keys,
+// in order, for the entry to record; counts as for writeListingCopies.
+func (b *bulkListing) copiesOf(targets map[string]any, counts func(key string) bool) ([]string, error) {
+	if b.deltas == nil {
+		b.deltas = map[string]int{}
+	}
+	keys := slices.Sorted(maps.Keys(targets))
+	for _, k := range keys {
+		if counts(k) {
+			pk, _ := splitListingKey(k)
+			b.deltas[pk]++
+		}
+		av, err := attributevalue.MarshalMap(targets[k])
+		if err != nil {
+			return nil, err
+		}
+		b.copies = append(b.copies, av)
+	}
+	return keys, nil
+}
+
+// entry adds the entry's own item.
+func (b *bulkListing) entry(item any) error {
+	av, err := attributevalue.MarshalMap(item)
+	if err == nil {
+		b.entries = append(b.entries, av)
+	}
+	return err
+}
+
+// write puts the copies, then moves the counts, then puts the entries: a
+// load stopped midway leaves entries unlisted rather than listed twice.
+func (s *Store) writeBulk(ctx context.Context, b *bulkListing) error {
+	if err := s.batchPut(ctx, b.copies); err != nil {
+		return err
+	}
+	if err := s.addCounts(ctx, b.deltas); err != nil {
+		return err
+	}
+	return s.batchPut(ctx, b.entries)
+}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"log/slog"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -195,10 +194,7 @@ func (s *Store) syncMCPListing(ctx context.Context, sid string) error {
 				return fmt.Errorf("sync registry listing: %w", err)
 			}
 		}
-		deltas, err := s.writeListingCopies(ctx, copyWrite{rev: it.Irev, what: "registry card", counts: func(k string) bool {
-			pk, _ := splitListingKey(k)
-			return !isAPIPartition(pk) // the registry API's items have no COUNT
-		}}, targets, had, written)
+		deltas, err := s.writeListingCopies(ctx, copyWrite{rev: it.Irev, what: "registry card", counts: countsMCPCopy}, targets, had, written)
 		if err != nil {
 			return err
 		}
@@ -528,8 +524,7 @@ func (s *Store) ListMCPServerPage(ctx context.Context, q MCPListQuery) (MCPListP
 // call it. Cards first, then counts, the servers last, as
 // BulkLoadPrompts.
 func (s *Store) BulkLoadMCPServers(ctx context.Context, servers []domain.MCPServer) error {
-	var copies, metas []map[string]types.AttributeValue
-	deltas := map[string]int{}
+	var bulk bulkListing
 	now := changedNow()
 	for _, srv := range servers {
 		it := mcpServerItem{PK: mcpServerPK(srv.ID), SK: skMCPServer, mcpListing: listingOf(srv),
@@ -537,29 +532,21 @@ func (s *Store) BulkLoadMCPServers(ctx context.Context, servers []domain.MCPServ
 		if srv.Health.Status != "" {
 			it.mcpHealthAttrs = healthAttrsOf(srv.Health)
 		}
-		targets := mcpListingTargets(it)
-		for _, k := range slices.Sorted(maps.Keys(targets)) {
-			it.Idx = append(it.Idx, k)
-			if pk, _ := splitListingKey(k); !isAPIPartition(pk) {
-				deltas[pk]++
-			}
-			av, err := attributevalue.MarshalMap(targets[k])
-			if err != nil {
-				return err
-			}
-			copies = append(copies, av)
-		}
-		av, err := attributevalue.MarshalMap(it)
+		keys, err := bulk.copiesOf(mcpListingTargets(it), countsMCPCopy)
 		if err != nil {
 			return err
 		}
-		metas = append(metas, av)
+		it.Idx = append(it.Idx, keys...)
+		if err := bulk.entry(it); err != nil {
+			return err
+		}
 	}
-	if err := s.batchPut(ctx, copies); err != nil {
-		return err
-	}
-	if err := s.addCounts(ctx, deltas); err != nil {
-		return err
-	}
-	return s.batchPut(ctx, metas)
+	return s.writeBulk(ctx, &bulk)
+}
+
+// countsMCPCopy: every registry card counts in its partition; the registry
+// API's items have no COUNT.
+func countsMCPCopy(k string) bool {
+	pk, _ := splitListingKey(k)
+	return !isAPIPartition(pk)
 }

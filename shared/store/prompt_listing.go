@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"golang.org/x/sync/errgroup"
@@ -429,8 +427,7 @@ func (s *Store) BulkLoadPrompts(ctx context.Context, ps []domain.Prompt) error {
 	// stops before the end leaves no prompt, and loading again writes the
 	// same cards again (counted again only if it stopped in the moment
 	// between the counts and the prompts).
-	var copies, metas []map[string]types.AttributeValue
-	deltas := map[string]int{}
+	var bulk bulkListing
 	for _, p := range ps {
 		it := promptItem{PK: promptPK(p.ID), SK: skPromptMeta, GSI1PK: gsiCatalogKey, GSI1SK: promptGSI1SK(p.CreatedAt, p.ID), ID: p.ID,
 			Title: p.Title, Description: p.Description, Content: p.Content, Price: roundCents(p.Price), CategoryID: p.CategoryID,
@@ -439,32 +436,16 @@ func (s *Store) BulkLoadPrompts(ctx context.Context, ps []domain.Prompt) error {
 		if !p.UpdatedAt.IsZero() {
 			it.UpdatedAt = formatTime(p.UpdatedAt)
 		}
-		targets := listingTargets(it)
-		for _, k := range slices.Sorted(maps.Keys(targets)) {
-			it.Idx = append(it.Idx, k)
-			if isMembership(k) {
-				pk, _ := splitListingKey(k)
-				deltas[pk]++
-			}
-			av, err := attributevalue.MarshalMap(targets[k])
-			if err != nil {
-				return err
-			}
-			copies = append(copies, av)
-		}
-		av, err := attributevalue.MarshalMap(it)
+		keys, err := bulk.copiesOf(asAny(listingTargets(it)), isMembership)
 		if err != nil {
 			return err
 		}
-		metas = append(metas, av)
+		it.Idx = append(it.Idx, keys...)
+		if err := bulk.entry(it); err != nil {
+			return err
+		}
 	}
-	if err := s.batchPut(ctx, copies); err != nil {
-		return err
-	}
-	if err := s.addCounts(ctx, deltas); err != nil {
-		return err
-	}
-	return s.batchPut(ctx, metas)
+	return s.writeBulk(ctx, &bulk)
 }
 
 // batchPut writes items unconditionally, 25 a call, a few calls at once.

@@ -35,6 +35,20 @@ func (s *Store) Category(ctx context.Context, id string) (domain.Category, error
 	return domain.Category{ID: it.ID, Name: it.Name}, nil
 }
 
+// CategoryNames maps each category's id to its name (what the prompt
+// rules check a prompt's category against).
+func (s *Store) CategoryNames(ctx context.Context) (map[string]string, error) {
+	cats, err := s.Categories(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(cats))
+	for _, c := range cats {
+		out[c.ID] = c.Name
+	}
+	return out, nil
+}
+
 // Categories lists every category in id order.
 func (s *Store) Categories(ctx context.Context) ([]domain.Category, error) {
 	in := partitionQuery(pkCatalog, categoryPrefix)

@@ -58,15 +58,7 @@ func (s *Service) promptRoutes(mux *http.ServeMux) {
 }
 
 func (s *Service) categoryNames(r *http.Request) (map[string]string, error) {
-	cats, err := s.st.Categories(r.Context())
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]string, len(cats))
-	for _, c := range cats {
-		out[c.ID] = c.Name
-	}
-	return out, nil
+	return s.st.CategoryNames(r.Context())
 }
 
 // listPrompts answers a page of the catalogue, unpublished prompts too,

@@ -102,15 +102,7 @@ func presentPrompt(p domain.Prompt, names map[string]string) promptView {
 func utcSeconds(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 func (s *Service) categoryNames(r *http.Request) (map[string]string, error) {
-	cats, err := s.st.Categories(r.Context())
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]string, len(cats))
-	for _, c := range cats {
-		out[c.ID] = c.Name
-	}
-	return out, nil
+	return s.st.CategoryNames(r.Context())
 }
 
 // ruleBroken is a broken prompt rule as the client's 400.

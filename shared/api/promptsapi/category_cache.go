@@ -29,13 +29,9 @@ func (c *categoryCache) get(ctx context.Context, st *store.Store) (map[string]st
 	if c.names != nil && time.Since(c.readAt) < categoryTTL {
 		return c.names, nil
 	}
-	cats, err := st.Categories(ctx)
+	names, err := st.CategoryNames(ctx)
 	if err != nil {
 		return nil, err
-	}
-	names := make(map[string]string, len(cats))
-	for _, cat := range cats {
-		names[cat.ID] = cat.Name
 	}
 	c.names, c.readAt = names, time.Now()
 	return names, nil

@@ -39,12 +39,7 @@ func TestDashboardAfterSalesAndARefund(t *testing.T) {
 	s := newStack(t)
 	uid, token := s.creator("dana", false)
 	decode[urlJSON](t, s.Do("POST", me+"/onboarding", token, ""), http.StatusOK)
-	p := s.draft(token, "Launch plan", 9.99)
-	boss := s.admin("boss")
-	decode[promptJSON](t, s.Do("POST", mine+"/"+p.ID+"/submit", token, ""), http.StatusOK)
-	if w := s.Do("POST", adminAPI+"reviews/"+p.ID, boss, `{"decision":"approve"}`); w.Code != http.StatusOK {
-		t.Fatalf("approve: %d %s", w.Code, w.Body.String())
-	}
+	p := s.published(token, s.admin("boss"), "Launch plan", 9.99)
 	buyer, _ := s.User("buyer-secret-name")
 	ctx := context.Background()
 	split, _ := payments.SplitSale(999, 20)

@@ -84,6 +84,15 @@ func (s *stack) draft(token, title string, price float64) promptJSON {
 	return decode[promptJSON](s.T, s.Do("POST", mine, token, promptBody(title, price)), http.StatusCreated)
 }
 
+// published drafts a prompt, submits it and has admin approve it.
+func (s *stack) published(token, admin, title string, price float64) promptJSON {
+	s.T.Helper()
+	p := s.draft(token, title, price)
+	decode[promptJSON](s.T, s.Do("POST", mine+"/"+p.ID+"/submit", token, ""), http.StatusOK)
+	decode[map[string]any](s.T, s.Do("POST", adminAPI+"reviews/"+p.ID, admin, `{"decision":"approve"}`), http.StatusOK)
+	return p
+}
+
 func promptBody(title string, price float64) string {
 	return mustJSON(map[string]any{"title": title, "description": "What it does", "content": secretContent(title), "price": price, "category_id": "business"})
 }

@@ -189,9 +189,7 @@ func TestSuspendCreator(t *testing.T) {
 	boss := s.admin("boss")
 	buyerID, buyer := s.User("buyer")
 	_, other := s.User("other")
-	p := s.draft(token, "Suspended plan", 9)
-	decode[promptJSON](t, s.Do("POST", mine+"/"+p.ID+"/submit", token, ""), http.StatusOK)
-	decode[map[string]any](t, s.Do("POST", adminAPI+"reviews/"+p.ID, boss, `{"decision":"approve"}`), http.StatusOK)
+	p := s.published(token, boss, "Suspended plan", 9)
 	if !contains(s.marketplace("", "?limit=60"), p.ID) {
 		t.Fatal("approved prompt not listed")
 	}

@@ -3,7 +3,7 @@
 // the app may. Only parse-menu (no chat UI) joins the admin chunk.
 
 import AdminPage from '../features/admin/components/admin-page';
-import { MenuReaderProvider } from '../features/admin/prompts/menu-reader';
+import { MenuReaderProvider } from '../components/prompt-editor/menu-reader';
 import { parseMenu } from '../features/llm-chat/menu/parse-menu';
 
 export default function AdminRoute() {

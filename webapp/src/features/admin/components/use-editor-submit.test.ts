@@ -3,7 +3,7 @@ import { ApiError } from '../../../lib/api-client';
 import { readServer } from '../api/read-mcp';
 import { readPrompt } from '../api/read-prompt';
 import type { AdminPrompt, McpServerDraft } from '../api/types';
-import { draftOf, EMPTY_PROMPT_FORM, formOf, validatePromptForm, type PromptForm } from '../prompts/prompt-rules';
+import { draftOf, EMPTY_PROMPT_FORM, formOf, validatePromptForm, type PromptForm } from '../prompts/prompt-form';
 import { serverDraftOf, serverFormOf } from '../mcp-servers/server-rules';
 import { prompt, server } from '../test-fixtures';
 import { changedFields, editorStep, initialEditorState, planSave, refusal, type EditorEvent, type EditorState } from './use-editor-submit';

@@ -1,5 +1,5 @@
 // Create or edit a prompt (saving and conflicts: use-editor-submit.ts). The
-// form checks the API's rules before sending (prompt-rules.ts), shows each
+// form checks the API's rules before sending (prompt-form.ts), shows each
 // problem under its field, and shows the API's detail when it refuses anyway.
 
 import { CheckboxField, SelectField, TextAreaField, TextField } from '@aws-amplify/ui-react';
@@ -10,19 +10,9 @@ import type { AdminCategory, AdminPrompt, PromptDraft } from '../api/types';
 import { EditorDialog } from '../components/editor-dialog';
 import { useEditorSubmit, type EditorRules } from '../components/use-editor-submit';
 import { formatCount, yesNo } from '../format';
-import { MenuPreview } from './menu-preview';
-import {
-  charCount,
-  CONTENT_MAX,
-  DESCRIPTION_MAX,
-  draftOf,
-  EMPTY_PROMPT_FORM,
-  formOf,
-  TITLE_MAX,
-  validatePromptForm,
-  type PromptErrors,
-  type PromptForm,
-} from './prompt-rules';
+import { MenuPreview } from '../../../components/prompt-editor/menu-preview';
+import { charCount, CONTENT_MAX, DESCRIPTION_MAX, TITLE_MAX } from '../../../components/prompt-editor/prompt-rules';
+import { draftOf, EMPTY_PROMPT_FORM, formOf, validatePromptForm, type PromptErrors, type PromptForm } from './prompt-form';
 
 const RULES: EditorRules<AdminPrompt, PromptForm, PromptDraft, AdminPrompt | null, PromptErrors> = {
   empty: EMPTY_PROMPT_FORM,

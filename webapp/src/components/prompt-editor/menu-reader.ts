@@ -1,8 +1,8 @@
 // The prompt preview shows a menu template ([start menu] … [end menu]) as
 // the chat will offer it. The chat owns that parser (features/llm-chat/menu)
 // and features do not import one another (src/test/import-boundaries.test.ts),
-// so the app hands it to the admin page (src/app/admin-route.tsx) through
-// this context: one parser, no copy. Without one the preview shows the text only.
+// so the app hands it to the pages that preview prompts (src/app/admin-route.tsx,
+// src/app/creator-route.tsx) through this context: one parser, no copy. Without one the preview shows the text only.
 
 import { createContext, useContext } from 'react';
 

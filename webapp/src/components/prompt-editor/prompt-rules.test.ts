@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { charCount, checkPrice, draftOf, EMPTY_PROMPT_FORM, validatePromptForm } from './prompt-rules';
+import { charCount, checkPrice, EMPTY_PROMPT_FIELDS, fieldOfMessage, promptFieldsOf, promptValuesOf, validatePromptForm } from './prompt-rules';
 
-const VALID = { ...EMPTY_PROMPT_FORM, title: 'T', content: 'C', price: '9.99', category_id: 'sales' };
+const VALID = { ...EMPTY_PROMPT_FIELDS, title: 'T', content: 'C', price: '9.99', category_id: 'sales' };
 
 describe('checkPrice (more than 0, at most 999.99, at most two decimals)', () => {
   it.each([
@@ -60,8 +60,26 @@ describe('validatePromptForm', () => {
   });
 });
 
-describe('drafts', () => {
+describe('values', () => {
   it('sends the title and description trimmed, the content as typed, the price as a number', () => {
-    expect(draftOf({ ...VALID, title: ' T ', description: ' d ', content: ' c ', price: '5.5' })).toMatchObject({ title: 'T', description: 'd', content: ' c ', price: 5.5 });
+    expect(promptValuesOf({ ...VALID, title: ' T ', description: ' d ', content: ' c ', price: '5.5' })).toMatchObject({ title: 'T', description: 'd', content: ' c ', price: 5.5 });
+  });
+
+  it('shows a saved price with two decimals', () => {
+    expect(promptFieldsOf({ title: 'T', description: '', content: 'C', price: 5.5, category_id: 'sales' }).price).toBe('5.50');
+  });
+});
+
+describe('fieldOfMessage (the field an API refusal names)', () => {
+  it.each([
+    ['title must be at most 200 characters', 'title'],
+    ['description must be at most 2000 characters', 'description'],
+    ['content is required', 'content'],
+    ['price must have at most two decimals', 'price'],
+    ['category_id is required', 'category_id'],
+    ['category "x" does not exist', 'category_id'],
+    ['version is required (the version you read)', null],
+  ])('%j → %j', (message, field) => {
+    expect(fieldOfMessage(message)).toBe(field);
   });
 });

@@ -1,30 +1,37 @@
-// The prompt form checks what the API checks (docs/admin.md, Prompts):
-// title 1–200 characters, description ≤ 2,000, content 1–50,000, price more
-// than 0 and at most 999.99 with at most two decimals, a category. The API
-// counts characters (Unicode code points), not UTF-16 units, and so do we.
-
-import type { AdminPrompt, PromptDraft } from '../api/types';
+// The rules of a marketplace prompt's fields, as the API checks them
+// (shared/prompts: docs/admin.md, Prompts; docs/creators.md): title 1–200
+// characters, description ≤ 2,000, content 1–50,000, price more than 0 and
+// at most 999.99 with at most two decimals, a category. The admin prompt
+// editor and the creator studio both check their forms here. The API counts
+// characters (Unicode code points), not UTF-16 units, and so do we.
 
 export const TITLE_MAX = 200;
 export const DESCRIPTION_MAX = 2_000;
 export const CONTENT_MAX = 50_000;
 export const PRICE_MAX = 999.99;
 
-/** The form as typed: the price is text until it is checked. */
-export interface PromptForm {
+/** A prompt's fields as typed: the price is text until it is checked. */
+export interface PromptFields {
   title: string;
   description: string;
   content: string;
   price: string;
   category_id: string;
-  featured: boolean;
-  published: boolean;
 }
 
-export type PromptField = 'title' | 'description' | 'content' | 'price' | 'category_id';
+/** The same fields as the API takes them. */
+export interface PromptValues {
+  title: string;
+  description: string;
+  content: string;
+  price: number;
+  category_id: string;
+}
+
+export type PromptField = keyof PromptFields;
 export type PromptErrors = Partial<Record<PromptField, string>>;
 
-export const EMPTY_PROMPT_FORM: PromptForm = { title: '', description: '', content: '', price: '', category_id: '', featured: false, published: false };
+export const EMPTY_PROMPT_FIELDS: PromptFields = { title: '', description: '', content: '', price: '', category_id: '' };
 
 export function charCount(text: string): number {
   let n = 0;
@@ -50,7 +57,7 @@ export function checkPrice(text: string): { price: number } | { error: string } 
   return { price };
 }
 
-export function validatePromptForm(form: PromptForm): PromptErrors {
+export function validatePromptForm(form: PromptFields): PromptErrors {
   const errors: PromptErrors = {};
   const title = charCount(form.title.trim());
   if (title === 0) errors.title = 'Title is required.';
@@ -67,8 +74,8 @@ export function validatePromptForm(form: PromptForm): PromptErrors {
   return errors;
 }
 
-/** What the API is sent for a valid form. */
-export function draftOf(form: PromptForm): PromptDraft {
+/** What the API is sent for valid fields: title and description trimmed, content as typed. */
+export function promptValuesOf(form: PromptFields): PromptValues {
   const price = checkPrice(form.price);
   return {
     title: form.title.trim(),
@@ -76,19 +83,22 @@ export function draftOf(form: PromptForm): PromptDraft {
     content: form.content,
     price: 'price' in price ? price.price : 0,
     category_id: form.category_id,
-    featured: form.featured,
-    published: form.published,
   };
 }
 
-export function formOf(p: AdminPrompt): PromptForm {
-  return {
-    title: p.title,
-    description: p.description,
-    content: p.content,
-    price: p.price.toFixed(2),
-    category_id: p.category_id,
-    featured: p.featured,
-    published: p.published,
-  };
+/** Saved values as the form shows them. */
+export function promptFieldsOf(p: PromptValues): PromptFields {
+  return { title: p.title, description: p.description, content: p.content, price: p.price.toFixed(2), category_id: p.category_id };
+}
+
+/**
+ * The field an API refusal (400) names: the API's rule messages begin with
+ * it ("title is required", "category \"x\" does not exist"), so the form can
+ * show the message beside that field. Null when it names none of them.
+ */
+export function fieldOfMessage(message: string): PromptField | null {
+  const m = /^(title|description|content|price|category)/i.exec(message.trim());
+  if (!m) return null;
+  const word = m[1].toLowerCase();
+  return word === 'category' ? 'category_id' : (word as PromptField);
 }

@@ -1,10 +1,12 @@
 // Live preview of a prompt's content: its text, and in place of a menu
 // template the form the chat will build from it (each field's label, kind
 // and choices). Plain text nodes only: nothing typed is parsed as HTML.
+// The admin prompt editor and the creator studio both show it.
 
 import { useDeferredValue, useId } from 'react';
-import { MENU_END_RE, MENU_START_RE } from '../../../lib/menu-markers';
+import { MENU_END_RE, MENU_START_RE } from '../../lib/menu-markers';
 import { useMenuReader, type MenuFieldView } from './menu-reader';
+import './menu-preview.css';
 
 const KIND: Record<string, string> = {
   dropdown: 'pick one',
@@ -35,37 +37,37 @@ export function MenuPreview({ content }: { content: string }) {
   const unclosed = !menu && MENU_START_RE.test(text) && !MENU_END_RE.test(text.slice(text.search(MENU_START_RE)));
 
   return (
-    <section className="admin-preview" aria-labelledby={headingId} data-testid="prompt-preview">
-      <h3 id={headingId} className="admin-preview__title">
+    <section className="content-preview" aria-labelledby={headingId} data-testid="prompt-preview">
+      <h3 id={headingId} className="content-preview__title">
         Preview
       </h3>
-      {text.trim() === '' ? <p className="admin-muted">The content appears here as you type.</p> : null}
+      {text.trim() === '' ? <p className="content-preview__hint">The content appears here as you type.</p> : null}
       {menu ? (
         <>
-          {menu.before.trim() ? <p className="admin-preview__text">{menu.before.trim()}</p> : null}
-          <div className="admin-preview__menu" data-testid="menu-preview">
-            <p className="admin-preview__menu-title">
+          {menu.before.trim() ? <p className="content-preview__text">{menu.before.trim()}</p> : null}
+          <div className="content-preview__menu" data-testid="menu-preview">
+            <p className="content-preview__menu-title">
               {menu.variables.length
                 ? `The chat asks for ${menu.variables.length === 1 ? '1 value' : `${menu.variables.length} values`} before sending:`
                 : 'The menu template has no fields: the chat will ask for nothing.'}
             </p>
             {menu.variables.length ? (
-              <ul className="admin-preview__fields">
+              <ul className="content-preview__fields">
                 {menu.variables.map((f) => (
                   <li key={f.varName}>
-                    <strong>{f.label}</strong> <span className="admin-muted">({describeField(f)})</span>
+                    <strong>{f.label}</strong> <span className="content-preview__hint">({describeField(f)})</span>
                   </li>
                 ))}
               </ul>
             ) : null}
           </div>
-          {menu.after.trim() ? <p className="admin-preview__text">{menu.after.trim()}</p> : null}
+          {menu.after.trim() ? <p className="content-preview__text">{menu.after.trim()}</p> : null}
         </>
       ) : text.trim() ? (
-        <p className="admin-preview__text">{text}</p>
+        <p className="content-preview__text">{text}</p>
       ) : null}
       {unclosed ? (
-        <p className="admin-preview__warning" data-testid="menu-unclosed">
+        <p className="content-preview__warning" data-testid="menu-unclosed">
           [start menu] has no [end menu] after it: the chat will not offer a form.
         </p>
       ) : null}

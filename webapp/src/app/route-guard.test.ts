@@ -104,6 +104,13 @@ describe('helpers', () => {
     expect(isPublicPath('/llm-chat')).toBe(false);
   });
 
+  it("a creator's public page is public, whatever the username; /creators alone is not", () => {
+    expect(decideRoute({ pathname: '/creators/ada', status: 'unauthenticated' })).toEqual({ kind: 'allow' });
+    expect(decideRoute({ pathname: '/creators/ada.lovelace/', status: 'unauthenticated' })).toEqual({ kind: 'allow' });
+    expect(decideRoute({ pathname: '/creators', status: 'unauthenticated' }).kind).toBe('redirect');
+    expect(decideRoute({ pathname: '/creators/', status: 'unauthenticated' }).kind).toBe('redirect');
+  });
+
   it('builds login redirects with an encoded path and search', () => {
     expect(loginRedirectFor('/llm-chat', '?a=1&b=2')).toBe('/login?redirect=%2Fllm-chat%3Fa%3D1%26b%3D2');
   });

@@ -12,6 +12,8 @@
 //   it before creating an account.
 // - /agents, /chat: placeholders.
 // - /payment/cancel: shows only "nothing was charged"; no data to protect.
+// - /creators/{username}: a creator's public page (PUBLIC_PREFIXES), read
+//   without sign-in like the marketplace it links from.
 // Protected (signed out → /login?redirect=<path+search>):
 //   /llm-chat, /dashboard, /payment/success (SPEC §6 "Visitor"), /admin and
 //   its sections (docs/admin.md: a visitor is sent to log in; a signed-in
@@ -43,6 +45,9 @@ export const PUBLIC_PATHS: readonly string[] = [
   '/chat',
 ];
 
+/** Public pages with a name in their path: '/creators/' + a username. */
+export const PUBLIC_PREFIXES: readonly string[] = ['/creators/'];
+
 export const AUTH_PAGES: readonly string[] = ['/login', '/register'];
 
 export type GuardDecision =
@@ -66,7 +71,8 @@ export function normalisePath(pathname: string): string {
 }
 
 export function isPublicPath(pathname: string): boolean {
-  return PUBLIC_PATHS.includes(normalisePath(pathname));
+  const path = normalisePath(pathname);
+  return PUBLIC_PATHS.includes(path) || PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix) && path.length > prefix.length);
 }
 
 export function loginRedirectFor(pathname: string, search = ''): string {

@@ -85,6 +85,8 @@ export const ROUTES: readonly AppRoute[] = [
   route('/privacy-policy', () => import('../features/privacy-policy/components/privacy-policy-page')),
   route('/marketplace', () => import('../features/marketplace/components/marketplace-page'), prefetchPrompts),
   route('/prompts', () => import('../features/marketplace/components/prompts-redirect')),
+  // '/*': the page reads the creator's username from the rest of the path.
+  route('/creators/*', () => import('../features/marketplace/components/creator-page')),
   route('/agents', () => import('../features/agents/components/agents-page')),
   route('/registry', () => import('../features/registry/components/registry-page'), prefetchMcpServers),
   route('/llm-chat', () => import('../features/llm-chat/components/llm-chat-page')),

@@ -30,6 +30,27 @@ export interface Prompt {
   category?: Category | null;
   /** RFC 3339. */
   created_at?: string;
+  /** Who sells it; null (or absent) for the platform's own prompts. */
+  creator?: PromptCreator | null;
+  /** GET /prompts/{id} of a creator's prompt: the number of the version live now. */
+  current_version?: number;
+  /** GET /prompts/{id} of a creator's prompt: every version that went live, oldest first. */
+  versions?: PromptVersion[];
+}
+
+/** The creator of a prompt, as the marketplace names them (their page is /creators/{username}). */
+export interface PromptCreator {
+  username: string;
+  display_name: string;
+}
+
+/** One version of a creator's prompt that went live, with its "what changed" note. */
+export interface PromptVersion {
+  number: number;
+  change_note: string;
+  price: number;
+  /** RFC 3339. */
+  published_at: string;
 }
 
 export type SortOption = 'newest' | 'price-low' | 'price-high';

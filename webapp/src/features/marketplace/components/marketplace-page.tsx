@@ -1,30 +1,25 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { SelectField, TextField } from '@aws-amplify/ui-react';
 import { Link, useSearchParams } from 'react-router';
 import { ListingCatalogue, ListingFilters, ListingResults, SEARCH_DEBOUNCE_MS, VisitorNotice } from '../../../components/listing/listing';
 import { LoadMore } from '../../../components/listing/load-more';
 import { Page } from '../../../components/page';
 import { ApiError, errorMessage } from '../../../lib/api-client';
-import { trackViewItem } from '../../../lib/analytics';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
-import { useAuth } from '../../../lib/use-auth';
-import { useOwnedPrompts } from '../../../lib/api/use-owned-prompts';
 import type { Prompt, SortOption } from '../../../lib/api/types';
 import { useCategories } from '../api/use-categories';
-import { useFreeUsageStatus } from '../api/use-free-usage-status';
-import { usePromptDetail } from '../api/use-prompt-detail';
 import { usePromptPages } from '../../../lib/api/use-prompts';
 import { MESSAGES } from '../messages';
 import { MINE_FILTER, inOwnershipView, ownershipFilter, OWNERSHIP_FILTER_TEXT, PURCHASED_FILTER } from '../ownership-filter';
-import { cardState, promptAccess, ratingBlockedReason } from '../prompt-access';
 import { categoryLabel } from '../prompt-text';
 import { filterSamplePrompts, SAMPLE_PROMPTS } from '../sample-prompts';
 import { DEFAULT_SORT, isSortOption, SORT_OPTIONS, sortPrompts } from '../sort-prompts';
 import { countLine } from '../count-line';
 import { usePromptActions } from '../use-prompt-actions';
+import { usePromptEntries } from '../use-prompt-entries';
 import { FreePromptsPanel } from './free-prompts-panel';
-import { PromptCard, PromptCardSkeleton, priceOf } from './prompt-card';
-import { PromptDetailModal } from './prompt-detail-modal';
+import { PromptCard, PromptCardSkeleton } from './prompt-card';
+import { PromptDialog, usePromptSelection } from './prompt-dialog';
 import './marketplace.css';
 
 function isUnauthorized(error: unknown): boolean {
@@ -32,8 +27,7 @@ function isUnauthorized(error: unknown): boolean {
 }
 
 export default function MarketplacePage() {
-  const { status, user } = useAuth();
-  const signedIn = status === 'authenticated' && user !== null;
+  const { status, signedIn, free, remaining, describe } = usePromptEntries();
   const [params] = useSearchParams();
   const ownership = ownershipFilter(params.get('filter'));
 
@@ -46,12 +40,7 @@ export default function MarketplacePage() {
   // page shows its pages in the order they came, each card once.
   const list = usePromptPages(status === 'loading' ? null : { q: search, category: categoryId, sort, filter: ownership ?? undefined });
   const { categories } = useCategories();
-  const free = useFreeUsageStatus();
-  const owned = useOwnedPrompts();
   const actions = usePromptActions(list.handle);
-
-  const [selectedId, setSelectedId] = useState<string | null>(null);
-  const lastSelected = useRef<Prompt | null>(null);
 
   // SPEC §4: a visitor whose list call answers 401 sees the built-in samples.
   const visitorFallback = isUnauthorized(list.error) && list.pages === undefined;
@@ -60,36 +49,10 @@ export default function MarketplacePage() {
   const loading = !visitorFallback && !failed && list.pages === undefined;
   const base: Prompt[] = visitorFallback ? sortPrompts(filterSamplePrompts(SAMPLE_PROMPTS, { search, categoryId }), sort) : list.prompts;
 
-  const ownedIds = new Set(signedIn ? owned.ownedPromptIds : []);
-  const freeIds = new Set(signedIn ? free.freeIds : []);
-  const remaining = signedIn && free.freeStatus ? free.freeStatus.remaining : null;
-
-  const describe = (prompt: Prompt) => {
-    const access = promptAccess(prompt, ownedIds, freeIds);
-    return {
-      prompt,
-      access,
-      state: cardState({ signedIn, remaining, purchased: access.purchased, usedFree: access.usedFree }),
-      ratingBlocked: ratingBlockedReason({ signedIn, purchased: access.purchased }),
-    };
-  };
   // The server lists only the caller's own under ?filter=; the samples have no owner.
   const entries = base.map(describe).filter((e) => !visitorFallback || inOwnershipView(ownership, e.access));
 
-  // The open dialog follows the list (a free claim shows the content at once);
-  // a prompt that left the list stays open as it was last seen.
-  const selectedEntry = selectedId === null ? undefined : entries.find((e) => String(e.prompt.id) === selectedId);
-  if (selectedEntry) lastSelected.current = selectedEntry.prompt;
-  const selected = selectedEntry ?? (selectedId !== null && lastSelected.current ? describe(lastSelected.current) : null);
-  // A card carries the description's start only: the dialog reads the whole of it.
-  const detail = usePromptDetail(selected && selected.prompt.description_truncated ? String(selected.prompt.id) : null);
-  const dialogPrompt = selected && detail ? { ...selected.prompt, description: detail.description, description_truncated: false } : selected?.prompt;
-
-  const openPrompt = (prompt: Prompt) => {
-    lastSelected.current = prompt;
-    setSelectedId(String(prompt.id));
-    trackViewItem({ promptId: String(prompt.id), promptTitle: prompt.title, price: priceOf(prompt) });
-  };
+  const selection = usePromptSelection(entries, describe);
 
   const filtersActive = search !== '' || categoryId !== '';
   const clearFilters = () => {
@@ -198,7 +161,7 @@ export default function MarketplacePage() {
               state={e.state}
               ratingBlockedReason={e.ratingBlocked}
               pending={actions.pending}
-              onView={openPrompt}
+              onView={selection.open}
               onUseInChat={actions.openInChat}
               onUseFree={(p) => void actions.claimFree(p)}
               onPurchase={(p) => void actions.purchase(p)}
@@ -208,20 +171,8 @@ export default function MarketplacePage() {
         </ListingResults>
       </ListingCatalogue>
 
-      {selected && dialogPrompt ? (
-        <PromptDetailModal
-          prompt={dialogPrompt}
-          access={selected.access}
-          state={selected.state}
-          signedIn={signedIn}
-          freeRemaining={remaining}
-          pending={actions.pending}
-          onClose={() => setSelectedId(null)}
-          onCopy={(text) => void actions.copy(text)}
-          onUseFree={(p) => void actions.claimFree(p)}
-          onPurchase={(p) => void actions.purchase(p, remaining)}
-          onUseInChat={actions.openInChat}
-        />
+      {selection.selected ? (
+        <PromptDialog selected={selection.selected} signedIn={signedIn} remaining={remaining} actions={actions} onClose={selection.close} />
       ) : null}
     </Page>
   );

@@ -6,6 +6,7 @@ import type { Prompt } from '../../../lib/api/types';
 import { ACTION_LABELS, isActionDisabled, type CardState, type PromptAccess } from '../prompt-access';
 import { cardPreview, categoryLabel } from '../prompt-text';
 import type { PendingAction } from '../use-prompt-actions';
+import { CreatorLink } from './creator-link';
 import { HighlightedText } from './highlighted-text';
 import { StarRating } from './star-rating';
 
@@ -54,6 +55,7 @@ export function PromptCard({ prompt, state, ratingBlockedReason, pending, onView
       <h3 id={titleId} className="prompt-card__title">
         {prompt.title}
       </h3>
+      <CreatorLink prompt={prompt} />
       <p className="prompt-card__description">{prompt.description}</p>
       <div className="prompt-card__preview prompt-text" data-testid="prompt-preview">
         <HighlightedText text={preview.text} />

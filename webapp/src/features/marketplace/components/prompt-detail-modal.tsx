@@ -6,8 +6,10 @@ import type { Prompt } from '../../../lib/api/types';
 import { freeUseNote, type CardState, type PromptAccess } from '../prompt-access';
 import { cardPreview, categoryLabel } from '../prompt-text';
 import type { PendingAction } from '../use-prompt-actions';
+import { CreatorLink } from './creator-link';
 import { HighlightedText } from './highlighted-text';
 import { priceOf, type PromptHandlers } from './prompt-card';
+import { PromptVersions } from './prompt-versions';
 
 interface PromptDetailModalProps extends Omit<PromptHandlers, 'onView' | 'onRate'> {
   prompt: Prompt;
@@ -70,6 +72,7 @@ export function PromptDetailModal({
       title={prompt.title}
       meta={
         <div className="prompt-detail__meta">
+          <CreatorLink prompt={prompt} onFollow={onClose} />
           <span className="prompt-card__category">{categoryLabel(prompt.category?.name)}</span>
           <span className="prompt-detail__price">{price}</span>
           {state.usedFreeBadge ? (
@@ -137,6 +140,15 @@ export function PromptDetailModal({
             </Alert>
           </section>
         )}
+
+        {prompt.versions?.length ? (
+          <PromptVersions
+            promptId={String(prompt.id)}
+            versions={prompt.versions}
+            current={prompt.current_version ?? 0}
+            canRead={signedIn && access.hasAccess}
+          />
+        ) : null}
 
         <section className="detail-modal__section" aria-label={access.hasAccess ? 'You have access to' : "What you'll get"}>
           <h3 className="detail-modal__section-title">{access.hasAccess ? 'You have access to' : "What you'll get"}</h3>

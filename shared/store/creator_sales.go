@@ -165,11 +165,20 @@ func (s *Store) CountCreatorRefund(ctx context.Context, sid, pid string, split O
 		ledgerRefundedNo: 1, ledgerRefunds: grossCents, ledgerFees: -split.FeeCents, ledgerNet: -split.NetCents})
 }
 
-// CreatorLedgerOf reads the creator's totals and their prompts' counters.
-func (s *Store) CreatorLedgerOf(ctx context.Context, creator string) (CreatorLedger, []CreatorLedger, error) {
+// CreatorTotal reads the creator's totals (zero before the first sale).
+func (s *Store) CreatorTotal(ctx context.Context, creator string) (CreatorLedger, error) {
 	var total CreatorLedger
 	if err := s.getItem(ctx, pkCreatorSales+creator, skCreatorTotal, &total); err != nil && !errors.Is(err, ErrNotFound) {
-		return CreatorLedger{}, nil, fmt.Errorf("creator ledger: %w", err)
+		return CreatorLedger{}, fmt.Errorf("creator ledger: %w", err)
+	}
+	return total, nil
+}
+
+// CreatorLedgerOf reads the creator's totals and their prompts' counters.
+func (s *Store) CreatorLedgerOf(ctx context.Context, creator string) (CreatorLedger, []CreatorLedger, error) {
+	total, err := s.CreatorTotal(ctx, creator)
+	if err != nil {
+		return CreatorLedger{}, nil, err
 	}
 	var prompts []CreatorLedger
 	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{

@@ -11,7 +11,8 @@ import (
 
 // The creators: every user who sells prompts, with their payout status
 // and prompts, suspended (their prompts leave the marketplace at once;
-// buyers keep them) and unsuspended. Sales are the payouts part's.
+// buyers keep them) and unsuspended, with their sales (count and net, USD)
+// from the creator's ledger.
 
 type creatorView struct {
 	UserID         string         `json:"id"`
@@ -23,6 +24,8 @@ type creatorView struct {
 	ChargesEnabled bool           `json:"charges_enabled"`
 	PayoutsEnabled bool           `json:"payouts_enabled"`
 	Prompts        map[string]int `json:"prompts"`
+	Sales          int64          `json:"sales"`
+	Net            float64        `json:"net"`
 	CreatedAt      string         `json:"created_at"`
 }
 
@@ -41,7 +44,11 @@ func (s *Service) presentCreator(r *http.Request, c domain.Creator) (creatorView
 	for _, p := range ps {
 		counts[p.State]++
 	}
-	return creatorView{UserID: c.UserID, Username: c.Username, DisplayName: c.DisplayName, Country: c.Country, Suspended: c.Suspended,
+	total, err := s.st.CreatorTotal(r.Context(), c.UserID)
+	if err != nil {
+		return creatorView{}, err
+	}
+	return creatorView{Sales: total.Sales, Net: float64(total.NetCents) / 100, UserID: c.UserID, Username: c.Username, DisplayName: c.DisplayName, Country: c.Country, Suspended: c.Suspended,
 		PayoutsStatus: c.PayoutsStatus, ChargesEnabled: c.ChargesEnabled, PayoutsEnabled: c.PayoutsEnabled, Prompts: counts,
 		CreatedAt: utcSeconds(c.CreatedAt)}, nil
 }

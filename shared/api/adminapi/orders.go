@@ -61,9 +61,20 @@ type orderEventView struct {
 	ReceivedAt string `json:"received_at"`
 }
 
+// orderCreatorView names the creator of a creator's sale.
+type orderCreatorView struct {
+	Username    string `json:"username"`
+	DisplayName string `json:"display_name"`
+}
+
 type orderDetailView struct {
 	orderView
-	Events []orderEventView `json:"events"`
+	// Creator, Fee and Net: a creator's sale and how it split (USD); the
+	// platform's own sales have no creator and no split.
+	Creator *orderCreatorView `json:"creator"`
+	Fee     *float64          `json:"fee,omitempty"`
+	Net     *float64          `json:"net,omitempty"`
+	Events  []orderEventView  `json:"events"`
 }
 
 func presentOrder(o domain.Order, email string) orderView {
@@ -208,10 +219,29 @@ func (s *Service) getOrder(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := orderDetailView{orderView: view, Events: make([]orderEventView, len(events))}
+	if err := s.addSplit(r.Context(), o.SessionID, &out); err != nil {
+		return err
+	}
 	for i, e := range events {
 		out.Events[i] = orderEventView{ID: e.ID, Type: e.Type, ReceivedAt: utcSeconds(e.ReceivedAt)}
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// addSplit fills in the creator and the split of a creator's sale.
+func (s *Service) addSplit(ctx context.Context, sid string, out *orderDetailView) error {
+	split, err := s.st.GetOrderSplit(ctx, sid)
+	if err != nil || split.CreatorID == "" {
+		return err
+	}
+	c, err := s.st.GetCreator(ctx, split.CreatorID)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	fee, net := float64(split.FeeCents)/100, float64(split.NetCents)/100
+	out.Creator = &orderCreatorView{Username: c.Username, DisplayName: c.DisplayName}
+	out.Fee, out.Net = &fee, &net
 	return nil
 }
 

@@ -36,9 +36,16 @@ type stack struct{ *apitest.Stack }
 // with the sample categories.
 func newStack(t *testing.T) *stack {
 	t.Helper()
+	return newStackFree(t, 5)
+}
+
+// newStackFree is newStack with free uses per user (0: every prompt is
+// bought, as a checkout needs).
+func newStackFree(t *testing.T, free int) *stack {
+	t.Helper()
 	st, storeCfg := storetest.NewWithConfig(t)
 	apitest.PutCatalogue(t, st)
-	cfg := devstack.ConfigFor(storeCfg, jwtSecret, 5, "whsec_creators_test")
+	cfg := devstack.ConfigFor(storeCfg, jwtSecret, free, "whsec_creators_test")
 	h, err := devstack.Handler(st, cfg, "")
 	if err != nil {
 		t.Fatal(err)
@@ -72,8 +79,7 @@ func (s *stack) creator(name string, payouts bool) (uid, token string) {
 	uid, token = s.User(name)
 	decode[profileJSON](s.T, s.Do("PUT", me, token, `{"display_name":"`+name+` Studio","bio":"I write prompts.","country":"us"}`), http.StatusOK)
 	if payouts {
-		s.update(store.PKUser+uid, "CREATOR", "SET payouts_status = :s, charges_enabled = :t, payouts_enabled = :t",
-			map[string]types.AttributeValue{":s": &types.AttributeValueMemberS{Value: "enabled"}, ":t": &types.AttributeValueMemberBOOL{Value: true}})
+		s.creatorPayouts(uid)
 	}
 	return uid, token
 }

@@ -61,8 +61,11 @@ type promptView struct {
 	RatingCount int     `json:"rating_count"`
 	// PublishedVersions counts the versions that went live; Pending is the
 	// next one of a published prompt (null when none).
-	PublishedVersions int          `json:"published_versions"`
-	Pending           *pendingView `json:"pending"`
+	PublishedVersions int `json:"published_versions"`
+	// Withdrawn: its creator deleted it after it sold; it left the
+	// marketplace and its buyers keep it.
+	Withdrawn bool         `json:"withdrawn"`
+	Pending   *pendingView `json:"pending"`
 }
 
 type pendingView struct {
@@ -88,6 +91,7 @@ func presentPrompt(p domain.Prompt, names map[string]string) promptView {
 		v.UpdatedAt = v.CreatedAt
 	}
 	v.PublishedVersions = p.Published
+	v.Withdrawn = withdrawn(p)
 	if pv := p.Pending; pv != nil {
 		v.Pending = &pendingView{Title: pv.Title, Description: pv.Description, Content: pv.Content, Price: pv.Price, CategoryID: pv.CategoryID,
 			ChangeNote: pv.ChangeNote, State: pv.State}
@@ -222,6 +226,9 @@ func (s *Service) patchPrompt(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if withdrawn(cur) {
+		return httpx.Conflict(MsgWithdrawn)
+	}
 	switch cur.State {
 	case domain.PromptInReview:
 		return httpx.Conflict("This prompt is in review: you can edit it once it is approved or rejected.")
@@ -280,6 +287,14 @@ func (s *Service) editPublished(w http.ResponseWriter, r *http.Request, cur doma
 	return s.answerWrite(w, r, err, cur, names)
 }
 
+// MsgWithdrawn answers an edit or a submit of a prompt its creator deleted
+// after it sold.
+const MsgWithdrawn = "This prompt was taken off the marketplace: its buyers keep it, and it can no longer be edited."
+
+// withdrawn: a published prompt taken off the marketplace (drafts and
+// prompts in review are unpublished too, but were never on it).
+func withdrawn(p domain.Prompt) bool { return p.State == domain.PromptPublished && p.Unpublished }
+
 // submitPrompt sends a draft or rejected prompt to review.
 func (s *Service) submitPrompt(w http.ResponseWriter, r *http.Request) error {
 	cur, err := s.ownPrompt(r)
@@ -292,6 +307,9 @@ func (s *Service) submitPrompt(w http.ResponseWriter, r *http.Request) error {
 	}
 	if _, err := s.creator(r); err != nil {
 		return err
+	}
+	if withdrawn(cur) {
+		return httpx.Conflict(MsgWithdrawn)
 	}
 	switch cur.State {
 	case domain.PromptInReview:

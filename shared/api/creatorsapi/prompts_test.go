@@ -1,13 +1,18 @@
 package creatorsapi_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"aiwork/shared/api/apitest"
+	"aiwork/shared/api/creatorsapi"
+	"aiwork/shared/domain"
+	"aiwork/shared/store/storetest"
 )
 
 type listJSON struct {
@@ -147,4 +152,38 @@ func TestConcurrentEditsOneConflict(t *testing.T) {
 	if c.Current.Version != 2 || !strings.HasPrefix(c.Current.Title, "Edit ") {
 		t.Errorf("conflict %+v", c)
 	}
+}
+
+// Deleting a published prompt that sold withdraws it: it leaves the
+// marketplace, its buyer still reads it, and its creator sees it withdrawn
+// and can no longer edit or submit it.
+func TestDeleteASoldPromptWithdrawsIt(t *testing.T) {
+	t.Parallel()
+	s := newStack(t)
+	_, token := s.creator("wyn", true)
+	p := s.published(token, s.admin("boss"), "Sold once", 4)
+	buyerID, buyer := s.User("buyer")
+	_, err := s.St.GrantOwnership(context.Background(), buyerID, domain.Ownership{PromptID: p.ID, Source: domain.SourcePurchase, OrderID: "o-w", Amount: 4, CreatedAt: time.Now()})
+	storetest.Must(t, err, "grant")
+
+	if w := s.Do("DELETE", mine+"/"+p.ID, token, ""); w.Code != http.StatusNoContent {
+		t.Fatalf("DELETE = %d %s", w.Code, w.Body)
+	}
+	got := decode[struct {
+		State     string `json:"state"`
+		Withdrawn bool   `json:"withdrawn"`
+		Version   int    `json:"version"`
+	}](t, s.Do("GET", mine+"/"+p.ID, token, ""), http.StatusOK)
+	if !got.Withdrawn || got.State != "published" {
+		t.Errorf("after delete: %+v; want withdrawn", got)
+	}
+	if contains(s.marketplace(buyer, ""), p.ID) {
+		t.Error("a withdrawn prompt is still listed")
+	}
+	if w := s.Do("GET", "/api/v1/prompts/"+p.ID, buyer, ""); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "SECRET-TAIL-Sold once") {
+		t.Errorf("the buyer reads it: %d %s", w.Code, w.Body)
+	}
+	edit := mustJSON(map[string]any{"version": got.Version, "title": "Back again", "change_note": "Relist"})
+	apitest.WantError(t, s.Do("PATCH", mine+"/"+p.ID, token, edit), http.StatusConflict, creatorsapi.MsgWithdrawn)
+	apitest.WantError(t, s.Do("POST", mine+"/"+p.ID+"/submit", token, ""), http.StatusConflict, creatorsapi.MsgWithdrawn)
 }

@@ -14,7 +14,7 @@ func ConfigFor(st config.Store, jwtSecret []byte, freePrompts int, webhookSecret
 	return Config{
 		Auth:     config.Auth{Base: base, TokenTTL: time.Hour},
 		Prompts:  config.Prompts{Base: base, FreePromptsPerUser: freePrompts},
-		Payments: config.Payments{Base: base, FreePromptsPerUser: freePrompts},
+		Payments: config.Payments{Base: base, FreePromptsPerUser: freePrompts, PlatformFeePercent: config.DefaultPlatformFeePercent},
 		Webhook:  config.Webhook{Base: config.Base{Store: st}, WebhookSecret: webhookSecret},
 		Chat:     config.Chat{Base: base, StallTimeout: 30 * time.Second},
 		MCP:      config.MCP{Base: base},

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-
 	"aiwork/shared/local/localmcp"
 	"aiwork/shared/local/localmcp/localmcptest"
 	"aiwork/shared/seeddata"

@@ -79,6 +79,10 @@ export interface WireOrder extends Json {
   refunded_at?: string;
   payment_intent?: string;
   refund_reason?: string;
+  /** A creator's sale: who sold it, the platform's fee and the creator's share (USD). */
+  creator?: { username: string; display_name: string } | null;
+  fee?: number;
+  net?: number;
   events: { id: string; type: string; received_at: string }[];
 }
 
@@ -108,6 +112,38 @@ export interface WireAudit extends Json {
   before: unknown;
   after: unknown;
   pending?: boolean;
+}
+
+export interface WireReview extends Json {
+  id: string;
+  kind: string;
+  title: string;
+  description: string;
+  content: string;
+  price: number;
+  category_id: string;
+  category_name: string;
+  version: number;
+  change_note: string;
+  live_version: number;
+  submitted_at: string;
+  creator: { user_id: string; username: string; display_name: string; payouts_status: string };
+  decisions: { at: string; decision: string; reason: string }[];
+}
+
+export interface WireCreator extends Json {
+  id: string;
+  username: string;
+  display_name: string;
+  country: string;
+  suspended: boolean;
+  payouts_status: string;
+  charges_enabled: boolean;
+  payouts_enabled: boolean;
+  prompts: { draft: number; in_review: number; published: number; rejected: number };
+  sales?: number;
+  net?: number;
+  created_at: string;
 }
 
 const T0 = '2026-03-07T10:00:00Z';
@@ -199,6 +235,39 @@ export function user(over: Partial<WireUser> & { id: string; email: string }): W
   };
 }
 
+export function review(over: Partial<WireReview> & { id: string }): WireReview {
+  return {
+    kind: 'prompt',
+    title: `Review ${over.id}`,
+    description: `About ${over.id}`,
+    content: `Write about [TOPIC] for ${over.id}.`,
+    price: 4.99,
+    category_id: 'marketing',
+    category_name: 'Marketing',
+    version: 2,
+    change_note: '',
+    live_version: 0,
+    submitted_at: T0,
+    creator: { user_id: 'c1', username: 'grace', display_name: 'Grace Hopper', payouts_status: 'enabled' },
+    decisions: [],
+    ...over,
+  };
+}
+
+export function creator(over: Partial<WireCreator> & { id: string; username: string }): WireCreator {
+  return {
+    display_name: over.username,
+    country: 'US',
+    suspended: false,
+    payouts_status: 'enabled',
+    charges_enabled: true,
+    payouts_enabled: true,
+    prompts: { draft: 0, in_review: 0, published: 1, rejected: 0 },
+    created_at: T0,
+    ...over,
+  };
+}
+
 export interface AdminSeed {
   prompts?: WirePrompt[];
   categories?: WireCategory[];
@@ -207,6 +276,8 @@ export interface AdminSeed {
   orders?: WireOrder[];
   users?: WireUser[];
   audit?: WireAudit[];
+  reviews?: WireReview[];
+  creators?: WireCreator[];
 }
 
 function pageOf<T>(all: T[], url: URL, withTotal = true) {
@@ -231,6 +302,10 @@ export function fakeAdminApi(api: RouteTable, seed: AdminSeed = {}) {
     orders: copy(seed.orders ?? []),
     users: copy(seed.users ?? []),
     audit: copy(seed.audit ?? []),
+    reviews: copy(seed.reviews ?? []),
+    creators: copy(seed.creators ?? []),
+    /** The decisions POSTed, in order. */
+    decided: [] as { id: string; decision: string; reason: string }[],
     /** What the next probe finds. */
     probeResult: { status: 'up', checked_at: '2026-03-08T09:00:00Z', latency_ms: 42, tools_count: 7, error: '' } as WireHealth,
     sync: { upserted: 7, deactivated: 1, skipped: 2, pages: 3, registry: true } as Json,
@@ -439,6 +514,39 @@ export function fakeAdminApi(api: RouteTable, seed: AdminSeed = {}) {
     const matching = state.users.filter((u) => !q || u.email.toLowerCase().startsWith(q.toLowerCase()) || u.username.toLowerCase().startsWith(q.toLowerCase()));
     return json(200, pageOf(matching, url));
   });
+
+  // ---- review queue (one list, not paged) and creators
+  const routeReview = (id: string) => {
+    api.route(`POST ${BASE}/reviews/${id}`, ({ body: b }) => {
+      const at = state.reviews.findIndex((x) => x.id === id);
+      if (at === -1) return refuse(404, 'Prompt not found.', 'not_found');
+      const r = state.reviews[at];
+      const input = body(b);
+      const decision = String(input.decision ?? '');
+      const reason = String(input.reason ?? '').trim();
+      if (decision !== 'approve' && decision !== 'reject') return refuse(400, 'decision must be approve or reject', 'invalid');
+      if (decision === 'reject' && !reason) return refuse(400, 'A rejection needs a reason: the creator reads it.', 'invalid');
+      if (decision === 'approve' && r.price > 0 && r.creator.payouts_status !== 'enabled') return refuse(409, 'Set up payouts before selling a paid prompt.', 'conflict');
+      state.reviews.splice(at, 1);
+      state.decided.push({ id, decision, reason });
+      const next = decision === 'approve' ? 'published' : 'rejected';
+      return json(200, { id, state: next, review_reason: decision === 'reject' ? reason : '', version: r.version + 1 });
+    });
+  };
+  state.reviews.forEach((r) => routeReview(r.id));
+  api.route(`GET ${BASE}/reviews`, ({ url }) => json(200, { items: url.searchParams.get('kind') === 'agent' ? [] : state.reviews }));
+  const routeCreator = (id: string) => {
+    for (const action of ['suspend', 'unsuspend']) {
+      api.route(`POST ${BASE}/creators/${id}/${action}`, () => {
+        const c = state.creators.find((x) => x.id === id);
+        if (!c) return refuse(404, 'Creator not found.', 'not_found');
+        c.suspended = action === 'suspend';
+        return json(200, c);
+      });
+    }
+  };
+  state.creators.forEach((c) => routeCreator(c.id));
+  api.route(`GET ${BASE}/creators`, ({ url }) => json(200, pageOf(state.creators, url)));
 
   // ---- audit log (no total, as the API sends it)
   api.route(`GET ${BASE}/audit`, ({ url }) => {

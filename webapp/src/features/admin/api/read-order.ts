@@ -1,6 +1,16 @@
 import { isRecord, list, num, str } from '../../../lib/api/wire';
 import { idOf } from './read-page';
-import type { AdminOrder, AdminOrderDetail, OrderEvent } from './types';
+import type { AdminOrder, AdminOrderDetail, OrderCreator, OrderEvent } from './types';
+
+function readOrderCreator(v: unknown): OrderCreator | null {
+  if (!isRecord(v) || !str(v.username)) return null;
+  return { username: str(v.username), display_name: str(v.display_name) };
+}
+
+/** An amount the answer may leave out (a creator's sale only). */
+export function amountOrNull(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
 
 export function readOrder(v: unknown): AdminOrder | null {
   const id = idOf(v);
@@ -18,6 +28,9 @@ export function readOrder(v: unknown): AdminOrder | null {
     refunded_at: str(v.refunded_at),
     payment_intent: str(v.payment_intent),
     refund_reason: str(v.refund_reason),
+    creator: readOrderCreator(v.creator),
+    fee: amountOrNull(v.fee),
+    net: amountOrNull(v.net),
   };
 }
 

@@ -4,12 +4,14 @@
 
 import { apiRequest } from '../../../lib/api-client';
 import { adminPath, withQuery } from './paths';
+import { readCreator } from './read-creator';
 import { readOrder } from './read-order';
 import { readCategory, readPrompt } from './read-prompt';
 import { readHealth, readServerSaved, readSyncResult } from './read-mcp';
 import { readUser } from './read-user';
 import type {
   AdminCategory,
+  AdminCreator,
   AdminOrder,
   AdminPrompt,
   AdminUser,
@@ -17,6 +19,7 @@ import type {
   McpServerDraft,
   McpServerSaved,
   PromptDraft,
+  ReviewDecisionKind,
   SyncResult,
   UserAction,
   Version,
@@ -85,4 +88,18 @@ export async function refundOrder(id: string, reason: string): Promise<AdminOrde
 
 export async function runUserAction(id: string, action: UserAction): Promise<AdminUser | null> {
   return readUser(await apiRequest(adminPath('users', id, action), { method: 'POST' }));
+}
+
+// Reviews
+
+/** Approves or rejects a prompt in review (a rejection needs its reason, which the creator reads). */
+export function decideReview(id: string, decision: ReviewDecisionKind, reason: string): Promise<unknown> {
+  return apiRequest(adminPath('reviews', id), { method: 'POST', body: { decision, reason: reason.trim() } });
+}
+
+// Creators
+
+/** Suspends (their prompts leave the marketplace at once; buyers keep them) or unsuspends a creator. */
+export async function setCreatorSuspended(id: string, suspended: boolean): Promise<AdminCreator | null> {
+  return readCreator(await apiRequest(adminPath('creators', id, suspended ? 'suspend' : 'unsuspend'), { method: 'POST' }));
 }

@@ -163,6 +163,16 @@ export interface AdminOrder {
   refunded_at: string;
   payment_intent: string;
   refund_reason: string;
+  /** A creator's sale: who sold it; null for the platform's own prompts. */
+  creator: OrderCreator | null;
+  /** A creator's sale: the platform's fee and the creator's share, in USD; null otherwise. */
+  fee: number | null;
+  net: number | null;
+}
+
+export interface OrderCreator {
+  username: string;
+  display_name: string;
 }
 
 export interface OrderEvent {
@@ -216,4 +226,58 @@ export interface AuditEntry {
   after: unknown;
   /** Written ahead of its change, which never confirmed: it may not have happened. */
   pending: boolean;
+}
+
+/** A decision taken on a prompt in review before. */
+export interface ReviewDecision {
+  at: string;
+  decision: string;
+  reason: string;
+}
+
+/** The creator of a prompt in review, with their payout status (none, details_needed, pending, enabled). */
+export interface ReviewCreator {
+  user_id: string;
+  username: string;
+  display_name: string;
+  payouts_status: string;
+}
+
+/** One prompt in the review queue (GET /admin/reviews?kind=prompt), as submitted. */
+export interface AdminReview {
+  id: string;
+  kind: string;
+  title: string;
+  description: string;
+  content: string;
+  price: number;
+  category_id: string;
+  category_name: string;
+  version: Version;
+  /** An edit of a published prompt: its "what changed" note, and the version live now (0: a first publication). */
+  change_note: string;
+  live_version: number;
+  submitted_at: string;
+  creator: ReviewCreator;
+  decisions: ReviewDecision[];
+}
+
+export type ReviewDecisionKind = 'approve' | 'reject';
+
+/** A creator as GET /admin/creators lists them. */
+export interface AdminCreator {
+  id: string;
+  username: string;
+  display_name: string;
+  country: string;
+  suspended: boolean;
+  payouts_status: string;
+  charges_enabled: boolean;
+  payouts_enabled: boolean;
+  /** Their prompts per state. */
+  prompts: { draft: number; in_review: number; published: number; rejected: number };
+  /** Paid sales and the creator's net in USD, when the answer has them; null otherwise. */
+  sales: number | null;
+  net: number | null;
+  created_at: string;
 }

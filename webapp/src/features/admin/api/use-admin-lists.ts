@@ -2,6 +2,7 @@
 
 import { adminPath } from './paths';
 import { readAuditEntry } from './read-audit';
+import { readCreator, readReview } from './read-creator';
 import { readOrder, readOrderDetail } from './read-order';
 import { readCategory, readPrompt } from './read-prompt';
 import { readProbes, readServer } from './read-mcp';
@@ -16,6 +17,8 @@ export const MCP_SERVERS_PATH = adminPath('mcp-servers');
 export const ORDERS_PATH = adminPath('orders');
 export const USERS_PATH = adminPath('users');
 export const AUDIT_PATH = adminPath('audit');
+export const REVIEWS_PATH = adminPath('reviews');
+export const CREATORS_PATH = adminPath('creators');
 
 /** The largest page the API gives (limit 1–100). */
 const WHOLE_LIST = 100;
@@ -53,4 +56,13 @@ export function useAdminUsers(q: string) {
 
 export function useAuditLog(filters: { actor: string; target: string }) {
   return usePagedList(AUDIT_PATH, filters, readAuditEntry);
+}
+
+/** The review queue of prompts, oldest submitted first; one list, not paged. */
+export function useReviewQueue() {
+  return usePagedList(REVIEWS_PATH, { kind: 'prompt' }, readReview, WHOLE_LIST);
+}
+
+export function useAdminCreators() {
+  return usePagedList(CREATORS_PATH, {}, readCreator);
 }

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { setUpPageTests } from '../../../test/page-tests';
 import { renderApp } from '../../../test/render-app';
 import { ADA, startSignedIn } from '../../../test/session';
-import { fakeAdminApi, order, prompt, server, user } from '../test-fixtures';
+import { creator, fakeAdminApi, order, prompt, review, server, user } from '../test-fixtures';
 
 const api = setUpPageTests();
 
@@ -29,7 +29,9 @@ function open(path: string) {
   fakeAdminApi(api, {
     prompts: [prompt({ id: 'p1', title: 'Cold email', featured: true }), prompt({ id: 'p2', published: false })],
     servers: [server({ id: 's1', name: 'Everything' })],
-    orders: [order({ id: 'o1' })],
+    orders: [order({ id: 'o1' }), order({ id: 'o2', creator: { username: 'grace', display_name: 'Grace Hopper' }, fee: 2, net: 7.99 })],
+    reviews: [review({ id: 'r1', title: 'Cold outreach', decisions: [{ at: '2026-03-06T09:00:00Z', decision: 'reject', reason: 'Too short.' }] }), review({ id: 'r2', live_version: 1, change_note: 'Shorter.' })],
+    creators: [creator({ id: 'c1', username: 'grace', display_name: 'Grace Hopper', sales: 3, net: 23.97 }), creator({ id: 'c2', username: 'linus', suspended: true })],
     users: [user({ id: 'u1', email: 'ada@example.com', is_superuser: true }), user({ id: 'u2', email: 'bob@example.com', is_verified: false })],
     audit: [{ id: 'a1', at: '2026-03-07T10:00:00Z', actor_id: 'u1', actor_email: 'ada@example.com', action: 'prompt.update', target_type: 'prompt', target_id: 'p1', before: { title: 'A' }, after: { title: 'B' } }],
   });
@@ -41,6 +43,8 @@ describe('admin accessibility (axe, serious and critical)', () => {
     ['/admin/prompts', 'prompt-row'],
     ['/admin/categories', 'category-row'],
     ['/admin/mcp-servers', 'server-row'],
+    ['/admin/reviews', 'review-item'],
+    ['/admin/creators', 'creator-row'],
     ['/admin/orders', 'order-row'],
     ['/admin/users', 'user-row'],
     ['/admin/audit', 'audit-row'],
@@ -75,6 +79,24 @@ describe('admin accessibility (axe, serious and critical)', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Open order o1' }));
     await within(screen.getByRole('dialog', { name: 'Order o1' })).findByTestId('order-events');
     await userEvent.click(screen.getByRole('button', { name: 'Refund…' }));
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('the reject dialog with its missing reason, and the suspend confirmation', async () => {
+    open('/admin/reviews');
+    await userEvent.click(within(await screen.findByRole('article', { name: 'Cold outreach' })).getByRole('button', { name: 'Reject' }));
+    await userEvent.click(within(screen.getByRole('dialog', { name: 'Reject “Cold outreach”?' })).getByRole('button', { name: 'Reject' }));
+    expect(await seriousViolations()).toEqual([]);
+    await userEvent.keyboard('{Escape}');
+    await userEvent.click(within(screen.getByRole('navigation', { name: 'Admin sections' })).getByRole('link', { name: 'Creators' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Suspend: Grace Hopper' }));
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it("a creator's order with its split", async () => {
+    open('/admin/orders');
+    await userEvent.click(await screen.findByRole('button', { name: 'Open order o2' }));
+    await within(screen.getByRole('dialog', { name: 'Order o2' })).findByTestId('order-events');
     expect(await seriousViolations()).toEqual([]);
   });
 });

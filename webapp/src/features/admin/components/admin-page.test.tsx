@@ -68,6 +68,8 @@ describe('admin page', () => {
       ['Prompts', '/admin/prompts'],
       ['Categories', '/admin/categories'],
       ['MCP servers', '/admin/mcp-servers'],
+      ['Reviews', '/admin/reviews'],
+      ['Creators', '/admin/creators'],
       ['Orders', '/admin/orders'],
       ['Users', '/admin/users'],
       ['Audit log', '/admin/audit'],

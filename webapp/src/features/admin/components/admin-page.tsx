@@ -2,7 +2,7 @@
 // sends them to log in); a signed-in user who is not an admin, or whose
 // admin rights the API no longer recognises (a 403), sees the 403 page.
 // An admin gets one page with a section per area, each its own address:
-// /admin/prompts, /admin/categories, … (/admin opens Prompts).
+// /admin/prompts, /admin/categories, /admin/reviews, … (/admin opens Prompts).
 
 import { useCallback, useMemo, useState } from 'react';
 import { Link, Navigate, Route, Routes, useLocation } from 'react-router';
@@ -16,6 +16,8 @@ import { ADMIN_SECTIONS, SectionNav } from './section-nav';
 import { PromptsSection } from '../prompts/prompts-section';
 import { CategoriesSection } from '../categories/categories-section';
 import { McpServersSection } from '../mcp-servers/mcp-servers-section';
+import { ReviewsSection } from '../reviews/reviews-section';
+import { CreatorsSection } from '../creators/creators-section';
 import { OrdersSection } from '../orders/orders-section';
 import { UsersSection } from '../users/users-section';
 import { AuditSection } from '../audit/audit-section';
@@ -48,6 +50,8 @@ function AdminArea() {
             <Route path="prompts" element={<PromptsSection />} />
             <Route path="categories" element={<CategoriesSection />} />
             <Route path="mcp-servers" element={<McpServersSection />} />
+            <Route path="reviews" element={<ReviewsSection />} />
+            <Route path="creators" element={<CreatorsSection />} />
             <Route path="orders" element={<OrdersSection />} />
             <Route path="users" element={<UsersSection />} />
             <Route path="audit" element={<AuditSection />} />

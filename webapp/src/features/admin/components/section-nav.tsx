@@ -5,6 +5,8 @@ export const ADMIN_SECTIONS = [
   { path: 'prompts', label: 'Prompts' },
   { path: 'categories', label: 'Categories' },
   { path: 'mcp-servers', label: 'MCP servers' },
+  { path: 'reviews', label: 'Reviews' },
+  { path: 'creators', label: 'Creators' },
   { path: 'orders', label: 'Orders' },
   { path: 'users', label: 'Users' },
   { path: 'audit', label: 'Audit log' },

@@ -39,6 +39,10 @@ export function OrderDialog({ order: listed, onClose, onRefunded }: OrderDialogP
     ['Buyer', order.user_email ? `${order.user_email} (${order.user_id})` : order.user_id],
     ['Prompt', order.prompt_title ? `${order.prompt_title} (${order.prompt_id})` : order.prompt_id],
     ['Amount', formatUsd(order.amount)],
+    // A creator's sale: who sold it and how the amount was split.
+    ...(order.creator ? [['Creator', `${order.creator.display_name || order.creator.username} (${order.creator.username})`] as [string, string]] : []),
+    ...(order.fee !== null ? [['Platform fee', formatUsd(order.fee)] as [string, string]] : []),
+    ...(order.net !== null ? [["Creator's share", formatUsd(order.net)] as [string, string]] : []),
     ['Created', formatUtc(order.created_at)],
     ['Paid', order.paid_at ? formatUtc(order.paid_at) : '—'],
     ['Refunded', order.refunded_at ? formatUtc(order.refunded_at) : '—'],

@@ -111,6 +111,26 @@ describe('orders: details and refund', () => {
     expect(within(pending).queryByRole('button', { name: 'Refund…' })).toBeNull();
   });
 
+  it("shows a creator's sale with its creator and the split; the platform's own sale has no split rows", async () => {
+    startSignedIn({ ...ADA, is_admin: true });
+    fakeAdminApi(api, { orders: [order({ id: 'o3', amount: 9.99, creator: { username: 'grace', display_name: 'Grace Hopper' }, fee: 2, net: 7.99 }), PAID] });
+    renderApp('/admin/orders');
+    await userEvent.click(within(await findRow('o3')).getByRole('button', { name: 'Open order o3' }));
+    let facts = within(screen.getByRole('dialog', { name: 'Order o3' })).getByTestId('order-facts');
+    await waitFor(() => expect(facts).toHaveTextContent('Platform fee$2.00'));
+    expect(facts).toHaveTextContent('CreatorGrace Hopper (grace)');
+    expect(facts).toHaveTextContent("Creator's share$7.99");
+    await userEvent.keyboard('{Escape}');
+
+    await userEvent.click(within(row('o1')).getByRole('button', { name: 'Open order o1' }));
+    const dialog = screen.getByRole('dialog', { name: 'Order o1' });
+    await within(dialog).findByTestId('order-events');
+    facts = within(dialog).getByTestId('order-facts');
+    expect(facts).not.toHaveTextContent('Platform fee');
+    expect(facts).not.toHaveTextContent("Creator's share");
+    expect(facts).not.toHaveTextContent('Creator');
+  });
+
   it('refunds only after the confirmation, with the reason given', async () => {
     const state = open();
     let { refund } = await openRefund();

@@ -92,6 +92,7 @@ export const ROUTES: readonly AppRoute[] = [
   route('/llm-chat', () => import('../features/llm-chat/components/llm-chat-page')),
   route('/chat', () => import('../features/llm-chat/components/chat-placeholder-page')),
   route('/dashboard', () => import('../features/dashboard/components/dashboard-page')),
+  route('/creator', () => import('./creator-route')),
   // '/*': the admin sections are its own sub-routes (/admin/prompts, …).
   route('/admin/*', () => import('./admin-route')),
 ];

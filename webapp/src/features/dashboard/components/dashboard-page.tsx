@@ -10,6 +10,7 @@ import { useMcpConnections } from '../../../lib/api/use-mcp-connections';
 import { buildFallbackActivities } from '../fallback-activities';
 import { ActivityList } from './activity-list';
 import { UsageCard } from './usage-card';
+import { CreatorCard } from './creator-card';
 import { ConfirmEmailNotice } from './confirm-email-notice';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { useDocumentTitle } from '../../../components/page';
@@ -99,6 +100,8 @@ export default function DashboardPage() {
       </section>
 
       <UsageCard />
+
+      <CreatorCard />
 
       <section aria-labelledby="quick-links-heading" className="dashboard__section">
         <Heading level={2} id="quick-links-heading" className="section-title">

@@ -150,6 +150,7 @@ func TestFunctionSettingsFollowTheProps(t *testing.T) {
 	want := map[string]map[string]string{
 		"auth":     {"ADMIN_EMAILS": testAdmin, "MAIL_FROM": testMailFrom, "REGISTER_LIMIT_PER_IP": "25", "PUBLIC_URL": "https://" + testDomain},
 		"payments": {"PUBLIC_URL": "https://" + testDomain},
+		"creators": {"PUBLIC_URL": "https://" + testDomain}, // Stripe's onboarding returns there
 		"prompts":  {"FREE_PROMPTS_PER_USER": "7", "REQUIRE_EMAIL_VERIFICATION": "false"},
 		// The chat limits reach the function that enforces them and the one
 		// that reports them; 0 (no limit) is passed like any value.
@@ -192,7 +193,7 @@ func TestEachFunctionWritesLogsForAMonth(t *testing.T) {
 }
 
 // wantSecrets is what each function's config loader reads (shared/config:
-// LoadAuth, LoadUsers, LoadPrompts, LoadPayments, LoadWebhook, LoadChat and
+// LoadAuth, LoadUsers, LoadPrompts, LoadPayments, LoadWebhook, LoadChat, LoadCreators and
 // the MCP loaders), written out here rather than taken from
 // shared/lambdas, so that a grant widened there fails. The MCP key
 // encryption key is mcp's (it seals) and chat's (it opens a user's own key
@@ -208,7 +209,7 @@ var wantSecrets = map[string][]string{
 	"mcp":            {stack.SecretJWT, stack.SecretMCPKeyEncryptionKey, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey, stack.SecretOrigin},
 	"chat":           {stack.SecretJWT, stack.SecretMCPKeyEncryptionKey, stack.SecretOpenAIKey, stack.SecretAnthropicKey, stack.SecretGeminiKey, stack.SecretOrigin},
 	"mcp-jobs":       nil,
-	"creators":       {stack.SecretJWT, stack.SecretOrigin},
+	"creators":       {stack.SecretJWT, stack.SecretStripeKey, stack.SecretOrigin},                                  // the Stripe key sets up creators' payouts (Connect)
 	"admin":          {stack.SecretJWT, stack.SecretStripeKey, stack.SecretMCPKeyEncryptionKey, stack.SecretOrigin}, // the Stripe key refunds orders; the MCP key seals operators' OAuth client secrets
 }
 

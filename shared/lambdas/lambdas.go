@@ -177,9 +177,10 @@ var All = []Function{
 		Settings: []string{SettingPublicURL, SettingMailFrom, SettingMCPRegistryURL},
 		Invokes:  map[string]string{config.MCPJobsFunctionVar: "mcp-jobs"}},
 	// Creators: their profile and their prompts, drafted and submitted for
-	// review (the decisions are the admin function's).
+	// review (the decisions are the admin function's), and their payouts
+	// through Stripe Connect (the key; Stripe sends them back to PUBLIC_URL).
 	{Name: "creators", Routes: []string{CreatorsPrefix}, Access: accessCreators, MemoryMB: 512, Timeout: BufferedTimeout,
-		Secrets: []string{SecretJWT}},
+		Secrets: []string{SecretJWT, SecretStripeKey}, Settings: []string{SettingPublicURL}},
 	// Rotates the JWT signing key every 30 days (infra/stack/rotation.go):
 	// no table, no environment; its grants are on that secret alone.
 	{Name: "jwt-rotation", Trigger: "secretsmanager", MemoryMB: 256, Timeout: BufferedTimeout},

@@ -78,7 +78,7 @@ func (s *Service) getDashboard(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if conn := s.connect(); acct != "" && conn != nil {
+	if conn := s.opts.Connect; acct != "" && conn != nil {
 		if b, err := conn.Balance(ctx, acct); err != nil {
 			// The ledger stands on its own; Stripe's part is left out.
 			slog.WarnContext(ctx, "creator balance", "err", err)

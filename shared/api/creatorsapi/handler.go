@@ -12,6 +12,7 @@ import (
 	"aiwork/shared/auth"
 	"aiwork/shared/config"
 	"aiwork/shared/httpx"
+	"aiwork/shared/payments"
 	"aiwork/shared/store"
 )
 
@@ -22,6 +23,12 @@ const Prefix = "/api/v1/creators/"
 type Options struct {
 	// Now is the clock.
 	Now func() time.Time
+	// Connect sets up and reads creators' payouts (nil: payouts cannot be
+	// set up here, 503).
+	Connect payments.Connect
+	// PublicURL is where Stripe sends a creator back after onboarding
+	// (empty: the request's own address).
+	PublicURL string
 }
 
 // Service serves the creators group.
@@ -40,8 +47,9 @@ func New(st *store.Store, tokens *auth.Tokens, opts Options) *Service {
 }
 
 // FromConfig builds the group from its function's configuration.
-func FromConfig(st *store.Store, cfg config.Base) *Service {
-	return New(st, auth.FromConfig(cfg, 0, st), Options{})
+func FromConfig(st *store.Store, cfg config.Creators) *Service {
+	return New(st, auth.FromConfig(cfg.Base, 0, st), Options{
+		Connect: payments.ConnectFor(st, cfg.StripeSecretKey, cfg.StripeAPIURL), PublicURL: cfg.PublicURL})
 }
 
 // Handler routes the group.

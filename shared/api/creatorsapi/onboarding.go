@@ -3,32 +3,14 @@ package creatorsapi
 import (
 	"errors"
 	"net/http"
-	"os"
 
 	"aiwork/shared/auth"
-	"aiwork/shared/config"
 	"aiwork/shared/httpx"
-	"aiwork/shared/payments"
 	"aiwork/shared/store"
 )
 
 // msgPayoutsUnavailable: this deployment cannot reach Stripe Connect.
 const msgPayoutsUnavailable = "Payouts cannot be set up right now. Please try again later."
-
-// connect is the Connect provider onboarding uses: Stripe when
-// STRIPE_SECRET_KEY is in the environment (a local run against test mode
-// or stripe-mock), else the local test checkout's stand-in, except inside
-// Lambda, where the key is a secret this function is not given: there
-// onboarding is unavailable (nil) rather than enabling payouts for free.
-func (s *Service) connect() payments.Connect {
-	if key := config.Env("STRIPE_SECRET_KEY", ""); key != "" {
-		return payments.NewStripe(key, config.Env("STRIPE_API_URL", ""))
-	}
-	if os.Getenv("AWS_LAMBDA_FUNCTION_NAME") != "" {
-		return nil
-	}
-	return payments.NewLocal(s.st)
-}
 
 // startOnboarding answers where the caller completes their payout details:
 // Stripe's hosted onboarding for their Express account (made on the first
@@ -44,7 +26,7 @@ func (s *Service) startOnboarding(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	conn := s.connect()
+	conn := s.opts.Connect
 	if conn == nil {
 		return &httpx.Error{Code: httpx.CodeUnavailable, Detail: msgPayoutsUnavailable}
 	}
@@ -65,7 +47,7 @@ func (s *Service) startOnboarding(w http.ResponseWriter, r *http.Request) error 
 			return err
 		}
 	}
-	base := httpx.PublicURL(r, config.Env("PUBLIC_URL", "")) + "/dashboard"
+	base := httpx.PublicURL(r, s.opts.PublicURL) + "/creator"
 	url, err := conn.OnboardingLink(ctx, acct, base+"?payouts=done", base+"?payouts=refresh")
 	if err != nil {
 		return err

@@ -48,8 +48,8 @@ func TestOnboardingLocalEnablesPayouts(t *testing.T) {
 	}
 	wg.Wait()
 	for _, u := range urls {
-		if !strings.HasSuffix(u, "/dashboard?payouts=done") {
-			t.Errorf("onboarding url %q; want the dashboard", u)
+		if !strings.HasSuffix(u, "/creator?payouts=done") {
+			t.Errorf("onboarding url %q; want the creator studio", u)
 		}
 	}
 	p := decode[profileJSON](t, s.Do("GET", me, token, ""), http.StatusOK)

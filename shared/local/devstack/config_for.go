@@ -19,5 +19,6 @@ func ConfigFor(st config.Store, jwtSecret []byte, freePrompts int, webhookSecret
 		Chat:     config.Chat{Base: base, StallTimeout: 30 * time.Second},
 		MCP:      config.MCP{Base: base},
 		Admin:    config.Admin{Base: base},
+		Creators: config.Creators{Base: base},
 	}
 }

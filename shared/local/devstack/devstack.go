@@ -89,7 +89,7 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 		"mcp":            mcpFunction,
 		"chat":           chatFunction,
 		"admin":          adminapi.FromConfig(st, cfg.Admin, mailer, jobs).Handler(),
-		"creators":       creatorsapi.FromConfig(st, cfg.Auth.Base).Handler(),
+		"creators":       creatorsapi.FromConfig(st, cfg.Creators).Handler(),
 	}
 	if cfg.WrapGroup != nil {
 		for name, h := range handlers {
@@ -144,6 +144,7 @@ type Config struct {
 	MCP      config.MCP
 	MCPJobs  config.MCPJobs
 	Admin    config.Admin
+	Creators config.Creators
 	// MailDir is the local outbox (DATA_DIR/mail): every mail the stack
 	// sends is written there and listed at /dev/mail. Empty: dropped.
 	MailDir string
@@ -172,6 +173,9 @@ func (c *Config) DefaultPublicURL(url string) {
 	if c.Admin.PublicURL == "" {
 		c.Admin.PublicURL = url
 	}
+	if c.Creators.PublicURL == "" {
+		c.Creators.PublicURL = url
+	}
 }
 
 // completed fills what a partial Config (tests build only the groups they
@@ -180,7 +184,7 @@ func (c *Config) DefaultPublicURL(url string) {
 // seals users' MCP keys, shared with the chat, which opens them, and with
 // the admin group, which seals operators' client secrets.
 func (c Config) completed() Config {
-	for _, b := range []*config.Base{&c.Prompts.Base, &c.Payments.Base, &c.Chat.Base, &c.MCP.Base, &c.Admin.Base} {
+	for _, b := range []*config.Base{&c.Prompts.Base, &c.Payments.Base, &c.Chat.Base, &c.MCP.Base, &c.Admin.Base, &c.Creators.Base} {
 		if b.JWTSecret == nil {
 			b.JWTSecret, b.JWTKeys = c.Auth.JWTSecret, c.Auth.JWTKeys
 		}
@@ -231,7 +235,12 @@ func LoadConfig(ctx context.Context) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	return Config{Auth: a, Prompts: p, Payments: pay, Webhook: hook, Chat: chat, MCP: m, MCPJobs: config.LoadMCPJobs(), Admin: admin}, nil
+	creators, err := config.LoadCreators(ctx, nil)
+	if err != nil {
+		return Config{}, err
+	}
+	return Config{Auth: a, Prompts: p, Payments: pay, Webhook: hook, Chat: chat, MCP: m, MCPJobs: config.LoadMCPJobs(), Admin: admin,
+		Creators: creators}, nil
 }
 
 // Prepare creates the table when missing (or adds what an older table

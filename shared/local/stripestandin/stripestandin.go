@@ -1,12 +1,14 @@
-// Package stripestandin answers the part of Stripe's API the payments and
-// stripe-webhook functions call, from the local test checkout, so that
-// `make run-lambda` runs their real Stripe code with no Stripe account.
+// Package stripestandin answers the part of Stripe's API the payments,
+// stripe-webhook, admin and creators functions call, from the local test
+// checkout and its Connect stand-in, so that `make run-lambda` runs their
+// real Stripe code with no Stripe account.
 package stripestandin
 
 import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"aiwork/shared/payments"
@@ -24,8 +26,7 @@ const Key = "sk_test_local_checkout"
 func New(local *payments.LocalProvider) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/checkout/sessions", func(w http.ResponseWriter, r *http.Request) {
-		if err := r.ParseForm(); err != nil {
-			stripeError(w, http.StatusBadRequest, "", err.Error())
+		if !parsed(w, r) {
 			return
 		}
 		f := r.PostForm
@@ -38,11 +39,17 @@ func New(local *payments.LocalProvider) http.Handler {
 		if user == "" {
 			user = f.Get("client_reference_id")
 		}
-		sess, err := local.CreateCheckout(r.Context(), payments.CheckoutRequest{
+		req := payments.CheckoutRequest{
 			UserID: user, PromptID: f.Get("metadata[prompt_id]"),
 			ProductName: f.Get("line_items[0][price_data][product_data][name]"), AmountCents: unit * qty,
 			SuccessURL: f.Get("success_url"), CancelURL: f.Get("cancel_url"), IdempotencyKey: r.Header.Get("Idempotency-Key"),
-		})
+			Destination: f.Get("payment_intent_data[transfer_data][destination]"),
+		}
+		if msg := readSplit(f, &req); msg != "" {
+			stripeError(w, http.StatusBadRequest, "parameter_invalid_integer", msg)
+			return
+		}
+		sess, err := local.CreateCheckout(r.Context(), req)
 		writeStripeSession(w, sess, err)
 	})
 	mux.HandleFunc("GET /v1/checkout/sessions/{id}", func(w http.ResponseWriter, r *http.Request) {
@@ -59,13 +66,19 @@ func New(local *payments.LocalProvider) http.Handler {
 		writeStripeSession(w, sess, err)
 	})
 	mux.HandleFunc("POST /v1/refunds", func(w http.ResponseWriter, r *http.Request) {
-		if err := r.ParseForm(); err != nil {
-			stripeError(w, http.StatusBadRequest, "", err.Error())
+		if !parsed(w, r) {
 			return
 		}
 		f := r.PostForm
+		// A destination charge's refund takes back the transfer and the fee
+		// together; Stripe refuses a fee refund without the reversal.
+		reverse, feeBack := f.Get("reverse_transfer") == "true", f.Get("refund_application_fee") == "true"
+		if feeBack && !reverse {
+			stripeError(w, http.StatusBadRequest, "", "refund_application_fee can only be used with reverse_transfer.")
+			return
+		}
 		req := payments.RefundRequest{SessionID: f.Get("metadata[session_id]"), PaymentIntent: f.Get("payment_intent"),
-			IdempotencyKey: r.Header.Get("Idempotency-Key"), Reason: f.Get("reason")}
+			IdempotencyKey: r.Header.Get("Idempotency-Key"), Reason: f.Get("reason"), Split: reverse}
 		if sess, err := local.GetSession(r.Context(), req.SessionID); err == nil {
 			req.AmountCents = sess.AmountCents
 		}
@@ -77,6 +90,7 @@ func New(local *payments.LocalProvider) http.Handler {
 		writeStripeJSON(w, map[string]any{"id": id, "object": "refund", "status": "succeeded", "amount": req.AmountCents,
 			"currency": "usd", "payment_intent": req.PaymentIntent, "reason": f.Get("reason"), "metadata": map[string]string{"session_id": req.SessionID}})
 	})
+	connectRoutes(mux, local)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		stripeError(w, http.StatusNotFound, "", "Unrecognized request URL ("+r.Method+": "+r.URL.Path+") for the local Stripe stand-in.")
 	})
@@ -87,6 +101,26 @@ func New(local *payments.LocalProvider) http.Handler {
 		}
 		mux.ServeHTTP(w, r)
 	})
+}
+
+// readSplit reads a destination charge's application fee into req, or
+// answers why Stripe would refuse it.
+func readSplit(f url.Values, req *payments.CheckoutRequest) string {
+	raw := f.Get("payment_intent_data[application_fee_amount]")
+	if raw == "" {
+		return ""
+	}
+	fee, err := strconv.ParseInt(raw, 10, 64)
+	switch {
+	case err != nil || fee < 0:
+		return "Invalid non-negative integer: payment_intent_data[application_fee_amount]"
+	case req.Destination == "":
+		return "Can only apply an application_fee_amount when the PaymentIntent is attempting a destination payment (using transfer_data[destination])."
+	case fee > req.AmountCents:
+		return "The application fee cannot be greater than the amount of the payment."
+	}
+	req.ApplicationFeeCents = fee
+	return ""
 }
 
 // writeStripeSession answers sess as Stripe's checkout.session object, or

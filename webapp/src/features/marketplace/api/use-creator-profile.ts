@@ -48,6 +48,13 @@ export function readCreatorProfile(data: unknown): CreatorProfile {
   return { username, display_name: displayName, bio: str(o.bio), country: str(o.country), prompts };
 }
 
+/** `fresh` with the content `before` had on its cards (a free claim's answer). */
+export function keepContent(fresh: CreatorProfile, before: CreatorProfile | undefined): CreatorProfile {
+  const contents = new Map((before?.prompts ?? []).filter((p) => typeof p.content === 'string').map((p) => [String(p.id), p.content]));
+  if (contents.size === 0) return fresh;
+  return { ...fresh, prompts: fresh.prompts.map((p) => (contents.has(String(p.id)) ? { ...p, content: contents.get(String(p.id)) } : p)) };
+}
+
 /**
  * The public page of `username` (null: no request), keyed per user: a
  * free claim made from it puts the content into this user's copy. The
@@ -56,16 +63,19 @@ export function readCreatorProfile(data: unknown): CreatorProfile {
 export function useCreatorProfile(username: string | null) {
   const { user } = useAuth();
   const key = username ? ([creatorProfilePath(username), user?.id ?? 'visitor'] as const) : null;
-  const swr = useSWR<CreatorProfile, unknown>(key, async ([url]: readonly [string, string]) => readCreatorProfile(await apiRequest(url)), {
+  const url = username ? creatorProfilePath(username) : null;
+  const swr = useSWR<CreatorProfile, unknown>(key, async ([path]: readonly [string, string]) => readCreatorProfile(await apiRequest(path)), {
     shouldRetryOnError: false,
   });
   const { mutate } = swr;
   const handle = useMemo<PromptListHandle>(
     () => ({
       update: (update) => mutate((current) => (current ? { ...current, prompts: update(current.prompts) ?? current.prompts } : current), { revalidate: false }),
-      revalidate: () => mutate(),
+      // The page's cards carry no content: what a free claim gave this user stays on them.
+      revalidate: () =>
+        url === null ? Promise.resolve() : mutate(async (current) => keepContent(readCreatorProfile(await apiRequest(url)), current), { revalidate: false }),
     }),
-    [mutate],
+    [mutate, url],
   );
   return { profile: swr.data, error: swr.error, isLoading: swr.data === undefined && swr.error === undefined && key !== null, handle, retry: () => void mutate() };
 }

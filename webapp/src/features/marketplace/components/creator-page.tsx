@@ -8,7 +8,9 @@ import { Alert, Button, Text } from '@aws-amplify/ui-react';
 import { ListingCatalogue, ListingResults } from '../../../components/listing/listing';
 import { Page } from '../../../components/page';
 import { ApiError, errorMessage } from '../../../lib/api-client';
+import type { Prompt } from '../../../lib/api/types';
 import { useCreatorProfile } from '../api/use-creator-profile';
+import { fetchPromptDetail } from '../api/use-prompt-detail';
 import { countLine } from '../count-line';
 import { usePromptActions } from '../use-prompt-actions';
 import { usePromptEntries } from '../use-prompt-entries';
@@ -58,6 +60,15 @@ export default function CreatorPage() {
   const actions = usePromptActions(creator.handle);
   const entries = (creator.profile?.prompts ?? []).map(describe);
   const selection = usePromptSelection(entries, describe);
+  // The page's cards carry no content: an owner's Use in Chat reads it first.
+  const useInChat = async (p: Prompt) => {
+    if (typeof p.content === 'string' && p.content) return actions.openInChat(p);
+    const content = await fetchPromptDetail(String(p.id)).then(
+      (d) => d?.content,
+      () => undefined,
+    );
+    actions.openInChat({ ...p, content });
+  };
 
   const notFound = username === null || (creator.error instanceof ApiError && creator.error.status === 404);
   if (notFound) {
@@ -111,7 +122,7 @@ export default function CreatorPage() {
                 ratingBlockedReason={e.ratingBlocked}
                 pending={actions.pending}
                 onView={selection.open}
-                onUseInChat={actions.openInChat}
+                onUseInChat={(p) => void useInChat(p)}
                 onUseFree={(p) => void actions.claimFree(p)}
                 onPurchase={(p) => void actions.purchase(p)}
                 onRate={(p, n) => void actions.rate(p, n, e.access)}

@@ -59,7 +59,7 @@ interface PromptDialogProps {
 export function PromptDialog({ selected, signedIn, remaining, actions, onClose }: PromptDialogProps) {
   const card = selected.prompt;
   const needsDetail = card.description_truncated === true || creatorOf(card) !== null;
-  const detail = usePromptDetail(needsDetail ? String(card.id) : null);
+  const detail = usePromptDetail(needsDetail ? String(card.id) : null, selected.access.hasAccess);
   return (
     <PromptDetailModal
       prompt={withDetail(card, detail)}

@@ -14,3 +14,14 @@ export function useFocusInvalid<T extends HTMLElement>() {
   }, [asked]);
   return { ref, refused: () => setAsked((n) => n + 1) };
 }
+
+/**
+ * The errors without one field's: its refusal by the API no longer holds
+ * once it is edited. (Set to undefined instead, it would hide the form's
+ * own check of that field where the two are merged.)
+ */
+export function withoutKey<E extends object>(errors: E, key: keyof E): E {
+  const rest = { ...errors };
+  delete rest[key];
+  return rest;
+}

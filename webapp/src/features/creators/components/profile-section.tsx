@@ -10,7 +10,7 @@ import type { CreatorProfile } from '../../../lib/api/use-creator';
 import { saveProfile } from '../api/requests';
 import { countryOptions } from '../countries';
 import { BIO_MAX, DISPLAY_NAME_MAX, profileFieldOfMessage, profileFormOf, validateProfile, type ProfileErrors } from '../profile-rules';
-import { useFocusInvalid } from '../use-focus-invalid';
+import { useFocusInvalid, withoutKey } from '../use-focus-invalid';
 
 interface ProfileSectionProps {
   /** The saved profile; null before the first save. */
@@ -43,7 +43,7 @@ export function ProfileSection({ profile, feePercent, onSaved }: ProfileSectionP
   const errors = submitted ? { ...validateProfile(form), ...serverErrors } : serverErrors;
   const set = (key: keyof typeof form, value: string) => {
     setForm((f) => ({ ...f, [key]: value }));
-    setServerErrors((e) => ({ ...e, [key]: undefined }));
+    setServerErrors((e) => withoutKey(e, key));
   };
   const field = (key: keyof typeof form) => ({
     value: form[key],

@@ -26,7 +26,7 @@ import { formatUsd } from '../../../lib/format';
 import { createPrompt, submitPrompt, updatePrompt } from '../api/requests';
 import type { CreatorPrompt } from '../api/types';
 import { CHANGE_NOTE_MAX, checkChangeNote, currentOf, editFieldsOf, stateText } from '../prompt-state';
-import { useFocusInvalid } from '../use-focus-invalid';
+import { useFocusInvalid, withoutKey } from '../use-focus-invalid';
 
 type FormErrors = PromptErrors & { change_note?: string };
 
@@ -70,7 +70,7 @@ export function PromptForm({ prompt, categories, onClose, onChanged, onDone }: P
   const errors: FormErrors = submitted ? { ...validate(), ...serverErrors } : serverErrors;
   const set = (key: keyof PromptFields, value: string) => {
     setForm((f) => ({ ...f, [key]: value }));
-    setServerErrors((e) => ({ ...e, [key]: undefined }));
+    setServerErrors((e) => withoutKey(e, key));
   };
   const field = (key: keyof PromptFields) => ({
     value: form[key],
@@ -208,7 +208,7 @@ export function PromptForm({ prompt, categories, onClose, onChanged, onDone }: P
             value={changeNote}
             onChange={(e) => {
               setChangeNote(e.target.value);
-              setServerErrors((x) => ({ ...x, change_note: undefined }));
+              setServerErrors((x) => withoutKey(x, 'change_note'));
             }}
             hasError={Boolean(errors.change_note)}
             errorMessage={errors.change_note}

@@ -151,9 +151,15 @@ function PromptRow({ prompt: p, editingThis, onEdit, onSubmit, onDelete }: Promp
   const [confirming, setConfirming] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
   const deleteRef = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef(false);
   const next = pendingText(p);
+  // Keyboard users stay put: focus goes to the confirmation, and back to Delete when it is dismissed.
   useEffect(() => {
     if (confirming) confirmRef.current?.focus();
+    else if (returnFocus.current) {
+      returnFocus.current = false;
+      deleteRef.current?.focus();
+    }
   }, [confirming]);
 
   return (
@@ -183,8 +189,8 @@ function PromptRow({ prompt: p, editingThis, onEdit, onSubmit, onDelete }: Promp
           <Button
             size="small"
             onClick={() => {
+              returnFocus.current = true;
               setConfirming(false);
-              requestAnimationFrame(() => deleteRef.current?.focus());
             }}
           >
             Keep it

@@ -58,6 +58,7 @@ const (
 	reviews      = store.PKReviews
 	sales        = store.PKCreatorSales + "*"
 	payoutAccts  = store.PKStripeAccount + "*"
+	agents       = store.PKAgent + "*"
 )
 
 // Each function's Access, derived from the store methods its handler (or
@@ -144,8 +145,10 @@ var (
 	// counted per user in a throttle (THROTTLE#, read, opened, counted).
 	// History's list: its pages (GSI1 CONVLIST#), a search's conversations
 	// read in batches (USER#).
+	// A conversation with an agent reads the agent (AGENT#): its
+	// instructions, model and tool allow-list.
 	accessChat = Access{Table: map[string][]string{
-		GetItem:      {users, mcpServers, throttles},
+		GetItem:      {users, mcpServers, throttles, agents},
 		BatchGetItem: {users},
 		PutItem:      {users, throttles},
 		UpdateItem:   {users, throttles},

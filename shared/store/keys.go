@@ -39,13 +39,18 @@ const (
 	PKPromptToken   = "PTOK#"          // the marketplace search: PTOK#<word>, a card per prompt with that word and sort order
 	PKRegistryList  = "RLIST#"         // the registry listing: RLIST#ALL and RLIST#MT#<model type>, a card per listed server
 	PKRegistryToken = "RTOK#"          // the registry search: RTOK#<word>, a card per listed server with that word
+	PKAgent         = "AGENT#"         // an agent, its live versions and its ratings
 	// GSI1 partition keys: the prompt listing (PKCatalog), the MCP server
 	// listing (GSI1MCPServers) and a user's ratings and orders (PKUser+uid).
 	GSI1MCPServers = "MCPSERVERS"
+	// GSI1Agents lists the agent marketplace: only agents on sale carry it.
+	GSI1Agents = "AGENTS"
 	// GSI2 partition keys (the admin listings): every order and every
 	// account, newest first.
 	GSI2Orders = "ORDERS"
 	GSI2Users  = "USERS"
+	// GSI2CreatorAgents (CAGENTS#<uid>) lists one creator's agents.
+	GSI2CreatorAgents = "CAGENTS#"
 )
 
 func userPK(uid string) string          { return PKUser + uid }
@@ -363,3 +368,19 @@ func mailboxID(canonical string) string {
 }
 
 func mailboxPK(id string) string { return PKMailbox + id }
+
+// Agents (agents.go): the agent under AGENT#<aid> / AGENT, each version
+// that went live beside it (VER#<number, six digits>, a full snapshot) and
+// its ratings (RATING#<uid>, one per user). GSI1 AGENTS lists the agents on
+// sale, GSI2 CAGENTS#<uid> a creator's agents, both by <created>#<aid>.
+const (
+	skAgent            = "AGENT"
+	agentVersionPrefix = "VER#"
+	agentRatingPrefix  = "RATING#"
+)
+
+func agentPK(aid string) string                         { return PKAgent + aid }
+func agentVersionSK(n int) string                       { return fmt.Sprintf("%s%06d", agentVersionPrefix, n) }
+func agentRatingSK(uid string) string                   { return agentRatingPrefix + uid }
+func creatorAgentsGSI2PK(uid string) string             { return GSI2CreatorAgents + uid }
+func agentIndexSK(created time.Time, aid string) string { return sortableTime(created) + "#" + aid }

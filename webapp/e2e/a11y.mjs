@@ -19,7 +19,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { newUser, signInAs, startStack, verifyEmail } from './stack.mjs';
+import { newUser, signInAdmin, signInAs, startStack } from './stack.mjs';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const FAILING_IMPACTS = new Set(['serious', 'critical']);
@@ -163,18 +163,6 @@ export const PAGES = [
 
 /** The admins of this run (ADMIN_EMAILS), one per theme. */
 export const adminFor = (theme) => ({ ...newUser(`a11yadmin${theme}`), email: `a11y-admin-${theme}@example.com` });
-
-/** Registers an admin (the address confirmed grants the right) and signs in on the login page. */
-async function signInAdmin(page, u) {
-  const res = await page.request.post('/api/v1/auth/register', { data: { email: u.email, username: u.username, full_name: u.fullName, password: u.password } });
-  assert.equal(res.status(), 201, await res.text());
-  await verifyEmail(page, u);
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(u.email);
-  await page.getByLabel('Password', { exact: true }).fill(u.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL((url) => url.pathname === '/dashboard');
-}
 
 /** Waits until every finite animation (fade-ins, step changes) has finished; spinners run on. */
 function animationsSettled(page) {

@@ -5,7 +5,7 @@
 // sent to log in.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newUser, signInAs, startStack, verifyEmail } from './stack.mjs';
+import { newUser, signInAdmin, signInAs, startStack } from './stack.mjs';
 
 const ADMIN = newUser('boss');
 
@@ -17,20 +17,6 @@ before(async () => {
 after(async () => {
   await stack?.stop();
 });
-
-/** Registers the admin (address confirmed, which grants the right) and signs in through the login page. */
-async function signInAdmin(page) {
-  const res = await page.request.post('/api/v1/auth/register', {
-    data: { email: ADMIN.email, username: ADMIN.username, full_name: ADMIN.fullName, password: ADMIN.password },
-  });
-  assert.ok(res.status() === 201 || res.status() === 409, await res.text());
-  if (res.status() === 201) await verifyEmail(page, ADMIN);
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(ADMIN.email);
-  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL((url) => url.pathname === '/dashboard');
-}
 
 const card = (page, id) => page.locator(`[data-testid="prompt-card"][data-prompt-id="${id}"]`);
 
@@ -52,7 +38,7 @@ describe('admin area', () => {
 
   test('an admin creates a prompt; a user buys it; the admin refunds it and the user loses it', async () => {
     const admin = await stack.newPage();
-    await signInAdmin(admin);
+    await signInAdmin(admin, ADMIN);
     await admin.getByTestId('side-menu-button').click();
     await admin.getByRole('dialog', { name: 'Side menu' }).getByRole('link', { name: 'Admin' }).click();
     await admin.waitForURL((url) => url.pathname === '/admin/prompts');
@@ -118,7 +104,7 @@ describe('admin area', () => {
 
   test('every admin section fits a 390 px phone: the page never scrolls sideways (tables scroll in their frame)', async () => {
     const admin = await stack.newPage({ viewport: { width: 390, height: 800 } });
-    await signInAdmin(admin);
+    await signInAdmin(admin, ADMIN);
     for (const [section, ready] of [
       ['prompts', 'prompts-table-count'],
       ['categories', 'category-row'],
@@ -143,7 +129,7 @@ describe('admin area', () => {
 
   test('an admin adds an MCP server and probes it', async () => {
     const admin = await stack.newPage();
-    await signInAdmin(admin);
+    await signInAdmin(admin, ADMIN);
     // The local reference server the devserver runs: a real MCP server to add again under another name.
     const { items: servers } = await (await admin.request.get(`/api/v1/mcp-servers/?${new URLSearchParams({ search: 'local reference server' })}`)).json();
     const reference = servers.find((s) => /local reference server/i.test(s.name));

@@ -212,3 +212,20 @@ export async function signInAs(page, u, { verified = true } = {}) {
   );
   return body;
 }
+
+/**
+ * Registers an admin u (an address in the stack's ADMIN_EMAILS: confirming
+ * it grants the right) unless it exists, and signs in on the login page.
+ */
+export async function signInAdmin(page, u) {
+  const res = await page.request.post('/api/v1/auth/register', {
+    data: { email: u.email, username: u.username, full_name: u.fullName, password: u.password },
+  });
+  if (res.status() !== 201 && res.status() !== 409) throw new Error(`register ${u.email}: ${res.status()} ${await res.text()}`);
+  if (res.status() === 201) await verifyEmail(page, u);
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(u.email);
+  await page.getByLabel('Password', { exact: true }).fill(u.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL((url) => url.pathname === '/dashboard');
+}

@@ -40,6 +40,20 @@ func invalid(field, format string, args ...any) *InvalidError {
 	return &InvalidError{Field: field, Message: fmt.Sprintf(format, args...)}
 }
 
+// CheckPrice holds a marketplace price to its rule (more than 0, at most
+// MaxPrice, whole cents): an *InvalidError naming "price", nil when kept.
+// Agents sold on the marketplace are priced by the same rule.
+func CheckPrice(price float64) error {
+	if math.IsNaN(price) || price <= 0 || price > MaxPrice {
+		return invalid("price", "price must be more than 0 and at most %.2f", MaxPrice)
+	}
+	// A price under a cent has no whole cents, however small.
+	if cents := price * 100; math.Abs(cents-math.Round(cents)) > 1e-6 || math.Round(cents) < 1 {
+		return invalid("price", "price must have at most two decimals")
+	}
+	return nil
+}
+
 // Check holds p to the rules; categories are the known ones (names by id).
 // It answers the first rule broken (an *InvalidError), nil when none is.
 func Check(p domain.Prompt, categories map[string]string) error {
@@ -60,12 +74,8 @@ func Check(p domain.Prompt, categories map[string]string) error {
 	case n > MaxContent:
 		return invalid("content", "content must be at most %d characters (it has %d)", MaxContent, n)
 	}
-	if math.IsNaN(p.Price) || p.Price <= 0 || p.Price > MaxPrice {
-		return invalid("price", "price must be more than 0 and at most %.2f", MaxPrice)
-	}
-	// A price under a cent has no whole cents, however small.
-	if cents := p.Price * 100; math.Abs(cents-math.Round(cents)) > 1e-6 || math.Round(cents) < 1 {
-		return invalid("price", "price must have at most two decimals")
+	if err := CheckPrice(p.Price); err != nil {
+		return err
 	}
 	if _, ok := categories[p.CategoryID]; !ok {
 		if p.CategoryID == "" {

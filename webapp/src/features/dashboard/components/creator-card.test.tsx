@@ -60,15 +60,4 @@ describe('the dashboard’s Sell your prompts section', () => {
     await expect.poll(() => api.callsTo('GET', '/api/v1/creators/me').length).toBeGreaterThan(0);
     expect(screen.queryByTestId('creator-card')).toBeNull();
   });
-
-  it('back from an expired payout set-up link (?payouts=refresh), says so', async () => {
-    startSignedIn();
-    baseRoutes();
-    api.route('GET /api/v1/creators/me', () => jsonResponse(200, { ...PROFILE, payouts: { status: 'details_needed', charges_enabled: false, payouts_enabled: false } }));
-    renderApp('/dashboard?payouts=refresh');
-    const card = await screen.findByTestId('creator-card');
-    expect(within(card).getByTestId('creator-card-expired')).toHaveTextContent('The payout set-up link expired.');
-    expect(within(card).getByTestId('creator-card-payouts')).toHaveTextContent('Details needed');
-    expect(within(card).getByRole('link', { name: 'Open creator studio' })).toHaveAttribute('href', '/creator');
-  });
 });

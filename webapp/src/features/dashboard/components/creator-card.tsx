@@ -2,12 +2,9 @@
 // creator studio for a user who is not a creator (GET /creators/me is 404);
 // for a creator, their payout status, sales and net, and the way back to
 // the studio. Nothing shows while it loads or when it cannot be read.
-// Stripe's onboarding sends the creator back here with ?payouts=done, or
-// ?payouts=refresh when its link expired: that one is said, with the way
-// to a new link.
 
 import { useId } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { Heading } from '@aws-amplify/ui-react';
 import { payoutStatusText, useCreatorDashboard, useCreatorProfile } from '../../../lib/api/use-creator';
 import { formatUsd } from '../../../lib/format';
@@ -17,8 +14,6 @@ export function CreatorCard() {
   const headingId = useId();
   const { profile } = useCreatorProfile();
   const { dashboard } = useCreatorDashboard(Boolean(profile));
-  const [params] = useSearchParams();
-  const expired = params.get('payouts') === 'refresh' && profile?.payouts.status !== 'enabled';
   if (profile === undefined) return null;
 
   return (
@@ -35,11 +30,6 @@ export function CreatorCard() {
         </p>
       ) : (
         <>
-          {expired ? (
-            <p className="creator-card__line" role="status" data-testid="creator-card-expired">
-              The payout set-up link expired. Open the creator studio to set up payouts again.
-            </p>
-          ) : null}
           <p className="creator-card__line">
             Payouts: <strong data-testid="creator-card-payouts">{payoutStatusText(profile.payouts.status)}</strong>
             {dashboard ? (

@@ -190,14 +190,18 @@ var (
 	// orders and accounts listings. Reviews: the queue (REVIEWS, listed,
 	// a decided prompt's item deleted); creators (their item under USER#,
 	// listed through GSI2 CREATORS, their prompts through CPROMPTS#<uid>).
+	// Agents: the queue's agents read and decided (AGENT#: the agent
+	// written, its approved version put), the admins' agent list (each
+	// creator's agents through GSI2 CAGENTS#<uid>), suspended and
+	// unsuspended; a creator's suspension marks their agents.
 	accessAdmin = Access{Table: map[string][]string{
-		GetItem:      {users, prompts, catalog, mcpServers, mcpSync, orders, throttles, emails, sales},
-		PutItem:      {prompts, catalog, audit, mcpServers, mcpSync, users, links, adminRights, promptLists, promptWords, serverLists, serverWords, sales},
-		UpdateItem:   {prompts, catalog, audit, mcpServers, orders, users, promptLists, promptWords, serverLists, serverWords, sales},
+		GetItem:      {users, prompts, catalog, mcpServers, mcpSync, orders, throttles, emails, sales, agents},
+		PutItem:      {prompts, catalog, audit, mcpServers, mcpSync, users, links, adminRights, promptLists, promptWords, serverLists, serverWords, sales, agents},
+		UpdateItem:   {prompts, catalog, audit, mcpServers, orders, users, promptLists, promptWords, serverLists, serverWords, sales, agents},
 		DeleteItem:   {prompts, catalog, audit, mcpServers, users, throttles, adminRights, promptLists, promptWords, serverLists, serverWords, reviews},
 		Query:        {catalog, prompts, audit, mcpServers, orders, users, promptLists, reviews},
 		BatchGetItem: {prompts, promptLists},
-	}, Index: []string{catalog, store.GSI1MCPServers, users}, Index2: []string{store.GSI2Orders, store.GSI2Users, store.GSI2Creators, store.GSI2CreatorPrompts + "*"}}
+	}, Index: []string{catalog, store.GSI1MCPServers, users}, Index2: []string{store.GSI2Orders, store.GSI2Users, store.GSI2Creators, store.GSI2CreatorPrompts + "*", store.GSI2CreatorAgents + "*"}}
 	// Creators: the session check and the creator item (USER#), the
 	// categories (CATALOG), their prompts (PROMPT#: created, edited,
 	// submitted, deleted with their ratings, listed through GSI2
@@ -205,11 +209,15 @@ var (
 	// back when refused). A creator's public page finds them by the
 	// username guard (USERNAME#, read). A prompt's write brings its listing copies in
 	// line (PLIST#, PTOK#), as the admins' does.
+	// Their agents (AGENT#: created, edited, submitted, deleted with their
+	// versions and ratings, listed through GSI2 CAGENTS#<uid>), each
+	// checked against the registry (MCP#, read); a new display name is
+	// copied to them.
 	accessCreators = Access{Table: map[string][]string{
-		GetItem:    {users, usernames, prompts, sales, payoutAccts},
-		PutItem:    {prompts, promptLists, promptWords, reviews, payoutAccts}, // STRIPEACCT#: the payout account's lookup item
-		UpdateItem: {users, prompts, promptLists, promptWords},
-		DeleteItem: {prompts, promptLists, promptWords, reviews},
-		Query:      {catalog, prompts, sales}, // CSALES#: the dashboard's ledger
-	}, Index2: []string{store.GSI2CreatorPrompts + "*"}}
+		GetItem:    {users, usernames, prompts, sales, payoutAccts, agents, mcpServers},
+		PutItem:    {prompts, promptLists, promptWords, reviews, payoutAccts, agents}, // STRIPEACCT#: the payout account's lookup item
+		UpdateItem: {users, prompts, promptLists, promptWords, agents},
+		DeleteItem: {prompts, promptLists, promptWords, reviews, agents},
+		Query:      {catalog, prompts, sales, agents}, // CSALES#: the dashboard's ledger
+	}, Index2: []string{store.GSI2CreatorPrompts + "*", store.GSI2CreatorAgents + "*"}}
 )

@@ -58,12 +58,15 @@ type agentItem struct {
 	CreatedAt          string               `dynamodbav:"created_at"`
 	UpdatedAt          string               `dynamodbav:"updated_at"`
 	Reviews            []reviewDecisionItem `dynamodbav:"reviews,omitempty"`
+	// Purchases counts the agent's sales (CountAgentPurchase): an agent
+	// someone bought is withdrawn, never deleted.
+	Purchases int `dynamodbav:"purchases"`
 }
 
 // Attributes an agent's write leaves alone: its key, its creation, the
 // ratings (counted by RateAgent beside the writes) and the review
 // decisions (appended by the decision's write).
-var agentKeptAttrs = []string{AttrPK, AttrSK, "id", "created_at", "rating_sum", "rating_count", "reviews"}
+var agentKeptAttrs = []string{AttrPK, AttrSK, "id", "created_at", "rating_sum", "rating_count", "reviews", "purchases"}
 
 func newAgentItem(a domain.Agent) agentItem {
 	it := agentItem{PK: agentPK(a.ID), SK: skAgent, ID: a.ID, Name: a.Name, Description: a.Description,
@@ -139,16 +142,16 @@ func (s *Store) GetAgent(ctx context.Context, aid string) (domain.Agent, error) 
 }
 
 // UpdateAgent writes a (every field but its id, creation time and
-// ratings) if the agent is still at version expect; a.Version must follow
+// ratings, reviews and sales) if the agent is still at version expect; a.Version must follow
 // it. ErrVersionConflict when it moved on or is gone. Its listing keys go
 // with it: an agent no longer on sale leaves the marketplace in this write.
 func (s *Store) UpdateAgent(ctx context.Context, a domain.Agent, expect int) error {
-	return s.updateAgent(ctx, "update agent", a, expect, "", nil)
+	return s.updateAgent(ctx, "update agent", a, expect, "", nil, nil)
 }
 
-// updateAgent is UpdateAgent with further SET clauses (", x = :v") and
-// their values.
-func (s *Store) updateAgent(ctx context.Context, op string, a domain.Agent, expect int, set string, extra map[string]types.AttributeValue) error {
+// updateAgent is UpdateAgent with further SET clauses (", #x = :v") and
+// their names and values.
+func (s *Store) updateAgent(ctx context.Context, op string, a domain.Agent, expect int, set string, extraNames map[string]string, extra map[string]types.AttributeValue) error {
 	if a.Version <= expect {
 		return fmt.Errorf("%s %s: version %d does not follow %d", op, a.ID, a.Version, expect)
 	}
@@ -186,6 +189,9 @@ func (s *Store) updateAgent(ctx context.Context, op string, a domain.Agent, expe
 	}
 	for k, v := range extra {
 		values[k] = v
+	}
+	for k, v := range extraNames {
+		names[k] = v
 	}
 	if !keyFits(agentPK(a.ID), skAgent) {
 		return fmt.Errorf("%s: %w", op, ErrVersionConflict)

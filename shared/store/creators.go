@@ -108,6 +108,10 @@ func (s *Store) PutCreator(ctx context.Context, c domain.Creator, now time.Time)
 		if err != nil {
 			return domain.Creator{}, fmt.Errorf("put creator: %w", err)
 		}
+		err = s.markCreatorAgents(ctx, c.UserID, func(a *domain.Agent) { a.CreatorUsername, a.CreatorDisplayName = c.Username, c.DisplayName })
+		if err != nil {
+			return domain.Creator{}, fmt.Errorf("put creator: %w", err)
+		}
 	}
 	return s.GetCreator(ctx, c.UserID)
 }
@@ -182,6 +186,9 @@ func (s *Store) SetCreatorSuspended(ctx context.Context, uid string, on bool) (d
 		markValues[":t"] = &types.AttributeValueMemberBOOL{Value: true}
 	}
 	if err := s.markCreatorPrompts(ctx, uid, mark, markValues); err != nil {
+		return domain.Creator{}, fmt.Errorf("suspend creator: %w", err)
+	}
+	if err := s.markCreatorAgents(ctx, uid, func(a *domain.Agent) { a.CreatorSuspended = on }); err != nil {
 		return domain.Creator{}, fmt.Errorf("suspend creator: %w", err)
 	}
 	return it.domain(), nil

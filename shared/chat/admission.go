@@ -51,15 +51,22 @@ func (e *Engine) admit(ctx context.Context, req Request) (r *reply, err error) {
 		r.decision = req.Approval.Decision
 	}
 	r.answer = req.Elicitation
-	if !resuming && len(req.MCPConnectionIDs) == 0 {
-		r.rt, r.sure = e.sureRoute(req, now)
+	if !resuming {
+		r.rt, r.agent, r.sure = e.sureRoute(req, now)
 	}
 	if !r.sure {
 		adm.begin()
-		// The tools' connections are read beside the checks.
+		// The agent and the tools' connections are read beside the checks.
 		var trErr error
+		var ag *domain.Agent
 		if !resuming {
-			r.tr, trErr = e.tools.load(ctx, uid, req.MCPConnectionIDs, req.ConfirmReadOnly, false)
+			if ag, trErr = e.agentFor(ctx, req, now); trErr == nil {
+				if ag != nil {
+					r.tr, trErr = e.tools.loadAgent(ctx, uid, ag, req.ConfirmReadOnly)
+				} else {
+					r.tr, trErr = e.tools.load(ctx, uid, req.MCPConnectionIDs, req.ConfirmReadOnly, false)
+				}
+			}
 		}
 		conn, err := adm.wait()
 		if err != nil {
@@ -70,16 +77,23 @@ func (e *Engine) admit(ctx context.Context, req Request) (r *reply, err error) {
 		if trErr == nil && resuming {
 			// Taken only once the checks passed: a refused resume keeps
 			// its approval for the user's next try.
-			r.resumed, r.tr, trErr = e.resume(ctx, req, now)
+			r.resumed, r.tr, ag, trErr = e.resume(ctx, req, now)
 		}
 		var ok bool
 		if r.rt, ok = e.routeOf(conn); !ok {
 			trErr = cmp.Or(trErr, error(refuse(NotFound, "Connection not found. Connect again.")))
 		}
+		if trErr == nil {
+			r.rt, trErr = forRoute(r.rt, ag)
+		}
 		if trErr != nil {
 			e.verdicts.ended(uid, 0)
 			return nil, trErr
 		}
+		r.agent = ag
+	}
+	if r.agent != nil && !resuming {
+		r.msgs = withoutSystem(r.msgs)
 	}
 	// Attached resources are read once the checks passed (a message with
 	// any is never sure: sureRoute), before the model is called.
@@ -410,22 +424,35 @@ func (v *verdicts) ended(uid string, tokens int) {
 
 // sureRoute answers the upstream of a message that this process's last
 // verdicts say will pass (verdicts.sure), so its call may start before its
-// checks are over; a paid provider only (the demo model costs nothing and
-// answers at once: it waits).
-func (e *Engine) sureRoute(req Request, now time.Time) (route, bool) {
+// checks are over, and its agent, as this process remembers it (an agent
+// not remembered, or one that offers tools, waits for its reads); a paid
+// provider only (the demo model costs nothing and answers at once: it
+// waits).
+func (e *Engine) sureRoute(req Request, now time.Time) (route, *domain.Agent, bool) {
 	if len(req.Attachments) > 0 { // read before the call: after the checks
-		return route{}, false
+		return route{}, nil, false
+	}
+	ag, known := e.agents.ready(req, now)
+	switch {
+	case !known:
+		return route{}, nil, false
+	case ag == nil && len(req.MCPConnectionIDs) > 0, ag != nil && len(ag.Servers) > 0:
+		return route{}, nil, false // the tools' connections are read first
 	}
 	conn, ok := e.verdicts.sure(req.UserID, req.SessionID, req.ConnectionID, e.opts.Limits, now)
 	if !ok {
-		return route{}, false
+		return route{}, nil, false
 	}
 	rt, known := e.routeOf(conn)
-	if !known || rt.demo || (req.Model != "" && req.Model != conn.Model) {
-		e.verdicts.ended(req.UserID, 0)
-		return route{}, false
+	var err error
+	if known {
+		rt, err = forRoute(rt, ag)
 	}
-	return rt, true
+	if !known || err != nil || rt.demo || (req.Model != "" && req.Model != conn.Model) {
+		e.verdicts.ended(req.UserID, 0)
+		return route{}, nil, false
+	}
+	return rt, ag, true
 }
 
 // route is the upstream a message goes to.

@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"time"
 
+	"aiwork/shared/domain"
 	"aiwork/shared/llm"
 	"aiwork/shared/store"
 )
@@ -107,23 +108,33 @@ func pauseKey(token, id string) string {
 // tools again:
 // a server disconnected meanwhile is no longer offered, its pending call
 // fails saying so, and the others still serve.
-func (e *Engine) resume(ctx context.Context, req Request, now time.Time) (*pausedReply, *turn, error) {
+//
+// A reply of an agent goes on as that agent, read again (and the user's
+// access to it checked again): its instructions, model and allow-list as
+// they are now.
+func (e *Engine) resume(ctx context.Context, req Request, now time.Time) (*pausedReply, *turn, *domain.Agent, error) {
 	p, err := e.takePaused(ctx, req, now)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if p.ConnectionID != req.ConnectionID { // an approval saved without its connection
-		return nil, nil, refuse(Conflict, msgOtherConnection)
+		return nil, nil, nil, refuse(Conflict, msgOtherConnection)
 	}
 	if p.Pending < 0 || p.Pending >= len(p.Calls) {
-		return nil, nil, fmt.Errorf("paused reply: pending call %d of %d", p.Pending, len(p.Calls))
+		return nil, nil, nil, fmt.Errorf("paused reply: pending call %d of %d", p.Pending, len(p.Calls))
 	}
-	tr, err := e.tools.load(ctx, req.UserID, p.MCPConnectionIDs, p.ConfirmReadOnly, true)
+	var ag *domain.Agent
+	if p.AgentID != "" {
+		if ag, err = e.agents.let(ctx, req.UserID, p.AgentID, now); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	tr, err := e.tools.loadAs(ctx, req.UserID, p.MCPConnectionIDs, p.ConfirmReadOnly, true, ag)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	tr.keepBindings(loadCalls(p.Calls), p.Bound)
-	return &p, tr, nil
+	return &p, tr, ag, nil
 }
 
 const msgOtherConnection = "This approval belongs to another chat connection."
@@ -219,7 +230,7 @@ func (r *reply) allowAlways(c llm.ToolCall, p *pausedReply) {
 func (r *reply) pausedAt(calls []llm.ToolCall, results []llm.ToolResult, i int) *pausedReply {
 	return &pausedReply{
 		ConnectionID: r.connID, Model: r.model, MCPConnectionIDs: r.tr.mcpIDs, ConfirmReadOnly: r.tr.confirmReadOnly,
-		ConversationID: r.keep.conversationID(), MessageID: r.keep.messageID(),
+		ConversationID: r.keep.conversationID(), MessageID: r.keep.messageID(), AgentID: agentID(r.agent),
 		Messages: storeMessages(r.msgs), Calls: storeCalls(calls), Bound: r.tr.bindings(calls), Results: storeResults(results), Pending: i, Rounds: r.rounds,
 	}
 }
@@ -256,6 +267,9 @@ type pausedReply struct {
 	// The conversation and message a kept reply goes on in when resumed.
 	ConversationID string `json:"conversation_id,omitempty"`
 	MessageID      string `json:"message_id,omitempty"`
+	// AgentID: the reply runs as this agent (its instructions are not
+	// stored: they are read again on resume).
+	AgentID string `json:"agent_id,omitempty"`
 }
 
 // The conversation as stored (llm.Message keeps its tool fields out of

@@ -130,13 +130,14 @@ type Engine struct {
 	verdicts *verdicts
 	known    *knownConversations
 	asks     *askWaiters
+	agents   *agents
 }
 
 // New makes the engine; registry serves the models.
 func New(st *store.Store, registry *llm.Registry, opts Options) *Engine {
 	opts = opts.completed()
 	return &Engine{st: st, registry: registry, opts: opts, tools: &toolbox{st: st, opts: opts.Tools, now: opts.Now},
-		verdicts: newVerdicts(), known: newKnownConversations(), asks: &askWaiters{}}
+		verdicts: newVerdicts(), known: newKnownConversations(), asks: &askWaiters{}, agents: newAgents(st)}
 }
 
 // Request is one message to answer, or a paused reply to resume, as the
@@ -179,6 +180,10 @@ type Request struct {
 	// the model with the new message (at most MaxAttachments;
 	// attachments.go).
 	Attachments []AttachmentRef
+	// AgentID runs the message as that marketplace agent (agents.go); a
+	// conversation bound to an agent runs as its own whatever this says,
+	// and refuses another.
+	AgentID string
 
 	// attached names what Attachments read, for the kept user message.
 	attached []domain.MessageAttachment
@@ -280,6 +285,8 @@ const (
 	// not answer in time.
 	Upstream
 	Timeout
+	// Forbidden: an agent the caller must buy before chatting with it.
+	Forbidden
 )
 
 func refuse(kind Kind, format string, args ...any) *Error {

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"aiwork/shared/domain"
 	"aiwork/shared/llm"
 	"aiwork/shared/store"
 )
@@ -31,6 +32,7 @@ type reply struct {
 	answer        *ElicitationAnswer // the user's answer to its pending call's question
 	rt            route
 	adm           *admission
+	agent         *domain.Agent      // the marketplace agent it runs as (nil: none)
 	sure          bool            // its call starts before its checks are over
 	keep          *kept           // the conversation it is kept with (nil: none)
 	parent        context.Context // the request's; a kept reply's never ends
@@ -195,7 +197,10 @@ func (r *reply) run() error {
 func (r *reply) modelCall() ([]llm.ToolCall, error) {
 	var text strings.Builder
 	var calls []llm.ToolCall
-	req := llm.Request{Model: r.rt.model.APIID, Messages: r.msgs, MaxTokens: r.rt.model.MaxTokens, Tools: r.tr.tools.offered}
+	// An agent's instructions go to the model only, never into r.msgs
+	// (which a pause stores and history shows).
+	msgs := withInstructions(r.agent, r.msgs)
+	req := llm.Request{Model: r.rt.model.APIID, Messages: msgs, MaxTokens: r.rt.model.MaxTokens, Tools: r.tr.tools.offered}
 	reported, err := r.rt.adapter.Stream(r.ctx, req, func(e llm.Event) error {
 		if cause := context.Cause(r.ctx); cause != nil {
 			return cause
@@ -221,7 +226,7 @@ func (r *reply) modelCall() ([]llm.ToolCall, error) {
 		for _, c := range calls {
 			out += c.Name + c.Arguments
 		}
-		u := reported.Complete(r.msgs, out)
+		u := reported.Complete(msgs, out)
 		r.usage.InputTokens += u.InputTokens
 		r.usage.OutputTokens += u.OutputTokens
 		r.calls++

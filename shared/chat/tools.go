@@ -177,6 +177,9 @@ type turn struct {
 	// conns are the connections loaded, their tools as read (those not
 	// offered to the model too: a view's calls, apps.go).
 	conns []domain.MCPConnection
+	// agent, when the reply runs as one, is whose allow-list the tools
+	// offered keep to (agents.go).
+	agent *domain.Agent
 }
 
 func allowKey(serverID, tool string) string { return serverID + "\x00" + tool }
@@ -251,7 +254,13 @@ func (tr *turn) keepBindings(calls []llm.ToolCall, bound []string) {
 // With skipMissing (a resumed reply), a connection deleted meanwhile is
 // left out instead.
 func (b *toolbox) load(ctx context.Context, uid string, ids []string, confirmReadOnly, skipMissing bool) (*turn, error) {
-	tr := &turn{uid: uid, confirmReadOnly: confirmReadOnly, mcpIDs: ids, allowances: map[string][]store.ToolAllowance{}}
+	return b.loadAs(ctx, uid, ids, confirmReadOnly, skipMissing, nil)
+}
+
+// loadAs is load for a reply that runs as agent ag (nil: none): only its
+// servers' connections and its allowed tools are offered.
+func (b *toolbox) loadAs(ctx context.Context, uid string, ids []string, confirmReadOnly, skipMissing bool, ag *domain.Agent) (*turn, error) {
+	tr := &turn{uid: uid, confirmReadOnly: confirmReadOnly, mcpIDs: ids, agent: ag, allowances: map[string][]store.ToolAllowance{}}
 	if len(ids) == 0 {
 		return tr, nil
 	}
@@ -284,12 +293,67 @@ func (b *toolbox) load(ctx context.Context, uid string, ids []string, confirmRea
 			found = append(found, conns[i])
 		}
 	}
+	tr.use(found, allowances)
+	return tr, nil
+}
+
+// loadAgent reads the tools of a reply that runs as agent ag: the
+// caller's connections to its servers (whatever the request offered: it
+// cannot widen them), their tools kept to the allow-list. A server the
+// caller has not connected offers nothing; without the chat's tools (no
+// Sealer) the agent answers without any.
+func (b *toolbox) loadAgent(ctx context.Context, uid string, ag *domain.Agent, confirmReadOnly bool) (*turn, error) {
+	tr := &turn{uid: uid, confirmReadOnly: confirmReadOnly, agent: ag, allowances: map[string][]store.ToolAllowance{}}
+	if len(ag.Servers) == 0 || b.opts.Sealer == nil {
+		return tr, nil
+	}
+	all, err := b.st.ListMCPConnections(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	var conns []domain.MCPConnection
+	for _, c := range all {
+		if usesServer(ag, c.ServerID) && len(conns) < MaxMCPConnections {
+			conns = append(conns, c)
+			tr.mcpIDs = append(tr.mcpIDs, c.ID)
+		}
+	}
+	if len(conns) == 0 {
+		return tr, nil
+	}
+	var allowances []store.ToolAllowance
+	var wg sync.WaitGroup
+	for i := range conns {
+		wg.Go(func() { conns[i] = b.fresh(ctx, uid, conns[i]) })
+	}
+	wg.Go(func() { allowances, err = b.st.ToolAllowances(ctx, uid) })
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	tr.use(conns, allowances)
+	return tr, nil
+}
+
+// use offers the tools of conns (an agent's: of its servers, those it
+// allows) with the caller's always-allowed tools.
+func (tr *turn) use(conns []domain.MCPConnection, allowances []store.ToolAllowance) {
 	for _, a := range allowances {
 		k := allowKey(a.ServerID, a.Tool)
 		tr.allowances[k] = append(tr.allowances[k], a)
 	}
-	tr.tools, tr.conns = newToolset(found), found
-	return tr, nil
+	if ag := tr.agent; ag != nil {
+		var kept []domain.MCPConnection
+		for _, c := range conns {
+			if !usesServer(ag, c.ServerID) {
+				continue
+			}
+			c.Tools = slices.DeleteFunc(slices.Clone(c.Tools), func(t domain.MCPTool) bool { return !ag.Allows(c.ServerID, t.Name) })
+			kept = append(kept, c)
+		}
+		conns = kept
+	}
+	tr.tools, tr.conns = newToolset(conns), conns
 }
 
 // fresh reads c's tools again when the stored list is over a minute
@@ -455,6 +519,10 @@ func (b *toolbox) call(ctx context.Context, tr *turn, c llm.ToolCall, retry *pau
 			toolResultView{ID: c.ID, IsError: true, Content: textBlock(detail), DurationMS: time.Since(start).Milliseconds()}, nil, nil
 	}
 	bt, ok := tr.tools.byName[c.Name]
+	if !ok && tr.agent != nil && !allowsTool(tr.agent, c.Name) {
+		// Never sent to a server: the model is told the agent's rule.
+		return fail(fmt.Sprintf(msgAgentNoTool, llm.BareToolName(c.Name)))
+	}
 	if !ok {
 		return fail(fmt.Sprintf("The tool %q is not available: its MCP server is no longer connected, or no longer offers it.", llm.BareToolName(c.Name)))
 	}

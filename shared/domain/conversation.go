@@ -18,6 +18,11 @@ type Conversation struct {
 	// MessageCount counts the messages stored (a user message and its
 	// reply are two).
 	MessageCount int
+	// AgentID is the marketplace agent the conversation is bound to (""
+	// for none), from its creation on: its messages run as that agent.
+	// AgentName names it as it was then.
+	AgentID   string
+	AgentName string
 	// Search is what q= matches: the title and the start of the first
 	// messages, lower-cased and bounded (read only).
 	Search string

@@ -29,6 +29,12 @@ func DemoToolCall(req Request) (ToolCall, bool) {
 	}
 	tool, rest, ok := namedTool(req.Tools, last.Content)
 	if !ok {
+		// "use <server>__<tool>" names a tool the model was not offered:
+		// the demo model calls it anyway, as a real model may, so that a
+		// chat's refusal of such a call can be tried with no keys.
+		if m := demoUnoffered().FindStringSubmatch(last.Content); m != nil {
+			return ToolCall{ID: fmt.Sprintf("demo_call_%d", countTurns(req.Messages)), Name: m[1], Arguments: "{}"}, true
+		}
 		return ToolCall{}, false
 	}
 	args, _ := json.Marshal(demoArguments(tool.InputSchema, rest))
@@ -77,6 +83,7 @@ func isNameRune(b byte) bool {
 }
 
 var (
+	demoUnoffered = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\buse ([a-z0-9_-]+__[a-z0-9_-]+)`) })
 	demoNumber    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-?\d+(\.\d+)?`) })
 	demoTextStart = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)^\s*(to say|saying|that says|to|with|and say|:)\s+`)

@@ -93,3 +93,18 @@ func TestDemoToolLoopCallsThenAnswersFromTheResult(t *testing.T) {
 		t.Errorf("answer to a refusal = %q", got)
 	}
 }
+
+// "use <server>__<tool>" calls that tool even when it was not offered (a
+// real model may call a tool it was not given; the chat refuses it).
+func TestDemoCallsAnUnofferedToolNamedInFull(t *testing.T) {
+	t.Parallel()
+	req := llm.Request{Model: "m", Tools: demoTools, Messages: []llm.Message{{Role: "user", Content: "please use local-everything__get-env now"}}}
+	call, ok := llm.DemoToolCall(req)
+	if !ok || call.Name != "local-everything__get-env" || call.Arguments != "{}" {
+		t.Fatalf("call = %+v (%v), want local-everything__get-env {}", call, ok)
+	}
+	req.Tools = nil
+	if call, ok := llm.DemoToolCall(req); ok {
+		t.Fatalf("no tools offered: called %+v", call)
+	}
+}

@@ -83,19 +83,22 @@ type convListItem struct {
 	UpdatedAt    string `dynamodbav:"updated_at"`
 	Archived     bool   `dynamodbav:"archived"`
 	MessageCount int    `dynamodbav:"message_count"`
+	AgentID      string `dynamodbav:"agent_id,omitempty"`
+	AgentName    string `dynamodbav:"agent_name,omitempty"`
 	Rev          int64  `dynamodbav:"lrev"`
 }
 
 func (it convListItem) domain() domain.Conversation {
 	return domain.Conversation{ID: it.ID, Title: it.Title, Provider: it.Provider, Model: it.Model,
-		CreatedAt: parseTime(it.CreatedAt), UpdatedAt: parseTime(it.UpdatedAt), Archived: it.Archived, MessageCount: it.MessageCount}
+		CreatedAt: parseTime(it.CreatedAt), UpdatedAt: parseTime(it.UpdatedAt), Archived: it.Archived, MessageCount: it.MessageCount,
+		AgentID: it.AgentID, AgentName: it.AgentName}
 }
 
 func listCopy(uid string, c conversationItem) convListItem {
 	return convListItem{PK: userPK(uid), SK: convListSK(c.ID),
 		GSI1PK: convListPK(uid, c.Archived), GSI1SK: convListPlace(parseTime(c.UpdatedAt), c.ID),
 		ID: c.ID, Title: c.Title, Provider: c.Provider, Model: c.Model, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt,
-		Archived: c.Archived, MessageCount: c.MessageCount, Rev: c.LRev}
+		Archived: c.Archived, MessageCount: c.MessageCount, AgentID: c.AgentID, AgentName: c.AgentName, Rev: c.LRev}
 }
 
 // How a copy is put.

@@ -54,12 +54,15 @@ type conversationItem struct {
 	// Listed: the conversation has its list copy; a write then only
 	// replaces it.
 	Listed bool `dynamodbav:"listed"`
+	// AgentID and AgentName: the agent it is bound to (never changed).
+	AgentID   string `dynamodbav:"agent_id,omitempty"`
+	AgentName string `dynamodbav:"agent_name,omitempty"`
 }
 
 func (it conversationItem) domain() domain.Conversation {
 	return domain.Conversation{ID: it.ID, Title: it.Title, Provider: it.Provider, Model: it.Model,
 		CreatedAt: parseTime(it.CreatedAt), UpdatedAt: parseTime(it.UpdatedAt), Archived: it.Archived,
-		MessageCount: it.MessageCount, Search: strings.ToLower(it.Title) + " " + strings.Join(it.Snippets, " ")}
+		MessageCount: it.MessageCount, AgentID: it.AgentID, AgentName: it.AgentName, Search: strings.ToLower(it.Title) + " " + strings.Join(it.Snippets, " ")}
 }
 
 func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
@@ -74,7 +77,8 @@ func parseTime(s string) time.Time {
 // the user has one of its id.
 func (s *Store) CreateConversation(ctx context.Context, uid string, c domain.Conversation, msgs ...domain.ConversationMessage) error {
 	it := conversationItem{PK: userPK(uid), SK: conversationSK(c.ID), ID: c.ID, Title: c.Title, Provider: c.Provider, Model: c.Model,
-		CreatedAt: formatTime(c.CreatedAt), UpdatedAt: formatTime(c.UpdatedAt), Archived: c.Archived, MessageCount: len(msgs), LRev: 1, Listed: true}
+		CreatedAt: formatTime(c.CreatedAt), UpdatedAt: formatTime(c.UpdatedAt), Archived: c.Archived, MessageCount: len(msgs), LRev: 1, Listed: true,
+		AgentID: c.AgentID, AgentName: c.AgentName}
 	s.ensureCounted(ctx, uid)
 	// The messages go first and the conversation last, so that it is never
 	// seen with part of them; if it cannot be made, they are removed again

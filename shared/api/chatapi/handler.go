@@ -96,6 +96,9 @@ type messageInput struct {
 	// Attachments: resources of the caller's MCP connections given to the
 	// model with the message (at most chat.MaxAttachments).
 	Attachments []attachmentInput `json:"attachments"`
+	// AgentID runs the message as a marketplace agent (a conversation's own
+	// agent wins: another is refused).
+	AgentID string `json:"agent_id"`
 }
 
 type approvalInput struct {
@@ -157,7 +160,8 @@ func decodeMessage(w http.ResponseWriter, r *http.Request) (chat.Request, error)
 	ctx := r.Context()
 	uid, _ := auth.UserID(ctx)
 	req := chat.Request{UserID: uid, SessionID: auth.SessionID(ctx), ConfirmSession: chathttp.Session(func() error { return auth.ConfirmSession(ctx) }),
-		ConnectionID: in.ConnectionID, Model: in.Model, ConfirmReadOnly: in.ConfirmReadOnly, ConversationID: in.ConversationID}
+		ConnectionID: in.ConnectionID, Model: in.Model, ConfirmReadOnly: in.ConfirmReadOnly, ConversationID: strings.TrimSpace(in.ConversationID),
+		AgentID: strings.TrimSpace(in.AgentID)}
 	if strings.TrimSpace(in.ConnectionID) == "" {
 		return chat.Request{}, httpx.Invalid("connection_id is required")
 	}

@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"aiwork/shared/auth"
+	"aiwork/shared/chat"
+	"aiwork/shared/chat/chathttp"
 	"aiwork/shared/clip"
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
@@ -40,11 +42,22 @@ type conversationView struct {
 	UpdatedAt    string `json:"updated_at"`
 	Archived     bool   `json:"archived"`
 	MessageCount int    `json:"message_count"`
+	// Agent is the marketplace agent the conversation runs as (null: none).
+	Agent *agentRef `json:"agent"`
+}
+
+type agentRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
 }
 
 func presentConversation(c domain.Conversation) conversationView {
-	return conversationView{ID: c.ID, Title: c.Title, Provider: c.Provider, Model: c.Model, CreatedAt: exactTime(c.CreatedAt),
+	v := conversationView{ID: c.ID, Title: c.Title, Provider: c.Provider, Model: c.Model, CreatedAt: exactTime(c.CreatedAt),
 		UpdatedAt: exactTime(c.UpdatedAt), Archived: c.Archived, MessageCount: c.MessageCount}
+	if c.AgentID != "" {
+		v.Agent = &agentRef{ID: c.AgentID, Name: c.AgentName}
+	}
+	return v
 }
 
 // exactTime keeps a moment to the nanosecond: the web app uploads its
@@ -130,6 +143,9 @@ type conversationInput struct {
 	// Messages and UploadKey: an upload of past messages (conversation_upload.go).
 	Messages  []uploadedMessage `json:"messages"`
 	UploadKey string            `json:"upload_key"`
+	// AgentID binds a new conversation to a marketplace agent, for good:
+	// its messages run as that agent, on its provider and model.
+	AgentID string `json:"agent_id"`
 }
 
 // createConversation starts a conversation for the caller, with past
@@ -138,6 +154,16 @@ func (s *Service) createConversation(w http.ResponseWriter, r *http.Request) err
 	var in conversationInput
 	if err := httpx.DecodeJSONLimit(w, r, &in, uploadBody); err != nil {
 		return err
+	}
+	uid, _ := auth.UserID(r.Context())
+	var agent domain.Agent
+	if in.AgentID = strings.TrimSpace(in.AgentID); in.AgentID != "" {
+		var err error
+		if agent, err = chat.Agent(r.Context(), s.st, uid, in.AgentID); err != nil {
+			return chathttp.Error(err)
+		}
+		// An agent's conversation is on its provider and model.
+		in.Provider, in.Model = &agent.Provider, &agent.Model
 	}
 	if in.Provider == nil || in.Model == nil {
 		return httpx.Invalid("provider and model are required")
@@ -149,13 +175,15 @@ func (s *Service) createConversation(w http.ResponseWriter, r *http.Request) err
 		return httpx.Invalid(fmt.Sprintf("upload_key must be at most %d characters", maxIDLen))
 	}
 	title := defaultTitle
+	if agent.ID != "" {
+		title = cleanTitle(agent.Name)
+	}
 	if in.Title != nil {
 		title = cleanTitle(*in.Title)
 	}
-	uid, _ := auth.UserID(r.Context())
 	now := s.now().UTC()
 	c := domain.Conversation{ID: newConversationID(), Title: title, Provider: *in.Provider, Model: *in.Model, CreatedAt: now, UpdatedAt: now,
-		Search: strings.ToLower(title)}
+		Search: strings.ToLower(title), AgentID: agent.ID, AgentName: agent.Name}
 	if in.UploadKey != "" {
 		c.ID = uploadConversationID(uid, in.UploadKey)
 	}

@@ -14,6 +14,7 @@ var codes = map[chat.Kind]httpx.Code{
 	chat.NotFound:     httpx.CodeNotFound,
 	chat.Conflict:     httpx.CodeConflict,
 	chat.RateLimited:  httpx.CodeRateLimited,
+	chat.Forbidden:    httpx.CodeForbidden,
 
 	chat.Unprocessable:    httpx.CodeUnprocessable,
 	chat.ApprovalRequired: httpx.CodeApprovalRequired,

@@ -228,25 +228,25 @@ var wantTable = map[string]map[string]string{
 	// disabled, sessions, the sign-in throttle, a confirmation link, the
 	// lease that keeps an admin); GSI2: the orders and accounts listings.
 	"admin": {
-		"GetItem":      "CATALOG CSALES#* EMAIL#* MCP#* MCPSYNC ORDER#* PROMPT#* THROTTLE#* USER#*",
-		"PutItem":      "ADMINRIGHTS AUDIT CATALOG CSALES#* LINK#* MCP#* MCPSYNC PLIST#* PROMPT#* PTOK#* RLIST#* RTOK#* USER#*",
-		"UpdateItem":   "AUDIT CATALOG CSALES#* MCP#* ORDER#* PLIST#* PROMPT#* PTOK#* RLIST#* RTOK#* USER#*",               // CSALES#: a refunded creator's sale
+		"GetItem":      "AGENT#* CATALOG CSALES#* EMAIL#* MCP#* MCPSYNC ORDER#* PROMPT#* THROTTLE#* USER#*",
+		"PutItem":      "ADMINRIGHTS AGENT#* AUDIT CATALOG CSALES#* LINK#* MCP#* MCPSYNC PLIST#* PROMPT#* PTOK#* RLIST#* RTOK#* USER#*",
+		"UpdateItem":   "AGENT#* AUDIT CATALOG CSALES#* MCP#* ORDER#* PLIST#* PROMPT#* PTOK#* RLIST#* RTOK#* USER#*",       // CSALES#: a refunded creator's sale
 		"DeleteItem":   "ADMINRIGHTS AUDIT CATALOG MCP#* PLIST#* PROMPT#* PTOK#* REVIEWS RLIST#* RTOK#* THROTTLE#* USER#*", // REVIEWS: a decided prompt leaves the queue
 		"Query":        "AUDIT CATALOG MCP#* ORDER#* PLIST#* PROMPT#* REVIEWS USER#*",                                      // PLIST#: the prompt list's pages; REVIEWS: the review queue
 		"BatchGetItem": "PLIST#* PROMPT#*",                                                                                 // the categories' counts, a page's prompts
 		"index:Query":  "CATALOG MCPSERVERS USER#*",
-		"index2:Query": "CPROMPTS#* CREATORS ORDERS USERS", // the creators list and each creator's prompts
+		"index2:Query": "CAGENTS#* CPROMPTS#* CREATORS ORDERS USERS", // the creators list and each creator's prompts and agents
 	},
 	// A creator's item (USER#), their prompts (PROMPT#, listed through GSI2
 	// CPROMPTS#) with their listing copies, and the review queue's item a
 	// submit puts.
 	"creators": {
-		"GetItem":      "CSALES#* PROMPT#* STRIPEACCT#* USER#* USERNAME#*",
-		"PutItem":      "PLIST#* PROMPT#* PTOK#* REVIEWS STRIPEACCT#*", // STRIPEACCT#: the payout account's lookup item
-		"UpdateItem":   "PLIST#* PROMPT#* PTOK#* USER#*",
-		"DeleteItem":   "PLIST#* PROMPT#* PTOK#* REVIEWS",
-		"Query":        "CATALOG CSALES#* PROMPT#*", // CSALES#: the dashboard's ledger
-		"index2:Query": "CPROMPTS#*",
+		"GetItem":      "AGENT#* CSALES#* MCP#* PROMPT#* STRIPEACCT#* USER#* USERNAME#*", // MCP#: an agent's servers checked against the registry
+		"PutItem":      "AGENT#* PLIST#* PROMPT#* PTOK#* REVIEWS STRIPEACCT#*",           // STRIPEACCT#: the payout account's lookup item
+		"UpdateItem":   "AGENT#* PLIST#* PROMPT#* PTOK#* USER#*",
+		"DeleteItem":   "AGENT#* PLIST#* PROMPT#* PTOK#* REVIEWS",
+		"Query":        "AGENT#* CATALOG CSALES#* PROMPT#*", // CSALES#: the dashboard's ledger
+		"index2:Query": "CAGENTS#* CPROMPTS#*",
 	},
 	"auth": {
 		"GetItem":    "EMAIL#* GOOGLE#* LINK#* THROTTLE#* USER#* USERNAME#*",
@@ -300,8 +300,8 @@ var wantTable = map[string]map[string]string{
 		"index:Query":  "MCPSERVERS",
 	},
 	"chat": {
-		"GetItem":      "MCP#* THROTTLE#* USER#*", // THROTTLE#: MCP App views' tool calls counted
-		"BatchGetItem": "USER#*",                  // a History search's conversations
+		"GetItem":      "AGENT#* MCP#* THROTTLE#* USER#*", // THROTTLE#: MCP App views' tool calls counted; AGENT#: a conversation's agent
+		"BatchGetItem": "USER#*",                          // a History search's conversations
 		"PutItem":      "THROTTLE#* USER#*",
 		"UpdateItem":   "THROTTLE#* USER#*",
 		"DeleteItem":   "USER#*", // a conversation and its messages

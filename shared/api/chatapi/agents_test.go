@@ -13,7 +13,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"aiwork/shared/api/apitest"
+	"aiwork/shared/api/chatapi"
 	"aiwork/shared/chat/chattest"
+	"aiwork/shared/config"
 	"aiwork/shared/domain"
 	"aiwork/shared/llm"
 	"aiwork/shared/routes"
@@ -337,3 +339,78 @@ func TestAgentToolAllowList(t *testing.T) {
 	}
 }
 
+
+// An agent's message is sure like any other once this process read the
+// agent (its call starts before its checks), and its call carries the
+// instructions all the same.
+func TestAgentSureMessageCarriesTheInstructions(t *testing.T) {
+	t.Parallel()
+	up := firstThenHangs()
+	s := newSessionStack(t, chatapi.Options{StallTimeout: patience,
+		Limits: config.ChatLimits{MaxConcurrentStreams: 3, RequestsPerMinute: 100, DailyTokenBudget: 1_000_000}},
+		map[string]llm.Provider{"openai": up})
+	a := s.putAgent(domain.Agent{})
+	uid, token := apitest.User(t, s.st, s.tokens, "ada")
+	conn := s.connect(token, "openai", "gpt-4o-mini")
+	c := s.agentConversation(token, a.ID)
+	if w := s.sendWithin(token, agentMsg{ConnectionID: conn, Message: "hi", ConversationID: c.ID}, patience); w.Code != http.StatusOK {
+		t.Fatalf("first message: %d %s", w.Code, w.Body)
+	}
+	if _, err := s.st.EndSessions(t.Context(), uid); err != nil {
+		t.Fatal(err)
+	}
+	chattest.WantError(t, s.sendWithin(token, agentMsg{ConnectionID: conn, Message: "again", ConversationID: c.ID}, patience), http.StatusUnauthorized)
+	reqs := up.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("provider calls = %d, want 2: the sure message's call starts before its checks", len(reqs))
+	}
+	for i, r := range reqs {
+		if r.Messages[0].Role != "system" || r.Messages[0].Content != a.Instructions {
+			t.Errorf("call %d starts with %+v, want the agent's instructions", i, r.Messages[0])
+		}
+	}
+}
+
+// A paused reply of an agent does not keep its instructions (they are read
+// again when it resumes, once), and goes on as the agent.
+func TestAgentPausedReplyResumesAsTheAgent(t *testing.T) {
+	t.Parallel()
+	up := callsTool("write", `{}`)
+	s := newToolStack(t, map[string]llm.Provider{"openai": up}, nil)
+	ts := newToolServer(t, nil, testTool{name: "write", handle: func(context.Context, map[string]any) (*sdk.CallToolResult, error) {
+		return textResult("written"), nil
+	}})
+	s.addMCPServer(domain.MCPServer{ID: "agent-write", Title: "Agent write", EndpointURL: ts.url})
+	a := s.putAgent(domain.Agent{Servers: []domain.AgentServer{{ServerID: "agent-write", Tools: []string{"write"}}}})
+	_, token := s.user()
+	s.connectMCP(token, "agent-write", "")
+	conn := s.connect(token, "openai", "gpt-4o-mini")
+	w := s.sendWithin(token, agentMsg{ConnectionID: conn, Message: "write it", AgentID: a.ID}, patience)
+	r := parseReply(t, w.Body.String())
+	if w.Code != http.StatusOK || r.approval == nil {
+		t.Fatalf("no approval: %d %s", w.Code, w.Body)
+	}
+	if strings.Contains(w.Body.String(), "SECRET-INSTRUCTIONS") {
+		t.Fatalf("the approval carries the instructions: %s", w.Body)
+	}
+	r = s.sendTool(token, toolMsg{ConnectionID: conn, Approval: &approvalInput{Token: r.approval.Token, Decision: "approve"}})
+	if len(r.results) != 1 || r.results[0].IsError || !strings.Contains(r.text, "got: ") || !r.done {
+		t.Fatalf("resumed: %s", r.raw)
+	}
+	reqs := up.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model calls, want 2", len(reqs))
+	}
+	var system []string
+	for _, m := range reqs[1].Messages {
+		if m.Role == "system" {
+			system = append(system, m.Content)
+		}
+	}
+	if !slices.Equal(system, []string{a.Instructions}) || reqs[1].Messages[0].Role != "system" {
+		t.Fatalf("resumed call's system messages = %q, want the instructions once, first", system)
+	}
+	if got := ts.called(); !slices.Equal(got, []string{"write"}) {
+		t.Fatalf("server got %v", got)
+	}
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/api-client';
 import { creatorPrompt } from '../../test/fake-creators-api';
-import { canEdit, canSubmit, checkChangeNote, currentOf, editFieldsOf, pendingText, stateText } from './prompt-state';
+import { canEdit, canSubmit, checkChangeNote, currentOf, editFieldsOf, pendingText, promptStateText, stateText } from './prompt-state';
 
 const pending = (state: 'draft' | 'in_review' | 'rejected') =>
   ({ title: 'Next', description: 'd', content: 'next content', price: 12, category_id: 'writing', change_note: 'n', state, review_reason: state === 'rejected' ? 'No.' : null }) as const;
@@ -33,6 +33,14 @@ describe('a creator prompt’s state', () => {
     const p = creatorPrompt({ state, pending: next ? pending(next) : null });
     expect(canEdit(p)).toBe(edit);
     expect(canSubmit(p)).toBe(submit);
+  });
+
+  it('says a sold prompt its creator deleted is withdrawn, and offers neither edit nor submit', () => {
+    const p = creatorPrompt({ state: 'published', withdrawn: true, pending: pending('draft') });
+    expect(promptStateText(p)).toBe('Withdrawn: off the marketplace, its buyers keep it');
+    expect(promptStateText(creatorPrompt({ state: 'published' }))).toBe('Published');
+    expect(canEdit(p)).toBe(false);
+    expect(canSubmit(p)).toBe(false);
   });
 
   it('edits the saved next version of a published prompt, else the prompt', () => {

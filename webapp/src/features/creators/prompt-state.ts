@@ -18,6 +18,11 @@ export function stateWord(state: string): string {
   return WORDS[state as CreatorPromptState] ?? state;
 }
 
+/** A prompt's state in words: "Withdrawn" for a sold prompt its creator deleted, else its state's. */
+export function promptStateText(p: Pick<CreatorPrompt, 'state' | 'review_reason' | 'withdrawn'>): string {
+  return p.withdrawn ? 'Withdrawn: off the marketplace, its buyers keep it' : stateText(p.state, p.review_reason);
+}
+
 /** "Rejected: <the admin's reason>", or the state's word. */
 export function stateText(state: string, reason: string | null | undefined): string {
   const word = stateWord(state);
@@ -32,12 +37,13 @@ export function pendingText(p: CreatorPrompt): string | null {
 
 /** In review (the prompt, or its next version) cannot be edited until an admin decides. */
 export function canEdit(p: CreatorPrompt): boolean {
-  if (p.state === 'in_review') return false;
+  if (p.state === 'in_review' || p.withdrawn) return false;
   return !(p.state === 'published' && p.pending?.state === 'in_review');
 }
 
 /** A draft or a rejected prompt, or a published one's saved next version, can go to review. */
 export function canSubmit(p: CreatorPrompt): boolean {
+  if (p.withdrawn) return false;
   if (p.state === 'draft' || p.state === 'rejected') return true;
   return p.state === 'published' && p.pending != null && p.pending.state !== 'in_review';
 }

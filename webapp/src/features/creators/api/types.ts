@@ -34,6 +34,8 @@ export interface CreatorPrompt {
   rating_count: number;
   published_versions: number;
   pending: PendingVersion | null;
+  /** Deleted by its creator after it sold: off the marketplace, its buyers keep it, no longer editable. */
+  withdrawn?: boolean;
 }
 
 /** What POST takes, and PATCH with the version read (and, on a published prompt, what changed). */

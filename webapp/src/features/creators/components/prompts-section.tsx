@@ -9,7 +9,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { formatUsd } from '../../../lib/format';
 import { deletePrompt, submitPrompt, useCategories, useCreatorPrompts } from '../api/requests';
 import type { CreatorPrompt } from '../api/types';
-import { canEdit, canSubmit, currentOf, pendingText, stateText } from '../prompt-state';
+import { canEdit, canSubmit, currentOf, pendingText, promptStateText } from '../prompt-state';
 import { PromptForm } from './prompt-form';
 
 interface PromptsSectionProps {
@@ -169,7 +169,7 @@ function PromptRow({ prompt: p, editingThis, onEdit, onSubmit, onDelete }: Promp
           {p.title}
         </span>
         <span className={`creator-badge creator-badge--${p.state}`} data-testid="prompt-state">
-          {stateText(p.state, p.review_reason)}
+          {promptStateText(p)}
         </span>
       </div>
       {next ? (

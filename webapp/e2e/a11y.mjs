@@ -121,6 +121,8 @@ export const PAGES = [
       await p.getByRole('status', { name: 'Loading recent activity' }).waitFor({ state: 'detached' });
     },
   },
+  { name: 'creator studio', path: '/creator', as: 'user', ready: (p) => p.getByLabel('Display name').waitFor() },
+  { name: 'creator page (unknown creator)', path: '/creators/nobody-here', ready: (p) => p.getByText('Creator not found.').waitFor() },
   { name: 'payment success (no session)', path: '/payment/success', as: 'user', ready: (p) => p.getByRole('heading', { level: 1 }).waitFor() },
   { name: 'payment cancel', path: '/payment/cancel', ready: (p) => h1(p, 'Payment cancelled') },
   { name: 'not found', path: '/no-such-page', as: 'user', ready: (p) => h1(p, 'Page not found') },
@@ -132,6 +134,7 @@ export const PAGES = [
     ['orders', 'orders-table'],
     ['users', 'users-table'],
     ['audit', 'audit-table'],
+    ['creators', 'creators-table'],
   ].map(([section, table]) => ({
     name: `admin: ${section}`,
     path: `/admin/${section}`,
@@ -139,6 +142,7 @@ export const PAGES = [
     ready: (p) => p.getByTestId(`${table}-count`).waitFor(),
   })),
   { name: 'admin: categories', path: '/admin/categories', as: 'admin', ready: (p) => p.getByTestId('category-row').first().waitFor() },
+  { name: 'admin: reviews', path: '/admin/reviews', as: 'admin', ready: (p) => p.getByTestId('empty-state').or(p.getByTestId('reviews-list')).first().waitFor() },
   {
     name: 'admin: new prompt form',
     path: '/admin/prompts',

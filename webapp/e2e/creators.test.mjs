@@ -120,4 +120,26 @@ describe('creators', () => {
 
     for (const p of [creator, admin, buyer]) await p.context().close();
   });
+
+  test('the creator studio, with its prompt form open, and a creator page fit a 390 px phone', async () => {
+    const page = await stack.newPage({ viewport: { width: 390, height: 800 } });
+    const u = newUser('phone');
+    const session = await signInAs(page, u);
+    const auth = { Authorization: `Bearer ${session.access_token}` };
+    const res = await page.request.put('/api/v1/creators/me', { headers: auth, data: { display_name: 'Phone Maker', bio: 'Small screens.', country: 'GB' } });
+    assert.equal(res.status(), 200, await res.text());
+    const fits = async (where) => {
+      const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+      assert.ok(scroll <= width, `${where} is ${scroll} px wide on a ${width} px screen`);
+    };
+    await page.goto('/creator');
+    await page.getByRole('button', { name: 'Save profile' }).waitFor();
+    await page.getByRole('button', { name: 'New prompt' }).click();
+    await page.getByTestId('creator-prompt-form').getByLabel('Content').fill('A [placeholder] long enough to wrap on a small screen. '.repeat(8));
+    await fits('/creator with the prompt form');
+    await page.goto(`/creators/${u.username}`);
+    await page.getByRole('heading', { level: 1, name: 'Phone Maker' }).waitFor();
+    await fits('the creator page');
+    await page.context().close();
+  });
 });

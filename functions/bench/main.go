@@ -87,7 +87,7 @@ func main() {
 			b.dynamo, b.engine = db.Endpoint, db
 			b.run(ctx, "api", partTimeout, b.devAPI)
 			// 300 streams alone, 800 at 8 at once, 300 kept: about 2.5 minutes.
-			b.run(ctx, "relay", 4*time.Minute, b.relay)
+			b.run(ctx, "relay", 6*time.Minute, b.relay)
 			b.run(ctx, "tools", partTimeout, b.toolRound)
 			b.run(ctx, "elicitation", partTimeout, b.elicitationRound)
 			b.run(ctx, "connect", partTimeout, b.mcpConnect)

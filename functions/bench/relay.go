@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"aiwork/shared/config"
+	"aiwork/shared/domain"
 	"aiwork/shared/local/devstack"
 	"aiwork/shared/routes"
 	"aiwork/shared/store"
@@ -121,13 +122,27 @@ func (b *bench) startRelay(ctx context.Context) (rig *relayRig, err error) {
 	if err := postJSON(ctx, client, ours.URL+routes.ChatConversationsPath, reg.AccessToken, map[string]string{"provider": "openai", "model": "gpt-4o-mini"}, &conv); err != nil {
 		return rig, fmt.Errorf("conversation: %w", err)
 	}
+	// An agent of the marketplace, free and on sale, on the same model,
+	// without tools: its turn differs from a plain one by its instructions
+	// and its reads (the agent, the user's access).
+	agent := domain.Agent{ID: fmt.Sprintf("a-%012x", id&0xffffffffffff), Name: "Bench agent", Description: "Answers briefly.",
+		Instructions: strings.Repeat("Answer briefly and plainly, as a careful assistant would. ", 40), Provider: "openai", Model: "gpt-4o-mini",
+		CategoryID: "business", CreatorID: "bench-creator", State: domain.PromptPublished, Version: 1, Published: 1,
+		CreatedAt: time.Now().UTC(), UpdatedAt: time.Now().UTC()}
+	if err := st.PutAgent(ctx, agent); err != nil {
+		return rig, fmt.Errorf("agent: %w", err)
+	}
 	// relayedIn streams one message; with a conversation id it is kept
-	// with that conversation (saved as it streams).
-	relayedIn := func(connID, convID string, chunks int) streamTimer {
+	// with that conversation (saved as it streams), with an agent id it
+	// runs as that agent.
+	relayedIn := func(connID, convID string, chunks int, agentID ...string) streamTimer {
 		return func() (time.Duration, []time.Duration, error) {
 			in := map[string]string{"connection_id": connID, "message": "Say something."}
 			if convID != "" {
 				in["conversation_id"] = convID
+			}
+			if len(agentID) > 0 {
+				in["agent_id"] = agentID[0]
 			}
 			body, _ := json.Marshal(in)
 			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ours.URL+routes.ChatPath, bytes.NewReader(body))
@@ -147,6 +162,7 @@ func (b *bench) startRelay(ctx context.Context) (rig *relayRig, err error) {
 	}
 	rig.client, rig.store = client, st
 	rig.relayed, rig.kept, rig.direct = relayedIn(conn.ID, "", relayChunks), relayedIn(conn.ID, conv.ID, relayChunks), directOf(relayChunks)
+	rig.agent, rig.agentChars = relayedIn(conn.ID, "", relayChunks, agent.ID), len(agent.Instructions)
 	// The demo reply's length is the demo model's: counted once, the direct
 	// read it is compared with streams as many chunks.
 	n, err := countFrames(relayedIn(demoConn.ID, "", 1))
@@ -170,8 +186,10 @@ type relayRig struct {
 	upstream        string
 	client          *http.Client
 	relayed, direct streamTimer
-	// kept streams a message kept with a conversation.
-	kept streamTimer
+	// kept streams a message kept with a conversation; agent one run as
+	// a marketplace agent.
+	kept, agent streamTimer
+	agentChars  int
 	// demo streams a message of the demo model, demoChunks content frames,
 	// and demoDirect reads as many chunks from the upstream directly.
 	demo, demoDirect streamTimer
@@ -251,6 +269,16 @@ func (b *bench) relay(ctx context.Context) error {
 	b.rows = append(b.rows, addedRow("conversation save TTFB p99", ms(percentile(kept.ttfbOurs, 99)), ms(percentile(kept.ttfbRef, 99)), "ms", relayBudgetMS))
 	b.note("conversation save: %d rounds kept with a conversation against the same message not kept; TTFB p50 %.3f ms kept, %.3f ms not",
 		roundsAt(1), ms(percentile(kept.ttfbOurs, 50)), ms(percentile(kept.ttfbRef, 50)))
+	// A message run as an agent, against the same message without one:
+	// what the agent (its reads, its instructions) adds before the first
+	// content.
+	ag, err := measureRelay(1, roundsAt(1), rig.agent, rig.relayed, noClock)
+	if err != nil {
+		return fmt.Errorf("agent messages: %w", err)
+	}
+	b.rows = append(b.rows, addedRow("chat agent turn overhead p99", ms(percentile(ag.ttfbOurs, 99)), ms(percentile(ag.ttfbRef, 99)), "ms", relayBudgetMS))
+	b.note("chat agent turn: %d rounds of a message with agent_id (a free agent on the same model, %d characters of instructions, no tools) against the same message without; time to first content p50 %.3f ms with the agent, %.3f ms without",
+		roundsAt(1), rig.agentChars, ms(percentile(ag.ttfbOurs, 50)), ms(percentile(ag.ttfbRef, 50)))
 	return nil
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/api-client';
-import { buildConnectRequest, connectFailureReason, isApiKeyMissing } from './connect-request';
+import { buildConnectRequest, connectFailureReason, isApiKeyMissing } from '../../lib/mcp-connect-request';
 import { connectFailedMessage, connectedMessage } from './messages';
 import { server } from './test-fixtures';
 

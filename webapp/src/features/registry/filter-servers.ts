@@ -2,7 +2,7 @@
 // `model_type` and `search`, and the client applies the same rules to what
 // it has so a changed filter shows at once while the new query loads.
 
-import type { McpServer } from './api/types';
+import type { McpServer } from '../../lib/api/mcp-types';
 
 export interface ServerFilter {
   /** '' = all models. */

@@ -11,7 +11,7 @@ import {
   withConnection,
   withoutConnection,
   type LocalConnection,
-} from './local-connections';
+} from '../../lib/local-connections';
 
 const entry = (id: string, user = 'u1'): LocalConnection => ({
   connection_id: id,

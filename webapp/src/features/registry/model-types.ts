@@ -1,6 +1,6 @@
 // Model types (the registry's filter values) and their emojis, as the registry's HTTP contract names them.
 
-import type { McpServer } from './api/types';
+import type { McpServer } from '../../lib/api/mcp-types';
 
 export const MODEL_TYPE_EMOJI: Readonly<Record<string, string>> = {
   documentation: '📚',

@@ -11,7 +11,7 @@ import {
   toolsCountLabel,
 } from './server-status';
 import { server } from './test-fixtures';
-import type { McpHealthStatus } from './api/types';
+import type { McpHealthStatus } from '../../lib/api/mcp-types';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const withHealth = (status: McpHealthStatus, over = {}) => server({ id: 's', health: { ...server({ id: 's' }).health, status }, ...over });

@@ -3,7 +3,7 @@
 // dot's colour only repeats it.
 
 import { formatRelativeTime } from '../../lib/relative-time';
-import type { McpServer } from './api/types';
+import type { McpServer } from '../../lib/api/mcp-types';
 
 export type StatusTone = 'success' | 'warning' | 'error' | 'neutral';
 

@@ -1,6 +1,6 @@
 // MCP registry data for tests, shaped as the registry's HTTP contract.
 
-import type { McpConnectResponse, McpServer, McpServerDetail, McpTool } from './api/types';
+import type { McpConnectResponse, McpServer, McpServerDetail, McpTool } from '../../lib/api/mcp-types';
 import type { McpConnection } from '../../lib/api/types';
 
 export function server(over: Partial<McpServer> & { id: string }): McpServer {

@@ -4,7 +4,7 @@
 import { useCallback } from 'react';
 import { useSWRConfig } from 'swr';
 import { ApiError, apiRequest } from '../../../lib/api-client';
-import { removeLocalConnection } from '../local-connections';
+import { removeLocalConnection } from '../../../lib/local-connections';
 import type { McpConnection } from '../../../lib/api/types';
 import { MCP_CONNECTIONS_PATH, mcpConnectionsKey } from '../../../lib/api/use-mcp-connections';
 

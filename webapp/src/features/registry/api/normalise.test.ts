@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseConnectionList } from '../../../lib/api/use-mcp-connections';
-import { normaliseConnectResponse, normaliseServerDetail, normaliseServerList } from './normalise';
+import { normaliseConnectResponse, normaliseServerDetail, normaliseServerList } from '../../../lib/api/mcp-normalise';
 import { mcpServersUrl } from './use-mcp-servers';
 import { mcpServerPath } from './use-mcp-server';
 

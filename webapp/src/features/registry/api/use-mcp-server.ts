@@ -1,7 +1,7 @@
 import useSWR from 'swr';
 import { ApiError, apiRequest } from '../../../lib/api-client';
-import { normaliseServerDetail } from './normalise';
-import type { McpServerDetail } from './types';
+import { normaliseServerDetail } from '../../../lib/api/mcp-normalise';
+import type { McpServerDetail } from '../../../lib/api/mcp-types';
 import { MCP_SERVERS_PATH, MCP_SERVERS_CACHE_MS } from './use-mcp-servers';
 
 export function mcpServerPath(id: string): string {

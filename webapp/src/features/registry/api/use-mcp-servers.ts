@@ -6,8 +6,8 @@ import { useRef } from 'react';
 import { preload } from 'swr';
 import useSWRInfinite from 'swr/infinite';
 import { apiRequest } from '../../../lib/api-client';
-import { normaliseServerList } from './normalise';
-import type { McpServer } from './types';
+import { normaliseServerList } from '../../../lib/api/mcp-normalise';
+import type { McpServer } from '../../../lib/api/mcp-types';
 
 export const MCP_SERVERS_PATH = '/mcp-servers/';
 /** The prober runs every 15 min; a minute of caching keeps the cards' health fresh enough. */

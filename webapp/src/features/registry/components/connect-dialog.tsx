@@ -2,9 +2,9 @@ import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } fr
 import { Button, PasswordField } from '@aws-amplify/ui-react';
 import { toast } from '../../../components/notifications/notification-store';
 import { connectionLabel } from '../../../lib/connection-label';
-import { useConnectMcpServer } from '../api/connect-mcp-server';
-import type { McpConnectResponse, McpServer } from '../api/types';
-import { buildConnectRequest, connectFailureReason, isApiKeyMissing } from '../connect-request';
+import { useConnectMcpServer } from '../../../lib/api/mcp-connect';
+import type { McpConnectResponse, McpServer } from '../../../lib/api/mcp-types';
+import { buildConnectRequest, connectFailureReason, isApiKeyMissing } from '../../../lib/mcp-connect-request';
 import { connectedMessage, connectFailedMessage, MESSAGES } from '../messages';
 import { keyHint, toolsCountLabel } from '../server-status';
 import { ConnectModal, EndpointField, SupportedFeatures } from './connect-parts';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { TextField } from '@aws-amplify/ui-react';
 import { DetailModal } from '../../../components/detail-modal';
-import type { McpServer } from '../api/types';
+import type { McpServer } from '../../../lib/api/mcp-types';
 import { MESSAGES } from '../messages';
 import { FeatureChips, KeyIcon, OAuthBadge } from './status-badge';
 

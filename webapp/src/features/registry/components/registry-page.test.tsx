@@ -7,10 +7,10 @@ import { setUpPageTests } from '../../../test/page-tests';
 import { jsonResponse } from '../../../test/jwt-fixtures';
 import { renderApp } from '../../../test/render-app';
 import { ADA, startSignedIn, startSignedOut } from '../../../test/session';
-import type { McpServer, McpServerDetail } from '../api/types';
+import type { McpServer, McpServerDetail } from '../../../lib/api/mcp-types';
 import type { McpConnection } from '../../../lib/api/types';
 import { browserLocation } from '../../../lib/browser-location';
-import { localConnectionsKey } from '../local-connections';
+import { localConnectionsKey } from '../../../lib/local-connections';
 import { connection, connectResponse, detail, server, TOOLS } from '../test-fixtures';
 
 const api = setUpPageTests();

@@ -9,7 +9,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { copyToClipboard } from '../../../lib/clipboard';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useAuth } from '../../../lib/use-auth';
-import type { McpServer } from '../api/types';
+import type { McpServer } from '../../../lib/api/mcp-types';
 import { useMcpConnections } from '../../../lib/api/use-mcp-connections';
 import { useMcpServerPages } from '../api/use-mcp-servers';
 import { connectedMessage, connectFailedMessage, countMessage, MESSAGES } from '../messages';

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { Button } from '@aws-amplify/ui-react';
 import { CardSkeleton } from '../../../components/listing/listing';
-import type { McpServer } from '../api/types';
+import type { McpServer } from '../../../lib/api/mcp-types';
 import { MESSAGES, signInLabel } from '../messages';
 import { modelTypeEmoji, modelTypeLabel } from '../model-types';
 import { checkedLabel, formatLatency, isHttpUrl, knowsTools, relativePhrase, signsIn, toolsChangedRecently, toolsCountLabel } from '../server-status';

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { Button, Loader } from '@aws-amplify/ui-react';
 import { DetailModal } from '../../../components/detail-modal';
 import { errorMessage } from '../../../lib/api-client';
-import type { McpServer } from '../api/types';
+import type { McpServer } from '../../../lib/api/mcp-types';
 import { useMcpServer } from '../api/use-mcp-server';
 import { MESSAGES, signInLabel } from '../messages';
 import { modelTypeEmoji, modelTypeLabel } from '../model-types';

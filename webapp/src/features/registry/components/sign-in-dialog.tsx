@@ -2,9 +2,9 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 
 import { Button } from '@aws-amplify/ui-react';
 import { toast } from '../../../components/notifications/notification-store';
 import { browserLocation } from '../../../lib/browser-location';
-import { requestSignIn, signInHost, type SignInStart } from '../api/start-sign-in';
-import type { McpServer } from '../api/types';
-import { connectFailureReason } from '../connect-request';
+import { requestSignIn, signInHost, type SignInStart } from '../../../lib/api/mcp-sign-in';
+import type { McpServer } from '../../../lib/api/mcp-types';
+import { connectFailureReason } from '../../../lib/mcp-connect-request';
 import { connectFailedMessage, MESSAGES, signInLabel } from '../messages';
 import { ConnectModal, EndpointField, SupportedFeatures } from './connect-parts';
 

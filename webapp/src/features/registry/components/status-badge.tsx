@@ -1,4 +1,4 @@
-import type { McpServer } from '../api/types';
+import type { McpServer } from '../../../lib/api/mcp-types';
 import { serverStatus } from '../server-status';
 
 /** The status dot and its text: colour never carries the meaning alone. */

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { TextField } from '@aws-amplify/ui-react';
-import type { McpTool } from '../api/types';
+import type { McpTool } from '../../../lib/api/mcp-types';
 
 /** Long lists get a filter box. */
 export const TOOL_FILTER_THRESHOLD = 8;

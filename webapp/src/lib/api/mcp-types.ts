@@ -2,7 +2,7 @@
 // shared/domain/mcp.go send them. Times are RFC 3339 strings; "" means "never".
 // A connection (read by the dashboard too) is in lib/api/types.ts.
 
-import type { McpTransport } from '../../../lib/api/types';
+import type { McpTransport } from './types';
 
 /** Last probe's verdict (domain.Health*). */
 export type McpHealthStatus = 'up' | 'auth_required' | 'down' | 'unknown';

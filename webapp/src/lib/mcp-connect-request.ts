@@ -1,7 +1,7 @@
 // The Connect dialog's rules (SPEC §3 Connection request, §5, §8) as pure functions.
 
-import { ApiError } from '../../lib/api-client';
-import type { McpConnectRequest, McpServer } from './api/types';
+import { ApiError } from './api-client';
+import type { McpConnectRequest, McpServer } from './api/mcp-types';
 
 export interface ConnectInputs {
   /** What the user typed in Endpoint URL; blank means the default. */

@@ -4,7 +4,7 @@
 // uid), removed with the session (lib/storage clearUserData), so the next
 // person on the same browser never sees it. Written only through this module.
 
-import { readJson, removeKey, STORAGE_KEYS, userKey, writeJson } from '../../lib/storage';
+import { readJson, removeKey, STORAGE_KEYS, userKey, writeJson } from './storage';
 
 /** The localStorage key of one account's list: `mcp-connections:<uid>`. */
 export function localConnectionsKey(userId: string): string {

@@ -3,8 +3,8 @@
 // dropped rather than crashing the page. The connection list is read in
 // lib/api/use-mcp-connections.ts (the dashboard counts it too).
 
-import { bool, isRecord, num, str, strList, transportOf } from '../../../lib/api/wire';
-import type { McpConnectResponse, McpHealth, McpHealthStatus, McpImplementation, McpServer, McpServerDetail, McpTool } from './types';
+import { bool, isRecord, num, str, strList, transportOf } from './wire';
+import type { McpConnectResponse, McpHealth, McpHealthStatus, McpImplementation, McpServer, McpServerDetail, McpTool } from './mcp-types';
 
 const HEALTH: readonly McpHealthStatus[] = ['up', 'auth_required', 'down', 'unknown'];
 

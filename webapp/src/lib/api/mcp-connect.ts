@@ -3,11 +3,11 @@
 
 import { useCallback } from 'react';
 import { useSWRConfig } from 'swr';
-import { ApiError, apiRequest } from '../../../lib/api-client';
+import { ApiError, apiRequest } from '../api-client';
 import { saveLocalConnection } from '../local-connections';
-import { normaliseConnectResponse } from './normalise';
-import type { McpConnectRequest, McpConnectResponse } from './types';
-import { MCP_CONNECTIONS_PATH, mcpConnectionsKey } from '../../../lib/api/use-mcp-connections';
+import { normaliseConnectResponse } from './mcp-normalise';
+import type { McpConnectRequest, McpConnectResponse } from './mcp-types';
+import { MCP_CONNECTIONS_PATH, mcpConnectionsKey } from './use-mcp-connections';
 
 /**
  * The server answers within 15 s (504 after that); the client gives up a

@@ -26,7 +26,7 @@ WEBAPP    := webapp
 # in --headless mode, which on two cores is most of the browser suites' time.
 CHROMIUM  ?= /usr/bin/chromium-headless-shell
 CHROMIUM_PACKAGE ?= $(if $(findstring headless-shell,$(CHROMIUM)),chromium-headless-shell,chromium)
-LAMBDAS   := auth users prompts payments stripe-webhook mcp chat mcp-jobs admin creators jwt-rotation
+LAMBDAS   := auth users prompts payments stripe-webhook mcp chat mcp-jobs admin creators agents jwt-rotation
 INFRA     := infra
 CDK_OUTDIR ?= cdk.out
 # The pinned CDK CLI runs the Go app of cdk.json; without notices and

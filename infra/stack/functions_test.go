@@ -193,7 +193,7 @@ func TestEachFunctionWritesLogsForAMonth(t *testing.T) {
 }
 
 // wantSecrets is what each function's config loader reads (shared/config:
-// LoadAuth, LoadUsers, LoadPrompts, LoadPayments, LoadWebhook, LoadChat, LoadCreators and
+// LoadAuth, LoadUsers, LoadPrompts, LoadPayments, LoadWebhook, LoadChat, LoadCreators, LoadBase (agents) and
 // the MCP loaders), written out here rather than taken from
 // shared/lambdas, so that a grant widened there fails. The MCP key
 // encryption key is mcp's (it seals) and chat's (it opens a user's own key
@@ -211,6 +211,7 @@ var wantSecrets = map[string][]string{
 	"mcp-jobs":       nil,
 	"creators":       {stack.SecretJWT, stack.SecretStripeKey, stack.SecretOrigin},                                  // the Stripe key sets up creators' payouts (Connect)
 	"admin":          {stack.SecretJWT, stack.SecretStripeKey, stack.SecretMCPKeyEncryptionKey, stack.SecretOrigin}, // the Stripe key refunds orders; the MCP key seals operators' OAuth client secrets
+	"agents":         {stack.SecretJWT, stack.SecretOrigin},
 }
 
 // Only chat (which enforces them) and users (which reports them) get the

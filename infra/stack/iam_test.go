@@ -248,6 +248,18 @@ var wantTable = map[string]map[string]string{
 		"Query":        "AGENT#* CATALOG CSALES#* PROMPT#*", // CSALES#: the dashboard's ledger
 		"index2:Query": "CAGENTS#* CPROMPTS#*",
 	},
+	// The agent marketplace: the agents on sale (GSI1 AGENTS), an agent
+	// with the caller's purchase and MCP connections, its servers'
+	// registry entries, the categories; a rating and the agent's
+	// aggregate (AGENT#).
+	"agents": {
+		"GetItem":     "AGENT#* MCP#* USER#*",
+		"PutItem":     "AGENT#*",
+		"UpdateItem":  "AGENT#*",
+		"DeleteItem":  "AGENT#*", // a rating taken back when the aggregate's write failed
+		"Query":       "CATALOG USER#*",
+		"index:Query": "AGENTS",
+	},
 	"auth": {
 		"GetItem":    "EMAIL#* GOOGLE#* LINK#* THROTTLE#* USER#* USERNAME#*",
 		"PutItem":    "EMAIL#* GOOGLE#* LINK#* OAUTHSTATE#* THROTTLE#* USER#* USERNAME#*",

@@ -109,7 +109,7 @@ func TestJWTReadersMayReadThePreviousKey(t *testing.T) {
 			}
 		}
 	}
-	if want := 8; readers != want { // every API function but the webhook
+	if want := 9; readers != want { // every API function but the webhook
 		t.Errorf("%d functions read the JWT secret, want %d", readers, want)
 	}
 }

@@ -202,6 +202,18 @@ var (
 		Query:        {catalog, prompts, audit, mcpServers, orders, users, promptLists, reviews},
 		BatchGetItem: {prompts, promptLists},
 	}, Index: []string{catalog, store.GSI1MCPServers, users}, Index2: []string{store.GSI2Orders, store.GSI2Users, store.GSI2Creators, store.GSI2CreatorPrompts + "*", store.GSI2CreatorAgents + "*"}}
+	// The agent marketplace: the agents on sale (GSI1 AGENTS), an agent
+	// (AGENT#) with the caller's purchase and MCP connections (USER#), its
+	// servers' registry entries (MCP#) and the categories (CATALOG). A
+	// rating is its item and the agent's aggregate under AGENT# (put,
+	// added to, taken back when the aggregate's write fails).
+	accessAgents = Access{Table: map[string][]string{
+		GetItem:    {users, agents, mcpServers},
+		PutItem:    {agents},
+		UpdateItem: {agents},
+		DeleteItem: {agents},
+		Query:      {users, catalog},
+	}, Index: []string{store.GSI1Agents}}
 	// Creators: the session check and the creator item (USER#), the
 	// categories (CATALOG), their prompts (PROMPT#: created, edited,
 	// submitted, deleted with their ratings, listed through GSI2

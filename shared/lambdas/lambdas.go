@@ -181,6 +181,9 @@ var All = []Function{
 	// through Stripe Connect (the key; Stripe sends them back to PUBLIC_URL).
 	{Name: "creators", Routes: []string{CreatorsPrefix}, Access: accessCreators, MemoryMB: 512, Timeout: BufferedTimeout,
 		Secrets: []string{SecretJWT, SecretStripeKey}, Settings: []string{SettingPublicURL}},
+	// The agent marketplace: its list, agents' pages and files, ratings.
+	{Name: "agents", Routes: []string{AgentsPrefix}, Access: accessAgents, MemoryMB: 512, Timeout: BufferedTimeout,
+		Secrets: []string{SecretJWT}},
 	// Rotates the JWT signing key every 30 days (infra/stack/rotation.go):
 	// no table, no environment; its grants are on that secret alone.
 	{Name: "jwt-rotation", Trigger: "secretsmanager", MemoryMB: 256, Timeout: BufferedTimeout},
@@ -204,6 +207,8 @@ const (
 	AdminPrefix = "/api/v1/admin/"
 	// Creators' profiles and prompts (the creators function).
 	CreatorsPrefix = "/api/v1/creators/"
+	// The agent marketplace (the agents function).
+	AgentsPrefix = "/api/v1/agents/"
 	// RegistryPrefix is the registry served as the official MCP Registry
 	// API (the mcp function's registry group): clients append
 	// /v0.1/servers to <site>/api/registry. Outside /api/v1/, as that API

@@ -287,3 +287,28 @@ func (s *Store) AgentVersions(ctx context.Context, aid string) ([]AgentVersion, 
 	}
 	return convertAll(items, func(it agentVersionItem) AgentVersion { return it.AgentVersion }), nil
 }
+
+// AllAgents lists every agent, newest first, for the admins: each
+// creator's (GSI2 CREATORS, then CAGENTS#<uid>), since only a creator
+// makes agents.
+func (s *Store) AllAgents(ctx context.Context) ([]domain.Agent, error) {
+	creators, err := queryAll[creatorItem](ctx, s, gsi2Query(GSI2Creators), "all agents")
+	if err != nil {
+		return nil, err
+	}
+	out := []domain.Agent{}
+	for _, c := range creators {
+		list, err := s.CreatorAgents(ctx, c.UserID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, list...)
+	}
+	slices.SortFunc(out, func(a, b domain.Agent) int {
+		if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.ID, a.ID)
+	})
+	return out, nil
+}

@@ -100,6 +100,7 @@ func (s *Service) Handler() http.Handler {
 	s.userRoutes(mux)
 	s.reviewRoutes(mux)
 	s.creatorRoutes(mux)
+	s.agentRoutes(mux)
 	return httpx.WithNotFound(mux)
 }
 

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"aiwork/shared/agents"
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
 	"aiwork/shared/store"
@@ -13,7 +14,8 @@ import (
 
 // The review queue: creators' prompts submitted for review, each approved
 // (published: its cards join the marketplace listing) or rejected with a
-// reason its creator reads. Agents have no queue yet (an empty list).
+// reason its creator reads. Agents share the queue (kind=agent, agents.go):
+// the same decisions, an id starting "a-" naming an agent.
 
 // MsgPayoutsNeeded is why a paid prompt of a creator without payouts is
 // not approved. Every marketplace price is more than 0, so every prompt
@@ -55,6 +57,8 @@ type reviewView struct {
 	SubmittedAt string               `json:"submitted_at"`
 	Creator     reviewCreatorView    `json:"creator"`
 	Decisions   []reviewDecisionView `json:"decisions"`
+	// Agent: what an agent under review runs with (kind agent only).
+	Agent *reviewAgentView `json:"agent,omitempty"`
 }
 
 func (s *Service) reviewRoutes(mux *http.ServeMux) {
@@ -70,8 +74,7 @@ func (s *Service) listReviews(w http.ResponseWriter, r *http.Request) error {
 	}
 	switch kind {
 	case reviewKindAgent:
-		httpx.WriteJSON(w, http.StatusOK, map[string]any{"items": []reviewView{}})
-		return nil
+		return s.listAgentReviews(w, r)
 	case reviewKindPrompt:
 	default:
 		return httpx.Invalid("kind must be prompt or agent")
@@ -149,6 +152,9 @@ func (s *Service) decideReview(w http.ResponseWriter, r *http.Request) error {
 		}
 	default:
 		return httpx.Invalid("decision must be approve or reject")
+	}
+	if agents.IsAgentID(r.PathValue("id")) {
+		return s.decideAgent(w, r, in)
 	}
 	cur, names, err := s.promptOr404(r)
 	if err != nil {

@@ -66,6 +66,7 @@ func (s *Service) Handler() http.Handler {
 	mux.Handle("PATCH "+Prefix+"me/prompts/{id}", signedIn(s.patchPrompt))
 	mux.Handle("DELETE "+Prefix+"me/prompts/{id}", signedIn(s.deletePrompt))
 	mux.Handle("POST "+Prefix+"me/prompts/{id}/submit", signedIn(s.submitPrompt))
+	s.agentRoutes(mux, signedIn)
 	// Public: a creator's page ("me" is the caller's own, above).
 	mux.Handle("GET "+Prefix+"{username}", httpx.Handle(s.publicProfile))
 	return httpx.WithNotFound(mux)

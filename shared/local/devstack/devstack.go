@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"aiwork/shared/api/adminapi"
+	"aiwork/shared/api/agentsapi"
 	"aiwork/shared/api/authapi"
 	"aiwork/shared/api/chatapi"
 	"aiwork/shared/api/conversationsapi"
@@ -90,6 +91,7 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 		"chat":           chatFunction,
 		"admin":          adminapi.FromConfig(st, cfg.Admin, mailer, jobs).Handler(),
 		"creators":       creatorsapi.FromConfig(st, cfg.Creators).Handler(),
+		"agents":         agentsapi.FromConfig(st, cfg.Creators.Base).Handler(),
 	}
 	if cfg.WrapGroup != nil {
 		for name, h := range handlers {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isValidRating, recomputeRating, roundOne } from './rating';
+import { isValidRating, recomputeRating, roundOne } from '../../lib/rating';
 
 describe('recomputeRating', () => {
   it('first rating of an unrated prompt', () => {

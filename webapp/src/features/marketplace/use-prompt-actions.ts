@@ -20,7 +20,7 @@ import { requestFreeUse, requestRating } from './api/prompt-requests';
 import { freeStatusKey } from './api/use-free-usage-status';
 import { MESSAGES, SESSION_EXPIRED_REDIRECT_MS } from './messages';
 import { ratingBlockedReason } from './prompt-access';
-import { isValidRating, recomputeRating, type RatingSummary } from './rating';
+import { isValidRating, recomputeRating, type RatingSummary } from '../../lib/rating';
 
 export type PendingAction = { promptId: string; kind: 'use-free' | 'purchase' | 'rate' } | null;
 

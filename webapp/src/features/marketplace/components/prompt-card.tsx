@@ -8,7 +8,7 @@ import { cardPreview, categoryLabel } from '../prompt-text';
 import type { PendingAction } from '../use-prompt-actions';
 import { CreatorLink } from './creator-link';
 import { HighlightedText } from './highlighted-text';
-import { StarRating } from './star-rating';
+import { StarRating } from '../../../components/star-rating';
 
 export interface PromptHandlers {
   onView: (prompt: Prompt) => void;

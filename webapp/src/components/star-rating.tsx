@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { MAX_RATING } from '../rating';
+import { MAX_RATING } from '../lib/rating';
+import './star-rating.css';
 
 interface StarRatingProps {
-  /** Prompt title, for the group's accessible name. */
+  /** What is rated (a prompt's title, an agent's name), for the group's accessible name. */
   title: string;
   average: number;
   count: number;
@@ -17,7 +18,7 @@ const STARS = Array.from({ length: MAX_RATING }, (_, i) => i + 1);
 
 /**
  * Five labelled star buttons (Tab to reach, Enter/Space to rate), with the
- * average and count beside them. Stars of a prompt the user cannot rate are
+ * average and count beside them. Stars of an item the user cannot rate are
  * aria-disabled but still answer a click with the reason (SPEC §5).
  */
 export function StarRating({ title, average, count, userRating, blockedReason, busy = false, onRate }: StarRatingProps) {

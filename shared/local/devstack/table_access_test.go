@@ -27,6 +27,7 @@ import (
 	"github.com/stripe/stripe-go/v84/webhook"
 
 	"aiwork/shared/api/apitest"
+	"aiwork/shared/auth"
 	"aiwork/shared/config"
 	"aiwork/shared/domain"
 	"aiwork/shared/lambdas"
@@ -466,10 +467,32 @@ func TestTableAccess(t *testing.T) {
 	do("POST", "/api/v1/creators/me/prompts/"+sold+"/submit", token, "", http.StatusOK)
 	do("GET", "/api/v1/admin/reviews?kind=prompt", token, "", http.StatusOK)
 	do("POST", "/api/v1/admin/reviews/"+sold, token, `{"decision":"reject","reason":"access"}`, http.StatusOK)
+	// Agents: made (checked against the registry), edited, submitted,
+	// approved, listed, read, exported, rated by another user, in the
+	// admins' list, suspended and back (and with their creator, below),
+	// imported, deleted.
+	agent := field(do("POST", "/api/v1/creators/me/agents", token, `{"name":"Agent","instructions":"Do it.","provider":"openai",`+
+		`"model":"gpt-4o-mini","servers":[{"server_id":"access-test","tools":["echo"]}],"category_id":"writing","price":0}`, http.StatusCreated), "id")
+	do("PATCH", "/api/v1/creators/me/agents/"+agent, token, `{"version":1,"name":"Agent 2"}`, http.StatusOK)
+	do("GET", "/api/v1/creators/me/agents", token, "", http.StatusOK)
+	do("GET", "/api/v1/creators/me/agents/"+agent, token, "", http.StatusOK)
+	do("POST", "/api/v1/creators/me/agents/"+agent+"/submit", token, "", http.StatusOK)
+	do("GET", "/api/v1/admin/reviews?kind=agent", token, "", http.StatusOK)
+	do("POST", "/api/v1/admin/reviews/"+agent, token, `{"decision":"approve"}`, http.StatusOK)
+	do("GET", "/api/v1/agents/", "", "", http.StatusOK)
+	do("GET", "/api/v1/agents/"+agent, token, "", http.StatusOK)
+	do("GET", "/api/v1/agents/"+agent+"/export", "", "", http.StatusOK)
+	_, rater := apitest.User(t, st, auth.NewTokens(jwtSecret, time.Hour), "rater")
+	do("POST", "/api/v1/agents/"+agent+"/rate", rater, `{"rating":5}`, http.StatusOK)
+	do("GET", "/api/v1/admin/agents", token, "", http.StatusOK)
+	do("POST", "/api/v1/admin/agents/"+agent+"/suspend", token, "", http.StatusOK)
+	do("POST", "/api/v1/admin/agents/"+agent+"/unsuspend", token, "", http.StatusOK)
+	do("POST", "/api/v1/creators/me/agents/import", token, `{"config":{"systemRole":"x"},"meta":{"title":"Lobe"}}`, http.StatusCreated)
 	do("GET", "/api/v1/admin/creators", token, "", http.StatusOK)
 	do("POST", "/api/v1/admin/creators/"+uid+"/suspend", token, "", http.StatusOK)
 	do("POST", "/api/v1/admin/creators/"+uid+"/unsuspend", token, "", http.StatusOK)
 	do("DELETE", "/api/v1/creators/me/prompts/"+sold, token, "", http.StatusNoContent)
+	do("DELETE", "/api/v1/creators/me/agents/"+agent, token, "", http.StatusNoContent)
 	// The registry: a server added, switched off and on, probed (its
 	// history read), and a sync run.
 	do("GET", "/api/v1/admin/mcp-servers", token, "", http.StatusOK)

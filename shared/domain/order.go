@@ -32,4 +32,7 @@ type Order struct {
 	// RefundReason is RefundDuplicate for our own refund of a second
 	// payment; empty for a refund made at the provider.
 	RefundReason string
+	// Kind is what was bought: "" a prompt (every order before agents),
+	// KindAgent an agent, whose id is in PromptID and name in PromptTitle.
+	Kind string
 }

@@ -116,11 +116,15 @@ const (
 	SourceFree     = "free"
 )
 
-// Ownership is a user's right to a prompt's content through a purchase.
+// Ownership is a user's right to a prompt's content, or to chat with a
+// paid agent, through a purchase.
 type Ownership struct {
+	// PromptID is the prompt's id, or the agent's when Kind is KindAgent.
 	PromptID  string
 	Source    string
 	OrderID   string
 	Amount    float64
 	CreatedAt time.Time
+	// Kind: "" a prompt, KindAgent an agent.
+	Kind string
 }

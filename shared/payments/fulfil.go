@@ -73,7 +73,7 @@ func (f *Fulfiller) Fulfil(ctx context.Context, provider string, sess Session) (
 	paidAt, _ := time.Parse(time.RFC3339Nano, order.PaidAt)
 	amount := order.Amount
 	if err := f.st.AddActivity(ctx, order.UserID, domain.Activity{
-		ID: "purchase-" + order.SessionID, Type: domain.ActivityPurchase, Title: "Purchased a prompt",
+		ID: "purchase-" + order.SessionID, Type: domain.ActivityPurchase, Title: "Purchased " + article(order.Kind),
 		Description: fmt.Sprintf("Bought \"%s\" for $%.2f.", order.PromptTitle, order.Amount),
 		Amount:      &amount, PromptTitle: order.PromptTitle, CreatedAt: paidAt,
 	}); err != nil {
@@ -92,21 +92,24 @@ func (f *Fulfiller) Fulfil(ctx context.Context, provider string, sess Session) (
 	return order, nil
 }
 
-// grant gives the order's buyer the prompt, and reports false when the buyer
-// already had it another way: a free use, or an ownership from another
-// order. The ownership is one conditional write, so of two payments racing
+// grant gives the order's buyer the prompt (or agent), and reports false
+// when the buyer already had it another way: a free use of a prompt, or an
+// ownership from another order. The ownership is one conditional write, so of two payments racing
 // for one prompt exactly one is granted; a re-run finds its own order's.
 func (f *Fulfiller) grant(ctx context.Context, order domain.Order) (bool, error) {
-	free, err := f.st.FreeStatus(ctx, order.UserID, 0)
-	if err != nil {
-		return false, fmt.Errorf("fulfil: %w", err)
-	}
-	if slices.Contains(free.PromptIDs, order.PromptID) {
-		return false, nil
+	if order.Kind != domain.KindAgent { // agents have no free uses
+		free, err := f.st.FreeStatus(ctx, order.UserID, 0)
+		if err != nil {
+			return false, fmt.Errorf("fulfil: %w", err)
+		}
+		if slices.Contains(free.PromptIDs, order.PromptID) {
+			return false, nil
+		}
 	}
 	paidAt, _ := time.Parse(time.RFC3339Nano, order.PaidAt)
 	created, err := f.st.GrantOwnership(ctx, order.UserID, domain.Ownership{
 		PromptID: order.PromptID, Source: domain.SourcePurchase, OrderID: order.SessionID, Amount: order.Amount, CreatedAt: paidAt,
+		Kind: order.Kind,
 	})
 	if err != nil || created {
 		return created, err
@@ -148,7 +151,7 @@ func (f *Fulfiller) refundDuplicate(ctx context.Context, order domain.Order) (do
 	}); err != nil {
 		return domain.Order{}, fmt.Errorf("refund duplicate %s: %w", order.SessionID, err)
 	}
-	slog.InfoContext(ctx, "duplicate payment refunded", "session", order.SessionID, "prompt", order.PromptID)
+	slog.InfoContext(ctx, "duplicate payment refunded", "session", order.SessionID, "item", order.PromptID, "kind", domain.KindOf(order.Kind))
 	return order, ErrDuplicateRefunded
 }
 
@@ -184,7 +187,7 @@ func (f *Fulfiller) expireOthers(ctx context.Context, order domain.Order) error 
 
 // ensureOrder stores the order when the event came before our own record
 // of the checkout (or the checkout was made elsewhere), from the session's
-// metadata.
+// metadata: the buyer, the prompt or agent, and its kind.
 func (f *Fulfiller) ensureOrder(ctx context.Context, provider string, sess Session) error {
 	_, err := f.st.GetOrder(ctx, sess.ID)
 	if err == nil || !errors.Is(err, store.ErrNotFound) {
@@ -193,14 +196,19 @@ func (f *Fulfiller) ensureOrder(ctx context.Context, provider string, sess Sessi
 	if sess.UserID == "" || sess.PromptID == "" {
 		return fmt.Errorf("fulfil %s: session has no user_id/prompt_id metadata", sess.ID)
 	}
-	p, err := f.st.GetPrompt(ctx, sess.PromptID)
+	item, err := f.st.Sellable(ctx, sess.Kind, sess.PromptID)
+	if errors.Is(err, store.ErrNotFound) && sess.Kind == "" {
+		// A session whose kind did not come back (a stand-in that keeps
+		// only user_id and prompt_id): no prompt has an agent's id.
+		item, err = f.st.Sellable(ctx, domain.KindAgent, sess.PromptID)
+	}
 	if err != nil {
 		return fmt.Errorf("fulfil %s: %w", sess.ID, err)
 	}
 	return f.st.PutOrder(ctx, domain.Order{
-		SessionID: sess.ID, UserID: sess.UserID, PromptID: p.ID, PromptTitle: p.Title,
+		SessionID: sess.ID, UserID: sess.UserID, PromptID: item.ID, PromptTitle: item.Title,
 		Amount: float64(sess.AmountCents) / 100, Status: domain.OrderPending, Provider: provider,
-		CreatedAt: f.now().UTC().Format(time.RFC3339Nano),
+		CreatedAt: f.now().UTC().Format(time.RFC3339Nano), Kind: domain.StoredKind(item.Kind),
 	})
 }
 
@@ -287,11 +295,24 @@ func (f *Fulfiller) takeBack(ctx context.Context, order domain.Order) error {
 	}
 	refundedAt, _ := time.Parse(time.RFC3339Nano, order.RefundedAt)
 	amount := order.Amount
+	gone := "the prompt is no longer in your library."
+	if order.Kind == domain.KindAgent {
+		gone = "you can no longer chat with the agent."
+	}
 	return f.st.AddActivity(ctx, order.UserID, domain.Activity{
 		ID: "refund-" + order.SessionID, Type: domain.ActivityOther, Title: "Purchase refunded",
-		Description: fmt.Sprintf("Your purchase of \"%s\" was refunded; the prompt is no longer in your library.", order.PromptTitle),
+		Description: fmt.Sprintf("Your purchase of \"%s\" was refunded; %s", order.PromptTitle, gone),
 		Amount:      &amount, PromptTitle: order.PromptTitle, CreatedAt: refundedAt,
 	})
+}
+
+// article names what an order bought in the buyer's activity: "a prompt"
+// or "an agent".
+func article(kind string) string {
+	if kind == domain.KindAgent {
+		return "an agent"
+	}
+	return "a prompt"
 }
 
 func ignoreState(err error) error {

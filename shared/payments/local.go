@@ -38,7 +38,7 @@ func (p *LocalProvider) CreateCheckout(ctx context.Context, req CheckoutRequest)
 	ls := store.LocalSession{
 		ID: id, Status: "open", PaymentStatus: "unpaid", AmountCents: req.AmountCents, Currency: "usd",
 		ProductName: req.ProductName, ClientRef: req.UserID,
-		Metadata:   map[string]string{"user_id": req.UserID, "prompt_id": req.PromptID},
+		Metadata:   req.metadata(),
 		SuccessURL: req.SuccessURL, CancelURL: req.CancelURL, Created: time.Now().Unix(), IdemKey: req.IdempotencyKey,
 	}
 	if err := p.st.PutLocalSession(ctx, ls); err != nil {
@@ -62,7 +62,7 @@ func (p *LocalProvider) GetSession(ctx context.Context, id string) (Session, err
 func fromLocal(ls store.LocalSession, path string) Session {
 	return Session{
 		ID: ls.ID, URL: path + ls.ID, Status: ls.Status, PaymentStatus: ls.PaymentStatus,
-		UserID: ls.Metadata["user_id"], PromptID: ls.Metadata["prompt_id"],
+		UserID: ls.Metadata["user_id"], PromptID: ls.Metadata["prompt_id"], Kind: ls.Metadata["kind"],
 		AmountCents: ls.AmountCents, Currency: ls.Currency, PaymentIntent: ls.PaymentIntent,
 	}
 }

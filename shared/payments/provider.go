@@ -7,13 +7,18 @@ import (
 	"context"
 	"errors"
 
+	"aiwork/shared/domain"
 	"aiwork/shared/store"
 )
 
-// CheckoutRequest is one prompt bought by one user.
+// CheckoutRequest is one prompt (or agent) bought by one user.
 type CheckoutRequest struct {
-	UserID         string
+	UserID string
+	// PromptID is the prompt's id, or the agent's when Kind is
+	// domain.KindAgent (stored as the session's "kind" metadata; "" a
+	// prompt).
 	PromptID       string
+	Kind           string
 	ProductName    string
 	AmountCents    int64
 	SuccessURL     string // contains {CHECKOUT_SESSION_ID}
@@ -26,6 +31,16 @@ type CheckoutRequest struct {
 	ApplicationFeeCents int64
 }
 
+// metadata is what the session (and its payment) carries for fulfilment:
+// the buyer, the item and, for an agent, its kind.
+func (r CheckoutRequest) metadata() map[string]string {
+	m := map[string]string{"user_id": r.UserID, "prompt_id": r.PromptID}
+	if k := domain.StoredKind(r.Kind); k != "" {
+		m["kind"] = k
+	}
+	return m
+}
+
 // Session is a checkout session as the provider reports it.
 type Session struct {
 	ID            string
@@ -34,6 +49,7 @@ type Session struct {
 	PaymentStatus string // paid | unpaid | no_payment_required
 	UserID        string
 	PromptID      string
+	Kind          string // its "kind" metadata: "" a prompt (or a session from before agents)
 	AmountCents   int64
 	Currency      string
 	PaymentIntent string

@@ -10,7 +10,7 @@ import (
 	"aiwork/shared/store"
 )
 
-// Split is how one sale of a creator's prompt divides: the platform's fee
+// Split is how one sale of a creator's prompt or agent divides: the platform's fee
 // (Stripe's application_fee_amount) and the creator's net (what the
 // destination charge transfers), in cents. FeeCents + NetCents is always
 // the price.
@@ -54,7 +54,7 @@ func (f *Fulfiller) countSale(ctx context.Context, order domain.Order) error {
 	if err != nil || split.CreatorID == "" {
 		return err
 	}
-	_, err = f.st.CountCreatorSale(ctx, order.SessionID, order.PromptID, split, int64(math.Round(order.Amount*100)))
+	_, err = f.st.CountCreatorSale(ctx, order.SessionID, order.Kind, order.PromptID, split, int64(math.Round(order.Amount*100)))
 	return err
 }
 
@@ -65,6 +65,6 @@ func (f *Fulfiller) countRefund(ctx context.Context, order domain.Order) error {
 	if err != nil || split.CreatorID == "" {
 		return err
 	}
-	_, err = f.st.CountCreatorRefund(ctx, order.SessionID, order.PromptID, split, int64(math.Round(order.Amount*100)))
+	_, err = f.st.CountCreatorRefund(ctx, order.SessionID, order.Kind, order.PromptID, split, int64(math.Round(order.Amount*100)))
 	return err
 }

@@ -49,7 +49,7 @@ func (p *StripeProvider) CreateCheckout(ctx context.Context, req CheckoutRequest
 		ClientReferenceID: stripe.String(req.UserID),
 		SuccessURL:        stripe.String(req.SuccessURL),
 		CancelURL:         stripe.String(req.CancelURL),
-		Metadata:          map[string]string{"user_id": req.UserID, "prompt_id": req.PromptID},
+		Metadata:          req.metadata(),
 		LineItems: []*stripe.CheckoutSessionCreateLineItemParams{{
 			Quantity: stripe.Int64(1),
 			PriceData: &stripe.CheckoutSessionCreateLineItemPriceDataParams{
@@ -59,7 +59,7 @@ func (p *StripeProvider) CreateCheckout(ctx context.Context, req CheckoutRequest
 			},
 		}},
 		PaymentIntentData: &stripe.CheckoutSessionCreatePaymentIntentDataParams{
-			Metadata: map[string]string{"user_id": req.UserID, "prompt_id": req.PromptID},
+			Metadata: req.metadata(),
 		},
 	}
 	if req.Destination != "" {
@@ -128,7 +128,7 @@ func fromStripe(s *stripe.CheckoutSession) Session {
 	out := Session{
 		ID: s.ID, URL: s.URL, Status: string(s.Status), PaymentStatus: string(s.PaymentStatus),
 		AmountCents: s.AmountTotal, Currency: string(s.Currency),
-		UserID: s.Metadata["user_id"], PromptID: s.Metadata["prompt_id"],
+		UserID: s.Metadata["user_id"], PromptID: s.Metadata["prompt_id"], Kind: s.Metadata["kind"],
 	}
 	if out.UserID == "" {
 		out.UserID = s.ClientReferenceID

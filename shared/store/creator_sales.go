@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"aiwork/shared/domain"
 )
 
 // OrderSplit is how a creator's sale divides, recorded on its order
@@ -60,7 +62,8 @@ func (s *Store) GetOrderSplit(ctx context.Context, sid string) (OrderSplit, erro
 
 // The creator's sales ledger: counters kept as sales and refunds happen,
 // for the creator's dashboard. CSALES#<creator> / TOTAL holds the
-// creator's totals and CSALES#<creator> / PROMPT#<pid> each prompt's; both
+// creator's totals, CSALES#<creator> / PROMPT#<pid> each prompt's and
+// CSALES#<creator> / AGENT#<aid> each agent's; all
 // only ever take ADDs, so concurrent sales never lose a count. A sale or a
 // refund is counted once: its marker (CSALES#<creator> / SALE#<sid> or
 // REFUND#<sid>) is created, on condition that it is new, before the ADDs.
@@ -72,6 +75,7 @@ const (
 	pkCreatorSales   = PKCreatorSales
 	skCreatorTotal   = "TOTAL"
 	skCreatorPrompt  = "PROMPT#"
+	skCreatorAgent   = "AGENT#"
 	skCreatorSale    = "SALE#"
 	skCreatorRefund  = "REFUND#"
 	ledgerSales      = "sales"
@@ -83,11 +87,12 @@ const (
 	ledgerFreeUses   = "free_uses"
 )
 
-// CreatorLedger is a creator's (or one prompt's) counters. A refunded sale
+// CreatorLedger is a creator's (or one prompt's, or one agent's) counters. A refunded sale
 // stays in Sales and Gross and is counted in Refunded and RefundCents; Net
 // and Fees are what the creator and the platform keep after refunds.
 type CreatorLedger struct {
 	PromptID    string `dynamodbav:"prompt_id,omitempty"`
+	AgentID     string `dynamodbav:"agent_id,omitempty"`
 	Sales       int64  `dynamodbav:"sales"`
 	GrossCents  int64  `dynamodbav:"gross_cents"`
 	FeeCents    int64  `dynamodbav:"fee_cents"`
@@ -101,10 +106,19 @@ func ledgerNum(n int64) types.AttributeValue {
 	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
 }
 
+// ledgerKey is the SK of the counters of the item kind/id sold (a
+// prompt's or an agent's) and the attribute naming it there.
+func ledgerKey(kind, id string) (sk, attr string) {
+	if kind == domain.KindAgent {
+		return skCreatorAgent + id, "agent_id"
+	}
+	return skCreatorPrompt + id, "prompt_id"
+}
+
 // countOnce writes the marker (new only) and ADDs the values to the
-// creator's totals and the prompt's counters in one transaction; false
+// creator's totals and the item's counters (ledgerKey) in one transaction; false
 // when the marker was there already (counted before).
-func (s *Store) countOnce(ctx context.Context, creator, pid, marker string, add map[string]int64) (bool, error) {
+func (s *Store) countOnce(ctx context.Context, creator, kind, id, marker string, add map[string]int64) (bool, error) {
 	expr, values := "ADD", map[string]types.AttributeValue{}
 	i := 0
 	for name, v := range add {
@@ -116,9 +130,10 @@ func (s *Store) countOnce(ctx context.Context, creator, pid, marker string, add 
 		i++
 	}
 	pk := pkCreatorSales + creator
-	promptValues := map[string]types.AttributeValue{":pid": &types.AttributeValueMemberS{Value: pid}}
+	itemSK, itemAttr := ledgerKey(kind, id)
+	itemValues := map[string]types.AttributeValue{":id": &types.AttributeValueMemberS{Value: id}}
 	for k, v := range values {
-		promptValues[k] = v
+		itemValues[k] = v
 	}
 	// The local engine has no transactions, so the marker goes first: of
 	// two runs for one order only the one that creates it adds. A failure
@@ -135,7 +150,7 @@ func (s *Store) countOnce(ctx context.Context, creator, pid, marker string, add 
 	}
 	for _, u := range []*dynamodb.UpdateItemInput{
 		{TableName: aws.String(s.table), Key: key(pk, skCreatorTotal), UpdateExpression: aws.String(expr), ExpressionAttributeValues: values},
-		{TableName: aws.String(s.table), Key: key(pk, skCreatorPrompt+pid), UpdateExpression: aws.String("SET prompt_id = :pid " + expr), ExpressionAttributeValues: promptValues},
+		{TableName: aws.String(s.table), Key: key(pk, itemSK), UpdateExpression: aws.String("SET " + itemAttr + " = :id " + expr), ExpressionAttributeValues: itemValues},
 	} {
 		if _, err := s.db.UpdateItem(ctx, u); err != nil {
 			return false, fmt.Errorf("creator ledger: %w", err)
@@ -144,16 +159,17 @@ func (s *Store) countOnce(ctx context.Context, creator, pid, marker string, add 
 	return true, nil
 }
 
-// CountCreatorSale counts the paid order sid of the creator's prompt pid
-// once, however many times fulfilment runs.
-func (s *Store) CountCreatorSale(ctx context.Context, sid, pid string, split OrderSplit, grossCents int64) (bool, error) {
-	return s.countOnce(ctx, split.CreatorID, pid, skCreatorSale+sid, map[string]int64{
+// CountCreatorSale counts the paid order sid of the creator's item once
+// (kind: "" or domain.KindPrompt a prompt, domain.KindAgent an agent),
+// however many times fulfilment runs.
+func (s *Store) CountCreatorSale(ctx context.Context, sid, kind, id string, split OrderSplit, grossCents int64) (bool, error) {
+	return s.countOnce(ctx, split.CreatorID, kind, id, skCreatorSale+sid, map[string]int64{
 		ledgerSales: 1, ledgerGross: grossCents, ledgerFees: split.FeeCents, ledgerNet: split.NetCents})
 }
 
 // CountCreatorRefund counts the refund of the order sid once: the creator's
 // net and the platform's fee go back, the refunded amount is added up.
-func (s *Store) CountCreatorRefund(ctx context.Context, sid, pid string, split OrderSplit, grossCents int64) (bool, error) {
+func (s *Store) CountCreatorRefund(ctx context.Context, sid, kind, id string, split OrderSplit, grossCents int64) (bool, error) {
 	// A sale never counted (refunded before its fulfilment) has nothing to take back.
 	var sale struct{}
 	if err := s.getItem(ctx, pkCreatorSales+split.CreatorID, skCreatorSale+sid, &sale); errors.Is(err, ErrNotFound) {
@@ -161,7 +177,7 @@ func (s *Store) CountCreatorRefund(ctx context.Context, sid, pid string, split O
 	} else if err != nil {
 		return false, fmt.Errorf("creator ledger: %w", err)
 	}
-	return s.countOnce(ctx, split.CreatorID, pid, skCreatorRefund+sid, map[string]int64{
+	return s.countOnce(ctx, split.CreatorID, kind, id, skCreatorRefund+sid, map[string]int64{
 		ledgerRefundedNo: 1, ledgerRefunds: grossCents, ledgerFees: -split.FeeCents, ledgerNet: -split.NetCents})
 }
 
@@ -180,32 +196,47 @@ func (s *Store) CreatorLedgerOf(ctx context.Context, creator string) (CreatorLed
 	if err != nil {
 		return CreatorLedger{}, nil, err
 	}
-	var prompts []CreatorLedger
+	prompts, err := s.creatorItemLedgers(ctx, creator, skCreatorPrompt)
+	if err != nil {
+		return CreatorLedger{}, nil, err
+	}
+	return total, prompts, nil
+}
+
+// CreatorAgentLedger reads the counters of the creator's agents sold
+// (their sales are in CreatorTotal's totals too).
+func (s *Store) CreatorAgentLedger(ctx context.Context, creator string) ([]CreatorLedger, error) {
+	return s.creatorItemLedgers(ctx, creator, skCreatorAgent)
+}
+
+// creatorItemLedgers reads the creator's counters whose SK starts with prefix.
+func (s *Store) creatorItemLedgers(ctx context.Context, creator, prefix string) ([]CreatorLedger, error) {
+	var items []CreatorLedger
 	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{
 		TableName:              aws.String(s.table),
 		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :sk)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &types.AttributeValueMemberS{Value: pkCreatorSales + creator}, ":sk": &types.AttributeValueMemberS{Value: skCreatorPrompt}},
+			":pk": &types.AttributeValueMemberS{Value: pkCreatorSales + creator}, ":sk": &types.AttributeValueMemberS{Value: prefix}},
 		ConsistentRead: aws.Bool(true),
 	})
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
 		if err != nil {
-			return CreatorLedger{}, nil, fmt.Errorf("creator ledger: %w", err)
+			return nil, fmt.Errorf("creator ledger: %w", err)
 		}
 		for _, item := range page.Items {
 			var l CreatorLedger
 			if err := attributevalue.UnmarshalMap(item, &l); err != nil {
-				return CreatorLedger{}, nil, fmt.Errorf("creator ledger: %w", err)
+				return nil, fmt.Errorf("creator ledger: %w", err)
 			}
-			prompts = append(prompts, l)
+			items = append(items, l)
 		}
 	}
-	return total, prompts, nil
+	return items, nil
 }
 
 // CountCreatorFreeUse counts uid's free use of the creator's prompt pid
 // once: it pays nothing, so only free_uses moves.
 func (s *Store) CountCreatorFreeUse(ctx context.Context, creator, pid, uid string) (bool, error) {
-	return s.countOnce(ctx, creator, pid, "FREE#"+pid+"#"+uid, map[string]int64{ledgerFreeUses: 1})
+	return s.countOnce(ctx, creator, domain.KindPrompt, pid, "FREE#"+pid+"#"+uid, map[string]int64{ledgerFreeUses: 1})
 }

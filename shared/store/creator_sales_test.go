@@ -23,7 +23,7 @@ func TestCreatorLedgerCountsOnce(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, err := st.CountCreatorSale(ctx, "cs_"+string(rune('a'+i)), "cp", split, 999)
+				_, err := st.CountCreatorSale(ctx, "cs_"+string(rune('a'+i)), domain.KindPrompt, "cp", split, 999)
 				storetest.Must(t, err, "count sale")
 			}()
 		}
@@ -31,15 +31,15 @@ func TestCreatorLedgerCountsOnce(t *testing.T) {
 	wg.Wait()
 	storetest.Must(t, st.PutOrder(ctx, domain.Order{SessionID: "cs_x", UserID: "b", PromptID: "cp2", Amount: 1.01, Status: domain.OrderPaid, CreatedAt: time.Now().UTC().Format(time.RFC3339Nano)}), "order")
 	other := store.OrderSplit{CreatorID: "maker", FeeCents: 20, NetCents: 81}
-	if first, err := st.CountCreatorSale(ctx, "cs_x", "cp2", other, 101); err != nil || !first {
+	if first, err := st.CountCreatorSale(ctx, "cs_x", domain.KindPrompt, "cp2", other, 101); err != nil || !first {
 		t.Fatalf("a new sale: %v, %v", first, err)
 	}
 	for i, want := range []bool{true, false} {
-		if first, err := st.CountCreatorRefund(ctx, "cs_a", "cp", split, 999); err != nil || first != want {
+		if first, err := st.CountCreatorRefund(ctx, "cs_a", domain.KindPrompt, "cp", split, 999); err != nil || first != want {
 			t.Errorf("refund delivery %d: %v, %v; want %v", i, first, err, want)
 		}
 	}
-	if first, err := st.CountCreatorRefund(ctx, "cs_never_sold", "cp", split, 999); err != nil || first {
+	if first, err := st.CountCreatorRefund(ctx, "cs_never_sold", domain.KindPrompt, "cp", split, 999); err != nil || first {
 		t.Errorf("refund of a sale never counted: %v, %v; want nothing taken back", first, err)
 	}
 	for range 2 { // one user's free use, counted once

@@ -36,6 +36,7 @@ type orderAttrs struct {
 	PaymentIntent string  `dynamodbav:"payment_intent,omitempty"`
 	RefundedAt    string  `dynamodbav:"refunded_at,omitempty"`
 	RefundReason  string  `dynamodbav:"refund_reason,omitempty"`
+	Kind          string  `dynamodbav:"kind,omitempty"`
 }
 
 type orderItem struct {

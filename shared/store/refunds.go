@@ -39,7 +39,7 @@ func (s *Store) MarkOrderRefunded(ctx context.Context, sid, reason string, now t
 		"attribute_exists(PK) AND (#s = :paid OR #s = :refunded)", values)
 }
 
-// RevokeOwnership removes uid's ownership of pid that order sid granted (a
+// RevokeOwnership removes uid's ownership of pid (a prompt or an agent) that order sid granted (a
 // refund of that order). An ownership another order granted stays: a
 // refunded second payment must not take away what the first one bought.
 func (s *Store) RevokeOwnership(ctx context.Context, uid, pid, sid string) error {
@@ -55,10 +55,10 @@ func (s *Store) RevokeOwnership(ctx context.Context, uid, pid, sid string) error
 		return fmt.Errorf("revoke ownership: %w", err)
 	}
 	if err == nil && len(out.Attributes) > 0 {
-		// This call removed it (a re-run finds nothing): the purchase is taken back from the prompt's counts.
+		// This call removed it (a re-run finds nothing): the purchase is taken back from the counts of what was bought.
 		var it ownItem
-		if err := attributevalue.UnmarshalMap(out.Attributes, &it); err == nil && it.Source == domain.SourcePurchase {
-			s.countPromptUse(ctx, pid, 0, -1, -it.Amount)
+		if err := attributevalue.UnmarshalMap(out.Attributes, &it); err == nil {
+			s.countPurchase(ctx, it, -1)
 		}
 	}
 	return nil

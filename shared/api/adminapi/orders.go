@@ -41,9 +41,12 @@ var orderStates = map[string]string{
 }
 
 type orderView struct {
-	ID            string  `json:"id"`
-	UserID        string  `json:"user_id"`
-	UserEmail     string  `json:"user_email"`
+	ID        string `json:"id"`
+	UserID    string `json:"user_id"`
+	UserEmail string `json:"user_email"`
+	// Kind is what was bought, "prompt" or "agent"; PromptID and
+	// PromptTitle name it (an agent's id and name).
+	Kind          string  `json:"kind"`
 	PromptID      string  `json:"prompt_id"`
 	PromptTitle   string  `json:"prompt_title"`
 	Amount        float64 `json:"amount"`
@@ -78,7 +81,7 @@ type orderDetailView struct {
 }
 
 func presentOrder(o domain.Order, email string) orderView {
-	return orderView{ID: o.SessionID, UserID: o.UserID, UserEmail: email, PromptID: o.PromptID, PromptTitle: o.PromptTitle,
+	return orderView{ID: o.SessionID, UserID: o.UserID, UserEmail: email, Kind: domain.KindOf(o.Kind), PromptID: o.PromptID, PromptTitle: o.PromptTitle,
 		Amount: o.Amount, Status: strings.ToLower(o.Status), CreatedAt: storedTime(o.CreatedAt), PaidAt: storedTime(o.PaidAt),
 		RefundedAt: storedTime(o.RefundedAt), PaymentIntent: o.PaymentIntent, RefundReason: o.RefundReason}
 }

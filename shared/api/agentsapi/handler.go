@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"time"
 
+	"aiwork/shared/api/paymentsapi"
 	"aiwork/shared/auth"
 	"aiwork/shared/config"
 	"aiwork/shared/domain"
@@ -25,6 +26,8 @@ const Prefix = "/api/v1/agents/"
 type Options struct {
 	// Now is the clock.
 	Now func() time.Time
+	// Checkout sells paid agents (the prompts' checkout); nil: no buying.
+	Checkout *paymentsapi.Service
 }
 
 // Service serves the agents group.
@@ -56,7 +59,7 @@ func (s *Service) Handler() http.Handler {
 	mux.Handle("GET "+Prefix+"{id}", optional(s.get))
 	mux.Handle("GET "+Prefix+"{id}/export", optional(s.export))
 	mux.Handle("POST "+Prefix+"{id}/rate", required(s.rate))
-	// Buying (POST {id}/checkout) is registered here, from checkout.go.
+	mux.Handle("POST "+Prefix+"{id}/checkout", required(s.checkout))
 	return httpx.WithNotFound(mux)
 }
 

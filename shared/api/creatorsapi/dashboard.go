@@ -1,6 +1,7 @@
 package creatorsapi
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -20,6 +21,14 @@ type dashboardPrompt struct {
 	RatingAvg float64 `json:"rating_avg"`
 }
 
+// dashboardAgent is one of the creator's agents with its sales.
+type dashboardAgent struct {
+	ID    string  `json:"id"`
+	Name  string  `json:"name"`
+	Sales int64   `json:"sales"`
+	Net   float64 `json:"net"`
+}
+
 type balanceView struct {
 	Currency  string  `json:"currency"`
 	Available float64 `json:"available"`
@@ -35,6 +44,7 @@ type dashboardView struct {
 	Net     float64           `json:"net"`
 	Refunds float64           `json:"refunds"`
 	Prompts []dashboardPrompt `json:"prompts"`
+	Agents  []dashboardAgent  `json:"agents"`
 	// Balance is Stripe's, when the creator has an account and Stripe
 	// answered; BalanceUnavailable says it could not be read.
 	Balance            *balanceView `json:"balance,omitempty"`
@@ -44,8 +54,8 @@ type dashboardView struct {
 
 func usd(cents int64) float64 { return float64(cents) / 100 }
 
-// getDashboard answers the caller's sales ledger: totals, each of their
-// prompts (sold or not), and their Stripe balance and Express dashboard
+// getDashboard answers the caller's sales ledger: totals (prompts and
+// agents together), each of their prompts and agents (sold or not), and their Stripe balance and Express dashboard
 // link when they have a payout account.
 func (s *Service) getDashboard(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
@@ -74,6 +84,9 @@ func (s *Service) getDashboard(w http.ResponseWriter, r *http.Request) error {
 		out.Prompts = append(out.Prompts, dashboardPrompt{ID: p.ID, Title: p.Title, Sales: l.Sales, Net: usd(l.NetCents),
 			FreeUses: l.FreeUses, RatingAvg: p.RatingAvg()})
 	}
+	if out.Agents, err = s.agentSales(ctx, uid); err != nil {
+		return err
+	}
 	acct, err := s.st.CreatorStripeAccount(ctx, uid)
 	if err != nil {
 		return err
@@ -94,4 +107,27 @@ func (s *Service) getDashboard(w http.ResponseWriter, r *http.Request) error {
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
 	return nil
+}
+
+// agentSales is each of the creator's agents with its sales and net (an
+// agent deleted after a refund took its last sale back is left out).
+func (s *Service) agentSales(ctx context.Context, uid string) ([]dashboardAgent, error) {
+	counted, err := s.st.CreatorAgentLedger(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	as, err := s.st.CreatorAgents(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	byAgent := make(map[string]store.CreatorLedger, len(counted))
+	for _, l := range counted {
+		byAgent[l.AgentID] = l
+	}
+	out := make([]dashboardAgent, 0, len(as))
+	for _, a := range as {
+		l := byAgent[a.ID]
+		out = append(out, dashboardAgent{ID: a.ID, Name: a.Name, Sales: l.Sales, Net: usd(l.NetCents)})
+	}
+	return out, nil
 }

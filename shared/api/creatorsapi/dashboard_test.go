@@ -47,10 +47,10 @@ func TestDashboardAfterSalesAndARefund(t *testing.T) {
 	for _, sid := range []string{"cs_d1", "cs_d2", "cs_d3"} {
 		storetest.Must(t, s.St.PutOrder(ctx, domain.Order{SessionID: sid, UserID: buyer, PromptID: p.ID, Amount: 9.99, Status: domain.OrderPaid,
 			CreatedAt: time.Now().UTC().Format(time.RFC3339Nano)}), "order")
-		_, err := s.St.CountCreatorSale(ctx, sid, p.ID, os, 999)
+		_, err := s.St.CountCreatorSale(ctx, sid, domain.KindPrompt, p.ID, os, 999)
 		storetest.Must(t, err, "sale")
 	}
-	_, err := s.St.CountCreatorRefund(ctx, "cs_d2", p.ID, os, 999)
+	_, err := s.St.CountCreatorRefund(ctx, "cs_d2", domain.KindPrompt, p.ID, os, 999)
 	storetest.Must(t, err, "refund")
 
 	_, freeToken := s.User("freeloader")

@@ -2,6 +2,7 @@ package paymentsapi
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -19,7 +20,8 @@ type checkoutInput struct {
 	PromptID string `json:"prompt_id"`
 }
 
-type checkoutResponse struct {
+// CheckoutResponse is a checkout's answer: where the buyer pays.
+type CheckoutResponse struct {
 	CheckoutURL string `json:"checkout_url"`
 	SessionID   string `json:"session_id"`
 }
@@ -69,12 +71,7 @@ func (s *Service) createCheckout(w http.ResponseWriter, r *http.Request) error {
 	if free.Remaining > 0 {
 		return httpx.Errorf(httpx.CodeFreeUseAvailable, "You can still use this prompt for free (%d of %d free prompts left).", free.Remaining, free.TotalAllowed)
 	}
-	sl, err := s.saleOf(ctx, p)
-	if err != nil {
-		return err
-	}
-	base := httpx.PublicURL(r, s.cfg.PublicURL)
-	out, err := s.openCheckout(ctx, uid, p, sl, base)
+	out, err := s.Checkout(r, uid, domain.SellablePrompt(p))
 	if err != nil {
 		return err
 	}
@@ -82,15 +79,42 @@ func (s *Service) createCheckout(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// Checkout opens (or answers the open) checkout of item for uid, as every
+// sale is made: the same session reuse, fee split, order and fulfilment
+// for prompts and agents. The caller has decided that uid may buy item
+// (not its creator, not owned, on sale); a creator who cannot receive
+// payments is refused here (409).
+func (s *Service) Checkout(r *http.Request, uid string, item domain.Sellable) (CheckoutResponse, error) {
+	ctx := r.Context()
+	sl, err := s.saleOf(ctx, item)
+	if err != nil {
+		return CheckoutResponse{}, err
+	}
+	return s.openCheckout(ctx, uid, item, sl, httpx.PublicURL(r, s.cfg.PublicURL))
+}
+
 // StatusDuplicateRefunded is verify-session's status for a payment of a
 // prompt the buyer already had: refunded, and the prompt stays theirs.
 const StatusDuplicateRefunded = "duplicate_refunded"
 
 type verifyResponse struct {
-	PromptTitle string  `json:"prompt_title"`
+	PromptTitle string  `json:"prompt_title"` // an agent's name for an agent
 	Amount      float64 `json:"amount"`
 	SessionID   string  `json:"session_id"`
 	Status      string  `json:"status"`
+	// Kind is what was bought, "prompt" or "agent"; AgentID names the agent.
+	Kind    string `json:"kind"`
+	AgentID string `json:"agent_id,omitempty"`
+}
+
+// verified is the success page's answer about order.
+func verified(order domain.Order, status string) verifyResponse {
+	out := verifyResponse{PromptTitle: order.PromptTitle, Amount: order.Amount, SessionID: order.SessionID, Status: status,
+		Kind: domain.KindOf(order.Kind)}
+	if order.Kind == domain.KindAgent {
+		out.AgentID = order.PromptID
+	}
+	return out
 }
 
 // verifySession is the success page's check: it asks the provider and
@@ -120,11 +144,11 @@ func (s *Service) verifySession(w http.ResponseWriter, r *http.Request) error {
 		order, err = s.fulfiller.Fulfil(ctx, s.provider.Name(), sess)
 		if errors.Is(err, payments.ErrDuplicateRefunded) {
 			// The buyer keeps the prompt; the page says the money went back.
-			httpx.WriteJSON(w, http.StatusOK, verifyResponse{PromptTitle: order.PromptTitle, Amount: order.Amount, SessionID: order.SessionID, Status: StatusDuplicateRefunded})
+			httpx.WriteJSON(w, http.StatusOK, verified(order, StatusDuplicateRefunded))
 			return nil
 		}
 		if errors.Is(err, payments.ErrRefunded) {
-			return httpx.Invalid("This payment was refunded, so the prompt is no longer available.")
+			return httpx.Invalid(fmt.Sprintf("This payment was refunded, so the %s is no longer available.", domain.KindOf(order.Kind)))
 		}
 		if err != nil {
 			return err
@@ -138,6 +162,6 @@ func (s *Service) verifySession(w http.ResponseWriter, r *http.Request) error {
 	default:
 		return httpx.Invalid("This payment has not been completed yet.")
 	}
-	httpx.WriteJSON(w, http.StatusOK, verifyResponse{PromptTitle: order.PromptTitle, Amount: order.Amount, SessionID: order.SessionID, Status: "paid"})
+	httpx.WriteJSON(w, http.StatusOK, verified(order, "paid"))
 	return nil
 }

@@ -27,31 +27,31 @@ const (
 	firstPause, longestPause = 20 * time.Millisecond, 250 * time.Millisecond
 )
 
-// openCheckout answers the caller's open checkout for the prompt, or opens
-// one. While a session is open (its order PENDING) every call answers it,
+// openCheckout answers the caller's open checkout for the item (a prompt
+// or an agent), or opens one. While a session is open (its order PENDING) every call answers it,
 // so a double click or 30 concurrent calls make one session; the caller
 // that wins the record's conditional write creates it, the others wait for
 // it to be written.
-func (s *Service) openCheckout(ctx context.Context, uid string, p domain.Prompt, sl sale, base string) (checkoutResponse, error) {
+func (s *Service) openCheckout(ctx context.Context, uid string, item domain.Sellable, sl sale, base string) (CheckoutResponse, error) {
 	pause := firstPause
 	for {
-		rec, err := s.st.GetOpenCheckout(ctx, uid, p.ID)
+		rec, err := s.st.GetOpenCheckout(ctx, uid, item.ID)
 		found := err == nil
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return checkoutResponse{}, err
+			return CheckoutResponse{}, err
 		}
 		if found {
 			reuse, err := s.reusable(ctx, rec)
 			if err != nil {
-				return checkoutResponse{}, err
+				return CheckoutResponse{}, err
 			}
 			if reuse {
-				return checkoutResponse{CheckoutURL: rec.URL, SessionID: rec.SessionID}, nil
+				return CheckoutResponse{CheckoutURL: rec.URL, SessionID: rec.SessionID}, nil
 			}
 			if rec.State == store.CheckoutCreating && time.Now().UnixMilli() < rec.LeaseUntil {
 				// Another call is creating the session: wait for it.
 				if err := sleep(ctx, pause); err != nil {
-					return checkoutResponse{}, err
+					return CheckoutResponse{}, err
 				}
 				pause = min(2*pause, longestPause)
 				continue
@@ -62,13 +62,13 @@ func (s *Service) openCheckout(ctx context.Context, uid string, p domain.Prompt,
 		if found {
 			seen = rec.Token
 		}
-		switch err := s.st.ClaimCheckout(ctx, uid, p.ID, token, seen, time.Now().Add(checkoutLease)); {
+		switch err := s.st.ClaimCheckout(ctx, uid, item.ID, token, seen, time.Now().Add(checkoutLease)); {
 		case errors.Is(err, store.ErrCheckoutTaken):
 			continue // another call claimed it first: read theirs
 		case err != nil:
-			return checkoutResponse{}, err
+			return CheckoutResponse{}, err
 		}
-		return s.createSession(ctx, uid, p, sl, base, token)
+		return s.createSession(ctx, uid, item, sl, base, token)
 	}
 }
 
@@ -94,42 +94,43 @@ func (s *Service) reusable(ctx context.Context, rec store.OpenCheckout) (bool, e
 
 // createSession opens the provider's session for the claim's holder and
 // records it (the order, then the record others are waiting for).
-func (s *Service) createSession(ctx context.Context, uid string, p domain.Prompt, sl sale, base, token string) (checkoutResponse, error) {
+func (s *Service) createSession(ctx context.Context, uid string, item domain.Sellable, sl sale, base, token string) (CheckoutResponse, error) {
 	cents := sl.cents
 	sess, err := s.provider.CreateCheckout(ctx, payments.CheckoutRequest{
-		UserID: uid, PromptID: p.ID, ProductName: p.Title, AmountCents: cents,
+		UserID: uid, PromptID: item.ID, Kind: item.Kind, ProductName: item.Title, AmountCents: cents,
 		Destination: sl.destination, ApplicationFeeCents: sl.split.FeeCents,
 		SuccessURL:     base + "/payment/success?session_id={CHECKOUT_SESSION_ID}",
 		CancelURL:      base + "/payment/cancel",
-		IdempotencyKey: idempotencyKey(uid, p.ID, cents, token),
+		IdempotencyKey: idempotencyKey(uid, item.ID, cents, token),
 	})
 	if err != nil {
 		// Let the next call try at once rather than after the lease.
-		if rerr := s.st.ReleaseCheckout(context.WithoutCancel(ctx), uid, p.ID, token); rerr != nil {
+		if rerr := s.st.ReleaseCheckout(context.WithoutCancel(ctx), uid, item.ID, token); rerr != nil {
 			slog.ErrorContext(ctx, "release checkout claim", "err", rerr)
 		}
 		slog.ErrorContext(ctx, "create checkout", "provider", s.provider.Name(), "err", err)
-		return checkoutResponse{}, httpx.Errorf(httpx.CodeUpstream, "The payment provider could not start a checkout. Please try again.")
+		return CheckoutResponse{}, httpx.Errorf(httpx.CodeUpstream, "The payment provider could not start a checkout. Please try again.")
 	}
 	now := time.Now()
 	if err := s.st.PutOrder(ctx, domain.Order{
-		SessionID: sess.ID, UserID: uid, PromptID: p.ID, PromptTitle: p.Title, Amount: float64(cents) / 100,
+		SessionID: sess.ID, UserID: uid, PromptID: item.ID, PromptTitle: item.Title, Amount: float64(cents) / 100,
 		Status: domain.OrderPending, Provider: s.provider.Name(), CreatedAt: now.UTC().Format(time.RFC3339Nano),
+		Kind: domain.StoredKind(item.Kind),
 	}); err != nil {
-		return checkoutResponse{}, err
+		return CheckoutResponse{}, err
 	}
 	if sl.creatorID != "" {
 		// The local checkout records the same split the destination charge makes.
 		split := store.OrderSplit{CreatorID: sl.creatorID, FeeCents: sl.split.FeeCents, NetCents: sl.split.NetCents}
 		if err := s.st.SetOrderSplit(ctx, sess.ID, split); err != nil {
-			return checkoutResponse{}, err
+			return CheckoutResponse{}, err
 		}
 	}
 	// A lost claim (we outlived the lease) still answers our own session.
-	if err := s.st.OpenCheckoutAt(ctx, uid, p.ID, token, sess.ID, sess.URL, now); err != nil && !errors.Is(err, store.ErrCheckoutTaken) {
-		return checkoutResponse{}, err
+	if err := s.st.OpenCheckoutAt(ctx, uid, item.ID, token, sess.ID, sess.URL, now); err != nil && !errors.Is(err, store.ErrCheckoutTaken) {
+		return CheckoutResponse{}, err
 	}
-	return checkoutResponse{CheckoutURL: sess.URL, SessionID: sess.ID}, nil
+	return CheckoutResponse{CheckoutURL: sess.URL, SessionID: sess.ID}, nil
 }
 
 // idempotencyKey ties the provider call to this claim: the Stripe client's

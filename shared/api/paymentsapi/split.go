@@ -3,7 +3,7 @@ package paymentsapi
 import (
 	"context"
 	"errors"
-	"math"
+	"fmt"
 
 	"aiwork/shared/domain"
 	"aiwork/shared/httpx"
@@ -11,12 +11,15 @@ import (
 	"aiwork/shared/store"
 )
 
-// msgCreatorCannotSell: the creator's payout account cannot take this
-// sale yet (or they are suspended).
-const msgCreatorCannotSell = "This prompt is not for sale right now."
+// notForSale: the item is off sale, or the creator's payout account
+// cannot take this sale yet (or they are suspended): "This prompt is not
+// for sale right now." / "This agent is …".
+func notForSale(item domain.Sellable) error {
+	return httpx.Conflict(fmt.Sprintf("This %s is not for sale right now.", item.Noun()))
+}
 
-// sale is how a prompt's checkout is charged: its price in cents and, for
-// a creator's prompt, the creator's account and the split.
+// sale is how a checkout is charged: the item's price in cents and, for a
+// creator's prompt or agent, the creator's account and the split.
 type sale struct {
 	cents       int64
 	destination string
@@ -24,32 +27,33 @@ type sale struct {
 	creatorID   string
 }
 
-// saleOf prices p: the platform's own prompts are charged whole; a
-// creator's is a destination charge to their account, split by the
-// platform's fee, and refused while the creator cannot receive payments.
-func (s *Service) saleOf(ctx context.Context, p domain.Prompt) (sale, error) {
-	out := sale{cents: int64(math.Round(p.Price * 100))}
-	if p.CreatorID == "" {
+// saleOf prices item: the platform's own prompts are charged whole; a
+// creator's prompt or agent is a destination charge to their account,
+// split by the platform's fee, and refused while the creator cannot
+// receive payments.
+func (s *Service) saleOf(ctx context.Context, item domain.Sellable) (sale, error) {
+	out := sale{cents: item.PriceCents()}
+	if item.CreatorID == "" {
 		return out, nil
 	}
-	c, err := s.st.GetCreator(ctx, p.CreatorID)
+	c, err := s.st.GetCreator(ctx, item.CreatorID)
 	if errors.Is(err, store.ErrNotFound) {
-		return sale{}, httpx.Conflict(msgCreatorCannotSell)
+		return sale{}, notForSale(item)
 	}
 	if err != nil {
 		return sale{}, err
 	}
-	acct, err := s.st.CreatorStripeAccount(ctx, p.CreatorID)
+	acct, err := s.st.CreatorStripeAccount(ctx, item.CreatorID)
 	if err != nil {
 		return sale{}, err
 	}
 	if c.Suspended || !c.CanSell() || !c.PayoutsEnabled || acct == "" {
-		return sale{}, httpx.Conflict(msgCreatorCannotSell)
+		return sale{}, notForSale(item)
 	}
 	split, err := payments.SplitSale(out.cents, s.cfg.PlatformFeePercent)
 	if err != nil {
 		return sale{}, err
 	}
-	out.destination, out.split, out.creatorID = acct, split, p.CreatorID
+	out.destination, out.split, out.creatorID = acct, split, item.CreatorID
 	return out, nil
 }

@@ -103,7 +103,7 @@ func (e *Engine) admit(ctx context.Context, req Request) (r *reply, err error) {
 			return nil, err
 		}
 	}
-	if r.keep, err = e.keepWith(ctx, req, r.resumed, now); err != nil {
+	if r.keep, err = e.keepWith(ctx, req, r.resumed, agentID(r.agent), now); err != nil {
 		e.verdicts.ended(uid, 0)
 		return nil, err
 	}
@@ -432,9 +432,13 @@ func (e *Engine) sureRoute(req Request, now time.Time) (route, *domain.Agent, bo
 	if len(req.Attachments) > 0 { // read before the call: after the checks
 		return route{}, nil, false
 	}
-	ag, known := e.agents.ready(req, now)
+	ag, known, unbound := e.agents.ready(req, now)
 	switch {
 	case !known:
+		return route{}, nil, false
+	case unbound && e.known.has(req.UserID, req.ConversationID, now):
+		// Its first frame would not wait for the claim that checks the
+		// binding (keep.go): it waits for the binding's read instead.
 		return route{}, nil, false
 	case ag == nil && len(req.MCPConnectionIDs) > 0, ag != nil && len(ag.Servers) > 0:
 		return route{}, nil, false // the tools' connections are read first

@@ -37,6 +37,7 @@ const (
 	msgAgentNotFound  = "Agent not found."
 	msgAgentBuy       = "Buy this agent to chat with it."
 	msgAgentOther     = "This conversation is bound to another agent."
+	msgAgentAgain     = "This conversation is bound to an agent: send the message again."
 	msgAgentNoTool    = "This agent may not use the tool %s."
 	msgAgentWrongConn = "This agent runs on %s %s: connect that model."
 )
@@ -63,31 +64,55 @@ func newAgents(st *store.Store) *agents {
 }
 
 // ready answers req's agent from what this process remembers, without a
-// read: ok is false when something is not remembered (or not fresh), and
-// the message then waits for agentFor. nil with ok: no agent.
-func (g *agents) ready(req Request, now time.Time) (*domain.Agent, bool) {
+// read: known is false when something is not remembered (or not fresh),
+// and the message then waits for agentFor. nil and known: no agent.
+// unbound: a conversation whose binding is not remembered, in a message
+// naming no agent, is taken for one without an agent; the claim that
+// stores its messages checks it before the first frame (keep.go: a
+// conversation not known here waits for it), and refuses it otherwise.
+func (g *agents) ready(req Request, now time.Time) (a *domain.Agent, known, unbound bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	id := req.AgentID
 	if req.ConversationID != "" {
-		bound, known := g.bindings[knownKey(req.UserID, req.ConversationID)]
-		if !known || (id != "" && id != bound) {
-			return nil, false
+		bound, ok := g.bindings[knownKey(req.UserID, req.ConversationID)]
+		switch {
+		case !ok && id == "":
+			return nil, true, true
+		case !ok, id != "" && id != bound:
+			return nil, false, false
 		}
 		id = bound
 	}
 	if id == "" {
-		return nil, true
+		return nil, true, false
 	}
 	seen, ok := g.byID[id]
 	if !ok || !fresh(seen.at, now) {
-		return nil, false
+		return nil, false, false
 	}
 	if let, ok := g.access[knownKey(req.UserID, id)]; !ok || !fresh(let.at, now) || let.agent.Version != seen.agent.Version {
-		return nil, false
+		return nil, false, false
 	}
-	a := seen.agent
-	return &a, true
+	agent := seen.agent
+	return &agent, true, false
+}
+
+// bound remembers that uid's conversation cid runs as agent id ("": none).
+func (g *agents) bound(uid, cid, id string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.bindings) >= maxAgentsKept {
+		clear(g.bindings)
+	}
+	g.bindings[knownKey(uid, cid)] = id
+}
+
+// forget drops what this process remembers of cid's binding.
+func (g *agents) forget(uid, cid string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	delete(g.bindings, knownKey(uid, cid))
 }
 
 func fresh(at, now time.Time) bool { return now.Sub(at) < agentTTL && !now.Before(at) }
@@ -132,12 +157,7 @@ func (g *agents) binding(ctx context.Context, uid, cid string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if len(g.bindings) >= maxAgentsKept {
-		clear(g.bindings)
-	}
-	g.bindings[k] = c.AgentID
+	g.bound(uid, cid, c.AgentID)
 	return c.AgentID, nil
 }
 

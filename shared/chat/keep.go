@@ -48,6 +48,9 @@ const replyNotSaved = "The reply was not saved with the conversation: the servic
 type kept struct {
 	userID string
 	reply  domain.ConversationMessage
+	// agentID is the agent the reply runs as (""): the claim of its
+	// messages proves the conversation is bound to it (keep.go, agents.go).
+	agentID string
 	// begin starts the writes (once); a known conversation's start after
 	// the stream's first frames (reply.stream), so they do not compete with
 	// them.
@@ -97,7 +100,7 @@ func (k *kept) messageID() string {
 // keepWith stores a message and its (empty) reply in the caller's
 // conversation, or finds the reply a resumed approval goes on in; nil when
 // the message is not kept with a conversation.
-func (e *Engine) keepWith(ctx context.Context, req Request, resumed *pausedReply, now time.Time) (*kept, error) {
+func (e *Engine) keepWith(ctx context.Context, req Request, resumed *pausedReply, agentID string, now time.Time) (*kept, error) {
 	uid := req.UserID
 	if resumed != nil {
 		if resumed.ConversationID == "" {
@@ -126,7 +129,7 @@ func (e *Engine) keepWith(ctx context.Context, req Request, resumed *pausedReply
 		CreatedAt: now, UpdatedAt: now, Complete: true, Attachments: req.attached}
 	reply := domain.ConversationMessage{ID: NewMessageID(now.Add(time.Microsecond)), ConversationID: cid, Role: domain.RoleAssistant,
 		CreatedAt: now, UpdatedAt: now}
-	k := &kept{userID: user.ID, reply: reply, stored: make(chan struct{}), known: e.known.has(uid, cid, now)}
+	k := &kept{userID: user.ID, reply: reply, agentID: agentID, stored: make(chan struct{}), known: e.known.has(uid, cid, now)}
 	ctx = context.WithoutCancel(ctx)
 	k.begin = sync.OnceFunc(func() { go e.storeKept(ctx, k, uid, cid, user, message, now) })
 	if !k.known {
@@ -145,13 +148,25 @@ func (e *Engine) storeKept(ctx context.Context, k *kept, uid, cid string, user d
 	// they are removed again.
 	var claimErr, putErr error
 	var wg sync.WaitGroup
-	wg.Go(func() { claimErr = e.st.ClaimMessages(ctx, uid, cid, 2, now) })
+	wg.Go(func() { claimErr = e.st.ClaimMessages(ctx, uid, cid, 2, now, k.agentID) })
 	wg.Go(func() { putErr = e.st.PutMessages(ctx, uid, reply) })
 	userErr := e.st.PutMessages(ctx, uid, user)
 	wg.Wait()
 	switch {
 	case errors.Is(claimErr, store.ErrNotFound):
 		k.err = refuse(NotFound, "Conversation not found.")
+	case errors.Is(claimErr, store.ErrOtherAgent):
+		// Its agent was not known here (a message that did not wait for
+		// the conversation's read): it is read now, so that the next
+		// message runs as it.
+		k.err = refuse(Invalid, msgAgentOther)
+		if k.agentID == "" {
+			k.err = refuse(Invalid, msgAgentAgain)
+		}
+		e.agents.forget(uid, cid)
+		if _, err := e.agents.binding(ctx, uid, cid); err != nil {
+			slog.WarnContext(ctx, "conversation's agent not read", "err", err)
+		}
 	default:
 		k.err = cmp.Or(claimErr, putErr, userErr)
 	}
@@ -163,6 +178,7 @@ func (e *Engine) storeKept(ctx context.Context, k *kept, uid, cid string, user d
 		return
 	}
 	e.known.claimed(uid, cid, now)
+	e.agents.bound(uid, cid, k.agentID)
 	k.indexing.Go(func() {
 		if err := e.st.AddSearchSnippet(ctx, uid, cid, clip.Runes(message, snippetRunes)); err != nil {
 			slog.WarnContext(ctx, "conversation search words not saved", "err", err)

@@ -361,7 +361,7 @@ func TestConversationListConcurrentWrites(t *testing.T) {
 				storetest.Must(t, err, "rename")
 				return
 			}
-			storetest.Must(t, st.ClaimMessages(ctx, "ann", "c1", 1, at), "claim")
+			storetest.Must(t, st.ClaimMessages(ctx, "ann", "c1", 1, at, ""), "claim")
 		})
 	}
 	wg.Wait()

@@ -224,29 +224,48 @@ func (s *Store) DeleteConversation(ctx context.Context, uid, cid string) error {
 	return nil
 }
 
+// ErrOtherAgent: the conversation is bound to another agent than the
+// message's (or to one, or to none).
+var ErrOtherAgent = errors.New("conversation bound to another agent")
+
 // ClaimMessages counts n new messages on uid's conversation cid and marks
 // it updated: one conditional write, which is also the proof that the
-// conversation is uid's (ErrNotFound otherwise), then its History copy
-// moved to the top of its list. Concurrent messages never lose a count: it
-// is an ADD.
-func (s *Store) ClaimMessages(ctx context.Context, uid, cid string, n int, now time.Time) error {
+// conversation is uid's (ErrNotFound otherwise) and runs as agentID (""
+// for none; ErrOtherAgent otherwise, nothing written), then its History
+// copy moved to the top of its list. Concurrent messages never lose a
+// count: it is an ADD.
+func (s *Store) ClaimMessages(ctx context.Context, uid, cid string, n int, now time.Time, agentID string) error {
 	if !keyFits(userPK(uid), conversationSK(cid)) {
 		return fmt.Errorf("add message: %w", ErrNotFound)
 	}
+	values := map[string]types.AttributeValue{
+		":now": &types.AttributeValueMemberS{Value: formatTime(now)},
+		":n":   &types.AttributeValueMemberN{Value: fmt.Sprint(n)},
+		":one": &types.AttributeValueMemberN{Value: "1"},
+	}
+	cond := "attribute_exists(PK) AND attribute_not_exists(agent_id)"
+	if agentID != "" {
+		cond = "attribute_exists(PK) AND agent_id = :agent"
+		values[":agent"] = &types.AttributeValueMemberS{Value: agentID}
+	}
 	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:           aws.String(s.table),
-		Key:                 key(userPK(uid), conversationSK(cid)),
-		UpdateExpression:    aws.String("SET updated_at = :now ADD message_count :n, lrev :one"),
-		ConditionExpression: aws.String("attribute_exists(PK)"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":now": &types.AttributeValueMemberS{Value: formatTime(now)},
-			":n":   &types.AttributeValueMemberN{Value: fmt.Sprint(n)},
-			":one": &types.AttributeValueMemberN{Value: "1"},
-		},
-		ReturnValues: types.ReturnValueAllNew,
+		TableName:                 aws.String(s.table),
+		Key:                       key(userPK(uid), conversationSK(cid)),
+		UpdateExpression:          aws.String("SET updated_at = :now ADD message_count :n, lrev :one"),
+		ConditionExpression:       aws.String(cond),
+		ExpressionAttributeValues: values,
+		ReturnValues:              types.ReturnValueAllNew,
 	})
-	if err := conditional("add message", err, fmt.Errorf("add message: %w", ErrNotFound)); err != nil {
-		return err
+	if err := conditional("add message", err, errClaimRefused); err != nil {
+		if !errors.Is(err, errClaimRefused) {
+			return err
+		}
+		// Refused: gone, or bound to another agent (a rare path: one read
+		// to say which).
+		if _, gerr := s.GetConversation(ctx, uid, cid); gerr != nil {
+			return fmt.Errorf("add message: %w", gerr)
+		}
+		return fmt.Errorf("add message: %w", ErrOtherAgent)
 	}
 	var it conversationItem
 	if err := attributevalue.UnmarshalMap(out.Attributes, &it); err != nil {
@@ -255,6 +274,8 @@ func (s *Store) ClaimMessages(ctx context.Context, uid, cid string, n int, now t
 	s.syncListCopy(ctx, uid, it, false)
 	return nil
 }
+
+var errClaimRefused = errors.New("claim refused")
 
 // maxSnippets bounds how many messages' starts a conversation's search
 // keeps (with maxSearch bounding their size).

@@ -130,11 +130,46 @@ func TestConversationConcurrentMessages(t *testing.T) {
 // addMessages stores messages as the chat does: the claim, the messages,
 // the search words.
 func addMessages(st *store.Store, uid, cid, snippet string, now time.Time, msgs ...domain.ConversationMessage) error {
-	if err := st.ClaimMessages(ctx, uid, cid, len(msgs), now); err != nil {
+	if err := st.ClaimMessages(ctx, uid, cid, len(msgs), now, ""); err != nil {
 		return err
 	}
 	if err := st.PutMessages(ctx, uid, msgs...); err != nil {
 		return err
 	}
 	return st.AddSearchSnippet(ctx, uid, cid, snippet)
+}
+
+// A conversation keeps its agent (in its list copy too), and a claim of
+// messages holds only for that agent: another, or none, is refused without
+// a count; an unknown conversation is not found.
+func TestConversationBoundToAnAgent(t *testing.T) {
+	t.Parallel()
+	st := storetest.New(t)
+	storetest.Must(t, st.CreateConversation(ctx, "ann", domain.Conversation{ID: "c1", Title: "Pirate", Provider: "openai", Model: "gpt-4o-mini",
+		CreatedAt: convAt, UpdatedAt: convAt, AgentID: "a-000000000001", AgentName: "Pirate"}), "create")
+	newConversation(t, st, "ann", "c2")
+	for _, tt := range []struct {
+		cid, agent string
+		want       error
+	}{
+		{"c1", "a-000000000001", nil}, {"c1", "", store.ErrOtherAgent}, {"c1", "a-000000000002", store.ErrOtherAgent},
+		{"c2", "", nil}, {"c2", "a-000000000001", store.ErrOtherAgent}, {"c3", "", store.ErrNotFound},
+	} {
+		if err := st.ClaimMessages(ctx, "ann", tt.cid, 1, convAt, tt.agent); !errors.Is(err, tt.want) || (tt.want == nil) != (err == nil) {
+			t.Errorf("claim %s as %q: %v, want %v", tt.cid, tt.agent, err, tt.want)
+		}
+	}
+	c, err := st.GetConversation(ctx, "ann", "c1")
+	if err != nil || c.AgentID != "a-000000000001" || c.AgentName != "Pirate" || c.MessageCount != 1 {
+		t.Fatalf("c1 = %+v, %v", c, err)
+	}
+	page, err := st.ListConversationPage(ctx, "ann", store.ConversationListQuery{Limit: 10})
+	if err != nil || len(page.Conversations) != 2 {
+		t.Fatalf("list: %+v, %v", page, err)
+	}
+	for _, got := range page.Conversations {
+		if want := map[string]string{"c1": "a-000000000001", "c2": ""}[got.ID]; got.AgentID != want {
+			t.Errorf("listed %s with agent %q, want %q", got.ID, got.AgentID, want)
+		}
+	}
 }

@@ -414,3 +414,44 @@ func TestAgentPausedReplyResumesAsTheAgent(t *testing.T) {
 		t.Fatalf("server got %v", got)
 	}
 }
+
+// A sure message naming no agent, in a conversation this process has not
+// read, starts as a message without one; the claim of its messages finds
+// the conversation bound to an agent before anything is sent: refused,
+// nothing kept, and the next message runs as the agent.
+func TestAgentSureMessageInAnUnreadConversation(t *testing.T) {
+	t.Parallel()
+	up := chattest.Replies(llm.Usage{InputTokens: 3, OutputTokens: 1}, "ok")
+	s := newSessionStack(t, chatapi.Options{StallTimeout: patience,
+		Limits: config.ChatLimits{MaxConcurrentStreams: 3, RequestsPerMinute: 100, DailyTokenBudget: 1_000_000}},
+		map[string]llm.Provider{"openai": up})
+	a := s.putAgent(domain.Agent{})
+	_, token := apitest.User(t, s.st, s.tokens, "ada")
+	conn := s.connect(token, "openai", "gpt-4o-mini")
+	if w := s.sendWithin(token, agentMsg{ConnectionID: conn, Message: "hi"}, patience); w.Code != http.StatusOK {
+		t.Fatalf("first message: %d %s", w.Code, w.Body)
+	}
+	c := s.agentConversation(token, a.ID)
+	w := s.sendWithin(token, agentMsg{ConnectionID: conn, Message: "again", ConversationID: c.ID}, patience)
+	if e := chattest.WantError(t, w, http.StatusBadRequest); e.Detail != "This conversation is bound to an agent: send the message again." {
+		t.Fatalf("unread binding: %q", e.Detail)
+	}
+	if msgs := s.messages(token, c.ID); len(msgs) != 0 {
+		t.Fatalf("kept %d messages of a refused message", len(msgs))
+	}
+	if n := len(up.Requests()); n != 2 {
+		t.Fatalf("provider calls = %d, want 2: the sure message's call started before its claim", n)
+	}
+	if w := s.sendWithin(token, agentMsg{ConnectionID: conn, Message: "once more", ConversationID: c.ID}, patience); w.Code != http.StatusOK {
+		t.Fatalf("next message: %d %s", w.Code, w.Body)
+	}
+	reqs := up.Requests()
+	if last := reqs[len(reqs)-1]; last.Messages[0].Role != "system" || last.Messages[0].Content != a.Instructions {
+		t.Fatalf("next message's call starts with %+v, want the instructions", last.Messages[0])
+	}
+	// A plain conversation takes a sure message as ever.
+	plain := s.newConversation(token, "")
+	if w := s.sendWithin(token, agentMsg{ConnectionID: conn, Message: "plain", ConversationID: plain.ID}, patience); w.Code != http.StatusOK {
+		t.Fatalf("plain conversation: %d %s", w.Code, w.Body)
+	}
+}

@@ -1,11 +1,20 @@
-// What a creator's prompt is, in words, and what its creator may do with
-// it now (docs/creators.md, "Prompts and their states"; "Versions").
+// What a creator's prompt or agent is, in words, and what its creator may
+// do with it now (docs/creators.md, "Prompts and their states";
+// "Versions"; agents go through the same states).
 
 import { promptFieldsOf, type PromptFields } from '../../components/prompt-editor/prompt-rules';
 import { ApiError } from '../../lib/api-client';
 import type { CreatorPrompt, CreatorPromptState } from './api/types';
 
 export const CHANGE_NOTE_MAX = 300;
+
+/** A prompt or an agent as far as its review state goes. */
+export interface Reviewed {
+  state: CreatorPromptState;
+  review_reason: string | null;
+  withdrawn?: boolean;
+  pending: { state: Exclude<CreatorPromptState, 'published'>; review_reason: string | null } | null;
+}
 
 const WORDS: Record<CreatorPromptState, string> = {
   draft: 'Draft',
@@ -29,20 +38,20 @@ export function stateText(state: string, reason: string | null | undefined): str
   return state === 'rejected' && reason?.trim() ? `${word}: ${reason.trim()}` : word;
 }
 
-/** The pending next version of a published prompt, in words; null when it has none. */
-export function pendingText(p: CreatorPrompt): string | null {
+/** The pending next version of a published prompt or agent, in words; null when it has none. */
+export function pendingText(p: Reviewed): string | null {
   if (p.state !== 'published' || !p.pending) return null;
   return `Next version: ${stateText(p.pending.state, p.pending.review_reason)}`;
 }
 
 /** In review (the prompt, or its next version) cannot be edited until an admin decides. */
-export function canEdit(p: CreatorPrompt): boolean {
+export function canEdit(p: Reviewed): boolean {
   if (p.state === 'in_review' || p.withdrawn) return false;
   return !(p.state === 'published' && p.pending?.state === 'in_review');
 }
 
 /** A draft or a rejected prompt, or a published one's saved next version, can go to review. */
-export function canSubmit(p: CreatorPrompt): boolean {
+export function canSubmit(p: Reviewed): boolean {
   if (p.withdrawn) return false;
   if (p.state === 'draft' || p.state === 'rejected') return true;
   return p.state === 'published' && p.pending != null && p.pending.state !== 'in_review';
@@ -61,10 +70,10 @@ export function checkChangeNote(note: string): string | null {
   return null;
 }
 
-/** The prompt as it now is, from a 409 that carries it (a stale version); null otherwise. */
-export function currentOf(err: unknown): CreatorPrompt | null {
+/** The prompt (or agent) as it now is, from a 409 that carries it (a stale version); null otherwise. */
+export function currentOf<T extends { id: string } = CreatorPrompt>(err: unknown): T | null {
   if (!(err instanceof ApiError) || err.status !== 409) return null;
   const current = (err.body as { current?: unknown } | undefined)?.current;
-  if (!current || typeof current !== 'object' || typeof (current as CreatorPrompt).id !== 'string') return null;
-  return current as CreatorPrompt;
+  if (!current || typeof current !== 'object' || typeof (current as T).id !== 'string') return null;
+  return current as T;
 }

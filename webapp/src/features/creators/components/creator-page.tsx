@@ -1,6 +1,6 @@
 // The creator studio (/creator, signed in): the profile (whose first save
-// makes the user a creator), payouts, the creator's prompts and their
-// sales (docs/creators.md). The content preview's menu reader comes from
+// makes the user a creator), payouts, the creator's prompts, their agents
+// and their sales (docs/creators.md). The content preview's menu reader comes from
 // the app (src/app/creator-route.tsx).
 
 import { useEffect, useRef } from 'react';
@@ -11,6 +11,7 @@ import { useDocumentTitle } from '../../../components/page';
 import { useCreatorDashboard, useCreatorProfile, type CreatorProfile } from '../../../lib/api/use-creator';
 import { useAuth } from '../../../lib/use-auth';
 import { PayoutsSection, type PayoutsReturn } from './payouts-section';
+import { AgentsSection } from './agents-section';
 import { ProfileSection } from './profile-section';
 import { PromptsSection } from './prompts-section';
 import { SalesSection } from './sales-section';
@@ -73,6 +74,7 @@ export default function CreatorPage() {
             <>
               <PayoutsSection payouts={profile.payouts} returned={returned} loginUrl={sales.dashboard?.login_url} />
               <PromptsSection suspended={profile.suspended} onListChanged={() => void reloadSales()} />
+              <AgentsSection suspended={profile.suspended} payoutsEnabled={profile.payouts.status === 'enabled'} />
               <SalesSection dashboard={sales.dashboard} loading={sales.isLoading} failed={Boolean(sales.error)} />
             </>
           ) : null}

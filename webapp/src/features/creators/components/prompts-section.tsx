@@ -2,7 +2,7 @@
 // published prompt's next version), its counts, and what can be done with
 // it now; "New prompt" opens the form.
 
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Alert, Button, Heading, Loader } from '@aws-amplify/ui-react';
 import { notify } from '../../../components/notifications/notification-store';
 import { errorMessage } from '../../../lib/api-client';
@@ -11,6 +11,7 @@ import { deletePrompt, submitPrompt, useCategories, useCreatorPrompts } from '..
 import type { CreatorPrompt } from '../api/types';
 import { canEdit, canSubmit, currentOf, pendingText, promptStateText } from '../prompt-state';
 import { PromptForm } from './prompt-form';
+import { RowActions } from './row-actions';
 
 interface PromptsSectionProps {
   /** A suspended creator cannot list prompts. */
@@ -148,19 +149,7 @@ interface PromptRowProps {
 
 function PromptRow({ prompt: p, editingThis, onEdit, onSubmit, onDelete }: PromptRowProps) {
   const titleId = useId();
-  const [confirming, setConfirming] = useState(false);
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  const deleteRef = useRef<HTMLButtonElement>(null);
-  const returnFocus = useRef(false);
   const next = pendingText(p);
-  // Keyboard users stay put: focus goes to the confirmation, and back to Delete when it is dismissed.
-  useEffect(() => {
-    if (confirming) confirmRef.current?.focus();
-    else if (returnFocus.current) {
-      returnFocus.current = false;
-      deleteRef.current?.focus();
-    }
-  }, [confirming]);
 
   return (
     <li className="creator-prompt" aria-labelledby={titleId} data-testid="creator-prompt">
@@ -180,39 +169,22 @@ function PromptRow({ prompt: p, editingThis, onEdit, onSubmit, onDelete }: Promp
       <p className="creator-muted">
         {formatUsd(p.price)} · {p.category_name || p.category_id} · {countsText(p)}
       </p>
-      {confirming ? (
-        <div className="creator-actions" role="group" aria-label={`Delete ${p.title}?`}>
-          <span>{p.purchases + p.free_uses > 0 ? 'Take it off the marketplace? Its buyers keep it.' : 'Delete this prompt?'}</span>
-          <Button ref={confirmRef} size="small" variation="destructive" onClick={onDelete}>
-            Delete
+      <RowActions
+        confirmLabel={`Delete ${p.title}?`}
+        question={p.purchases + p.free_uses > 0 ? 'Take it off the marketplace? Its buyers keep it.' : 'Delete this prompt?'}
+        onDelete={onDelete}
+      >
+        {canEdit(p) && !editingThis ? (
+          <Button size="small" onClick={onEdit}>
+            Edit
           </Button>
-          <Button
-            size="small"
-            onClick={() => {
-              returnFocus.current = true;
-              setConfirming(false);
-            }}
-          >
-            Keep it
+        ) : null}
+        {canSubmit(p) ? (
+          <Button size="small" variation="primary" onClick={onSubmit}>
+            Submit for review
           </Button>
-        </div>
-      ) : (
-        <div className="creator-actions">
-          {canEdit(p) && !editingThis ? (
-            <Button size="small" onClick={onEdit}>
-              Edit
-            </Button>
-          ) : null}
-          {canSubmit(p) ? (
-            <Button size="small" variation="primary" onClick={onSubmit}>
-              Submit for review
-            </Button>
-          ) : null}
-          <Button ref={deleteRef} size="small" onClick={() => setConfirming(true)}>
-            Delete
-          </Button>
-        </div>
-      )}
+        ) : null}
+      </RowActions>
     </li>
   );
 }

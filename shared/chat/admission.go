@@ -25,8 +25,8 @@ const streamsRetryAfter = 5
 const cleanupTimeout = 5 * time.Second
 
 // admit runs a message's admission and prepares its reply. The checks
-// (admission) and the tools' connections are read at once, and nothing
-// reaches a provider before both are done; then a resumed reply's state is
+// (admission), the agent it runs as (agents.go) and the tools' connections
+// are read at once, and nothing reaches a provider before all are done; then a resumed reply's state is
 // taken (approval.go) and the conversation the reply is kept with is
 // written (keep.go). A message the last verdicts say will pass (sure)
 // does not wait: its model call starts while its checks run, and
@@ -53,6 +53,7 @@ func (e *Engine) admit(ctx context.Context, req Request) (r *reply, err error) {
 	r.answer = req.Elicitation
 	if !resuming {
 		r.rt, r.agent, r.sure = e.sureRoute(req, now)
+		r.tr.agent = r.agent // it offers no tools, and refuses any call as the agent's
 	}
 	if !r.sure {
 		adm.begin()

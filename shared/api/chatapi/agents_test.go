@@ -455,3 +455,31 @@ func TestAgentSureMessageInAnUnreadConversation(t *testing.T) {
 		t.Fatalf("plain conversation: %d %s", w.Code, w.Body)
 	}
 }
+
+// An agent without tools refuses any tool call its model makes, as the
+// agent's rule, whether its message waited for its checks or not.
+func TestAgentWithoutToolsRefusesCalls(t *testing.T) {
+	t.Parallel()
+	up := chattest.NewEventUpstream(func(ctx context.Context, req llm.Request, emit func(llm.Event) error) (llm.Usage, error) {
+		if last := req.Messages[len(req.Messages)-1]; last.Role == "tool" {
+			return llm.Usage{InputTokens: 5, OutputTokens: 1}, emit(llm.Event{Text: "told: " + last.ToolResults[0].Content})
+		}
+		if len(req.Tools) != 0 {
+			return llm.Usage{}, emit(llm.Event{Text: "offered tools"})
+		}
+		return llm.Usage{InputTokens: 5, OutputTokens: 1}, emit(llm.Event{ToolCall: &llm.ToolCall{ID: "call_1", Name: "files__delete", Arguments: "{}"}})
+	})
+	s := newSessionStack(t, chatapi.Options{StallTimeout: patience,
+		Limits: config.ChatLimits{MaxConcurrentStreams: 3, RequestsPerMinute: 100, DailyTokenBudget: 1_000_000}},
+		map[string]llm.Provider{"openai": up})
+	a := s.putAgent(domain.Agent{})
+	_, token := apitest.User(t, s.st, s.tokens, "ada")
+	conn := s.connect(token, "openai", "gpt-4o-mini")
+	for _, text := range []string{"first", "second"} {
+		w := s.sendWithin(token, agentMsg{ConnectionID: conn, Message: text, AgentID: a.ID}, patience)
+		r := parseReply(t, w.Body.String())
+		if w.Code != http.StatusOK || len(r.results) != 1 || r.text != "told: This agent may not use the tool delete." {
+			t.Fatalf("%s: %d %s", text, w.Code, w.Body)
+		}
+	}
+}

@@ -70,7 +70,8 @@ export function AgentServersField({ servers, onChange, error }: AgentServersFiel
         autoComplete="off"
         descriptiveText={full ? `This agent has ${SERVERS_MAX} servers, the most it can have: remove one to add another.` : undefined}
       />
-      {found.isLoading ? (
+      {/* The last results stay while the next search loads: the list does not jump. */}
+      {found.isLoading && found.servers.length === 0 ? (
         <Loader ariaLabel="Searching the registry" />
       ) : found.error ? (
         <p className="creator-muted">The registry could not be searched. Please try again.</p>

@@ -138,6 +138,16 @@ func checkStarters(starters []string) error {
 // (active) and not taken out by an admin.
 func Usable(srv domain.MCPServer) bool { return srv.IsActive && !srv.AdminDisabled }
 
+// shown is a name from a request as an error message quotes it: a long
+// one cut short.
+func shown(id string) string {
+	const most = 64
+	if utf8.RuneCountInString(id) <= most {
+		return id
+	}
+	return string([]rune(id)[:most]) + "…"
+}
+
 func checkServers(list []domain.AgentServer, registry Registry) error {
 	if len(list) > MaxServers {
 		return invalid("servers", "servers: at most %d", MaxServers)
@@ -155,7 +165,7 @@ func checkServers(list []domain.AgentServer, registry Registry) error {
 			return invalid("servers", "servers: each needs a server_id")
 		}
 		if seen[s.ServerID] {
-			return invalid("servers", "servers: %s is listed twice", s.ServerID)
+			return invalid("servers", "servers: %s is listed twice", shown(s.ServerID))
 		}
 		seen[s.ServerID] = true
 		named := map[string]bool{}
@@ -164,7 +174,7 @@ func checkServers(list []domain.AgentServer, registry Registry) error {
 			case t == "":
 				return invalid("servers", "servers: %s has a tool with no name", s.ServerID)
 			case utf8.RuneCountInString(t) > MaxToolName:
-				return invalid("servers", "servers: a tool name of %s is longer than %d characters", s.ServerID, MaxToolName)
+				return invalid("servers", "servers: a tool name of %s is longer than %d characters", shown(s.ServerID), MaxToolName)
 			case named[t]:
 				return invalid("servers", "servers: %s lists the tool %s twice", s.ServerID, t)
 			}
@@ -177,7 +187,7 @@ func checkServers(list []domain.AgentServer, registry Registry) error {
 			return err
 		}
 		if !found {
-			return invalid("servers", "servers: no server %s in the registry", s.ServerID)
+			return invalid("servers", "servers: no server %s in the registry", shown(s.ServerID))
 		}
 		if !Usable(srv) {
 			return invalid("servers", "servers: %s is disabled", s.ServerID)

@@ -161,3 +161,13 @@ func TestEditAndNew(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// A long id from a request is cut short in the message.
+func TestLongServerIDIsCutInTheMessage(t *testing.T) {
+	a := good()
+	a.Servers = []domain.AgentServer{{ServerID: "x" + strings.Repeat("y", 3000)}}
+	err := agents.Check(a, categories, registry)
+	if err == nil || len(err.Error()) > 200 || !strings.HasSuffix(err.Error(), "… in the registry") {
+		t.Errorf("got %q", err)
+	}
+}

@@ -57,6 +57,16 @@ type AgentView struct {
 	Suspended         bool                 `json:"suspended"`
 	Withdrawn         bool                 `json:"withdrawn"`
 	Pending           *agentPendingView    `json:"pending"`
+	// Versions: the versions that went live, oldest first (on the agent's
+	// own read only; left out of the list).
+	Versions []agentVersionView `json:"versions,omitempty"`
+}
+
+type agentVersionView struct {
+	Number      int     `json:"number"`
+	ChangeNote  string  `json:"change_note"`
+	Price       float64 `json:"price"`
+	PublishedAt string  `json:"published_at"`
 }
 
 type agentPendingView struct {
@@ -180,6 +190,14 @@ func (s *Service) getAgent(w http.ResponseWriter, r *http.Request) error {
 	v, err := s.presentAgent(r, a, names)
 	if err != nil {
 		return err
+	}
+	versions, err := s.st.AgentVersions(r.Context(), a.ID)
+	if err != nil {
+		return err
+	}
+	v.Versions = []agentVersionView{}
+	for _, ver := range versions {
+		v.Versions = append(v.Versions, agentVersionView{Number: ver.Number, ChangeNote: ver.ChangeNote, Price: ver.Price, PublishedAt: utcSeconds(ver.PublishedAt)})
 	}
 	httpx.WriteJSON(w, http.StatusOK, v)
 	return nil

@@ -28,7 +28,11 @@ type agentJSON struct {
 	PublishedVersions int      `json:"published_versions"`
 	Withdrawn         bool     `json:"withdrawn"`
 	Starters          []string `json:"starters"`
-	Pending           *struct {
+	Versions          []struct {
+		Number     int    `json:"number"`
+		ChangeNote string `json:"change_note"`
+	} `json:"versions"`
+	Pending *struct {
 		Name         string  `json:"name"`
 		State        string  `json:"state"`
 		ChangeNote   string  `json:"change_note"`
@@ -215,6 +219,9 @@ func TestAgentReviewVersionsAndWithdrawal(t *testing.T) {
 	got = decode[agentJSON](t, s.Do("GET", myAgents+"/"+paid.ID, ann, ""), http.StatusOK)
 	if got.Name != "Paid v2" || got.Instructions != "Be briefer." || got.PublishedVersions != 2 || got.Pending != nil {
 		t.Errorf("second version live %+v", got)
+	}
+	if len(got.Versions) != 2 || got.Versions[1].ChangeNote != "Shorter." || got.Versions[1].Number != 2 {
+		t.Errorf("versions in the view %+v", got.Versions)
 	}
 	versions, err := s.St.AgentVersions(context.Background(), paid.ID)
 	if err != nil || len(versions) != 2 || versions[0].Instructions != "Be brief." || versions[1].ChangeNote != "Shorter." {

@@ -197,7 +197,7 @@ func TestAgentAccess(t *testing.T) {
 	draft := s.putAgent(domain.Agent{State: domain.PromptDraft})
 	buyer, buyerToken := s.user()
 	for _, id := range []string{paid.ID, suspended.ID} {
-		_, err := s.st.GrantOwnership(context.Background(), buyer, domain.Ownership{PromptID: id, Source: "purchase", OrderID: "o-" + id, Amount: 4.99, CreatedAt: time.Now()})
+		_, err := s.st.GrantOwnership(context.Background(), buyer, domain.Ownership{PromptID: id, Kind: domain.KindAgent, Source: "purchase", OrderID: "o-" + id, Amount: 4.99, CreatedAt: time.Now()})
 		storetest.Must(t, err, "grant")
 	}
 	_, strangerToken := s.user()

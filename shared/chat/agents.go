@@ -46,8 +46,8 @@ const (
 // read, the users it let in, and the agent each conversation is bound to
 // ("" for none: a binding never changes).
 type agents struct {
-	st  *store.Store
-	mu  sync.Mutex
+	st       *store.Store
+	mu       sync.Mutex
 	byID     map[string]agentSeen
 	access   map[string]agentSeen // uid+aid: the version the user was let in to, and when
 	bindings map[string]string    // uid+cid: the conversation's agent id

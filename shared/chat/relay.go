@@ -32,7 +32,7 @@ type reply struct {
 	answer        *ElicitationAnswer // the user's answer to its pending call's question
 	rt            route
 	adm           *admission
-	agent         *domain.Agent      // the marketplace agent it runs as (nil: none)
+	agent         *domain.Agent   // the marketplace agent it runs as (nil: none)
 	sure          bool            // its call starts before its checks are over
 	keep          *kept           // the conversation it is kept with (nil: none)
 	parent        context.Context // the request's; a kept reply's never ends

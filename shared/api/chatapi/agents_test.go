@@ -339,7 +339,6 @@ func TestAgentToolAllowList(t *testing.T) {
 	}
 }
 
-
 // An agent's message is sure like any other once this process read the
 // agent (its call starts before its checks), and its call carries the
 // instructions all the same.

@@ -22,8 +22,6 @@ import (
 // when that write is refused), taken out by the decision. Decisions are
 // kept on the agent (reviews), as on a prompt.
 
-const reviewAgentPrefix = "AGENT#"
-
 type agentQueueItem struct {
 	PK          string `dynamodbav:"PK"`
 	SK          string `dynamodbav:"SK"`

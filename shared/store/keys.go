@@ -377,6 +377,9 @@ const (
 	skAgent            = "AGENT"
 	agentVersionPrefix = "VER#"
 	agentRatingPrefix  = "RATING#"
+	// reviewAgentPrefix: an agent's item in the review queue (PKReviews,
+	// creator_prompts.go), REVIEWS / AGENT#<aid>.
+	reviewAgentPrefix = "AGENT#"
 )
 
 func agentPK(aid string) string                         { return PKAgent + aid }

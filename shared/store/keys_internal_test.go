@@ -36,6 +36,7 @@ func TestKeysAsStored(t *testing.T) {
 		{agentRatingSK("u1"), "RATING#u1"},
 		{GSI1Agents + "/" + agentIndexSK(at, "a-1"), "AGENTS/2026-11-22T09:30:00.000000005Z#a-1"},
 		{creatorAgentsGSI2PK("u1"), "CAGENTS#u1"},
+		{PKReviews + "/" + reviewAgentPrefix + "a-1", "REVIEWS/AGENT#a-1"},
 		{skPromptMeta, "META"},
 		{promptGSI1SK(at, "p1"), "2026-11-22T09:30:00.000000005Z#p1"},
 		{ratingSK("u1"), "RATING#u1"},

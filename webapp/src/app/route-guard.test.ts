@@ -111,6 +111,12 @@ describe('helpers', () => {
     expect(decideRoute({ pathname: '/creators/', status: 'unauthenticated' }).kind).toBe('redirect');
   });
 
+  it("an agent's page is public; /agents/ alone is not a page of its own", () => {
+    expect(decideRoute({ pathname: '/agents/a-0123456789ab', status: 'unauthenticated' })).toEqual({ kind: 'allow' });
+    expect(decideRoute({ pathname: '/agents/', status: 'unauthenticated' })).toEqual({ kind: 'allow' }); // '/agents', the marketplace
+    expect(isPublicPath('/agents/a-0123456789ab/')).toBe(true);
+  });
+
   it('builds login redirects with an encoded path and search', () => {
     expect(loginRedirectFor('/llm-chat', '?a=1&b=2')).toBe('/login?redirect=%2Fllm-chat%3Fa%3D1%26b%3D2');
   });

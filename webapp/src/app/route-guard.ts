@@ -10,7 +10,9 @@
 //   /prompts is a redirect to /marketplace.
 // - /privacy-policy: linked from the user guide; anyone must be able to read
 //   it before creating an account.
-// - /agents, /chat: placeholders.
+// - /agents: the agent marketplace, browsed like the prompt marketplace;
+//   /agents/{id}, an agent's page (PUBLIC_PREFIXES), too.
+// - /chat: a placeholder.
 // - /payment/cancel: shows only "nothing was charged"; no data to protect.
 // - /creators/{username}: a creator's public page (PUBLIC_PREFIXES), read
 //   without sign-in like the marketplace it links from.
@@ -45,8 +47,8 @@ export const PUBLIC_PATHS: readonly string[] = [
   '/chat',
 ];
 
-/** Public pages with a name in their path: '/creators/' + a username. */
-export const PUBLIC_PREFIXES: readonly string[] = ['/creators/'];
+/** Public pages with a name in their path: '/creators/' + a username, '/agents/' + an agent's id. */
+export const PUBLIC_PREFIXES: readonly string[] = ['/creators/', '/agents/'];
 
 export const AUTH_PAGES: readonly string[] = ['/login', '/register'];
 

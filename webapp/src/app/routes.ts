@@ -88,6 +88,8 @@ export const ROUTES: readonly AppRoute[] = [
   // '/*': the page reads the creator's username from the rest of the path.
   route('/creators/*', () => import('../features/marketplace/components/creator-page')),
   route('/agents', () => import('../features/agents/components/agents-page')),
+  // '/*': the page reads the agent's id from the rest of the path.
+  route('/agents/*', () => import('../features/agents/components/agent-page')),
   route('/registry', () => import('../features/registry/components/registry-page'), prefetchMcpServers),
   route('/llm-chat', () => import('../features/llm-chat/components/llm-chat-page')),
   route('/chat', () => import('../features/llm-chat/components/chat-placeholder-page')),

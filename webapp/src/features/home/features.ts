@@ -22,8 +22,8 @@ export const FEATURES: readonly FeatureInfo[] = [
     to: '/agents',
     icon: '🤖',
     title: 'Agent Marketplace',
-    text: 'Ready-made AI agents that carry out multi-step tasks for you. Coming soon.',
-    cta: 'Take a look',
+    text: 'Agents made of instructions, a model and MCP tools, shared or sold by creators: start a chat with one.',
+    cta: 'Browse agents',
   },
   {
     id: 'registry',

@@ -90,7 +90,7 @@ export const FAQ: readonly FaqEntry[] = [
     id: 'agents',
     question: 'What is the Agent Marketplace?',
     answer: [
-      'The Agent Marketplace will offer ready-made AI agents that carry out multi-step tasks. It is coming soon; in the meantime, the Prompt Marketplace and the LLM Chat cover most everyday work.',
+      'An agent is a set of instructions, a model and the MCP servers whose tools it may use, with starter prompts. Browse them on the Agent Marketplace; Start chat opens a chat tab that runs as the agent. Servers you have not connected yet are listed in that tab with Connect or Sign in. A paid agent is bought like a prompt.',
     ],
   },
   {

@@ -26,8 +26,8 @@ func TestOwnDomainServesModernTLS(t *testing.T) {
 	for _, g := range allFunctions() {
 		_, fn := tp.function(t, g.Function)
 		got := props(fn, "Environment", "Variables", "PUBLIC_URL")
-		if links := g.Function == "auth" || g.Function == "payments" || g.Function == "mcp" || g.Function == "admin" || g.Function == "creators"; links != (got != nil) {
-			t.Errorf("%s PUBLIC_URL = %v; want it on auth, payments, mcp (the MCP sign-in's redirect), admin (a confirmation resent) and creators (Stripe's onboarding return) only", g.Function, got)
+		if links := g.Function == "auth" || g.Function == "payments" || g.Function == "mcp" || g.Function == "admin" || g.Function == "creators" || g.Function == "agents"; links != (got != nil) {
+			t.Errorf("%s PUBLIC_URL = %v; want it on auth, payments, mcp (the MCP sign-in's redirect), admin (a confirmation resent), creators (Stripe's onboarding return) and agents (a paid agent's checkout return) only", g.Function, got)
 		}
 	}
 	dns := flat(tp.Outputs[stack.OutputDNSRecord]["Value"])

@@ -151,6 +151,7 @@ func TestFunctionSettingsFollowTheProps(t *testing.T) {
 		"auth":     {"ADMIN_EMAILS": testAdmin, "MAIL_FROM": testMailFrom, "REGISTER_LIMIT_PER_IP": "25", "PUBLIC_URL": "https://" + testDomain},
 		"payments": {"PUBLIC_URL": "https://" + testDomain},
 		"creators": {"PUBLIC_URL": "https://" + testDomain}, // Stripe's onboarding returns there
+		"agents":   {"PUBLIC_URL": "https://" + testDomain}, // a paid agent's checkout returns there
 		"prompts":  {"FREE_PROMPTS_PER_USER": "7", "REQUIRE_EMAIL_VERIFICATION": "false"},
 		// The chat limits reach the function that enforces them and the one
 		// that reports them; 0 (no limit) is passed like any value.
@@ -193,7 +194,7 @@ func TestEachFunctionWritesLogsForAMonth(t *testing.T) {
 }
 
 // wantSecrets is what each function's config loader reads (shared/config:
-// LoadAuth, LoadUsers, LoadPrompts, LoadPayments, LoadWebhook, LoadChat, LoadCreators, LoadBase (agents) and
+// LoadAuth, LoadUsers, LoadPrompts, LoadPayments, LoadWebhook, LoadChat, LoadCreators, LoadPayments (agents) and
 // the MCP loaders), written out here rather than taken from
 // shared/lambdas, so that a grant widened there fails. The MCP key
 // encryption key is mcp's (it seals) and chat's (it opens a user's own key
@@ -211,7 +212,7 @@ var wantSecrets = map[string][]string{
 	"mcp-jobs":       nil,
 	"creators":       {stack.SecretJWT, stack.SecretStripeKey, stack.SecretOrigin},                                  // the Stripe key sets up creators' payouts (Connect)
 	"admin":          {stack.SecretJWT, stack.SecretStripeKey, stack.SecretMCPKeyEncryptionKey, stack.SecretOrigin}, // the Stripe key refunds orders; the MCP key seals operators' OAuth client secrets
-	"agents":         {stack.SecretJWT, stack.SecretOrigin},
+	"agents":         {stack.SecretJWT, stack.SecretStripeKey, stack.SecretOrigin},                                  // the Stripe key sells paid agents
 }
 
 // Only chat (which enforces them) and users (which reports them) get the

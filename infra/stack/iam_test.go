@@ -252,11 +252,13 @@ var wantTable = map[string]map[string]string{
 	// with the caller's purchase and MCP connections, its servers'
 	// registry entries, the categories; a rating and the agent's
 	// aggregate (AGENT#).
+	// A paid agent's checkout: its order (ORDER#) and the buyer's
+	// open-checkout record (USER#), as payments has them.
 	"agents": {
-		"GetItem":     "AGENT#* MCP#* USER#*",
-		"PutItem":     "AGENT#*",
-		"UpdateItem":  "AGENT#*",
-		"DeleteItem":  "AGENT#*", // a rating taken back when the aggregate's write failed
+		"GetItem":     "AGENT#* MCP#* ORDER#* USER#*",
+		"PutItem":     "AGENT#* ORDER#* USER#*",
+		"UpdateItem":  "AGENT#* ORDER#* USER#*",
+		"DeleteItem":  "AGENT#* USER#*", // a rating taken back when the aggregate's write failed; a checkout record released
 		"Query":       "CATALOG USER#*",
 		"index:Query": "AGENTS",
 	},
@@ -287,18 +289,18 @@ var wantTable = map[string]map[string]string{
 	// USER#), to answer one session per prompt and expire the others.
 	// The free uses left (MAILBOX#) decide whether checkout offers one.
 	"payments": {
-		"GetItem":     "CSALES#* MAILBOX#* ORDER#* PROMPT#* USER#*",
-		"PutItem":     "CSALES#* ORDER#* PAYMENTINTENT#* USER#*", // CSALES#: a creator's sale, counted once
-		"UpdateItem":  "CSALES#* ORDER#* PROMPT#* USER#*",        // a prompt's purchase counts
+		"GetItem":     "AGENT#* CSALES#* MAILBOX#* ORDER#* PROMPT#* USER#*",
+		"PutItem":     "CSALES#* ORDER#* PAYMENTINTENT#* USER#*",  // CSALES#: a creator's sale, counted once
+		"UpdateItem":  "AGENT#* CSALES#* ORDER#* PROMPT#* USER#*", // a prompt's or an agent's purchase counts
 		"DeleteItem":  "USER#*",
 		"Query":       "USER#*",
 		"index:Query": "USER#*",
 	},
 	// Fulfilment reads the buyer's free claims (MAILBOX#).
 	"stripe-webhook": {
-		"GetItem":     "CSALES#* MAILBOX#* ORDER#* PAYMENTINTENT#* PROMPT#* STRIPEACCT#* STRIPEEVENT#* USER#*",
+		"GetItem":     "AGENT#* CSALES#* MAILBOX#* ORDER#* PAYMENTINTENT#* PROMPT#* STRIPEACCT#* STRIPEEVENT#* USER#*",
 		"PutItem":     "CSALES#* ORDER#* PAYMENTINTENT#* STRIPEEVENT#* USER#*",
-		"UpdateItem":  "CSALES#* ORDER#* PROMPT#* USER#*", // USER#: a creator's payout status (account.updated)
+		"UpdateItem":  "AGENT#* CSALES#* ORDER#* PROMPT#* USER#*", // USER#: a creator's payout status (account.updated); AGENT#: an agent's purchases
 		"DeleteItem":  "USER#*",
 		"index:Query": "USER#*",
 	},

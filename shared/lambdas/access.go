@@ -106,10 +106,12 @@ var (
 	// open-checkout record (USER#), and their pending orders (GSI1 USER#)
 	// to expire once the prompt is owned. The free uses left (MAILBOX#,
 	// read) decide whether checkout offers a free use instead.
+	// An agent's order: the agent read when the order is made from the
+	// session, its purchases counted (AGENT#).
 	accessPayments = Access{Table: map[string][]string{
-		GetItem:    {users, prompts, orders, mailboxes, sales},
-		PutItem:    {users, orders, intents, sales}, // CSALES#: a creator's sale, counted once
-		UpdateItem: {users, orders, prompts, sales}, // a prompt's purchase counts
+		GetItem:    {users, prompts, orders, mailboxes, sales, agents},
+		PutItem:    {users, orders, intents, sales},         // CSALES#: a creator's sale, counted once
+		UpdateItem: {users, orders, prompts, sales, agents}, // a prompt's or an agent's purchase counts
 		DeleteItem: {users},
 		Query:      {users},
 	}, Index: []string{users}}
@@ -118,9 +120,9 @@ var (
 	// expire, fail, refund; the processed-event record. No session check
 	// (Stripe signs the request).
 	accessWebhook = Access{Table: map[string][]string{
-		GetItem:    {events, orders, intents, prompts, users, mailboxes, sales, payoutAccts},
+		GetItem:    {events, orders, intents, prompts, users, mailboxes, sales, payoutAccts, agents},
 		PutItem:    {events, orders, intents, users, sales},
-		UpdateItem: {orders, prompts, sales, users}, // a prompt's purchase counts, given and taken back; a creator's ledger and payout status
+		UpdateItem: {orders, prompts, sales, users, agents}, // a prompt's or an agent's purchase counts, given and taken back; a creator's ledger and payout status
 		DeleteItem: {users},
 	}, Index: []string{users}}
 	// The registry (read), connections and sign-ins under way (USER#),
@@ -206,12 +208,16 @@ var (
 	// (AGENT#) with the caller's purchase and MCP connections (USER#), its
 	// servers' registry entries (MCP#) and the categories (CATALOG). A
 	// rating is its item and the agent's aggregate under AGENT# (put,
-	// added to, taken back when the aggregate's write fails).
+	// added to, taken back when the aggregate's write fails). A paid
+	// agent's checkout is the prompts': the order (ORDER#: read for reuse,
+	// put, its split set) and the buyer's open-checkout record (USER#:
+	// claimed, opened, released); the creator's payout account is read
+	// under USER#.
 	accessAgents = Access{Table: map[string][]string{
-		GetItem:    {users, agents, mcpServers},
-		PutItem:    {agents},
-		UpdateItem: {agents},
-		DeleteItem: {agents},
+		GetItem:    {users, agents, mcpServers, orders},
+		PutItem:    {agents, users, orders},
+		UpdateItem: {agents, users, orders},
+		DeleteItem: {agents, users},
 		Query:      {users, catalog},
 	}, Index: []string{store.GSI1Agents}}
 	// Creators: the session check and the creator item (USER#), the

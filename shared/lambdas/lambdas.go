@@ -181,9 +181,11 @@ var All = []Function{
 	// through Stripe Connect (the key; Stripe sends them back to PUBLIC_URL).
 	{Name: "creators", Routes: []string{CreatorsPrefix}, Access: accessCreators, MemoryMB: 512, Timeout: BufferedTimeout,
 		Secrets: []string{SecretJWT, SecretStripeKey}, Settings: []string{SettingPublicURL}},
-	// The agent marketplace: its list, agents' pages and files, ratings.
+	// The agent marketplace: its list, agents' pages and files, ratings,
+	// and the checkout of a paid agent (the Stripe key; Stripe sends the
+	// buyer back to PUBLIC_URL).
 	{Name: "agents", Routes: []string{AgentsPrefix}, Access: accessAgents, MemoryMB: 512, Timeout: BufferedTimeout,
-		Secrets: []string{SecretJWT}},
+		Secrets: []string{SecretJWT, SecretStripeKey}, Settings: []string{SettingPublicURL}},
 	// Rotates the JWT signing key every 30 days (infra/stack/rotation.go):
 	// no table, no environment; its grants are on that secret alone.
 	{Name: "jwt-rotation", Trigger: "secretsmanager", MemoryMB: 256, Timeout: BufferedTimeout},

@@ -45,9 +45,11 @@ func New(st *store.Store, tokens *auth.Tokens, opts Options) *Service {
 	return &Service{st: st, tokens: tokens, opts: opts}
 }
 
-// FromConfig builds the group from its function's configuration.
-func FromConfig(st *store.Store, base config.Base) *Service {
-	return New(st, auth.FromConfig(base, 0, st), Options{})
+// FromConfig builds the group from its function's configuration: the
+// payments group's, as a paid agent is sold through the prompts' checkout
+// (the Stripe key, PUBLIC_URL for its return pages, the platform's fee).
+func FromConfig(st *store.Store, cfg config.Payments) *Service {
+	return New(st, auth.FromConfig(cfg.Base, 0, st), Options{Checkout: paymentsapi.FromConfig(st, cfg)})
 }
 
 // Handler routes the group.

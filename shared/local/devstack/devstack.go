@@ -91,7 +91,7 @@ func Handler(st *store.Store, cfg Config, staticDir string) (http.Handler, error
 		"chat":           chatFunction,
 		"admin":          adminapi.FromConfig(st, cfg.Admin, mailer, jobs).Handler(),
 		"creators":       creatorsapi.FromConfig(st, cfg.Creators).Handler(),
-		"agents":         agentsapi.FromConfig(st, cfg.Creators.Base).Handler(),
+		"agents":         agentsapi.FromConfig(st, cfg.Payments).Handler(),
 	}
 	if cfg.WrapGroup != nil {
 		for name, h := range handlers {

@@ -516,6 +516,21 @@ func TestTableAccess(t *testing.T) {
 	do("POST", "/api/v1/admin/orders/"+bought+"/refund", token, `{"reason":"access"}`, http.StatusOK)
 	do("POST", "/api/v1/admin/orders/"+bought+"/refund", token, "", http.StatusOK)
 	do("POST", "/api/v1/admin/orders/"+expiring+"/refund", token, "", http.StatusConflict)
+	// A paid agent of the access user's (payouts enabled) bought through
+	// the agents function's checkout, paid (the webhook fulfils it and
+	// counts it on the agent), verified, on the creator's dashboard, then
+	// refunded by the admin (the agent's count taken back).
+	storetest.Must(t, st.SetCreatorStripeAccount(ctx, uid, "acct_access"), "payout account")
+	storetest.Must(t, st.SetCreatorPayouts(ctx, uid, "acct_access",
+		store.CreatorPayouts{Status: domain.PayoutsEnabled, ChargesEnabled: true, PayoutsEnabled: true}), "payouts")
+	paidAgent := domain.Agent{ID: "a-0000000acce5", Name: "Paid", Instructions: "Sell it.", Provider: "openai", Model: "gpt-4o-mini",
+		CategoryID: "writing", Price: 4.99, CreatorID: uid, State: domain.PromptPublished, Version: 1, Published: 1, CreatedAt: time.Now()}
+	storetest.Must(t, st.PutAgent(ctx, paidAgent), "paid agent")
+	agentSale := field(do("POST", "/api/v1/agents/"+paidAgent.ID+"/checkout", rater, "", http.StatusOK), "session_id")
+	do("POST", "/dev/checkout/"+agentSale+"/pay", "", "", http.StatusSeeOther)
+	do("GET", "/api/v1/payments/verify-session/"+agentSale, rater, "", http.StatusOK)
+	do("GET", "/api/v1/creators/me/dashboard", token, "", http.StatusOK)
+	do("POST", "/api/v1/admin/orders/"+agentSale+"/refund", token, "", http.StatusOK)
 	// Users: a second account searched and read, its confirmation resent
 	// (and spent), then every action; the access user cannot step down as
 	// the last admin.

@@ -40,7 +40,7 @@ func New(local *payments.LocalProvider) http.Handler {
 			user = f.Get("client_reference_id")
 		}
 		req := payments.CheckoutRequest{
-			UserID: user, PromptID: f.Get("metadata[prompt_id]"),
+			UserID: user, PromptID: f.Get("metadata[prompt_id]"), Kind: f.Get("metadata[kind]"),
 			ProductName: f.Get("line_items[0][price_data][product_data][name]"), AmountCents: unit * qty,
 			SuccessURL: f.Get("success_url"), CancelURL: f.Get("cancel_url"), IdempotencyKey: r.Header.Get("Idempotency-Key"),
 			Destination: f.Get("payment_intent_data[transfer_data][destination]"),
@@ -142,8 +142,18 @@ func writeStripeSession(w http.ResponseWriter, sess payments.Session, err error)
 		"id": sess.ID, "object": "checkout.session", "mode": "payment", "url": sess.URL,
 		"status": sess.Status, "payment_status": sess.PaymentStatus, "amount_total": sess.AmountCents,
 		"currency": sess.Currency, "client_reference_id": sess.UserID, "payment_intent": intent,
-		"metadata": map[string]string{"user_id": sess.UserID, "prompt_id": sess.PromptID},
+		"metadata": sessionMetadata(sess),
 	})
+}
+
+// sessionMetadata is the metadata the session was made with: the buyer,
+// the item and, for an agent, its kind.
+func sessionMetadata(sess payments.Session) map[string]string {
+	m := map[string]string{"user_id": sess.UserID, "prompt_id": sess.PromptID}
+	if sess.Kind != "" {
+		m["kind"] = sess.Kind
+	}
+	return m
 }
 
 func writeStripeJSON(w http.ResponseWriter, v any) {

@@ -77,7 +77,7 @@ func (s *Store) CountSessions(ctx context.Context, uid string, now time.Time) (i
 
 // UserCounts is what the admins see beside an account.
 type UserCounts struct {
-	// Purchases: prompts the user owns by a purchase (a refund takes one
+	// Purchases: prompts and agents the user owns by a purchase (a refund takes one
 	// away).
 	Purchases int
 	// Connections: the user's MCP server connections.

@@ -129,6 +129,31 @@ export interface WireReview extends Json {
   submitted_at: string;
   creator: { user_id: string; username: string; display_name: string; payouts_status: string };
   decisions: { at: string; decision: string; reason: string }[];
+  /** kind agent: what it runs with. */
+  agent?: { provider: string; model: string; servers: { server_id: string; name: string; tools: string[] }[]; starters: string[] };
+}
+
+export interface WireAgent extends Json {
+  id: string;
+  name: string;
+  description: string;
+  provider: string;
+  model: string;
+  price: number;
+  is_free: boolean;
+  category_id: string;
+  category_name: string;
+  state: string;
+  version: number;
+  published_versions: number;
+  suspended: boolean;
+  creator_suspended: boolean;
+  withdrawn: boolean;
+  on_sale: boolean;
+  creator: { user_id: string; username: string; display_name: string };
+  rating_avg: number;
+  rating_count: number;
+  created_at: string;
 }
 
 export interface WireCreator extends Json {
@@ -254,6 +279,43 @@ export function review(over: Partial<WireReview> & { id: string }): WireReview {
   };
 }
 
+/** An agent in the review queue: kind agent, its instructions as the content. */
+export function agentReview(over: Partial<WireReview> & { id: string }): WireReview {
+  return review({
+    kind: 'agent',
+    title: `Agent ${over.id}`,
+    content: `You help with ${over.id}.`,
+    price: 0,
+    agent: { provider: 'openai', model: 'gpt-4o-mini', servers: [], starters: [] },
+    ...over,
+  });
+}
+
+export function agent(over: Partial<WireAgent> & { id: string }): WireAgent {
+  return {
+    name: `Agent ${over.id}`,
+    description: `About ${over.id}`,
+    provider: 'openai',
+    model: 'gpt-4o-mini',
+    price: 0,
+    is_free: true,
+    category_id: 'sales',
+    category_name: 'Sales',
+    state: 'published',
+    version: 3,
+    published_versions: 1,
+    suspended: false,
+    creator_suspended: false,
+    withdrawn: false,
+    on_sale: true,
+    creator: { user_id: 'c1', username: 'grace', display_name: 'Grace Hopper' },
+    rating_avg: 0,
+    rating_count: 0,
+    created_at: T0,
+    ...over,
+  };
+}
+
 export function creator(over: Partial<WireCreator> & { id: string; username: string }): WireCreator {
   return {
     display_name: over.username,
@@ -278,6 +340,7 @@ export interface AdminSeed {
   audit?: WireAudit[];
   reviews?: WireReview[];
   creators?: WireCreator[];
+  agents?: WireAgent[];
 }
 
 function pageOf<T>(all: T[], url: URL, withTotal = true) {
@@ -304,6 +367,7 @@ export function fakeAdminApi(api: RouteTable, seed: AdminSeed = {}) {
     audit: copy(seed.audit ?? []),
     reviews: copy(seed.reviews ?? []),
     creators: copy(seed.creators ?? []),
+    agents: copy(seed.agents ?? []),
     /** The decisions POSTed, in order. */
     decided: [] as { id: string; decision: string; reason: string }[],
     /** What the next probe finds. */
@@ -519,14 +583,15 @@ export function fakeAdminApi(api: RouteTable, seed: AdminSeed = {}) {
   const routeReview = (id: string) => {
     api.route(`POST ${BASE}/reviews/${id}`, ({ body: b }) => {
       const at = state.reviews.findIndex((x) => x.id === id);
-      if (at === -1) return refuse(404, 'Prompt not found.', 'not_found');
+      if (at === -1) return refuse(404, id.startsWith('a-') ? 'Agent not found.' : 'Prompt not found.', 'not_found');
       const r = state.reviews[at];
       const input = body(b);
       const decision = String(input.decision ?? '');
       const reason = String(input.reason ?? '').trim();
       if (decision !== 'approve' && decision !== 'reject') return refuse(400, 'decision must be approve or reject', 'invalid');
       if (decision === 'reject' && !reason) return refuse(400, 'A rejection needs a reason: the creator reads it.', 'invalid');
-      if (decision === 'approve' && r.price > 0 && r.creator.payouts_status !== 'enabled') return refuse(409, 'Set up payouts before selling a paid prompt.', 'conflict');
+      if (decision === 'approve' && r.price > 0 && r.creator.payouts_status !== 'enabled')
+        return refuse(409, `Set up payouts before selling a paid ${r.kind === 'agent' ? 'agent' : 'prompt'}.`, 'conflict');
       state.reviews.splice(at, 1);
       state.decided.push({ id, decision, reason });
       const next = decision === 'approve' ? 'published' : 'rejected';
@@ -534,7 +599,11 @@ export function fakeAdminApi(api: RouteTable, seed: AdminSeed = {}) {
     });
   };
   state.reviews.forEach((r) => routeReview(r.id));
-  api.route(`GET ${BASE}/reviews`, ({ url }) => json(200, { items: url.searchParams.get('kind') === 'agent' ? [] : state.reviews }));
+  api.route(`GET ${BASE}/reviews`, ({ url }) => {
+    const kind = url.searchParams.get('kind') || 'prompt';
+    if (kind !== 'prompt' && kind !== 'agent') return refuse(400, 'kind must be prompt or agent', 'invalid');
+    return json(200, { items: state.reviews.filter((r) => r.kind === kind) });
+  });
   const routeCreator = (id: string) => {
     for (const action of ['suspend', 'unsuspend']) {
       api.route(`POST ${BASE}/creators/${id}/${action}`, () => {
@@ -547,6 +616,41 @@ export function fakeAdminApi(api: RouteTable, seed: AdminSeed = {}) {
   };
   state.creators.forEach((c) => routeCreator(c.id));
   api.route(`GET ${BASE}/creators`, ({ url }) => json(200, pageOf(state.creators, url)));
+
+  // ---- agents: suspending one is audited, as the API does
+  const routeAgent = (id: string) => {
+    for (const action of ['suspend', 'unsuspend']) {
+      api.route(`POST ${BASE}/agents/${id}/${action}`, () => {
+        const a = state.agents.find((x) => x.id === id);
+        if (!a) return refuse(404, 'Agent not found.', 'not_found');
+        const before = a.suspended;
+        a.suspended = action === 'suspend';
+        a.on_sale = a.state === 'published' && !a.suspended && !a.creator_suspended && !a.withdrawn;
+        a.version += 1;
+        state.audit.unshift({
+          id: `audit-${++n}`,
+          at: '2026-03-08T12:00:00Z',
+          actor_id: 'u1',
+          actor_email: 'ada@example.com',
+          action: `agent.${action}`,
+          target_type: 'agent',
+          target_id: id,
+          before: { suspended: before },
+          after: { suspended: a.suspended },
+        });
+        return json(200, a);
+      });
+    }
+  };
+  state.agents.forEach((a) => routeAgent(a.id));
+  api.route(`GET ${BASE}/agents`, ({ url }) => {
+    const q = url.searchParams.get('q') ?? '';
+    const st = url.searchParams.get('state') ?? '';
+    const matching = state.agents.filter(
+      (a) => (!q || has(a.name, q) || has(a.description, q)) && (!st || (st === 'suspended' ? a.suspended : a.state === st)),
+    );
+    return json(200, pageOf(matching, url));
+  });
 
   // ---- audit log (no total, as the API sends it)
   api.route(`GET ${BASE}/audit`, ({ url }) => {

@@ -4,12 +4,13 @@
 
 import { apiRequest } from '../../../lib/api-client';
 import { adminPath, withQuery } from './paths';
-import { readCreator } from './read-creator';
+import { readAgent, readCreator } from './read-creator';
 import { readOrder } from './read-order';
 import { readCategory, readPrompt } from './read-prompt';
 import { readHealth, readServerSaved, readSyncResult } from './read-mcp';
 import { readUser } from './read-user';
 import type {
+  AdminAgent,
   AdminCategory,
   AdminCreator,
   AdminOrder,
@@ -92,7 +93,7 @@ export async function runUserAction(id: string, action: UserAction): Promise<Adm
 
 // Reviews
 
-/** Approves or rejects a prompt in review (a rejection needs its reason, which the creator reads). */
+/** Approves or rejects a prompt or an agent in review (a rejection needs its reason, which the creator reads). */
 export function decideReview(id: string, decision: ReviewDecisionKind, reason: string): Promise<unknown> {
   return apiRequest(adminPath('reviews', id), { method: 'POST', body: { decision, reason: reason.trim() } });
 }
@@ -102,4 +103,11 @@ export function decideReview(id: string, decision: ReviewDecisionKind, reason: s
 /** Suspends (their prompts leave the marketplace at once; buyers keep them) or unsuspends a creator. */
 export async function setCreatorSuspended(id: string, suspended: boolean): Promise<AdminCreator | null> {
   return readCreator(await apiRequest(adminPath('creators', id, suspended ? 'suspend' : 'unsuspend'), { method: 'POST' }));
+}
+
+// Agents
+
+/** Suspends an agent (off the marketplace at once; its buyers keep it) or unsuspends it. Audited as agent.suspend / agent.unsuspend. */
+export async function setAgentSuspended(id: string, suspended: boolean): Promise<AdminAgent | null> {
+  return readAgent(await apiRequest(adminPath('agents', id, suspended ? 'suspend' : 'unsuspend'), { method: 'POST' }));
 }

@@ -243,7 +243,25 @@ export interface ReviewCreator {
   payouts_status: string;
 }
 
-/** One prompt in the review queue (GET /admin/reviews?kind=prompt), as submitted. */
+/** What the queue's kinds are: prompts, or agents. */
+export type ReviewKind = 'prompt' | 'agent';
+
+/** A registry server an agent in review uses, with the tools it may call there. */
+export interface ReviewAgentServer {
+  server_id: string;
+  name: string;
+  tools: string[];
+}
+
+/** What an agent in review runs with (kind agent only). */
+export interface ReviewAgent {
+  provider: string;
+  model: string;
+  servers: ReviewAgentServer[];
+  starters: string[];
+}
+
+/** One prompt or agent in the review queue (GET /admin/reviews?kind=prompt|agent), as submitted; an agent's content is its instructions. */
 export interface AdminReview {
   id: string;
   kind: string;
@@ -260,6 +278,8 @@ export interface AdminReview {
   submitted_at: string;
   creator: ReviewCreator;
   decisions: ReviewDecision[];
+  /** An agent's model, servers and starters; null for a prompt. */
+  agent: ReviewAgent | null;
 }
 
 export type ReviewDecisionKind = 'approve' | 'reject';
@@ -279,5 +299,31 @@ export interface AdminCreator {
   /** Paid sales and the creator's net in USD, when the answer has them; null otherwise. */
   sales: number | null;
   net: number | null;
+  created_at: string;
+}
+
+/** An agent as GET /admin/agents lists it (shared/api/adminapi/agents.go). */
+export interface AdminAgent {
+  id: string;
+  name: string;
+  description: string;
+  provider: string;
+  model: string;
+  /** 0: free. */
+  price: number;
+  category_id: string;
+  category_name: string;
+  /** draft, in_review, published, rejected. */
+  state: string;
+  version: Version;
+  published_versions: number;
+  /** Taken off the marketplace by an admin. */
+  suspended: boolean;
+  creator_suspended: boolean;
+  withdrawn: boolean;
+  on_sale: boolean;
+  creator: { user_id: string; username: string; display_name: string };
+  rating_avg: number;
+  rating_count: number;
   created_at: string;
 }

@@ -2,14 +2,14 @@
 
 import { adminPath } from './paths';
 import { readAuditEntry } from './read-audit';
-import { readCreator, readReview } from './read-creator';
+import { readAgent, readCreator, readReview } from './read-creator';
 import { readOrder, readOrderDetail } from './read-order';
 import { readCategory, readPrompt } from './read-prompt';
 import { readProbes, readServer } from './read-mcp';
 import { readUser } from './read-user';
 import { useAdminRead } from './use-admin-read';
 import { usePagedList } from './use-paged-list';
-import type { McpServerState, OrderFilters, PromptState } from './types';
+import type { McpServerState, OrderFilters, PromptState, ReviewKind } from './types';
 
 export const PROMPTS_PATH = adminPath('prompts');
 export const CATEGORIES_PATH = adminPath('categories');
@@ -19,6 +19,7 @@ export const USERS_PATH = adminPath('users');
 export const AUDIT_PATH = adminPath('audit');
 export const REVIEWS_PATH = adminPath('reviews');
 export const CREATORS_PATH = adminPath('creators');
+export const AGENTS_PATH = adminPath('agents');
 
 /** The largest page the API gives (limit 1–100). */
 const WHOLE_LIST = 100;
@@ -58,11 +59,16 @@ export function useAuditLog(filters: { actor: string; target: string }) {
   return usePagedList(AUDIT_PATH, filters, readAuditEntry);
 }
 
-/** The review queue of prompts, oldest submitted first; one list, not paged. */
-export function useReviewQueue() {
-  return usePagedList(REVIEWS_PATH, { kind: 'prompt' }, readReview, WHOLE_LIST);
+/** The review queue of prompts or of agents, oldest submitted first; one list, not paged. */
+export function useReviewQueue(kind: ReviewKind = 'prompt') {
+  return usePagedList(REVIEWS_PATH, { kind }, readReview, WHOLE_LIST);
 }
 
 export function useAdminCreators() {
   return usePagedList(CREATORS_PATH, {}, readCreator);
+}
+
+/** Every agent, newest first: q on name and description, state one of the review states or 'suspended'. */
+export function useAdminAgents(filters: { q: string; state: string }) {
+  return usePagedList(AGENTS_PATH, filters, readAgent);
 }

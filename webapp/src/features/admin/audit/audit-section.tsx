@@ -24,7 +24,7 @@ export function AuditSection() {
 
       <ListingFilters label="Filter the audit log">
         <TextField label="Actor" placeholder="The admin's user id" value={actorInput} onChange={(e) => setActorInput(e.target.value)} autoComplete="off" />
-        <TextField label="Target" placeholder="A prompt, server, order or user id" value={targetInput} onChange={(e) => setTargetInput(e.target.value)} autoComplete="off" />
+        <TextField label="Target" placeholder="A prompt, agent, server, order or user id" value={targetInput} onChange={(e) => setTargetInput(e.target.value)} autoComplete="off" />
       </ListingFilters>
 
       <ListTable

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { setUpPageTests } from '../../../test/page-tests';
 import { renderApp } from '../../../test/render-app';
 import { ADA, startSignedIn } from '../../../test/session';
-import { creator, fakeAdminApi, order, prompt, review, server, user } from '../test-fixtures';
+import { agent, agentReview, creator, fakeAdminApi, order, prompt, review, server, user } from '../test-fixtures';
 
 const api = setUpPageTests();
 
@@ -30,8 +30,11 @@ function open(path: string) {
     prompts: [prompt({ id: 'p1', title: 'Cold email', featured: true }), prompt({ id: 'p2', published: false })],
     servers: [server({ id: 's1', name: 'Everything' })],
     orders: [order({ id: 'o1' }), order({ id: 'o2', creator: { username: 'grace', display_name: 'Grace Hopper' }, fee: 2, net: 7.99 })],
-    reviews: [review({ id: 'r1', title: 'Cold outreach', decisions: [{ at: '2026-03-06T09:00:00Z', decision: 'reject', reason: 'Too short.' }] }), review({ id: 'r2', live_version: 1, change_note: 'Shorter.' })],
+    reviews: [
+      agentReview({ id: 'a-9', agent: { provider: 'openai', model: 'gpt-4o', servers: [{ server_id: 's1', name: 'Everything', tools: ['echo'] }], starters: ['Hi'] } }),
+      review({ id: 'r1', title: 'Cold outreach', decisions: [{ at: '2026-03-06T09:00:00Z', decision: 'reject', reason: 'Too short.' }] }), review({ id: 'r2', live_version: 1, change_note: 'Shorter.' })],
     creators: [creator({ id: 'c1', username: 'grace', display_name: 'Grace Hopper', sales: 3, net: 23.97 }), creator({ id: 'c2', username: 'linus', suspended: true })],
+    agents: [agent({ id: 'a-1', name: 'Sales coach' }), agent({ id: 'a-2', suspended: true, on_sale: false })],
     users: [user({ id: 'u1', email: 'ada@example.com', is_superuser: true }), user({ id: 'u2', email: 'bob@example.com', is_verified: false })],
     audit: [{ id: 'a1', at: '2026-03-07T10:00:00Z', actor_id: 'u1', actor_email: 'ada@example.com', action: 'prompt.update', target_type: 'prompt', target_id: 'p1', before: { title: 'A' }, after: { title: 'B' } }],
   });
@@ -44,7 +47,9 @@ describe('admin accessibility (axe, serious and critical)', () => {
     ['/admin/categories', 'category-row'],
     ['/admin/mcp-servers', 'server-row'],
     ['/admin/reviews', 'review-item'],
+    ['/admin/reviews?kind=agent', 'review-item'],
     ['/admin/creators', 'creator-row'],
+    ['/admin/agents', 'agent-row'],
     ['/admin/orders', 'order-row'],
     ['/admin/users', 'user-row'],
     ['/admin/audit', 'audit-row'],

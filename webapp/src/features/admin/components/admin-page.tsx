@@ -18,6 +18,7 @@ import { CategoriesSection } from '../categories/categories-section';
 import { McpServersSection } from '../mcp-servers/mcp-servers-section';
 import { ReviewsSection } from '../reviews/reviews-section';
 import { CreatorsSection } from '../creators/creators-section';
+import { AgentsSection } from '../agents/agents-section';
 import { OrdersSection } from '../orders/orders-section';
 import { UsersSection } from '../users/users-section';
 import { AuditSection } from '../audit/audit-section';
@@ -52,6 +53,7 @@ function AdminArea() {
             <Route path="mcp-servers" element={<McpServersSection />} />
             <Route path="reviews" element={<ReviewsSection />} />
             <Route path="creators" element={<CreatorsSection />} />
+            <Route path="agents" element={<AgentsSection />} />
             <Route path="orders" element={<OrdersSection />} />
             <Route path="users" element={<UsersSection />} />
             <Route path="audit" element={<AuditSection />} />

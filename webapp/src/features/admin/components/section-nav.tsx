@@ -7,6 +7,7 @@ export const ADMIN_SECTIONS = [
   { path: 'mcp-servers', label: 'MCP servers' },
   { path: 'reviews', label: 'Reviews' },
   { path: 'creators', label: 'Creators' },
+  { path: 'agents', label: 'Agents' },
   { path: 'orders', label: 'Orders' },
   { path: 'users', label: 'Users' },
   { path: 'audit', label: 'Audit log' },

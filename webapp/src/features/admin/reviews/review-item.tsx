@@ -1,12 +1,15 @@
-// One prompt in the review queue: what the creator submitted (title,
-// description, price, category, the whole content in a scrolling frame),
-// who they are and whether they can be paid, for an edit of a published
-// prompt its note and the version live now, the decisions made on it
-// before, and Approve / Reject. A refusal (a 409) shows here, in place.
+// One prompt or agent in the review queue: what the creator submitted
+// (title, description, price, category, the whole content in a scrolling
+// frame: an agent's instructions), who they are and whether they can be
+// paid, for an edit of a published one its note and the version live now,
+// for an agent its provider and model, its servers with the tools allowed
+// on each and its starter prompts, the decisions made on it before, and
+// Approve / Reject. A refusal (a 409) shows here, in place.
 
 import { useId } from 'react';
 import { Alert, Badge, Button } from '@aws-amplify/ui-react';
 import { formatUsd } from '../../../lib/format';
+import { llmProviderLabel } from '../../../lib/llm-providers';
 import type { AdminReview } from '../api/types';
 import { payoutsLabel } from '../creators/payouts-status';
 import { formatUtc } from '../format';
@@ -24,11 +27,13 @@ interface ReviewItemProps {
 export function ReviewItem({ review: r, busy, error, onApprove, onReject }: ReviewItemProps) {
   const titleId = useId();
   const isEdit = r.live_version > 0;
+  const agent = r.agent;
   const creator = r.creator.display_name || r.creator.username || r.creator.user_id;
   const facts: [string, string][] = [
     ['Creator', r.creator.username ? `${creator} (@${r.creator.username})` : creator],
     ['Payouts', payoutsLabel(r.creator.payouts_status)],
-    ['Price', formatUsd(r.price)],
+    ...(agent ? ([['Model', `${llmProviderLabel(agent.provider)} ${agent.model}`]] as [string, string][]) : []),
+    ['Price', agent && r.price === 0 ? 'Free' : formatUsd(r.price)],
     ['Category', r.category_name || r.category_id || '—'],
     ['Submitted', formatUtc(r.submitted_at)],
     ...(isEdit ? ([['Live version', String(r.live_version)], ['What changed', r.change_note || '—']] as [string, string][]) : []),
@@ -40,7 +45,7 @@ export function ReviewItem({ review: r, busy, error, onApprove, onReject }: Revi
           {r.title}
         </h3>
         <Badge size="small" variation={isEdit ? 'info' : undefined}>
-          {isEdit ? `Edit of version ${r.live_version}` : 'New prompt'}
+          {isEdit ? `Edit of version ${r.live_version}` : agent ? 'New agent' : 'New prompt'}
         </Badge>
       </header>
       <dl className="admin-facts" data-testid="review-facts">
@@ -53,9 +58,47 @@ export function ReviewItem({ review: r, busy, error, onApprove, onReject }: Revi
       </dl>
       {r.description ? <p className="admin-review__description">{r.description}</p> : null}
       {/* Focusable: the content scrolls inside its frame, for keyboard users too. */}
-      <div className="admin-review__content" role="region" aria-label={`Content of ${r.title}`} tabIndex={0} data-testid="review-content">
+      <div
+        className="admin-review__content"
+        role="region"
+        aria-label={`${agent ? 'Instructions' : 'Content'} of ${r.title}`}
+        tabIndex={0}
+        data-testid="review-content"
+      >
         {r.content}
       </div>
+      {agent ? (
+        <>
+          <section className="admin-review__agent" aria-label={`MCP servers of ${r.title}`} data-testid="review-servers">
+            <h4 className="admin-review__subtitle">MCP servers and allowed tools</h4>
+            {agent.servers.length === 0 ? (
+              <p className="admin-muted">None: the agent uses no tools.</p>
+            ) : (
+              <ul className="admin-review__servers">
+                {agent.servers.map((s) => (
+                  <li key={s.server_id}>
+                    <strong>{s.name}</strong>
+                    {s.name !== s.server_id ? <span className="admin-muted"> ({s.server_id})</span> : null}:{' '}
+                    {s.tools.length ? s.tools.join(', ') : <span className="admin-muted">no tools allowed</span>}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+          <section className="admin-review__agent" aria-label={`Starter prompts of ${r.title}`} data-testid="review-starters">
+            <h4 className="admin-review__subtitle">Starter prompts</h4>
+            {agent.starters.length === 0 ? (
+              <p className="admin-muted">None.</p>
+            ) : (
+              <ol className="admin-review__starters">
+                {agent.starters.map((s, i) => (
+                  <li key={i}>{s}</li>
+                ))}
+              </ol>
+            )}
+          </section>
+        </>
+      ) : null}
       {r.decisions.length ? (
         <section className="admin-review__decisions" aria-label={`Earlier decisions on ${r.title}`}>
           <h4 className="admin-review__subtitle">Earlier decisions</h4>

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { setUpPageTests } from '../../../test/page-tests';
 import { renderApp } from '../../../test/render-app';
 import { ADA, startSignedIn } from '../../../test/session';
-import { fakeAdminApi, review, type AdminSeed } from '../test-fixtures';
+import { agentReview, fakeAdminApi, review, type AdminSeed } from '../test-fixtures';
 
 const api = setUpPageTests();
 
@@ -137,5 +137,100 @@ describe('reviews: decisions', () => {
     expect(await within(dialog).findByTestId('confirm-error')).toHaveTextContent('Only a prompt in review can be approved or rejected; this one is published.');
     // The queue is read again: the prompt decided elsewhere is gone from it.
     await waitFor(() => expect(screen.queryByRole('article', { name: 'Cold outreach' })).toBeNull());
+  });
+});
+
+const COACH = agentReview({
+  id: 'a-000000000001',
+  title: 'Sales coach',
+  description: 'Coaches your calls.',
+  content: 'You are a sales coach.\n'.repeat(50),
+  price: 0,
+  agent: {
+    provider: 'anthropic',
+    model: 'claude-3-opus',
+    servers: [
+      { server_id: 'local-everything', name: 'Everything', tools: ['echo', 'add'] },
+      { server_id: 'notes', name: 'notes', tools: [] },
+    ],
+    starters: ['Review my call', 'Plan my week'],
+  },
+});
+const PAID = agentReview({
+  id: 'a-000000000002',
+  title: 'Paid helper',
+  price: 12,
+  live_version: 1,
+  change_note: 'New tools.',
+  creator: { user_id: 'c2', username: 'linus', display_name: 'Linus', payouts_status: 'none' },
+});
+
+describe('reviews: agents', () => {
+  it('a Review kind switch loads the agents’ queue and shows each agent whole', async () => {
+    open({ reviews: [NEW, COACH, PAID] });
+    expect(await screen.findByRole('article', { name: 'Cold outreach' })).toBeInTheDocument();
+    expect(screen.queryByRole('article', { name: 'Sales coach' })).toBeNull();
+    const kind = screen.getByRole('radiogroup', { name: 'Review kind' });
+    expect(within(kind).getByRole('radio', { name: 'Prompts' })).toBeChecked();
+    await userEvent.click(within(kind).getByRole('radio', { name: 'Agents' }));
+
+    const coach = await screen.findByRole('article', { name: 'Sales coach' });
+    expect(api.callsTo('GET', '/api/v1/admin/reviews').at(-1)?.search).toContain('kind=agent');
+    expect(screen.getByTestId('location')).toHaveTextContent('/admin/reviews?kind=agent');
+    expect(screen.queryByRole('article', { name: 'Cold outreach' })).toBeNull();
+    expect(screen.getByText('2 agents are waiting for review.')).toBeInTheDocument();
+
+    expect(within(coach).getByText('New agent')).toBeInTheDocument();
+    const facts = within(coach).getByTestId('review-facts');
+    expect(facts).toHaveTextContent('ModelAnthropic Claude claude-3-opus');
+    expect(facts).toHaveTextContent('PriceFree');
+    // The instructions whole, in a frame that scrolls and takes the keyboard.
+    const instructions = within(coach).getByRole('region', { name: 'Instructions of Sales coach' });
+    expect(instructions.textContent).toBe(COACH.content);
+    expect(instructions).toHaveAttribute('tabindex', '0');
+    const servers = within(coach).getByRole('region', { name: 'MCP servers of Sales coach' });
+    expect(within(servers).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Everything (local-everything): echo, add', 'notes: no tools allowed']);
+    const starters = within(coach).getByRole('region', { name: 'Starter prompts of Sales coach' });
+    expect(within(starters).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Review my call', 'Plan my week']);
+
+    const paid = item('Paid helper');
+    expect(within(paid).getByText('Edit of version 1')).toBeInTheDocument();
+    expect(within(paid).getByTestId('review-facts')).toHaveTextContent('Price$12.00');
+    expect(within(paid).getByTestId('review-facts')).toHaveTextContent('What changedNew tools.');
+    expect(within(paid).getByRole('region', { name: 'MCP servers of Paid helper' })).toHaveTextContent('None: the agent uses no tools.');
+  });
+
+  it('opens on the agents from the address, and says when none waits', async () => {
+    startSignedIn({ ...ADA, is_admin: true });
+    fakeAdminApi(api, { reviews: [NEW] });
+    renderApp('/admin/reviews?kind=agent');
+    expect(await screen.findByTestId('empty-state')).toHaveTextContent('No agents are waiting for review.');
+    expect(screen.getByRole('radio', { name: 'Agents' })).toBeChecked();
+  });
+
+  it('approves and rejects an agent as a prompt, and shows the payouts refusal in place', async () => {
+    startSignedIn({ ...ADA, is_admin: true });
+    const state = fakeAdminApi(api, { reviews: [COACH, PAID] });
+    renderApp('/admin/reviews?kind=agent');
+    await screen.findByRole('article', { name: 'Sales coach' });
+
+    await userEvent.click(within(item('Paid helper')).getByRole('button', { name: 'Approve' }));
+    expect(await within(item('Paid helper')).findByTestId('review-error')).toHaveTextContent('Set up payouts before selling a paid agent.');
+
+    await userEvent.click(within(item('Paid helper')).getByRole('button', { name: 'Reject' }));
+    const dialog = screen.getByRole('dialog', { name: 'Reject “Paid helper”?' });
+    expect(dialog).toHaveAccessibleDescription(/The agent stays off the marketplace, and Linus reads your reason/);
+    await userEvent.type(within(dialog).getByLabelText(/^Reason/), 'Set up payouts first.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Reject' }));
+    await waitFor(() => expect(screen.queryByRole('article', { name: 'Paid helper' })).toBeNull());
+
+    await userEvent.click(within(item('Sales coach')).getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(screen.queryByRole('article', { name: 'Sales coach' })).toBeNull());
+    expect(api.callsTo('POST', '/api/v1/admin/reviews/a-000000000001')[0].body).toEqual({ decision: 'approve', reason: '' });
+    expect(state.decided).toEqual([
+      { id: 'a-000000000002', decision: 'reject', reason: 'Set up payouts first.' },
+      { id: 'a-000000000001', decision: 'approve', reason: '' },
+    ]);
+    expect(screen.getByTestId('toasts')).toHaveTextContent('Approved “Sales coach”');
   });
 });

@@ -1,15 +1,17 @@
 // The review queue (docs/admin.md, Creators and reviews): creators' prompts
+// or agents (the "Review kind" switch, kept in the address as ?kind=agent)
 // submitted for review, oldest first. Approve publishes one at once;
 // Reject asks for the reason the creator reads. A refusal (409, e.g. the
-// creator cannot be paid yet) shows on the prompt; the queue is read again
-// after every decision, so a prompt decided by another admin leaves it.
+// creator cannot be paid yet) shows on the item; the queue is read again
+// after every decision, so one decided by another admin leaves it.
 
 import { useState } from 'react';
-import { Alert, Button, Loader, TextAreaField } from '@aws-amplify/ui-react';
+import { useSearchParams } from 'react-router';
+import { Alert, Button, Loader, Radio, RadioGroupField, TextAreaField } from '@aws-amplify/ui-react';
 import { toast } from '../../../components/notifications/notification-store';
 import { errorMessage } from '../../../lib/api-client';
 import { decideReview } from '../api/requests';
-import type { AdminReview } from '../api/types';
+import type { AdminReview, ReviewKind } from '../api/types';
 import { useReviewQueue } from '../api/use-admin-lists';
 import { isAccessDenied } from '../components/admin-access';
 import { ConfirmDialog } from '../components/confirm-dialog';
@@ -18,7 +20,15 @@ import { useAdminWrite } from '../components/use-admin-write';
 import { ReviewItem } from './review-item';
 
 export const EMPTY_QUEUE = 'No prompts are waiting for review.';
+export const EMPTY_AGENT_QUEUE = 'No agents are waiting for review.';
 export const REASON_MAX = 2000;
+
+const NOUN: Record<ReviewKind, { one: string; many: string }> = { prompt: { one: 'prompt', many: 'prompts' }, agent: { one: 'agent', many: 'agents' } };
+
+/** The kind the address names (?kind=agent); prompts otherwise. */
+export function reviewKindOf(value: string | null): ReviewKind {
+  return value === 'agent' ? 'agent' : 'prompt';
+}
 
 /** Why the reason cannot be sent, or null. */
 export function checkRejectReason(reason: string): string | null {
@@ -29,7 +39,10 @@ export function checkRejectReason(reason: string): string | null {
 }
 
 export function ReviewsSection() {
-  const queue = useReviewQueue();
+  const [params, setParams] = useSearchParams();
+  const kind = reviewKindOf(params.get('kind'));
+  const noun = NOUN[kind];
+  const queue = useReviewQueue(kind);
   const { run, pending } = useAdminWrite();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [rejecting, setRejecting] = useState<AdminReview | null>(null);
@@ -82,6 +95,21 @@ export function ReviewsSection() {
   return (
     <section className="admin-section" aria-labelledby="admin-reviews-heading">
       <SectionHeader id="admin-reviews-heading" title="Reviews" />
+      <RadioGroupField
+        legend="Review kind"
+        name="review-kind"
+        direction="row"
+        value={kind}
+        onChange={(e) => {
+          setErrors({});
+          setRejecting(null);
+          setParams(e.target.value === 'agent' ? { kind: 'agent' } : {}, { replace: true });
+        }}
+        className="admin-review-kind"
+      >
+        <Radio value="prompt">Prompts</Radio>
+        <Radio value="agent">Agents</Radio>
+      </RadioGroupField>
       {queue.error !== undefined && queue.items.length === 0 ? (
         <Alert variation="error" heading="Could not load the review queue." className="admin-list__error" data-testid="reviews-error">
           <span>{errorMessage(queue.error, 'Please check your connection and try again.')}</span>{' '}
@@ -95,12 +123,12 @@ export function ReviewsSection() {
         </div>
       ) : queue.items.length === 0 ? (
         <p className="admin-list__empty" data-testid="empty-state">
-          {EMPTY_QUEUE}
+          {kind === 'agent' ? EMPTY_AGENT_QUEUE : EMPTY_QUEUE}
         </p>
       ) : (
         <div className="admin-reviews" aria-busy={queue.busy} data-testid="reviews-list">
           <p className="admin-list__count" aria-live="polite">
-            {queue.items.length === 1 ? '1 prompt is waiting for review.' : `${queue.items.length} prompts are waiting for review.`}
+            {queue.items.length === 1 ? `1 ${noun.one} is waiting for review.` : `${queue.items.length} ${noun.many} are waiting for review.`}
           </p>
           {queue.items.map((r) => (
             <ReviewItem key={r.id} review={r} busy={pending} error={errors[r.id] ?? null} onApprove={(x) => void approve(x)} onReject={startReject} />
@@ -128,11 +156,13 @@ export function ReviewsSection() {
               isReadOnly={pending}
               hasError={reasonProblem !== null}
               errorMessage={reasonProblem ?? undefined}
-              descriptiveText="Required. The creator reads it and can edit the prompt and submit it again."
+              descriptiveText={`Required. The creator reads it and can edit the ${noun.one} and submit it again.`}
             />
           }
         >
-          <p>The prompt stays off the marketplace, and {rejecting.creator.display_name || 'its creator'} reads your reason.</p>
+          <p>
+            The {noun.one} stays off the marketplace, and {rejecting.creator.display_name || 'its creator'} reads your reason.
+          </p>
         </ConfirmDialog>
       ) : null}
     </section>

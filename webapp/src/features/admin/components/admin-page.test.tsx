@@ -70,6 +70,7 @@ describe('admin page', () => {
       ['MCP servers', '/admin/mcp-servers'],
       ['Reviews', '/admin/reviews'],
       ['Creators', '/admin/creators'],
+      ['Agents', '/admin/agents'],
       ['Orders', '/admin/orders'],
       ['Users', '/admin/users'],
       ['Audit log', '/admin/audit'],

@@ -46,13 +46,13 @@ func (e *Engine) admit(ctx context.Context, req Request) (r *reply, err error) {
 		}
 	}()
 	r = &reply{uid: uid, sid: req.SessionID, connID: req.ConnectionID, model: req.Model, msgs: req.Messages,
-		tr: &turn{uid: uid}, adm: adm, parent: ctx, opts: e.opts, st: e.st, tools: e.tools, verdicts: e.verdicts, asks: e.asks}
+		tr: &turn{uid: uid}, adm: adm, parent: ctx, opts: e.opts, st: e.st, tools: e.tools, verdicts: e.verdicts, asks: e.asks, agents: e.agents}
 	if req.Approval != nil {
 		r.decision = req.Approval.Decision
 	}
 	r.answer = req.Elicitation
 	if !resuming {
-		r.rt, r.agent, r.sure = e.sureRoute(req, now)
+		r.rt, r.agent, r.staleAgent, r.sure = e.sureRoute(req, now)
 		r.tr.agent = r.agent // it offers no tools, and refuses any call as the agent's
 	}
 	if !r.sure {
@@ -429,35 +429,35 @@ func (v *verdicts) ended(uid string, tokens int) {
 // not remembered, or one that offers tools, waits for its reads); a paid
 // provider only (the demo model costs nothing and answers at once: it
 // waits).
-func (e *Engine) sureRoute(req Request, now time.Time) (route, *domain.Agent, bool) {
+func (e *Engine) sureRoute(req Request, now time.Time) (rt route, ag *domain.Agent, stale, sure bool) {
 	if len(req.Attachments) > 0 { // read before the call: after the checks
-		return route{}, nil, false
+		return route{}, nil, false, false
 	}
-	ag, known, unbound := e.agents.ready(req, now)
+	ag, known, unbound, stale := e.agents.ready(req, now)
 	switch {
 	case !known:
-		return route{}, nil, false
+		return route{}, nil, false, false
 	case unbound && e.known.has(req.UserID, req.ConversationID, now):
 		// Its first frame would not wait for the claim that checks the
 		// binding (keep.go): it waits for the binding's read instead.
-		return route{}, nil, false
+		return route{}, nil, false, false
 	case ag == nil && len(req.MCPConnectionIDs) > 0, ag != nil && len(ag.Servers) > 0:
-		return route{}, nil, false // the tools' connections are read first
+		return route{}, nil, false, false // the tools' connections are read first
 	}
 	conn, ok := e.verdicts.sure(req.UserID, req.SessionID, req.ConnectionID, e.opts.Limits, now)
 	if !ok {
-		return route{}, nil, false
+		return route{}, nil, false, false
 	}
-	rt, known := e.routeOf(conn)
+	rt, known = e.routeOf(conn)
 	var err error
 	if known {
 		rt, err = forRoute(rt, ag)
 	}
 	if !known || err != nil || rt.demo || (req.Model != "" && req.Model != conn.Model) {
 		e.verdicts.ended(req.UserID, 0)
-		return route{}, nil, false
+		return route{}, nil, false, false
 	}
-	return rt, ag, true
+	return rt, ag, stale, true
 }
 
 // route is the upstream a message goes to.

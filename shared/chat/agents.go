@@ -70,7 +70,11 @@ func newAgents(st *store.Store) *agents {
 // naming no agent, is taken for one without an agent; the claim that
 // stores its messages checks it before the first frame (keep.go: a
 // conversation not known here waits for it), and refuses it otherwise.
-func (g *agents) ready(req Request, now time.Time) (a *domain.Agent, known, unbound bool) {
+//
+// stale: what it remembers is past half its life; the message reads it
+// again once its first frames went out (refreshAgent), so that an agent
+// in steady use is never waited for.
+func (g *agents) ready(req Request, now time.Time) (a *domain.Agent, known, unbound, stale bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	id := req.AgentID
@@ -78,24 +82,25 @@ func (g *agents) ready(req Request, now time.Time) (a *domain.Agent, known, unbo
 		bound, ok := g.bindings[knownKey(req.UserID, req.ConversationID)]
 		switch {
 		case !ok && id == "":
-			return nil, true, true
+			return nil, true, true, false
 		case !ok, id != "" && id != bound:
-			return nil, false, false
+			return nil, false, false, false
 		}
 		id = bound
 	}
 	if id == "" {
-		return nil, true, false
+		return nil, true, false, false
 	}
 	seen, ok := g.byID[id]
 	if !ok || !fresh(seen.at, now) {
-		return nil, false, false
+		return nil, false, false, false
 	}
-	if let, ok := g.access[knownKey(req.UserID, id)]; !ok || !fresh(let.at, now) || let.agent.Version != seen.agent.Version {
-		return nil, false, false
+	let, ok := g.access[knownKey(req.UserID, id)]
+	if !ok || !fresh(let.at, now) || let.agent.Version != seen.agent.Version {
+		return nil, false, false, false
 	}
 	agent := seen.agent
-	return &agent, true, false
+	return &agent, true, false, now.Sub(seen.at) > agentTTL/2 || now.Sub(let.at) > agentTTL/2
 }
 
 // bound remembers that uid's conversation cid runs as agent id ("": none).
@@ -135,7 +140,7 @@ func (e *Engine) agentFor(ctx context.Context, req Request, now time.Time) (*dom
 	if id == "" {
 		return nil, nil
 	}
-	return e.agents.let(ctx, req.UserID, id, now)
+	return e.agents.let(ctx, req.UserID, id, now, false)
 }
 
 // binding is the agent uid's conversation cid is bound to ("" for none).
@@ -165,8 +170,10 @@ func (g *agents) binding(ctx context.Context, uid, cid string) (string, error) {
 // always (a suspended or withdrawn agent keeps working for them), anyone
 // signed in while a free agent is on sale; a paid one on sale is refused
 // until bought (Forbidden), any other is not found.
-func (g *agents) let(ctx context.Context, uid, id string, now time.Time) (*domain.Agent, error) {
-	a, err := g.get(ctx, id, now)
+//
+// read: read the agent and check the access again, whatever is remembered.
+func (g *agents) let(ctx context.Context, uid, id string, now time.Time, read bool) (*domain.Agent, error) {
+	a, err := g.get(ctx, id, now, read)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +183,7 @@ func (g *agents) let(ctx context.Context, uid, id string, now time.Time) (*domai
 	g.mu.Unlock()
 	// Access is checked again past agentTTL, and against each new version
 	// read (a suspension, a price).
-	if !known || !fresh(let.at, now) || let.agent.Version != a.Version {
+	if read || !known || !fresh(let.at, now) || let.agent.Version != a.Version {
 		ok := a.CreatorID == uid || (a.OnSale() && a.IsFree())
 		if !ok {
 			if ok, err = g.st.Owns(ctx, uid, id); err != nil {
@@ -199,12 +206,12 @@ func (g *agents) let(ctx context.Context, uid, id string, now time.Time) (*domai
 	return &a, nil
 }
 
-// get reads agent id, or answers it as read within agentTTL.
-func (g *agents) get(ctx context.Context, id string, now time.Time) (domain.Agent, error) {
+// get reads agent id, or answers it as read within agentTTL (unless read).
+func (g *agents) get(ctx context.Context, id string, now time.Time, read bool) (domain.Agent, error) {
 	g.mu.Lock()
 	seen, ok := g.byID[id]
 	g.mu.Unlock()
-	if ok && fresh(seen.at, now) {
+	if ok && !read && fresh(seen.at, now) {
 		return seen.agent, nil
 	}
 	if len(id) > maxIDLen {
@@ -224,6 +231,32 @@ func (g *agents) get(ctx context.Context, id string, now time.Time) (domain.Agen
 	}
 	g.byID[id] = agentSeen{agent: a, at: now}
 	return a, nil
+}
+
+// refreshAgent reads a sure message's agent again, and the user's access
+// to it, once its first frames went out (reply.stream's later work), when
+// what this process remembers is past half its life: the next messages
+// find it fresh. A refusal now leaves it unremembered: the next message
+// waits for its reads, and is refused.
+func (r *reply) refreshAgent() {
+	if r.agent == nil || !r.staleAgent {
+		return
+	}
+	r.background.Go(func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.parent), cleanupTimeout)
+		defer cancel()
+		if _, err := r.agents.let(ctx, r.uid, r.agent.ID, r.opts.Now().UTC(), true); err != nil {
+			r.agents.drop(r.uid, r.agent.ID)
+		}
+	})
+}
+
+// drop forgets agent id and uid's access to it.
+func (g *agents) drop(uid, id string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	delete(g.byID, id)
+	delete(g.access, knownKey(uid, id))
 }
 
 // forRoute applies the agent to the connection's route: the agent's
@@ -290,7 +323,7 @@ func agentID(a *domain.Agent) string {
 // it (read now): a *Error saying why not (NotFound, Forbidden). The
 // conversation routes check an agent a conversation is made for with it.
 func Agent(ctx context.Context, st *store.Store, uid, id string) (domain.Agent, error) {
-	a, err := newAgents(st).let(ctx, uid, id, time.Now())
+	a, err := newAgents(st).let(ctx, uid, id, time.Now(), true)
 	if err != nil {
 		return domain.Agent{}, err
 	}

@@ -125,7 +125,7 @@ func (e *Engine) resume(ctx context.Context, req Request, now time.Time) (*pause
 	}
 	var ag *domain.Agent
 	if p.AgentID != "" {
-		if ag, err = e.agents.let(ctx, req.UserID, p.AgentID, now); err != nil {
+		if ag, err = e.agents.let(ctx, req.UserID, p.AgentID, now, false); err != nil {
 			return nil, nil, nil, err
 		}
 	}

@@ -34,6 +34,7 @@ type reply struct {
 	adm           *admission
 	agent         *domain.Agent   // the marketplace agent it runs as (nil: none)
 	sure          bool            // its call starts before its checks are over
+	staleAgent    bool            // a sure message's agent is read again (refreshAgent)
 	keep          *kept           // the conversation it is kept with (nil: none)
 	parent        context.Context // the request's; a kept reply's never ends
 
@@ -43,6 +44,7 @@ type reply struct {
 	tools    *toolbox
 	verdicts *verdicts
 	asks     *askWaiters
+	agents   *agents
 
 	// Set by stream.
 	deadline  time.Time // when the stream's own limit ends it
@@ -50,6 +52,9 @@ type reply struct {
 	out       *frames
 	stall     *time.Timer
 	framesOut func(n int) // told the count of content frames sent
+	// background is what the stream started beside it and waits for
+	// before it returns (refreshAgent).
+	background sync.WaitGroup
 
 	// What happened.
 	frames  int
@@ -115,7 +120,8 @@ func (r *reply) stream(sink Sink) error {
 		}
 	}
 	if r.sure {
-		later = append(later, r.adm.watch(ctx, cancel))
+		later = append(later, r.adm.watch(ctx, cancel), r.refreshAgent)
+		defer r.background.Wait()
 	}
 	startLater := sync.OnceFunc(func() {
 		for _, begin := range later {

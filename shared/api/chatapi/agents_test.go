@@ -5,8 +5,10 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -480,5 +482,43 @@ func TestAgentWithoutToolsRefusesCalls(t *testing.T) {
 		if w.Code != http.StatusOK || len(r.results) != 1 || r.text != "told: This agent may not use the tool delete." {
 			t.Fatalf("%s: %d %s", text, w.Code, w.Body)
 		}
+	}
+}
+
+// An agent in steady use is never waited for: a sure message past half
+// the agent's time in memory reads it again after its first frames, so a
+// message after the first read's time is still sure.
+func TestAgentInSteadyUseStaysSure(t *testing.T) {
+	t.Parallel()
+	var offset atomic.Int64
+	clock := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	up := chattest.Replies(llm.Usage{InputTokens: 3, OutputTokens: 1}, "ok")
+	s := newSessionStack(t, chatapi.Options{StallTimeout: patience, Now: clock,
+		Limits: config.ChatLimits{MaxConcurrentStreams: 3, RequestsPerMinute: 100, DailyTokenBudget: 1_000_000}},
+		map[string]llm.Provider{"openai": up})
+	a := s.putAgent(domain.Agent{})
+	uid, token := apitest.User(t, s.st, s.tokens, "ada")
+	conn := s.connect(token, "openai", "gpt-4o-mini")
+	send := func(text string) *httptest.ResponseRecorder {
+		return s.sendWithin(token, agentMsg{ConnectionID: conn, Message: text, AgentID: a.ID}, patience)
+	}
+	if w := send("read"); w.Code != http.StatusOK {
+		t.Fatalf("first: %d %s", w.Code, w.Body)
+	}
+	offset.Store(int64(20 * time.Second)) // past half of the 30 s: sure, and read again
+	if w := send("refresh"); w.Code != http.StatusOK {
+		t.Fatalf("second: %d %s", w.Code, w.Body)
+	}
+	offset.Store(int64(40 * time.Second)) // past the first read's 30 s
+	if _, err := s.st.EndSessions(t.Context(), uid); err != nil {
+		t.Fatal(err)
+	}
+	// Sure: its call starts, then its checks refuse it (an error frame, or
+	// the refusal when nothing went out yet).
+	if w := send("still sure"); !strings.Contains(w.Body.String(), "Your session has ended") {
+		t.Fatalf("third: %d %s", w.Code, w.Body)
+	}
+	if n := len(up.Requests()); n != 3 {
+		t.Fatalf("provider calls = %d, want 3: the third message was sure, its agent read again by the second", n)
 	}
 }

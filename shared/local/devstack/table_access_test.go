@@ -487,6 +487,11 @@ func TestTableAccess(t *testing.T) {
 	do("GET", "/api/v1/admin/agents", token, "", http.StatusOK)
 	do("POST", "/api/v1/admin/agents/"+agent+"/suspend", token, "", http.StatusOK)
 	do("POST", "/api/v1/admin/agents/"+agent+"/unsuspend", token, "", http.StatusOK)
+	// Chat as the agent: a conversation bound to it (the agent read), and
+	// a message run as it, over the minute's limit by now: the agent, the
+	// binding and the caller's connections are read beside its checks.
+	agentConv := field(do("POST", "/api/v1/chat/conversations", token, `{"agent_id":"`+agent+`"}`, http.StatusCreated), "id")
+	do("POST", "/api/v1/mcp-connections/message", token, `{"connection_id":"`+conn+`","message":"Hi","context":[],"conversation_id":"`+agentConv+`","agent_id":"`+agent+`"}`, http.StatusTooManyRequests)
 	do("POST", "/api/v1/creators/me/agents/import", token, `{"config":{"systemRole":"x"},"meta":{"title":"Lobe"}}`, http.StatusCreated)
 	do("GET", "/api/v1/admin/creators", token, "", http.StatusOK)
 	do("POST", "/api/v1/admin/creators/"+uid+"/suspend", token, "", http.StatusOK)

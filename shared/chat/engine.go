@@ -15,6 +15,9 @@
 //     (a single-use token), and its resumption;
 //   - keep.go: a reply kept with its conversation as it streams, which
 //     outlives its client.
+//   - agents.go: a message run as a marketplace agent: its instructions,
+//     model and tool allow-list applied here, its reads beside the
+//     admission's.
 //
 // Replies (replies.go) re-attaches to a kept reply and stops it, from any
 // instance: what the conversation routes need of the engine.

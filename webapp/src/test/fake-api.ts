@@ -169,6 +169,8 @@ export interface FakeConversation {
   updated_at: string;
   archived: boolean;
   message_count: number;
+  /** The marketplace agent it runs as (absent: none; the real server sends null). */
+  agent?: { id: string; name: string };
 }
 
 /** A message as GET /chat/conversations/{id}/messages answers it. */
@@ -206,6 +208,8 @@ export interface FakeConversations {
   keepStream(body: unknown, response: Response | Promise<Response>): Promise<Response>;
   /** The open ones, newest first, as the chat's tabs should show them. */
   open(): FakeConversation[];
+  /** Agents a conversation may be made for (POST with agent_id), by id: an unknown one is 404. */
+  readonly agents: Record<string, { name: string; provider: string; model: string }>;
   /**
    * Makes this the account the list and create routes answer for (a test
    * switching between accounts keeps one fake each: the server of the
@@ -228,6 +232,7 @@ export function fakeConversations(api: FakeApi, providers: Record<string, readon
   const messages: Record<string, FakeStoredMessage[]> = {};
   const stops: [string, string][] = [];
   const uploads = new Map<string, string>();
+  const agents: Record<string, { name: string; provider: string; model: string }> = {};
   let n = 0;
   let clock = Date.parse('2026-03-07T10:00:00.000Z');
   const tick = () => new Date((clock += 1000)).toISOString();
@@ -312,6 +317,7 @@ export function fakeConversations(api: FakeApi, providers: Record<string, readon
       updated_at: input.updated_at ?? now,
       archived: input.archived ?? false,
       message_count: 0,
+      ...(input.agent ? { agent: input.agent } : {}),
     };
     all.push(c);
     messages[c.id] = [];
@@ -348,6 +354,12 @@ export function fakeConversations(api: FakeApi, providers: Record<string, readon
       const key = typeof body.upload_key === 'string' ? body.upload_key : '';
       const made = key ? uploads.get(key) : undefined;
       if (made && find(made)) return jsonResponse(200, find(made));
+      // An agent's conversation: on its provider and model, named by it.
+      if (typeof body.agent_id === 'string' && body.agent_id) {
+        const agent = agents[body.agent_id];
+        if (!agent) return jsonResponse(404, { detail: 'Agent not found.', code: 'not_found' });
+        return jsonResponse(201, create({ title: agent.name, provider: agent.provider, model: agent.model, agent: { id: body.agent_id, name: agent.name } }));
+      }
       const c = create({ title, provider: String(body.provider), model: String(body.model) });
       if (key) uploads.set(key, c.id);
       for (const m of Array.isArray(body.messages) ? (body.messages as Partial<FakeStoredMessage>[]) : []) {
@@ -450,6 +462,7 @@ export function fakeConversations(api: FakeApi, providers: Record<string, readon
       return new Response(body2, { status: res.status, headers: res.headers });
     },
     open: () => newest(all).filter((c) => !c.archived),
+    agents,
     use: routeBase,
   };
 }

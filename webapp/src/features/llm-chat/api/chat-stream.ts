@@ -72,6 +72,8 @@ export interface StreamRequest {
   signin?: { token: string } | { id: string };
   /** Keeps the message and its reply with this conversation of the user's (omitted: not kept, e.g. summaries). */
   conversation_id?: string;
+  /** The marketplace agent the message runs as (its conversation's: the server refuses another). */
+  agent_id?: string;
 }
 
 export interface StreamResult {

@@ -1,6 +1,6 @@
 // Conversations kept with the account, under /api/v1/chat/conversations:
 //   GET    ?archived=false|true&q=&limit=&cursor=  → {conversations, next_cursor, total}, newest first
-//   POST   {title?, provider, model}               → 201 conversation
+//   POST   {title?, provider, model, agent_id?}    → 201 conversation (an agent's: on its provider and model, named by it)
 //          … with messages and upload_key: an upload of past messages (201; the same key again: 200, the same one)
 //   PATCH  /{id} {title?, provider?, model?, archived?} → 200 conversation
 //   DELETE /{id}                                   → 204
@@ -15,7 +15,7 @@
 
 import { ApiError, apiRequest, authorizedFetch } from '../../../lib/api-client';
 import { bool, isRecord, list, num, str } from '../../../lib/api/wire';
-import type { MessageAttachment } from '../state/types';
+import type { ChatAgent, MessageAttachment } from '../state/types';
 import { parseJson, readUsage, type StreamUsage } from './frames';
 
 export const CONVERSATIONS_PATH = '/chat/conversations';
@@ -37,6 +37,8 @@ export interface ConversationInfo {
   updated_at: string;
   archived: boolean;
   message_count: number;
+  /** The marketplace agent it runs as; absent for none. */
+  agent?: ChatAgent;
 }
 
 export interface ConversationPage {
@@ -83,6 +85,7 @@ export function readConversation(raw: unknown): ConversationInfo | null {
     updated_at: str(raw.updated_at),
     archived: bool(raw.archived),
     message_count: Math.max(0, Math.floor(num(raw.message_count))),
+    ...(isRecord(raw.agent) && str(raw.agent.id) ? { agent: { id: str(raw.agent.id), name: str(raw.agent.name) || str(raw.agent.id) } } : {}),
   };
 }
 
@@ -199,7 +202,7 @@ function conversationOrThrow(raw: unknown): ConversationInfo {
   return c;
 }
 
-export async function createConversation(input: { title: string; provider: string; model: string }, signal?: AbortSignal): Promise<ConversationInfo> {
+export async function createConversation(input: { title: string; provider: string; model: string; agent_id?: string }, signal?: AbortSignal): Promise<ConversationInfo> {
   return conversationOrThrow(await write(CONVERSATIONS_PATH, 'POST', input, signal));
 }
 

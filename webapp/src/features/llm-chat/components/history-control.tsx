@@ -144,6 +144,11 @@ function HistoryDialog({ onReopen, onDelete, onClose }: HistoryControlProps & { 
             <li key={c.id} className="chat-history__item" data-testid="history-item" data-conversation-id={c.id}>
               <div className="chat-history__text">
                 <span className="chat-history__title">{c.title}</span>
+                {c.agent ? (
+                  <span className="chat-history__agent" data-testid="history-agent">
+                    Agent: {c.agent.name}
+                  </span>
+                ) : null}
                 <span className="chat-history__meta">
                   {formatRelativeTime(c.updated_at)} · {plural(c.message_count, 'message', 'messages')}
                 </span>

@@ -1,11 +1,15 @@
 // SPEC §2 'llm-chat': tabs, provider/model picker with connection status,
 // the conversation, the message box, and the editor / menu / viewer dialogs.
+// A tab bound to a marketplace agent (/llm-chat?agent={id} opens one) runs
+// on the agent's model, lists its servers to connect, and offers its
+// starter prompts.
 // The tabs are the conversations kept with the account; History
 // (closed ones: Reopen, Delete), Stop for a streaming reply, Retry for a
 // failed one.
 
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Page } from '../../../components/page';
+import { useAgent } from '../../../lib/api/agents';
 import { takeChatHandoff } from '../../../lib/chat-handoff';
 import type { ApprovalDecision } from '../api/chat-stream';
 import { MAX_TOOL_SERVERS, useMcpTools } from '../api/mcp-tools';
@@ -17,7 +21,9 @@ import { usePromptMenu } from '../composer/prompt-menu';
 import { holdsMenu } from '../menu';
 import { providerLabel } from '../providers';
 import type { ChatMessage, MessageAttachment } from '../state/types';
-import { enabledServers, toolsForSend, toolsLine } from '../tools/tool-settings';
+import { agentConnections, agentToolsForSend, enabledServers, toolsForSend, toolsLine } from '../tools/tool-settings';
+import { AgentServers } from './agent-servers';
+import { useAgentTab } from './use-agent-tab';
 import { useChat, type SendOptions } from '../use-chat';
 import { ChatInput } from './chat-input';
 import { FillMenuModal } from './fill-menu-modal';
@@ -50,18 +56,30 @@ export default function LlmChatPage() {
   const servers = tools.data?.servers;
   const { mutate: revalidateTools } = tools;
 
-  // Every message offers the tools of the servers on in its tab.
+  useAgentTab(chat.userId);
+  const agentView = useAgent(tab.agent?.id ?? null);
+  const agent = tab.agent && agentView.agent?.id === tab.agent.id ? agentView.agent : undefined;
+  const connections = useMemo(() => agentConnections(servers, agent?.servers ?? []), [servers, agent]);
+  const { mutate: revalidateAgent } = agentView;
+
+  // Every message offers the tools of the servers on in its tab; an agent's
+  // tab, those of the agent's servers the user connected.
+  const toolsFor = useCallback(
+    (target: typeof tab) => (target.agent ? (target.agent.id === agent?.id ? agentToolsForSend(connections, target) : undefined) : toolsForSend(servers, target)),
+    [agent, connections, servers],
+  );
   const send = useCallback(
     async (text: string, options: SendOptions = {}) => {
       const target = options.tabId ? state.tabs.find((t) => t.id === options.tabId) : tab;
-      const sent = await chat.send(text, { ...options, tools: toolsForSend(servers, target ?? tab) });
+      const sent = await chat.send(text, { ...options, tools: toolsFor(target ?? tab) });
       // A server disconnected meanwhile is refused by name: see the list as it is now.
       if (!sent && servers?.length) void revalidateTools();
       return sent;
     },
-    [chat.send, servers, state.tabs, tab, revalidateTools],
+    [chat.send, servers, state.tabs, tab, revalidateTools, toolsFor],
   );
-  const emptyToolsLine = useMemo(() => toolsLine(enabledServers(servers, tab)), [servers, tab]);
+  // An agent's tab lists its servers and allowed tools in its own panel.
+  const emptyToolsLine = useMemo(() => (tab.agent ? '' : toolsLine(enabledServers(servers, tab))), [servers, tab]);
 
   const [largeEditor, setLargeEditor] = useState(false);
   const [menuDialog, setMenuDialog] = useState<MenuDialog | null>(null);
@@ -114,7 +132,7 @@ export default function LlmChatPage() {
 
   // Retry sends the failed reply's message again, offering the tab's tools as a send does.
   const { retry } = chat;
-  const onRetry = useCallback((message: ChatMessage) => void retry(message.id, { tools: toolsForSend(servers, tab) }), [retry, servers, tab]);
+  const onRetry = useCallback((message: ChatMessage) => void retry(message.id, { tools: toolsFor(tab) }), [retry, toolsFor, tab]);
 
   // Stop: the button says so until the reply has ended.
   const [stoppingId, setStoppingId] = useState<string | null>(null);
@@ -173,8 +191,9 @@ export default function LlmChatPage() {
             onChange={chat.changeModel}
             onConnect={() => void chat.connect()}
             onReconnect={() => void chat.connect({ force: true })}
+            lockedBy={tab.agent?.name}
             tools={
-              <ToolsControl
+              tab.agent ? undefined : <ToolsControl
                 data={tools.data}
                 loading={tools.isLoading}
                 error={tools.error}
@@ -187,6 +206,20 @@ export default function LlmChatPage() {
               />
             }
           />
+          {agent && chat.userId ? (
+            <AgentServers
+              agent={agent}
+              connections={connections}
+              userId={chat.userId}
+              onConnected={() => {
+                void revalidateTools();
+                void revalidateAgent();
+              }}
+              showStarters={chat.messages.length === 0}
+              onStarter={(text) => void send(text)}
+              busy={chat.sending}
+            />
+          ) : null}
           <MessageList
             key={tab.id}
             messages={chat.messages}

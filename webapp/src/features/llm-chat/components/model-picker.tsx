@@ -15,18 +15,22 @@ interface ModelPickerProps {
   onReconnect: () => void;
   /** Shown beside the model select (the Tools control). */
   tools?: ReactNode;
+  /** The tab's agent's name: its provider and model are the agent's and cannot be changed. */
+  lockedBy?: string;
 }
 
 /** Provider and model selects, the tab's usage so far, the connection status, and Connect / Reconnect. */
-export function ModelPicker({ provider, model, status, usageTotal, onChange, onConnect, onReconnect, tools }: ModelPickerProps) {
+export function ModelPicker({ provider, model, status, usageTotal, onChange, onConnect, onReconnect, tools, lockedBy }: ModelPickerProps) {
   const providerId = useId();
   const modelId = useId();
+  const lockId = useId();
+  const locked = lockedBy !== undefined;
   const models = getProvider(provider).models;
   return (
     <div className="chat-picker">
       <div className="chat-field">
         <label htmlFor={providerId}>Provider</label>
-        <select id={providerId} value={provider} onChange={(e) => onChange(e.target.value as ProviderId, model)}>
+        <select id={providerId} value={provider} disabled={locked} aria-describedby={locked ? lockId : undefined} onChange={(e) => onChange(e.target.value as ProviderId, model)}>
           {PROVIDERS.map((p) => (
             <option key={p.id} value={p.id}>
               {p.label}
@@ -36,7 +40,7 @@ export function ModelPicker({ provider, model, status, usageTotal, onChange, onC
       </div>
       <div className="chat-field">
         <label htmlFor={modelId}>Model</label>
-        <select id={modelId} value={model} onChange={(e) => onChange(provider, e.target.value)}>
+        <select id={modelId} value={model} disabled={locked} aria-describedby={locked ? lockId : undefined} onChange={(e) => onChange(provider, e.target.value)}>
           {models.map((m) => (
             <option key={m} value={m}>
               {m}
@@ -44,6 +48,11 @@ export function ModelPicker({ provider, model, status, usageTotal, onChange, onC
           ))}
         </select>
       </div>
+      {locked ? (
+        <p id={lockId} className="chat-picker__agent" data-testid="agent-model-note">
+          {lockedBy} runs on this model.
+        </p>
+      ) : null}
       {tools}
       <div className="chat-picker__end">
         {usageTotal ? (

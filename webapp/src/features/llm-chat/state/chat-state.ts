@@ -9,7 +9,7 @@ import { displayText } from '../menu/display';
 import { DEFAULT_PROVIDER, firstModel, isProviderId, modelFor, type ProviderId } from '../providers';
 import { isLongMessage } from '../summary';
 import { approvalExpired, isPaused, mapBlock, pauseOf, resultState, samePause } from './message-parts';
-import type { ChatMessage, ChatState, ChatTab, MessageRole, MessageUsage, PendingApproval, PendingElicitation, PendingSignIn, ToolBlock, ToolContent } from './types';
+import type { ChatAgent, ChatMessage, ChatState, ChatTab, MessageRole, MessageUsage, PendingApproval, PendingElicitation, PendingSignIn, ToolBlock, ToolContent } from './types';
 
 /** A tool block keeps this many of its newest log lines. */
 export const TOOL_LOG_LINES = 200;
@@ -106,6 +106,9 @@ export function tabFromConversation(c: ConversationInfo, now: string, local?: Ch
     messageCount: c.message_count,
   };
   delete tab.legacy;
+  const agent = c.agent ?? local?.agent;
+  if (agent) tab.agent = { id: agent.id, name: agent.name };
+  else delete tab.agent;
   return tab;
 }
 
@@ -116,6 +119,8 @@ export type ChatAction =
    * reload shows them in that order.
    */
   | { type: 'newTab'; id: string; now: string }
+  /** A new tab bound to a marketplace agent: named by it, on its provider and model, after the others, made active. */
+  | { type: 'newAgentTab'; id: string; now: string; agent: ChatAgent; provider: ProviderId; model: string }
   /** `id`/`now` make the fresh 'Chat 1' when the last tab closes. */
   | { type: 'closeTab'; tabId: string; id: string; now: string }
   | { type: 'selectTab'; tabId: string }
@@ -296,6 +301,10 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       const tab = createTab(action.id, nextTabTitle(state.tabs), provider, current?.model ?? firstModel(provider), action.now);
       return { tabs: [...state.tabs, tab], activeTabId: tab.id, conversations: { ...state.conversations, [tab.id]: [] } };
     }
+    case 'newAgentTab': {
+      const tab: ChatTab = { ...createTab(action.id, action.agent.name, action.provider, action.model, action.now), agent: { ...action.agent } };
+      return { tabs: [...state.tabs, tab], activeTabId: tab.id, conversations: { ...state.conversations, [tab.id]: [] } };
+    }
     case 'closeTab': {
       if (!state.tabs.some((t) => t.id === action.tabId)) return state;
       const tabs = state.tabs.filter((t) => t.id !== action.tabId);
@@ -308,6 +317,8 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     case 'selectTab':
       return state.tabs.some((t) => t.id === action.tabId) && state.activeTabId !== action.tabId ? { ...state, activeTabId: action.tabId } : state;
     case 'setTabModel': {
+      // An agent's tab runs on the agent's provider and model.
+      if (state.tabs.some((t) => t.id === action.tabId && t.agent)) return state;
       const model = modelFor(action.provider, action.model);
       return {
         ...state,
@@ -320,7 +331,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       const list = state.conversations[action.tabId] ?? [];
       const firstUser = action.message.role === 'user' && !list.some((m) => m.role === 'user');
       const tabs =
-        firstUser && isDefaultTitle(tab.title)
+        firstUser && isDefaultTitle(tab.title) && !tab.agent
           ? state.tabs.map((t) => (t.id === tab.id ? { ...t, title: titleFromMessage(action.message.content) || t.title } : t))
           : state.tabs;
       return { ...state, tabs, conversations: { ...state.conversations, [action.tabId]: [...list, action.message] } };

@@ -44,6 +44,7 @@ function restoreTab(raw: unknown, index: number, now: string): ChatTab | null {
   };
   if (Array.isArray(raw.toolsOff)) tab.toolsOff = [...new Set(raw.toolsOff.filter((id): id is string => str(id) && id !== ''))];
   if (raw.confirmReadOnly === true) tab.confirmReadOnly = true;
+  if (isRecord(raw.agent) && str(raw.agent.id) && str(raw.agent.name)) tab.agent = { id: raw.agent.id as string, name: raw.agent.name as string };
   if (str(raw.conversationId) && raw.conversationId) {
     tab.conversationId = raw.conversationId;
     if (typeof raw.messageCount === 'number' && Number.isFinite(raw.messageCount) && raw.messageCount >= 0) tab.messageCount = Math.floor(raw.messageCount);

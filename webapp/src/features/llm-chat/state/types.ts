@@ -15,6 +15,12 @@ export interface ChatTab {
   /** Ask before read-only tools too (sent as confirm_read_only). */
   confirmReadOnly?: boolean;
   /**
+   * The marketplace agent the tab's conversation runs as: its provider and
+   * model are the agent's and do not change, the server adds its
+   * instructions, and only its servers' tools are offered.
+   */
+  agent?: ChatAgent;
+  /**
    * The server conversation this tab is. Absent until it is made:
    * a fresh 'Chat 1' is made with its first message, a new tab at once.
    */
@@ -26,6 +32,12 @@ export interface ChatTab {
    * kept with the account, and is not uploaded yet (memory only).
    */
   legacy?: boolean;
+}
+
+/** A conversation's agent, as the conversation names it. */
+export interface ChatAgent {
+  id: string;
+  name: string;
 }
 
 export type MessageRole = 'user' | 'assistant';

@@ -33,6 +33,7 @@
 import type { ApprovalDecision, ElicitationAction } from '../api/chat-stream';
 import type { ChatConnection } from '../api/connect';
 import type { ProviderId } from '../providers';
+import type { ChatAgent } from '../state/types';
 import { activeTab } from '../state/chat-state';
 import { currentSession, runningStreams } from './account';
 import { answerApproval } from './approvals';
@@ -44,7 +45,7 @@ import { setDraft, suggestDraft, tabOfMessage } from './drafts';
 import { retry, send, type SendOptions } from './sending';
 import { dispatch } from './session';
 import { stop } from './stop';
-import { changeModel, closeTab, newTab, selectTab } from './tabs';
+import { changeModel, closeTab, newAgentTab, newTab, selectTab } from './tabs';
 import { chatInfo, VIEW_SUGGESTED_MESSAGE } from './toasts';
 
 export { getChatSnapshot, resetChatStoreForTests, subscribeChat } from './account';
@@ -78,6 +79,11 @@ export const chatStore = {
   newTab(): string | null {
     const s = currentSession();
     return s ? newTab(s) : null;
+  },
+  /** Opens a tab bound to a marketplace agent, on its provider and model (made active); returns its id. */
+  newAgentTab(agent: ChatAgent, provider: ProviderId, model: string): string | null {
+    const s = currentSession();
+    return s ? newAgentTab(s, agent, provider, model) : null;
   },
   closeTab(tabId: string): void {
     const s = currentSession();

@@ -46,7 +46,8 @@ export function ensureConversation(s: Session, tabId: string): Promise<string | 
   const pending = s.creating.get(tabId);
   if (pending) return pending;
   if (tab.legacy) return uploadTab(s, tab); // with its old messages
-  const sent = { title: tab.title, provider: tab.provider, model: tab.model };
+  // An agent's tab is made bound to it (for good: the server runs its messages as the agent).
+  const sent = { title: tab.title, provider: tab.provider, model: tab.model, ...(tab.agent ? { agent_id: tab.agent.id } : {}) };
   const run = (async () => {
     try {
       const conversation = await createConversation(sent, s.lifetime.signal);

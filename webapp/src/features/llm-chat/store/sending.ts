@@ -77,6 +77,8 @@ export async function send(s: Session, text: string, options: SendOptions): Prom
     if (title !== undefined && title !== tab.title) void updateConversation(s, tabId, { title });
 
     const request: StreamRequest = { connection_id: connection.id, message, model: connection.model, context, conversation_id: conversationId };
+    // The server runs the message as the tab's agent (its instructions, model and allowed tools).
+    if (tab.agent) request.agent_id = tab.agent.id;
     const ids = options.tools?.connectionIds ?? [];
     if (ids.length > 0) {
       request.mcp_connection_ids = [...ids];

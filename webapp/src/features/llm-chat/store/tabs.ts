@@ -12,6 +12,7 @@ import { AUTO_CONNECT_DELAY_MS } from '../constants';
 import { newId } from '../ids';
 import { modelFor, type ProviderId } from '../providers';
 import { activeTab } from '../state/chat-state';
+import type { ChatAgent } from '../state/types';
 import { connectTo } from './connections';
 import { CONVERSATION_FAILED, ensureConversation, keepTab, loadMessages, retireConversation, updateConversation } from './conversations';
 import { dropDraft } from './drafts';
@@ -24,6 +25,21 @@ import { chatError } from './toasts';
 export function newTab(s: Session): string {
   const id = newId('tab');
   dispatch(s, { type: 'newTab', id, now: nowIso() });
+  ensureConversation(s, id).catch((error: unknown) => {
+    // The tab stays; its first message tries again.
+    if (!s.ended) chatError(errorMessage(error, CONVERSATION_FAILED));
+  });
+  return id;
+}
+
+/**
+ * Opens a tab bound to a marketplace agent (named by it, on its provider
+ * and model), makes it active, and returns its id; its conversation is
+ * made now, with the agent's id.
+ */
+export function newAgentTab(s: Session, agent: ChatAgent, provider: ProviderId, model: string): string {
+  const id = newId('tab');
+  dispatch(s, { type: 'newAgentTab', id, now: nowIso(), agent, provider, model });
   ensureConversation(s, id).catch((error: unknown) => {
     // The tab stays; its first message tries again.
     if (!s.ended) chatError(errorMessage(error, CONVERSATION_FAILED));
@@ -57,7 +73,8 @@ export function closeTab(s: Session, tabId: string): void {
 export function changeModel(s: Session, provider: ProviderId, model: string): void {
   const tab = activeTab(s.snap.state);
   const nextModel = modelFor(provider, model);
-  if (tab.provider === provider && tab.model === nextModel) return;
+  // An agent's tab keeps the agent's provider and model.
+  if (tab.agent || (tab.provider === provider && tab.model === nextModel)) return;
   dispatch(s, { type: 'setTabModel', tabId: tab.id, provider, model: nextModel });
   if (!tab.conversationId) {
     keepTab(s, tab.id); // made with the new model: nothing to tell it after

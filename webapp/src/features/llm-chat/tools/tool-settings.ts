@@ -42,3 +42,27 @@ export function toolsLine(servers: readonly McpToolServer[]): string {
     });
   return parts.length > 0 ? `Tools: ${parts.join('; ')}` : '';
 }
+
+/**
+ * An agent's tab: the user's connections to the agent's servers (one per
+ * server, the tools list's first, else the one the agent's page named),
+ * server id → connection id. Other connections add nothing: the server
+ * offers only the agent's allowed tools.
+ */
+export function agentConnections(
+  servers: readonly McpToolServer[] | undefined,
+  agentServers: readonly { server_id: string; connection_id: string | null }[],
+): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const s of agentServers) {
+    const id = servers?.find((t) => t.server_id === s.server_id)?.connection_id ?? (servers === undefined ? s.connection_id : null);
+    if (id) out.set(s.server_id, id);
+  }
+  return out;
+}
+
+/** What a message of an agent's tab sends: its connected servers' connection ids; undefined for none. */
+export function agentToolsForSend(connections: ReadonlyMap<string, string>, tab: Pick<ChatTab, 'confirmReadOnly'>): { connectionIds: string[]; confirmReadOnly: boolean } | undefined {
+  const ids = [...connections.values()].slice(0, MAX_TOOL_SERVERS);
+  return ids.length > 0 ? { connectionIds: ids, confirmReadOnly: tab.confirmReadOnly === true } : undefined;
+}

@@ -127,8 +127,8 @@ describe('the creator studio: your agents', () => {
     const results = await within(form()).findByRole('list', { name: 'Registry servers' });
     expect(await within(results).findByText('Everything')).toBeInTheDocument();
     await userEvent.type(within(form()).getByLabelText('Search MCP servers'), 'notes');
+    await waitFor(() => expect(api.calls.some((c) => c.path === '/api/v1/mcp-servers/' && c.search === '?search=notes')).toBe(true));
     await waitFor(() => expect(within(results).queryByText('Everything')).toBeNull());
-    expect(api.calls.some((c) => c.path === '/api/v1/mcp-servers/' && c.search === '?search=notes')).toBe(true);
     await userEvent.click(within(results).getByRole('button', { name: 'Add Notes' }));
     const notes = await within(form()).findByRole('group', { name: 'Notes' });
     await userEvent.click(await within(notes).findByRole('checkbox', { name: 'search_notes' }));

@@ -118,6 +118,9 @@ func (b *bearerKey) tokens() []string {
 type requestCounter struct {
 	mu                sync.Mutex
 	total, handshakes int
+	// methods are the JSON-RPC methods of the requests, in order ("" for
+	// a request without one: a GET stream, a DELETE, a response).
+	methods []string
 }
 
 func (c *requestCounter) wrap(next http.Handler) http.Handler {
@@ -128,12 +131,21 @@ func (c *requestCounter) wrap(next http.Handler) http.Handler {
 		_ = json.Unmarshal(body, &msg)
 		c.mu.Lock()
 		c.total++
+		c.methods = append(c.methods, msg.Method)
 		if r.Method == http.MethodPost && (msg.Method == "initialize" || msg.Method == "server/discover") {
 			c.handshakes++
 		}
 		c.mu.Unlock()
 		next.ServeHTTP(w, r)
 	})
+}
+
+// methodsSince answers the JSON-RPC methods of the requests after the
+// first n.
+func (c *requestCounter) methodsSince(n int) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.methods[n:])
 }
 
 func (c *requestCounter) counts() (total, handshakes int) {

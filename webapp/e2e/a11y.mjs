@@ -135,6 +135,7 @@ export const PAGES = [
     ['users', 'users-table'],
     ['audit', 'audit-table'],
     ['creators', 'creators-table'],
+    ['agents', 'agents-table'],
   ].map(([section, table]) => ({
     name: `admin: ${section}`,
     path: `/admin/${section}`,
@@ -143,6 +144,12 @@ export const PAGES = [
   })),
   { name: 'admin: categories', path: '/admin/categories', as: 'admin', ready: (p) => p.getByTestId('category-row').first().waitFor() },
   { name: 'admin: reviews', path: '/admin/reviews', as: 'admin', ready: (p) => p.getByTestId('empty-state').or(p.getByTestId('reviews-list')).first().waitFor() },
+  {
+    name: 'admin: reviews of agents',
+    path: '/admin/reviews?kind=agent',
+    as: 'admin',
+    ready: (p) => p.getByTestId('empty-state').or(p.getByTestId('reviews-list')).first().waitFor(),
+  },
   {
     name: 'admin: new prompt form',
     path: '/admin/prompts',

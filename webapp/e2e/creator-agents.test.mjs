@@ -5,14 +5,18 @@
 // instructions, server and tools, and approves it; the admin suspends it in
 // the Agents section and the audit log shows it; the creator imports a
 // LobeChat agent file (the fields not taken are named) and exports the
-// agent file. The agent marketplace and the chat are agents.test.mjs's.
+// agent file; the form fits a phone and passes axe. The agent marketplace
+// and the chat are agents.test.mjs's.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { LOCAL_ID, localServer } from './local-everything.mjs';
 import { newUser, signInAdmin, signInAs, startStack } from './stack.mjs';
 
 const ADMIN = newUser('agentadmin');
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let stack;
 before(async () => {
@@ -117,5 +121,34 @@ describe('creator agents', () => {
     assert.deepEqual(file.servers, [{ server_id: LOCAL_ID, tools: [tool] }]);
 
     for (const p of [creator, admin]) await p.context().close();
+  });
+});
+
+describe('creator agents on a phone', () => {
+  test('the studio with the agent form open fits a 390 px phone and has no serious axe violation', async () => {
+    const page = await stack.newPage({ viewport: { width: 390, height: 800 }, reducedMotion: 'reduce', bypassCSP: true });
+    const session = await signInAs(page, newUser('agentphone'));
+    const auth = { Authorization: `Bearer ${session.access_token}` };
+    const res = await page.request.put('/api/v1/creators/me', { headers: auth, data: { display_name: 'Phone Maker', bio: '', country: 'GB' } });
+    assert.equal(res.status(), 200, await res.text());
+    const local = await localServer(stack, page);
+    await page.goto('/creator');
+    await page.getByRole('button', { name: 'New agent' }).click();
+    const form = page.getByTestId('creator-agent-form');
+    await form.getByLabel('Instructions').fill('A [placeholder] long enough to wrap on a small screen. '.repeat(8));
+    await form.getByRole('button', { name: `Add ${local.name}` }).click();
+    await form.getByRole('group', { name: local.name }).getByRole('checkbox').first().waitFor();
+    // Save with nothing named: the errors are on screen for axe too.
+    await form.getByRole('button', { name: 'Save draft' }).click();
+    await form.getByText('Name is required.').waitFor();
+    const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+    assert.ok(scroll <= width, `/creator with the agent form is ${scroll} px wide on a ${width} px screen`);
+    await page.addScriptTag({ content: AXE_SOURCE });
+    const serious = await page.evaluate(async () => {
+      const result = await window.axe.run(document, { resultTypes: ['violations'] });
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    });
+    assert.deepEqual(serious, []);
+    await page.context().close();
   });
 });

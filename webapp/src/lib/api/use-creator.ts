@@ -37,6 +37,13 @@ export interface CreatorSalesRow {
   rating_avg: number;
 }
 
+export interface CreatorAgentSalesRow {
+  id: string;
+  name: string;
+  sales: number;
+  net: number;
+}
+
 /** Stripe's balance of the creator's connected account. */
 export interface CreatorBalance {
   currency: string;
@@ -52,6 +59,8 @@ export interface CreatorDashboard {
   net: number;
   refunds: number;
   prompts: CreatorSalesRow[];
+  /** Per agent (the totals count prompts and agents together); absent from an older API. */
+  agents?: CreatorAgentSalesRow[];
   balance?: CreatorBalance;
   balance_unavailable?: boolean;
   login_url?: string;

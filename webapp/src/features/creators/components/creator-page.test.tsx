@@ -336,6 +336,34 @@ describe('the creator studio: sales', () => {
     expect(within(sales).getByTestId('creator-balance')).toHaveTextContent('Stripe balance: $12.50 available, $3.00 pending.');
   });
 
+  it('shows the sales of each agent beside the prompts’', async () => {
+    asCreator({
+      dashboard: {
+        sales: 4,
+        gross: 34.97,
+        fees: 7,
+        net: 27.97,
+        refunds: 0,
+        prompts: [{ id: 'p-1', title: 'Cold email', sales: 3, net: 23.97, free_uses: 0, rating_avg: 0 }],
+        agents: [
+          { id: 'a-1', name: 'Sales coach', sales: 1, net: 4 },
+          { id: 'a-2', name: 'Unsold', sales: 0, net: 0 },
+        ],
+      },
+    });
+    const sales = await section('Sales');
+    const agents = await within(sales).findByRole('table', { name: 'Sales per agent' });
+    expect(within(within(agents).getByRole('row', { name: /Sales coach/ })).getAllByRole('cell').map((c) => c.textContent)).toEqual(['1', '$4.00']);
+    expect(within(agents).getByRole('row', { name: /Unsold/ })).toBeInTheDocument();
+  });
+
+  it('has no agents table while no agent sold', async () => {
+    asCreator({ dashboard: { sales: 1, gross: 5, fees: 1, net: 4, refunds: 0, prompts: [], agents: [{ id: 'a-1', name: 'Coach', sales: 0, net: 0 }] } });
+    const sales = await section('Sales');
+    await within(sales).findByTestId('sales-totals');
+    expect(within(sales).queryByRole('table', { name: 'Sales per agent' })).toBeNull();
+  });
+
   it('says when there are no sales yet, and when Stripe’s balance is unavailable', async () => {
     asCreator({ dashboard: { sales: 0, gross: 0, fees: 0, net: 0, refunds: 0, prompts: [], balance_unavailable: true } });
     const sales = await section('Sales');

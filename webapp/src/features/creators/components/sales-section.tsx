@@ -1,5 +1,5 @@
 // "Sales": what the creator earned (GET /creators/me/dashboard, USD), per
-// prompt, and Stripe's balance of their account. Counts and amounts only:
+// prompt and per agent, and Stripe's balance of their account. Counts and amounts only:
 // the API never names a buyer.
 
 import { useId } from 'react';
@@ -56,7 +56,7 @@ export function SalesSection({ dashboard, loading, failed }: SalesSectionProps) 
         <>
           {dashboard.sales === 0 && dashboard.refunds === 0 ? (
             <p className="creator-muted" data-testid="sales-empty">
-              No sales yet. When buyers pay for your prompts, your sales and earnings show here.
+              No sales yet. When buyers pay for your prompts or agents, your sales and earnings show here.
             </p>
           ) : (
             <dl className="creator-totals" data-testid="sales-totals">
@@ -89,6 +89,29 @@ export function SalesSection({ dashboard, loading, failed }: SalesSectionProps) 
                       <td>{formatUsd(p.net)}</td>
                       <td>{p.free_uses.toLocaleString('en-US')}</td>
                       <td>{p.rating_avg > 0 ? p.rating_avg.toFixed(1) : '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : null}
+          {(dashboard.agents ?? []).some((a) => a.sales > 0) ? (
+            <div className="creator-table-wrap">
+              <table className="creator-table" data-testid="agent-sales">
+                <caption className="creator-visually-hidden">Sales per agent</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Agent</th>
+                    <th scope="col">Sales</th>
+                    <th scope="col">Net</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {(dashboard.agents ?? []).map((a) => (
+                    <tr key={a.id}>
+                      <th scope="row">{a.name}</th>
+                      <td>{a.sales.toLocaleString('en-US')}</td>
+                      <td>{formatUsd(a.net)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -5,11 +5,12 @@
 // opens its page (tools, starter, instructions, Export), starts a chat: the
 // new tab is named by the agent, on its model, lists the server with
 // Connect; connecting it there turns it Connected, and the starter sends a
-// message the demo model answers by calling the allowed tool. The creator
+// message the demo model answers by calling the allowed tool; axe finds
+// nothing serious on the three. The creator
 // studio and the admin review are creator-agents.test.mjs's.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { completed, noHorizontalScroll } from './chat-page.mjs';
+import { completed, noHorizontalScroll, noSeriousViolations } from './chat-page.mjs';
 import { LOCAL_ID, localServer } from './local-everything.mjs';
 import { newUser, signInAdmin, signInAs, startStack } from './stack.mjs';
 
@@ -66,7 +67,8 @@ describe('agent marketplace', () => {
     assert.equal(res.status(), 200, await res.text());
 
     // Another user browses the marketplace.
-    const page = await stack.newPage();
+    // bypassCSP: axe is injected as an inline script, which the app's CSP (rightly) refuses.
+    const page = await stack.newPage({ bypassCSP: true });
     await signInAs(page, newUser('agentuser'));
     await page.goto('/agents');
     await page.getByRole('heading', { level: 1, name: 'Agent Marketplace' }).waitFor();
@@ -75,6 +77,7 @@ describe('agent marketplace', () => {
     await card.waitFor();
     const text = await card.innerText();
     for (const part of ['by Agent Seller', 'gpt-4o-mini', 'No key', 'Free']) assert.ok(text.includes(part), `${part} in ${text}`);
+    await noSeriousViolations(page, 'on /agents');
 
     // Its page: servers and tools, starter, instructions, Export.
     await card.getByRole('link', { name }).click();
@@ -82,6 +85,7 @@ describe('agent marketplace', () => {
     assert.match(await page.getByTestId('agent-page-servers').innerText(), /Tools: get-sum/);
     assert.match(await page.getByTestId('agent-starters').innerText(), /use get-sum with 2 and 3/);
     assert.match(await page.getByTestId('agent-instructions').innerText(), /You add numbers/);
+    await noSeriousViolations(page, "on an agent's page");
     const exported = await page.request.get(await page.getByRole('link', { name: 'Export' }).getAttribute('href'));
     assert.equal(exported.status(), 200);
     assert.equal((await exported.json()).format, 'aiwork.agent');
@@ -92,6 +96,7 @@ describe('agent marketplace', () => {
     assert.equal(await page.getByLabel('Model').inputValue(), 'gpt-4o-mini');
     assert.ok(await page.getByLabel('Model').isDisabled());
     const row = page.getByTestId('agent-servers').locator(`[data-server-id="${LOCAL_ID}"]`);
+    await noSeriousViolations(page, "in an agent's chat tab");
     await row.getByRole('button', { name: 'Connect' }).click();
     await row.getByText('Connected').waitFor();
 

@@ -111,7 +111,8 @@ function ServerRow({ server, connected, userId, onConnected }: { server: AgentSe
       <span className="chat-agent__name">{server.name}</span>
       <span className="chat-agent__auth">{AUTH_TEXT[server.auth]}</span>
       {server.tools.length > 0 ? <span className="chat-agent__tools">Tools: {server.tools.join(', ')}</span> : null}
-      <span className="chat-agent__action">
+      {/* Polite: a screen reader hears "Connected" when the button it pressed gives way to it. */}
+      <span className="chat-agent__action" aria-live="polite">
         {connected ? (
           <span className="chat-agent__connected">Connected</span>
         ) : server.auth === 'oauth' ? (

@@ -1,11 +1,12 @@
 // The chat's providers and their models, in the catalogue's order
-// (shared/llm/catalog.go, SPEC §3 "Providers (fixed)"): what an agent may
-// run on. The creator studio's agent form picks from it; the chat keeps
-// the same list with its own helpers (features/llm-chat/providers.ts,
-// checked equal by src/test/llm-providers.test.ts).
+// (shared/llm/catalog.go, SPEC §3 "Providers (fixed)"): the one list the
+// chat (features/llm-chat/providers.ts adds its helpers) and the creator
+// studio's agent form (what an agent may run on) both read.
+
+export type ProviderId = 'openai' | 'meta' | 'anthropic' | 'google';
 
 export interface LlmProvider {
-  id: string;
+  id: ProviderId;
   /** The provider as users read it ('OpenAI GPT'). */
   label: string;
   models: readonly string[];

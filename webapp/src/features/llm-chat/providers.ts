@@ -1,20 +1,14 @@
-// SPEC §3 "Providers (fixed)": the four chat providers and their models.
+// SPEC §3 "Providers (fixed)": the four chat providers and their models
+// (the list is src/lib's, shared with the creator studio's agent form).
 
-export type ProviderId = 'openai' | 'meta' | 'anthropic' | 'google';
+import { LLM_PROVIDERS, type LlmProvider, type ProviderId } from '../../lib/llm-providers';
 
-export interface ChatProvider {
-  id: ProviderId;
-  /** Shown in the picker and the placeholder; its first word identifies the provider's server names. */
-  label: string;
-  models: readonly string[];
-}
+export type { ProviderId };
 
-export const PROVIDERS: readonly ChatProvider[] = [
-  { id: 'openai', label: 'OpenAI GPT', models: ['gpt-4o-mini', 'gpt-4o', 'gpt-4-turbo', 'gpt-3.5-turbo'] },
-  { id: 'meta', label: 'Meta Llama', models: ['llama-3.1-8b-instruct', 'llama-3.1-70b-instruct', 'llama-3.2-1b-instruct'] },
-  { id: 'anthropic', label: 'Anthropic Claude', models: ['claude-3-5-sonnet', 'claude-3-opus'] },
-  { id: 'google', label: 'Google Gemini', models: ['gemini-1.5-pro', 'gemini-1.5-flash'] },
-];
+/** A provider; its label's first word identifies the provider's server names. */
+export type ChatProvider = LlmProvider;
+
+export const PROVIDERS: readonly ChatProvider[] = LLM_PROVIDERS;
 
 export const DEFAULT_PROVIDER: ProviderId = 'openai';
 

@@ -10,7 +10,7 @@
 // studio and the admin review are creator-agents.test.mjs's.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { completed, noHorizontalScroll, noSeriousViolations } from './chat-page.mjs';
+import { completed, noHorizontalScroll, noSeriousViolations, send } from './chat-page.mjs';
 import { LOCAL_ID, localServer } from './local-everything.mjs';
 import { newUser, signInAdmin, signInAs, startStack } from './stack.mjs';
 
@@ -105,6 +105,11 @@ describe('agent marketplace', () => {
     const reply = await completed(page);
     await reply.locator('[data-testid="tool-call"][data-tool="get-sum"]').waitFor();
 
+    // A tool outside the allow-list, asked for by its full name: the server refuses it and tells the model why.
+    await send(stack, page, `use ${LOCAL_ID}__echo`);
+    const refused = await completed(page);
+    await refused.getByText('This agent may not use the tool echo.').first().waitFor();
+
     // At phone width: the marketplace, the agent's page and the agent's tab fit.
     await page.setViewportSize({ width: 360, height: 740 });
     await noHorizontalScroll(page, 'in the agent tab at phone width');
@@ -128,5 +133,55 @@ describe('agent marketplace', () => {
     await item.getByTestId('history-agent').getByText(`Agent: ${name}`).waitFor();
 
     for (const p of [creator, admin, page]) await p.context().close();
+  });
+
+  test('buy a paid agent on the local checkout, then start a chat with it', async () => {
+    // A creator with payouts (the local stand-in enables them) sells an agent for $4.00.
+    const creator = await stack.newPage();
+    const session = await signInAs(creator, newUser('paidseller'));
+    const auth = { Authorization: `Bearer ${session.access_token}` };
+    let res = await creator.request.put('/api/v1/creators/me', { headers: auth, data: { display_name: 'Paid Seller', bio: '', country: 'US' } });
+    assert.equal(res.status(), 200, await res.text());
+    res = await creator.request.post('/api/v1/creators/me/onboarding', { headers: auth, data: {} });
+    assert.equal(res.status(), 200, await res.text());
+    const categories = await (await creator.request.get('/api/v1/prompts/categories')).json();
+    const name = `Paid planner ${Date.now().toString(36)}`;
+    res = await creator.request.post('/api/v1/creators/me/agents', {
+      headers: auth,
+      data: {
+        name, description: 'Plans with care.', instructions: 'PAID-SECRET: plan carefully.', provider: 'openai', model: 'gpt-4o-mini',
+        servers: [], starters: ['Plan my week'], category_id: String(categories[0].id), price: 4,
+      },
+    });
+    assert.equal(res.status(), 201, await res.text());
+    const id = (await res.json()).id;
+    res = await creator.request.post(`/api/v1/creators/me/agents/${id}/submit`, { headers: auth, data: {} });
+    assert.equal(res.status(), 200, await res.text());
+    const admin = await stack.newPage();
+    await signInAdmin(admin, ADMIN);
+    res = await admin.request.post(`/api/v1/admin/reviews/${id}`, { headers: await bearerOf(admin), data: { decision: 'approve' } });
+    assert.equal(res.status(), 200, await res.text());
+
+    // A buyer: the page offers Buy (no Start chat) and never shows the instructions.
+    const buyer = await stack.newPage();
+    await signInAs(buyer, newUser('agentbuyer'));
+    await buyer.goto(`/agents/${id}`);
+    await buyer.getByRole('heading', { level: 1, name }).waitFor();
+    assert.ok(!(await buyer.content()).includes('PAID-SECRET'), "a paid agent's instructions reached the page");
+    await buyer.getByRole('button', { name: 'Buy' }).click();
+    await buyer.waitForURL('**/dev/checkout/cs_local_*');
+    assert.equal((await buyer.getByTestId('checkout-amount').innerText()).trim(), '$4.00');
+    await buyer.getByRole('button', { name: /^Pay / }).click();
+    await buyer.waitForURL('**/payment/success?session_id=cs_local_*');
+    await buyer.getByTestId('payment-prompt-title').getByText(name).waitFor();
+
+    // Bought: Start chat opens a tab bound to it.
+    await buyer.getByRole('link', { name: 'Start chat' }).click();
+    await buyer.getByRole('tab', { name, selected: true }).waitFor();
+    await buyer.getByTestId('agent-starters').getByRole('button', { name: 'Plan my week' }).click();
+    const reply = await completed(buyer);
+    assert.ok(!(await reply.innerText()).includes('PAID-SECRET'), "the instructions reached the reply's frames");
+
+    for (const p of [creator, admin, buyer]) await p.context().close();
   });
 });

@@ -7,19 +7,23 @@ export const PAYMENT_MESSAGES = {
   successToast: 'Payment successful! Prompt is now available in your dashboard.',
   duplicateTitle: 'Duplicate payment refunded',
   duplicateToast: 'You already had this prompt, so this payment was refunded.',
+  agentDuplicateToast: 'You already had this agent, so this payment was refunded.',
+  agentSuccessToast: 'Payment successful! The agent is yours: start a chat with it.',
+  agentReady: 'Your agent is ready: start a chat with it.',
 } as const;
 
 /** verify-session's status for a second payment of a prompt the buyer already had. */
 export const DUPLICATE_REFUNDED = 'duplicate_refunded';
 
 /** The text under the title of a refunded duplicate: what happened, and that the prompt stays. */
-export function duplicateDetail(promptTitle: string, amount: number): string {
-  return `You already had "${promptTitle}", so this second payment of ${formatAmount(amount)} was refunded to your card. The prompt is still yours.`;
+export function duplicateDetail(promptTitle: string, amount: number, agent = false): string {
+  const what = agent ? 'agent' : 'prompt';
+  return `You already had "${promptTitle}", so this second payment of ${formatAmount(amount)} was refunded to your card. The ${what} is still yours.`;
 }
 
 export type VerificationState =
   | { kind: 'loading' }
-  | { kind: 'verified'; promptTitle: string; amount: number; sessionId: string; status: string }
+  | { kind: 'verified'; promptTitle: string; amount: number; sessionId: string; status: string; agentId?: string }
   | { kind: 'failed'; detail: string };
 
 /** The page's first state, from the query: no session id fails at once. */

@@ -6,6 +6,9 @@ export interface VerifiedPayment {
   amount: number;
   session_id: string;
   status: string;
+  /** What was bought: a prompt (also when absent) or an agent, whose id is agent_id. */
+  kind?: 'prompt' | 'agent';
+  agent_id?: string;
 }
 
 export function verifySession(sessionId: string, signal?: AbortSignal): Promise<VerifiedPayment> {

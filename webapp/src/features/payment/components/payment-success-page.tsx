@@ -33,12 +33,13 @@ export default function PaymentSuccessPage() {
     // a late answer after unmount is dropped by React.
     verifySession(sessionId)
       .then((v) => {
-        setState({ kind: 'verified', promptTitle: v.prompt_title, amount: v.amount, sessionId: v.session_id, status: v.status });
+        const agentId = v.kind === 'agent' ? v.agent_id : undefined;
+        setState({ kind: 'verified', promptTitle: v.prompt_title, amount: v.amount, sessionId: v.session_id, status: v.status, agentId });
         if (v.status === DUPLICATE_REFUNDED) {
           // Not a purchase: the money went back (no purchase analytics).
-          toast.info(PAYMENT_MESSAGES.duplicateToast, { duration: PAYMENT_SUCCESS_TOAST_MS });
+          toast.info(agentId ? PAYMENT_MESSAGES.agentDuplicateToast : PAYMENT_MESSAGES.duplicateToast, { duration: PAYMENT_SUCCESS_TOAST_MS });
         } else {
-          toast.success(PAYMENT_MESSAGES.successToast, { duration: PAYMENT_SUCCESS_TOAST_MS });
+          toast.success(agentId ? PAYMENT_MESSAGES.agentSuccessToast : PAYMENT_MESSAGES.successToast, { duration: PAYMENT_SUCCESS_TOAST_MS });
           trackPurchase({ sessionId: v.session_id, amount: v.amount, promptTitle: v.prompt_title });
         }
         // Ownership changed: refresh every cached list (prompts, owned, activities).
@@ -80,14 +81,17 @@ export default function PaymentSuccessPage() {
   }
 
   const duplicate = state.status === DUPLICATE_REFUNDED;
+  const agentId = state.agentId;
   return (
     <Page
       title={duplicate ? PAYMENT_MESSAGES.duplicateTitle : 'Payment successful!'}
-      subtitle={duplicate ? duplicateDetail(state.promptTitle, state.amount) : 'Your prompt is ready to use.'}
+      subtitle={
+        duplicate ? duplicateDetail(state.promptTitle, state.amount, Boolean(agentId)) : agentId ? PAYMENT_MESSAGES.agentReady : 'Your prompt is ready to use.'
+      }
       className="page--centered"
     >
       <dl className="payment-details" data-testid="payment-details">
-        <dt>Prompt</dt>
+        <dt>{agentId ? 'Agent' : 'Prompt'}</dt>
         <dd data-testid="payment-prompt-title">{state.promptTitle}</dd>
         <dt>Amount</dt>
         <dd data-testid="payment-amount">{formatAmount(state.amount)}</dd>
@@ -96,17 +100,31 @@ export default function PaymentSuccessPage() {
         <dt>Status</dt>
         <dd>{state.status}</dd>
       </dl>
-      <div className="button-row">
-        <Link to="/dashboard" className="button-link button-link--primary">
-          Go to Dashboard
-        </Link>
-        <Link to="/marketplace?filter=purchased" className="button-link">
-          View your prompts
-        </Link>
-        <Link to="/marketplace" className="button-link">
-          Browse prompts
-        </Link>
-      </div>
+      {agentId ? (
+        <div className="button-row">
+          <Link to={`/llm-chat?agent=${encodeURIComponent(agentId)}`} className="button-link button-link--primary">
+            Start chat
+          </Link>
+          <Link to={`/agents/${encodeURIComponent(agentId)}`} className="button-link">
+            Open the agent
+          </Link>
+          <Link to="/agents" className="button-link">
+            Browse agents
+          </Link>
+        </div>
+      ) : (
+        <div className="button-row">
+          <Link to="/dashboard" className="button-link button-link--primary">
+            Go to Dashboard
+          </Link>
+          <Link to="/marketplace?filter=purchased" className="button-link">
+            View your prompts
+          </Link>
+          <Link to="/marketplace" className="button-link">
+            Browse prompts
+          </Link>
+        </div>
+      )}
     </Page>
   );
 }

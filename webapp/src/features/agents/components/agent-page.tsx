@@ -13,6 +13,7 @@ import { StarRating } from '../../../components/star-rating';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { agentChatPath, agentExportHref, checkoutAgent, creatorPagePath, rateAgent, useAgent, type Agent } from '../../../lib/api/agents';
 import { browserLocation } from '../../../lib/browser-location';
+import { copyToClipboard } from '../../../lib/clipboard';
 import { useAuth } from '../../../lib/use-auth';
 import { agentIdFromPath, modelLabel, priceLabel } from '../agent-text';
 import { AuthBadge } from './server-badges';
@@ -66,6 +67,13 @@ export default function AgentPage() {
   }
 
   const paidNotOwned = !agent.is_free && !agent.owned;
+
+  // A free agent is shared by its page's address: whoever opens it can start a chat.
+  const share = async (id: string) => {
+    const link = `${window.location.origin}/agents/${encodeURIComponent(id)}`;
+    if (await copyToClipboard(link)) toast.success('Link copied: anyone with it can open this agent and start a chat.');
+    else toast.info(`Share this link: ${link}`);
+  };
 
   const buy = async () => {
     setBuying(true);
@@ -152,9 +160,12 @@ export default function AgentPage() {
           </Button>
         )}
         {agent.is_free ? (
-          <a href={agentExportHref(agent.id)} className="button-link" download>
-            Export
-          </a>
+          <>
+            <Button onClick={() => void share(agent.id)}>Copy share link</Button>
+            <a href={agentExportHref(agent.id)} className="button-link" download>
+              Export
+            </a>
+          </>
         ) : null}
       </div>
 

@@ -174,7 +174,18 @@ describe('/agents/{id}', () => {
     await waitFor(() => expect(screen.getByTestId('location').textContent).toMatch(/^\/llm-chat(\?agent=a-000000000001)?$/));
   });
 
-  it('offers Buy for a paid agent not owned: the checkout page; no instructions, no Export', async () => {
+  it("copies a free agent's share link: its page's address", async () => {
+    startSignedIn();
+    serve();
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    renderApp('/agents/a-000000000001');
+    await userEvent.click(await screen.findByRole('button', { name: 'Copy share link' }));
+    expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/agents/a-000000000001`);
+    expect(await within(screen.getByTestId('toasts')).findByText('Link copied: anyone with it can open this agent and start a chat.')).toBeInTheDocument();
+  });
+
+  it('offers Buy for a paid agent not owned: the checkout page; no instructions, no Export, no share link', async () => {
     startSignedIn();
     serve();
     const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
@@ -183,6 +194,7 @@ describe('/agents/{id}', () => {
     expect(screen.queryByRole('button', { name: 'Start chat' })).toBeNull();
     expect(screen.queryByTestId('agent-instructions')).toBeNull();
     expect(screen.queryByRole('link', { name: 'Export' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Copy share link' })).toBeNull();
     expect(screen.getByTestId('agent-price')).toHaveTextContent('$12.50');
     await userEvent.click(screen.getByRole('button', { name: 'Buy' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost:12111/checkout/cs_agent_1'));

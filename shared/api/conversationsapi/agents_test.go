@@ -47,6 +47,13 @@ func TestConversationUploadedWithItsAgent(t *testing.T) {
 	if e := chattest.WantError(t, upload("a-000000000404", "tab-none"), http.StatusNotFound); e.Detail != "Agent not found." {
 		t.Fatalf("unknown agent: %q", e.Detail)
 	}
+	// Its model is the agent's: a patch may keep it, never change it.
+	if e := chattest.WantError(t, s.do("PATCH", convPath+"/"+conv.ID, token, `{"provider":"openai","model":"gpt-4o"}`), http.StatusBadRequest); e.Detail != "This conversation is bound to an agent: it runs on the agent's model." {
+		t.Fatalf("patch of the model: %q", e.Detail)
+	}
+	if w := s.do("PATCH", convPath+"/"+conv.ID, token, `{"provider":"anthropic","model":"claude-3-5-sonnet","title":"Herons"}`); w.Code != http.StatusOK {
+		t.Fatalf("patch keeping the model: %d %s", w.Code, w.Body)
+	}
 	list := apitest.Decode[struct {
 		Conversations []struct{ ID string } `json:"conversations"`
 		Total         int                   `json:"total"`

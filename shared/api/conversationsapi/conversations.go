@@ -210,6 +210,9 @@ func (s *Service) createConversation(w http.ResponseWriter, r *http.Request) err
 
 // patchConversation renames, re-models or (un)archives one of the caller's
 // conversations.
+// msgAgentModel refuses a change of an agent conversation's model.
+const msgAgentModel = "This conversation is bound to an agent: it runs on the agent's model."
+
 func (s *Service) patchConversation(w http.ResponseWriter, r *http.Request) error {
 	var in conversationInput
 	if err := httpx.DecodeJSONLimit(w, r, &in, conversationBody); err != nil {
@@ -238,6 +241,10 @@ func (s *Service) patchConversation(w http.ResponseWriter, r *http.Request) erro
 		}
 		if err := checkModel(provider, model); err != nil {
 			return err
+		}
+		// An agent's conversation runs on the agent's model, whatever it says.
+		if cur.AgentID != "" && (provider != cur.Provider || model != cur.Model) {
+			return httpx.Invalid(msgAgentModel)
 		}
 		p.Provider, p.Model = &provider, &model
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"strconv"
 
 	"aiwork/shared/agents"
 	"aiwork/shared/auth"
@@ -303,30 +302,38 @@ func (s *Service) patchAgent(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if cur.Withdrawn {
-		return httpx.Conflict(MsgAgentWithdrawn)
+	items := s.agentItems()
+	if err := items.refuseEdit(agentStage(cur)); err != nil {
+		return err
 	}
-	switch cur.State {
-	case domain.PromptInReview:
-		return httpx.Conflict("This agent is in review: you can edit it once it is approved or rejected.")
-	case domain.PromptPublished:
+	if cur.State == domain.PromptPublished {
 		return s.editPublishedAgent(w, r, cur, in, names)
 	}
 	next, err := agents.Edit(cur, in, s.opts.Now(), names, s.registry(r))
 	if errors.Is(err, agents.ErrStale) {
-		return s.agentConflict(w, r, names)
+		return items.conflict(w, r, names)
 	}
 	if err != nil {
 		return ruleBroken(err)
 	}
-	return s.answerAgentWrite(w, r, s.st.UpdateAgent(r.Context(), next, cur.Version), next, names)
+	return items.answerWrite(w, r, s.st.UpdateAgent(r.Context(), next, cur.Version), next, names)
+}
+
+// agentStage is where a stands in its lifecycle.
+func agentStage(a domain.Agent) stage {
+	st := stage{withdrawn: a.Withdrawn, state: a.State, pending: a.Pending != nil}
+	if st.pending {
+		st.pendingState = a.Pending.State
+	}
+	return st
 }
 
 // editPublishedAgent saves an edit of a published agent as its next
 // version (pending), made from the pending one when there is one.
 func (s *Service) editPublishedAgent(w http.ResponseWriter, r *http.Request, cur domain.Agent, in agents.Input, names map[string]string) error {
-	if cur.Pending != nil && cur.Pending.State == domain.PromptInReview {
-		return httpx.Conflict("The next version of this agent is in review: you can edit it once it is approved or rejected.")
+	items := s.agentItems()
+	if err := items.refusePendingEdit(agentStage(cur)); err != nil {
+		return err
 	}
 	note, err := agents.ChangeNote(in.ChangeNote, cur.Pending)
 	if err != nil {
@@ -334,7 +341,7 @@ func (s *Service) editPublishedAgent(w http.ResponseWriter, r *http.Request, cur
 	}
 	edited, err := agents.Edit(agents.UnderReview(cur), in, s.opts.Now(), names, s.registry(r))
 	if errors.Is(err, agents.ErrStale) {
-		return s.agentConflict(w, r, names)
+		return items.conflict(w, r, names)
 	}
 	if err != nil {
 		return ruleBroken(err)
@@ -342,7 +349,7 @@ func (s *Service) editPublishedAgent(w http.ResponseWriter, r *http.Request, cur
 	pv := agents.Pending(edited, note)
 	next := cur
 	next.Pending, next.Version, next.UpdatedAt = &pv, edited.Version, edited.UpdatedAt
-	return s.answerAgentWrite(w, r, s.st.UpdateAgent(r.Context(), next, cur.Version), next, names)
+	return items.answerWrite(w, r, s.st.UpdateAgent(r.Context(), next, cur.Version), next, names)
 }
 
 // submitAgent sends a draft or rejected agent, or a published agent's
@@ -360,22 +367,16 @@ func (s *Service) submitAgent(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if cur.Withdrawn {
-		return httpx.Conflict(MsgAgentWithdrawn)
+	items := s.agentItems()
+	if err := items.refuseSubmit(agentStage(cur)); err != nil {
+		return err
 	}
 	next := cur
-	switch {
-	case cur.State == domain.PromptInReview:
-		return httpx.Conflict("This agent is already in review.")
-	case cur.State == domain.PromptPublished && cur.Pending == nil:
-		return httpx.Conflict("This agent is already published: edit it to make a new version, then submit that.")
-	case cur.State == domain.PromptPublished && cur.Pending.State == domain.PromptInReview:
-		return httpx.Conflict("The next version of this agent is already in review.")
-	case cur.State == domain.PromptPublished:
+	if cur.State == domain.PromptPublished {
 		pv := *cur.Pending
 		pv.State, pv.ReviewReason = domain.PromptInReview, ""
 		next.Pending = &pv
-	default:
+	} else {
 		next.State, next.ReviewReason = domain.PromptInReview, ""
 	}
 	if err := agents.Check(agents.UnderReview(cur), names, s.registry(r)); err != nil {
@@ -383,7 +384,7 @@ func (s *Service) submitAgent(w http.ResponseWriter, r *http.Request) error {
 	}
 	now := s.opts.Now().UTC()
 	next.Version, next.UpdatedAt = cur.Version+1, now
-	return s.answerAgentWrite(w, r, s.st.SubmitAgent(r.Context(), next, cur.Version, now), next, names)
+	return items.answerWrite(w, r, s.st.SubmitAgent(r.Context(), next, cur.Version, now), next, names)
 }
 
 // deleteAgent removes an agent nobody bought; one that sold is withdrawn
@@ -397,52 +398,14 @@ func (s *Service) deleteAgent(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if v := r.URL.Query().Get("version"); v != "" && v != strconv.Itoa(cur.Version) {
-		return s.agentConflict(w, r, names)
+	items := s.agentItems()
+	if staleVersion(r, cur.Version) {
+		return items.conflict(w, r, names)
 	}
 	err = s.st.DeleteAgent(r.Context(), cur.ID, cur.Version)
-	if errors.Is(err, store.ErrAgentInUse) {
+	return items.answerDelete(w, r, names, err, store.ErrAgentInUse, func() error {
 		off := cur
 		off.Withdrawn, off.Version, off.UpdatedAt = true, cur.Version+1, s.opts.Now().UTC()
-		err = s.st.UpdateAgent(r.Context(), off, cur.Version)
-	}
-	if errors.Is(err, store.ErrVersionConflict) {
-		return s.agentConflict(w, r, names)
-	}
-	if err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
-}
-
-// answerAgentWrite answers a write of next: a lost race is a 409 with the
-// agent as it now is.
-func (s *Service) answerAgentWrite(w http.ResponseWriter, r *http.Request, err error, next domain.Agent, names map[string]string) error {
-	if errors.Is(err, store.ErrVersionConflict) {
-		return s.agentConflict(w, r, names)
-	}
-	if err != nil {
-		return err
-	}
-	v, err := s.presentAgent(r, next, names)
-	if err != nil {
-		return err
-	}
-	httpx.WriteJSON(w, http.StatusOK, v)
-	return nil
-}
-
-// agentConflict answers 409 with the agent as it now is (404 when gone).
-func (s *Service) agentConflict(w http.ResponseWriter, r *http.Request, names map[string]string) error {
-	cur, err := s.ownAgent(r)
-	if err != nil {
-		return err
-	}
-	v, err := s.presentAgent(r, cur, names)
-	if err != nil {
-		return err
-	}
-	httpx.WriteJSON(w, http.StatusConflict, map[string]any{"detail": msgAgentStale, "code": httpx.CodeConflict, "current": v})
-	return nil
+		return s.st.UpdateAgent(r.Context(), off, cur.Version)
+	})
 }

@@ -2,7 +2,6 @@ package creatorsapi
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -226,32 +225,39 @@ func (s *Service) patchPrompt(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if withdrawn(cur) {
-		return httpx.Conflict(MsgWithdrawn)
+	items := s.promptItems()
+	if err := items.refuseEdit(promptStage(cur)); err != nil {
+		return err
 	}
-	switch cur.State {
-	case domain.PromptInReview:
-		return httpx.Conflict("This prompt is in review: you can edit it once it is approved or rejected.")
-	case domain.PromptPublished:
+	if cur.State == domain.PromptPublished {
 		return s.editPublished(w, r, cur, in, names)
 	}
 	next, err := prompts.Edit(cur, rules, s.opts.Now(), names)
 	if errors.Is(err, prompts.ErrStale) {
-		writeConflict(w, presentPrompt(cur, names))
-		return nil
+		return items.writeConflict(w, r, cur, names)
 	}
 	if err != nil {
 		return ruleBroken(err)
 	}
-	return s.answerWrite(w, r, s.st.UpdatePrompt(r.Context(), next, cur.Version), next, names)
+	return items.answerWrite(w, r, s.st.UpdatePrompt(r.Context(), next, cur.Version), next, names)
+}
+
+// promptStage is where p stands in its lifecycle.
+func promptStage(p domain.Prompt) stage {
+	st := stage{withdrawn: withdrawn(p), state: p.State, pending: p.Pending != nil}
+	if st.pending {
+		st.pendingState = p.Pending.State
+	}
+	return st
 }
 
 // editPublished saves an edit of a published prompt as its next version
 // (pending): the live one stays as it is until an admin approves the
 // next. The edit is made from the pending version when there is one.
 func (s *Service) editPublished(w http.ResponseWriter, r *http.Request, cur domain.Prompt, in promptInput, names map[string]string) error {
-	if cur.Pending != nil && cur.Pending.State == domain.PromptInReview {
-		return httpx.Conflict("The next version of this prompt is in review: you can edit it once it is approved or rejected.")
+	items := s.promptItems()
+	if err := items.refusePendingEdit(promptStage(cur)); err != nil {
+		return err
 	}
 	note := ""
 	if in.ChangeNote != nil {
@@ -272,8 +278,7 @@ func (s *Service) editPublished(w http.ResponseWriter, r *http.Request, cur doma
 	}
 	next, err := prompts.Edit(base, in.rules(), s.opts.Now(), names)
 	if errors.Is(err, prompts.ErrStale) {
-		writeConflict(w, presentPrompt(cur, names))
-		return nil
+		return items.writeConflict(w, r, cur, names)
 	}
 	if err != nil {
 		return ruleBroken(err)
@@ -284,7 +289,7 @@ func (s *Service) editPublished(w http.ResponseWriter, r *http.Request, cur doma
 	if err == nil {
 		cur.Pending, cur.Version, cur.UpdatedAt = &pv, cur.Version+1, next.UpdatedAt
 	}
-	return s.answerWrite(w, r, err, cur, names)
+	return items.answerWrite(w, r, err, cur, names)
 }
 
 // MsgWithdrawn answers an edit or a submit of a prompt its creator deleted
@@ -308,13 +313,10 @@ func (s *Service) submitPrompt(w http.ResponseWriter, r *http.Request) error {
 	if _, err := s.creator(r); err != nil {
 		return err
 	}
-	if withdrawn(cur) {
-		return httpx.Conflict(MsgWithdrawn)
+	if err := s.promptItems().refuseSubmit(promptStage(cur)); err != nil {
+		return err
 	}
-	switch cur.State {
-	case domain.PromptInReview:
-		return httpx.Conflict("This prompt is already in review.")
-	case domain.PromptPublished:
+	if cur.State == domain.PromptPublished {
 		return s.submitPending(w, r, cur, names)
 	}
 	// Held to today's rules again: a category may have gone since.
@@ -326,17 +328,12 @@ func (s *Service) submitPrompt(w http.ResponseWriter, r *http.Request) error {
 	if err == nil {
 		cur.State, cur.Version, cur.UpdatedAt = domain.PromptInReview, cur.Version+1, now.UTC()
 	}
-	return s.answerWrite(w, r, err, cur, names)
+	return s.promptItems().answerWrite(w, r, err, cur, names)
 }
 
-// submitPending sends the next version of a published prompt to review.
+// submitPending sends the next version of a published prompt to review
+// (it has one, not in review yet: refuseSubmit).
 func (s *Service) submitPending(w http.ResponseWriter, r *http.Request, cur domain.Prompt, names map[string]string) error {
-	switch {
-	case cur.Pending == nil:
-		return httpx.Conflict("This prompt is already published: edit it to make a new version, then submit that.")
-	case cur.Pending.State == domain.PromptInReview:
-		return httpx.Conflict("The next version of this prompt is already in review.")
-	}
 	now := s.opts.Now()
 	err := s.st.SubmitPending(r.Context(), cur, cur.Version, now)
 	if err == nil {
@@ -344,7 +341,7 @@ func (s *Service) submitPending(w http.ResponseWriter, r *http.Request, cur doma
 		pv.State, pv.ReviewReason = domain.PromptInReview, ""
 		cur.Pending, cur.Version, cur.UpdatedAt = &pv, cur.Version+1, now.UTC()
 	}
-	return s.answerWrite(w, r, err, cur, names)
+	return s.promptItems().answerWrite(w, r, err, cur, names)
 }
 
 // deletePrompt removes a prompt nobody bought or used; one that has
@@ -358,50 +355,14 @@ func (s *Service) deletePrompt(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if v := r.URL.Query().Get("version"); v != "" && v != fmt.Sprint(cur.Version) {
-		writeConflict(w, presentPrompt(cur, names))
-		return nil
+	items := s.promptItems()
+	if staleVersion(r, cur.Version) {
+		return items.writeConflict(w, r, cur, names)
 	}
 	err = s.st.DeletePrompt(r.Context(), cur.ID, cur.Version)
-	if errors.Is(err, store.ErrPromptInUse) {
+	return items.answerDelete(w, r, names, err, store.ErrPromptInUse, func() error {
 		off := cur
 		off.Unpublished, off.Version, off.UpdatedAt = true, cur.Version+1, s.opts.Now().UTC()
-		err = s.st.UpdatePrompt(r.Context(), off, cur.Version)
-	}
-	if errors.Is(err, store.ErrVersionConflict) {
-		return s.conflict(w, r, names)
-	}
-	if err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
-}
-
-// answerWrite answers a write of prompt cur (as written): a stale version
-// or state is a 409 with the prompt as it now is (conflict).
-func (s *Service) answerWrite(w http.ResponseWriter, r *http.Request, err error, cur domain.Prompt, names map[string]string) error {
-	if errors.Is(err, store.ErrVersionConflict) || errors.Is(err, store.ErrWrongState) {
-		return s.conflict(w, r, names)
-	}
-	if err != nil {
-		return err
-	}
-	httpx.WriteJSON(w, http.StatusOK, presentPrompt(cur, names))
-	return nil
-}
-
-// conflict answers a write that lost a race: 409 with the prompt as it now
-// is, or 404 when it is gone.
-func (s *Service) conflict(w http.ResponseWriter, r *http.Request, names map[string]string) error {
-	cur, err := s.ownPrompt(r)
-	if err != nil {
-		return err
-	}
-	writeConflict(w, presentPrompt(cur, names))
-	return nil
-}
-
-func writeConflict(w http.ResponseWriter, current promptView) {
-	httpx.WriteJSON(w, http.StatusConflict, map[string]any{"detail": msgStale, "code": httpx.CodeConflict, "current": current})
+		return s.st.UpdatePrompt(r.Context(), off, cur.Version)
+	})
 }

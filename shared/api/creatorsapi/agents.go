@@ -163,26 +163,11 @@ func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	names, err := s.categoryNames(r)
-	if err != nil {
-		return err
-	}
-	views := make([]AgentView, len(list))
-	for i, a := range list {
-		if views[i], err = s.presentAgent(r, a, names); err != nil {
-			return err
-		}
-	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"items": views})
-	return nil
+	return s.agentItems().writeList(w, r, list)
 }
 
 func (s *Service) getAgent(w http.ResponseWriter, r *http.Request) error {
-	a, err := s.ownAgent(r)
-	if err != nil {
-		return err
-	}
-	names, err := s.categoryNames(r)
+	a, names, err := s.agentItems().read(r)
 	if err != nil {
 		return err
 	}
@@ -294,15 +279,11 @@ func (s *Service) patchAgent(w http.ResponseWriter, r *http.Request) error {
 	if _, err := in.VersionRead(); err != nil {
 		return ruleBroken(err)
 	}
-	cur, err := s.ownAgent(r)
-	if err != nil {
-		return err
-	}
-	names, err := s.categoryNames(r)
-	if err != nil {
-		return err
-	}
 	items := s.agentItems()
+	cur, names, err := items.read(r)
+	if err != nil {
+		return err
+	}
 	if err := items.refuseEdit(agentStage(cur)); err != nil {
 		return err
 	}
@@ -390,15 +371,11 @@ func (s *Service) submitAgent(w http.ResponseWriter, r *http.Request) error {
 // deleteAgent removes an agent nobody bought; one that sold is withdrawn
 // instead: off the marketplace, its buyers keep it.
 func (s *Service) deleteAgent(w http.ResponseWriter, r *http.Request) error {
-	cur, err := s.ownAgent(r)
-	if err != nil {
-		return err
-	}
-	names, err := s.categoryNames(r)
-	if err != nil {
-		return err
-	}
 	items := s.agentItems()
+	cur, names, err := items.read(r)
+	if err != nil {
+		return err
+	}
 	if staleVersion(r, cur.Version) {
 		return items.conflict(w, r, names)
 	}

@@ -22,11 +22,13 @@ type listed[T any] struct {
 	withdrawn string // the 409 of an edit or a submit once withdrawn
 	stale     string // the detail of a 409 that carries the item as it now is
 	own       func(*http.Request) (T, error)
+	names     func(*http.Request) (map[string]string, error) // the categories' names, which a view shows
 	present   func(*http.Request, T, map[string]string) (any, error)
 }
 
 func (s *Service) promptItems() listed[domain.Prompt] {
 	return listed[domain.Prompt]{noun: "prompt", withdrawn: MsgWithdrawn, stale: msgStale, own: s.ownPrompt,
+		names: s.categoryNames,
 		present: func(_ *http.Request, p domain.Prompt, names map[string]string) (any, error) {
 			return presentPrompt(p, names), nil
 		}}
@@ -34,9 +36,37 @@ func (s *Service) promptItems() listed[domain.Prompt] {
 
 func (s *Service) agentItems() listed[domain.Agent] {
 	return listed[domain.Agent]{noun: "agent", withdrawn: MsgAgentWithdrawn, stale: msgAgentStale, own: s.ownAgent,
+		names: s.categoryNames,
 		present: func(r *http.Request, a domain.Agent, names map[string]string) (any, error) {
 			return s.presentAgent(r, a, names)
 		}}
+}
+
+// read is the caller's item named in the path (404 for another's) and
+// the category names its view needs.
+func (k listed[T]) read(r *http.Request) (T, map[string]string, error) {
+	cur, err := k.own(r)
+	if err != nil {
+		return cur, nil, err
+	}
+	names, err := k.names(r)
+	return cur, names, err
+}
+
+// writeList answers list, the caller's items, as their views.
+func (k listed[T]) writeList(w http.ResponseWriter, r *http.Request, list []T) error {
+	names, err := k.names(r)
+	if err != nil {
+		return err
+	}
+	views := make([]any, len(list))
+	for i, it := range list {
+		if views[i], err = k.present(r, it, names); err != nil {
+			return err
+		}
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"items": views})
+	return nil
 }
 
 // stage is where an item stands, for the refusals its edit and submit

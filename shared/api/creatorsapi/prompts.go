@@ -147,24 +147,11 @@ func (s *Service) listPrompts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	names, err := s.categoryNames(r)
-	if err != nil {
-		return err
-	}
-	views := make([]promptView, len(ps))
-	for i, p := range ps {
-		views[i] = presentPrompt(p, names)
-	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"items": views})
-	return nil
+	return s.promptItems().writeList(w, r, ps)
 }
 
 func (s *Service) getPrompt(w http.ResponseWriter, r *http.Request) error {
-	p, err := s.ownPrompt(r)
-	if err != nil {
-		return err
-	}
-	names, err := s.categoryNames(r)
+	p, names, err := s.promptItems().read(r)
 	if err != nil {
 		return err
 	}
@@ -217,15 +204,11 @@ func (s *Service) patchPrompt(w http.ResponseWriter, r *http.Request) error {
 	if _, err := rules.VersionRead(); err != nil {
 		return ruleBroken(err)
 	}
-	cur, err := s.ownPrompt(r)
-	if err != nil {
-		return err
-	}
-	names, err := s.categoryNames(r)
-	if err != nil {
-		return err
-	}
 	items := s.promptItems()
+	cur, names, err := items.read(r)
+	if err != nil {
+		return err
+	}
 	if err := items.refuseEdit(promptStage(cur)); err != nil {
 		return err
 	}
@@ -302,11 +285,7 @@ func withdrawn(p domain.Prompt) bool { return p.State == domain.PromptPublished 
 
 // submitPrompt sends a draft or rejected prompt to review.
 func (s *Service) submitPrompt(w http.ResponseWriter, r *http.Request) error {
-	cur, err := s.ownPrompt(r)
-	if err != nil {
-		return err
-	}
-	names, err := s.categoryNames(r)
+	cur, names, err := s.promptItems().read(r)
 	if err != nil {
 		return err
 	}
@@ -347,15 +326,11 @@ func (s *Service) submitPending(w http.ResponseWriter, r *http.Request, cur doma
 // deletePrompt removes a prompt nobody bought or used; one that has
 // owners is taken off the marketplace instead (they keep it).
 func (s *Service) deletePrompt(w http.ResponseWriter, r *http.Request) error {
-	cur, err := s.ownPrompt(r)
-	if err != nil {
-		return err
-	}
-	names, err := s.categoryNames(r)
-	if err != nil {
-		return err
-	}
 	items := s.promptItems()
+	cur, names, err := items.read(r)
+	if err != nil {
+		return err
+	}
 	if staleVersion(r, cur.Version) {
 		return items.writeConflict(w, r, cur, names)
 	}

@@ -76,18 +76,14 @@ func (s *Service) listAgentReviews(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	creators := map[string]domain.Creator{}
+	creators := creatorCache{}
 	servers := map[string]string{}
 	views := make([]reviewView, 0, len(queue))
 	for _, q := range queue {
 		a := agents.UnderReview(q.Agent)
-		c, ok := creators[a.CreatorID]
-		if !ok {
-			c, err = s.st.GetCreator(r.Context(), a.CreatorID)
-			if err != nil && !errors.Is(err, store.ErrNotFound) {
-				return err
-			}
-			creators[a.CreatorID] = c
+		c, err := s.queuedCreator(r, creators, a.CreatorID)
+		if err != nil {
+			return err
 		}
 		if err := s.serverNames(r, a.Servers, servers); err != nil {
 			return err
@@ -98,14 +94,9 @@ func (s *Service) listAgentReviews(w http.ResponseWriter, r *http.Request) error
 		}
 		v := reviewView{ID: a.ID, Kind: reviewKindAgent, Title: a.Name, Description: a.Description, Content: a.Instructions, Price: a.Price,
 			CategoryID: a.CategoryID, CategoryName: names[a.CategoryID], Version: a.Version, SubmittedAt: utcSeconds(q.SubmittedAt),
-			LiveVersion: q.Agent.Published,
-			Creator:     reviewCreatorView{UserID: a.CreatorID, Username: c.Username, DisplayName: c.DisplayName, PayoutsStatus: c.PayoutsStatus},
-			Decisions:   []reviewDecisionView{}, Agent: av}
+			LiveVersion: q.Agent.Published, Creator: c, Decisions: decisionViews(q.Decisions), Agent: av}
 		if pv := q.Agent.Pending; q.Agent.State == domain.PromptPublished && pv != nil {
 			v.ChangeNote = pv.ChangeNote
-		}
-		for _, d := range q.Decisions {
-			v.Decisions = append(v.Decisions, reviewDecisionView{At: utcSeconds(d.At), Decision: d.Decision, Reason: d.Reason})
 		}
 		views = append(views, v)
 	}
@@ -141,19 +132,12 @@ func (s *Service) decideAgent(w http.ResponseWriter, r *http.Request, in decisio
 	}
 	approve := in.Decision == store.DecisionApprove
 	if approve && !agents.UnderReview(cur).IsFree() {
-		c, err := s.st.GetCreator(r.Context(), cur.CreatorID)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
+		if err := s.payoutsReady(r, cur.CreatorID, MsgAgentPayoutsNeeded); err != nil {
 			return err
-		}
-		if !c.CanSell() {
-			return httpx.Conflict(MsgAgentPayoutsNeeded)
 		}
 	}
 	now := s.opts.Now().UTC()
-	d := store.ReviewDecision{At: now, Decision: in.Decision, Reason: in.Reason, AdminID: actor(r.Context()).ID}
-	if approve {
-		d.Reason = ""
-	}
+	d := in.record(r, now)
 	next := cur
 	next.Version, next.UpdatedAt = cur.Version+1, now
 	var live *store.AgentVersion
@@ -185,14 +169,7 @@ func (s *Service) decideAgent(w http.ResponseWriter, r *http.Request, in decisio
 	if err != nil {
 		return err
 	}
-	out := map[string]any{"id": next.ID, "state": next.State, "review_reason": d.Reason, "version": next.Version}
-	if pendingInReview {
-		out["review_reason"], out["pending_state"] = nil, nil
-		if next.Pending != nil {
-			out["pending_state"], out["pending_review_reason"] = next.Pending.State, d.Reason
-		}
-	}
-	httpx.WriteJSON(w, http.StatusOK, out)
+	writeDecided(w, next.ID, next.State, next.Version, d, pendingInReview)
 	return nil
 }
 

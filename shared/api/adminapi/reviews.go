@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"aiwork/shared/agents"
 	"aiwork/shared/domain"
@@ -87,34 +88,51 @@ func (s *Service) listReviews(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	creators := map[string]domain.Creator{}
+	creators := creatorCache{}
 	views := make([]reviewView, 0, len(queue))
 	for _, q := range queue {
-		p := q.Prompt
-		c, ok := creators[p.CreatorID]
-		if !ok {
-			c, err = s.st.GetCreator(r.Context(), p.CreatorID)
-			if err != nil && !errors.Is(err, store.ErrNotFound) {
-				return err
-			}
-			creators[p.CreatorID] = c
+		p := underReview(q.Prompt)
+		c, err := s.queuedCreator(r, creators, p.CreatorID)
+		if err != nil {
+			return err
 		}
-		p = underReview(p)
 		v := reviewView{ID: p.ID, Kind: reviewKindPrompt, Title: p.Title, Description: p.Description, Content: p.Content, Price: p.Price,
 			CategoryID: p.CategoryID, CategoryName: names[p.CategoryID], Version: p.Version, SubmittedAt: utcSeconds(q.SubmittedAt),
-			LiveVersion: q.Prompt.Published,
-			Creator:     reviewCreatorView{UserID: p.CreatorID, Username: c.Username, DisplayName: c.DisplayName, PayoutsStatus: c.PayoutsStatus},
-			Decisions:   []reviewDecisionView{}}
+			LiveVersion: q.Prompt.Published, Creator: c, Decisions: decisionViews(q.Decisions)}
 		if pv := q.Prompt.Pending; q.Prompt.State == domain.PromptPublished && pv != nil {
 			v.ChangeNote = pv.ChangeNote
-		}
-		for _, d := range q.Decisions {
-			v.Decisions = append(v.Decisions, reviewDecisionView{At: utcSeconds(d.At), Decision: d.Decision, Reason: d.Reason})
 		}
 		views = append(views, v)
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"items": views})
 	return nil
+}
+
+// creatorCache keeps the creators a queue's listing read, by user id.
+type creatorCache map[string]domain.Creator
+
+// queuedCreator is the creator uid of a queued item as the queue shows
+// them (read once per listing; one gone is shown by their id alone).
+func (s *Service) queuedCreator(r *http.Request, cache creatorCache, uid string) (reviewCreatorView, error) {
+	c, ok := cache[uid]
+	if !ok {
+		var err error
+		c, err = s.st.GetCreator(r.Context(), uid)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return reviewCreatorView{}, err
+		}
+		cache[uid] = c
+	}
+	return reviewCreatorView{UserID: uid, Username: c.Username, DisplayName: c.DisplayName, PayoutsStatus: c.PayoutsStatus}, nil
+}
+
+// decisionViews are the decisions made on a queued item before.
+func decisionViews(ds []store.ReviewDecision) []reviewDecisionView {
+	out := make([]reviewDecisionView, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, reviewDecisionView{At: utcSeconds(d.At), Decision: d.Decision, Reason: d.Reason})
+	}
+	return out
 }
 
 // underReview is p as the version under review has it: its pending
@@ -169,19 +187,12 @@ func (s *Service) decideReview(w http.ResponseWriter, r *http.Request) error {
 		return httpx.Conflict(fmt.Sprintf("Only a prompt in review can be approved or rejected; this one is %s.", strings.ReplaceAll(state, "_", " ")))
 	}
 	if in.Decision == store.DecisionApprove && underReview(cur).Price > 0 {
-		c, err := s.st.GetCreator(r.Context(), cur.CreatorID)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
+		if err := s.payoutsReady(r, cur.CreatorID, MsgPayoutsNeeded); err != nil {
 			return err
-		}
-		if !c.CanSell() {
-			return httpx.Conflict(MsgPayoutsNeeded)
 		}
 	}
 	now := s.opts.Now().UTC()
-	d := store.ReviewDecision{At: now, Decision: in.Decision, Reason: in.Reason, AdminID: actor(r.Context()).ID}
-	if in.Decision == store.DecisionApprove {
-		d.Reason = ""
-	}
+	d := in.record(r, now)
 	before := presentPrompt(cur, names)
 	next := cur
 	next.Version, next.UpdatedAt = cur.Version+1, now
@@ -206,14 +217,44 @@ func (s *Service) decideReview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := map[string]any{"id": next.ID, "state": next.State, "review_reason": d.Reason, "version": next.Version}
-	if pendingInReview {
-		// The live version stays published; the decision is the next one's.
+	writeDecided(w, next.ID, next.State, next.Version, d, pendingInReview)
+	return nil
+}
+
+// payoutsReady refuses (409, refused) the approval of a paid item of a
+// creator who cannot be paid yet.
+func (s *Service) payoutsReady(r *http.Request, creatorID, refused string) error {
+	c, err := s.st.GetCreator(r.Context(), creatorID)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	if !c.CanSell() {
+		return httpx.Conflict(refused)
+	}
+	return nil
+}
+
+// record is the decision in as kept on the item, made now by the caller:
+// an approval keeps no reason.
+func (in decisionInput) record(r *http.Request, now time.Time) store.ReviewDecision {
+	d := store.ReviewDecision{At: now, Decision: in.Decision, Reason: in.Reason, AdminID: actor(r.Context()).ID}
+	if in.Decision == store.DecisionApprove {
+		d.Reason = ""
+	}
+	return d
+}
+
+// writeDecided answers decision d: the item's id, state and version after
+// it, and the reason of a rejection. On a next version (pending) the live
+// one stays published, so the decision is the next one's: approved, it
+// went live (no pending state); rejected, it waits with the reason.
+func writeDecided(w http.ResponseWriter, id, state string, version int, d store.ReviewDecision, pending bool) {
+	out := map[string]any{"id": id, "state": state, "review_reason": d.Reason, "version": version}
+	if pending {
 		out["review_reason"], out["pending_state"] = nil, nil
-		if next.Pending != nil {
-			out["pending_state"], out["pending_review_reason"] = next.Pending.State, d.Reason
+		if d.Decision != store.DecisionApprove {
+			out["pending_state"], out["pending_review_reason"] = domain.PromptRejected, d.Reason
 		}
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
-	return nil
 }

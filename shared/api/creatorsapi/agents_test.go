@@ -215,7 +215,10 @@ func TestAgentReviewVersionsAndWithdrawal(t *testing.T) {
 		t.Errorf("stale edit %d %s", w.Code, w.Body.String())
 	}
 	decode[agentJSON](t, s.Do("POST", myAgents+"/"+paid.ID+"/submit", ann, ""), http.StatusOK)
-	decode[map[string]any](t, s.Do("POST", "/api/v1/admin/reviews/"+paid.ID, admin, `{"decision":"approve"}`), http.StatusOK)
+	if d := decode[map[string]any](t, s.Do("POST", "/api/v1/admin/reviews/"+paid.ID, admin, `{"decision":"approve"}`), http.StatusOK); d["state"] != "published" ||
+		d["review_reason"] != nil || !hasNull(d, "pending_state") {
+		t.Errorf("approval of the next version answered %v", d)
+	}
 	got = decode[agentJSON](t, s.Do("GET", myAgents+"/"+paid.ID, ann, ""), http.StatusOK)
 	if got.Name != "Paid v2" || got.Instructions != "Be briefer." || got.PublishedVersions != 2 || got.Pending != nil {
 		t.Errorf("second version live %+v", got)

@@ -89,7 +89,12 @@ func TestVersions(t *testing.T) {
 	if len(q.Items) != 1 || q.Items[0].Content != v2 || q.Items[0].ChangeNote != "Sharper steps." || q.Items[0].LiveVersion != 1 {
 		t.Fatalf("queue %+v", q)
 	}
-	decode[map[string]any](t, s.Do("POST", adminAPI+"reviews/"+p.ID, boss, `{"decision":"approve"}`), http.StatusOK)
+	// The decision is the next version's: the live one keeps no reason;
+	// approved, no version is pending any more.
+	if d := decode[map[string]any](t, s.Do("POST", adminAPI+"reviews/"+p.ID, boss, `{"decision":"approve"}`), http.StatusOK); d["state"] != "published" ||
+		d["review_reason"] != nil || !hasNull(d, "pending_state") || d["version"] != float64(got.Version+2) {
+		t.Errorf("approval of the next version answered %v", d)
+	}
 
 	page = decode[pagedPrompt](t, s.Do("GET", "/api/v1/prompts/"+p.ID, buyer, ""), http.StatusOK)
 	if page.Content == nil || *page.Content != v2 || page.Price != 8 || page.CurrentVersion != 2 || len(page.Versions) != 2 ||
@@ -117,7 +122,10 @@ func TestVersions(t *testing.T) {
 	decode[map[string]any](t, s.Do("PATCH", mine+"/"+p.ID, token, mustJSON(map[string]any{"version": c.Version, "content": "Three", "change_note": "Shorter."})), http.StatusOK)
 	decode[map[string]any](t, s.Do("POST", mine+"/"+p.ID+"/submit", token, ""), http.StatusOK)
 	apitest.WantError(t, s.Do("POST", mine+"/"+p.ID+"/submit", token, ""), http.StatusConflict, "The next version of this prompt is already in review.")
-	decode[map[string]any](t, s.Do("POST", adminAPI+"reviews/"+p.ID, boss, `{"decision":"reject","reason":"Too short."}`), http.StatusOK)
+	if d := decode[map[string]any](t, s.Do("POST", adminAPI+"reviews/"+p.ID, boss, `{"decision":"reject","reason":"Too short."}`), http.StatusOK); d["state"] != "published" ||
+		d["review_reason"] != nil || d["pending_state"] != "rejected" || d["pending_review_reason"] != "Too short." {
+		t.Errorf("rejection of the next version answered %v", d)
+	}
 	rejected := decode[struct {
 		Pending *struct {
 			State        string  `json:"state"`
@@ -132,4 +140,10 @@ func TestVersions(t *testing.T) {
 	if page := decode[pagedPrompt](t, s.Do("GET", "/api/v1/prompts/"+p.ID, buyer, ""), http.StatusOK); *page.Content != v2 || page.CurrentVersion != 2 {
 		t.Errorf("a rejected version went live: %+v", page)
 	}
+}
+
+// hasNull: m has key, and it is null.
+func hasNull(m map[string]any, key string) bool {
+	v, ok := m[key]
+	return ok && v == nil
 }

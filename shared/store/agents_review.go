@@ -45,10 +45,7 @@ func (s *Store) SubmitAgent(ctx context.Context, next domain.Agent, read int, no
 }
 
 func (s *Store) dequeueAgent(ctx context.Context, aid string) {
-	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.table), Key: key(PKReviews, reviewAgentPrefix+aid)})
-	if err != nil {
-		slog.WarnContext(ctx, "a decided agent left in the review queue", "agent", aid, "err", err)
-	}
+	s.unqueue(ctx, "agent", reviewAgentPrefix, aid)
 }
 
 // DecideAgent writes next, the agent as an admin's decision d leaves it,
@@ -60,7 +57,7 @@ func (s *Store) DecideAgent(ctx context.Context, next domain.Agent, read int, d 
 			return err
 		}
 	}
-	entry, err := attributevalue.Marshal([]reviewDecisionItem{{At: formatTime(d.At), Decision: d.Decision, Reason: d.Reason, AdminID: d.AdminID}})
+	entry, err := decisionEntry(d)
 	if err != nil {
 		return err
 	}
@@ -102,11 +99,7 @@ func (s *Store) AgentReviewQueue(ctx context.Context) ([]QueuedAgent, error) {
 		if it.State != domain.PromptInReview && (it.Pending == nil || it.Pending.State != domain.PromptInReview) {
 			continue
 		}
-		qa := QueuedAgent{Agent: it.domain(), SubmittedAt: parseTime(q.SubmittedAt), Decisions: []ReviewDecision{}}
-		for _, d := range it.Reviews {
-			qa.Decisions = append(qa.Decisions, ReviewDecision{At: parseTime(d.At), Decision: d.Decision, Reason: d.Reason, AdminID: d.AdminID})
-		}
-		out = append(out, qa)
+		out = append(out, QueuedAgent{Agent: it.domain(), SubmittedAt: parseTime(q.SubmittedAt), Decisions: decisionsOf(it.Reviews)})
 	}
 	slices.SortFunc(out, func(a, b QueuedAgent) int { return a.SubmittedAt.Compare(b.SubmittedAt) })
 	return out, nil

@@ -149,7 +149,7 @@ func (s *Store) SubmitPrompt(ctx context.Context, p domain.Prompt, read int, now
 // prompt leaves the queue.
 func (s *Store) DecidePrompt(ctx context.Context, cur domain.Prompt, d ReviewDecision) error {
 	pid, read := cur.ID, cur.Version
-	entry, err := attributevalue.Marshal([]reviewDecisionItem{{At: formatTime(d.At), Decision: d.Decision, Reason: d.Reason, AdminID: d.AdminID}})
+	entry, err := decisionEntry(d)
 	if err != nil {
 		return err
 	}
@@ -187,10 +187,30 @@ func (s *Store) DecidePrompt(ctx context.Context, cur domain.Prompt, d ReviewDec
 }
 
 func (s *Store) dequeue(ctx context.Context, pid string) {
-	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.table), Key: key(PKReviews, reviewPromptPrefix+pid)})
+	s.unqueue(ctx, "prompt", reviewPromptPrefix, pid)
+}
+
+// unqueue takes the kind's item id out of the review queue (its key
+// there, prefix+id); left behind, the queue's read skips it.
+func (s *Store) unqueue(ctx context.Context, kind, prefix, id string) {
+	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.table), Key: key(PKReviews, prefix+id)})
 	if err != nil {
-		slog.WarnContext(ctx, "a decided prompt left in the review queue", "prompt", pid, "err", err)
+		slog.WarnContext(ctx, "a decided "+kind+" left in the review queue", kind, id, "err", err)
 	}
+}
+
+// decisionEntry is d as a one-entry list, appended to an item's decisions.
+func decisionEntry(d ReviewDecision) (types.AttributeValue, error) {
+	return attributevalue.Marshal([]reviewDecisionItem{{At: formatTime(d.At), Decision: d.Decision, Reason: d.Reason, AdminID: d.AdminID}})
+}
+
+// decisionsOf are an item's decisions as kept.
+func decisionsOf(items []reviewDecisionItem) []ReviewDecision {
+	out := make([]ReviewDecision, 0, len(items))
+	for _, d := range items {
+		out = append(out, ReviewDecision{At: parseTime(d.At), Decision: d.Decision, Reason: d.Reason, AdminID: d.AdminID})
+	}
+	return out
 }
 
 // QueuedPrompt is a prompt waiting for review with the decisions made on
@@ -225,11 +245,7 @@ func (s *Store) ReviewQueue(ctx context.Context) ([]QueuedPrompt, error) {
 		if it.State != domain.PromptInReview && (it.Pending == nil || it.Pending.State != domain.PromptInReview) {
 			continue
 		}
-		qp := QueuedPrompt{Prompt: it.domain(), SubmittedAt: parseTime(q.SubmittedAt), Decisions: []ReviewDecision{}}
-		for _, d := range it.Reviews {
-			qp.Decisions = append(qp.Decisions, ReviewDecision{At: parseTime(d.At), Decision: d.Decision, Reason: d.Reason, AdminID: d.AdminID})
-		}
-		out = append(out, qp)
+		out = append(out, QueuedPrompt{Prompt: it.domain(), SubmittedAt: parseTime(q.SubmittedAt), Decisions: decisionsOf(it.Reviews)})
 	}
 	slices.SortFunc(out, func(a, b QueuedPrompt) int { return a.SubmittedAt.Compare(b.SubmittedAt) })
 	return out, nil

@@ -31,6 +31,8 @@ const STYLES_OF: Record<string, string[]> = {
   MenuItem: ['menu', 'button'],
   PasswordField: ['passwordField', 'fieldGroup', 'input', 'textField', 'button', 'icon', 'visuallyHidden', ...FIELD],
   Placeholder: ['placeholder'],
+  Radio: ['radio', 'flex', 'text', 'visuallyHidden'],
+  RadioGroupField: ['radioGroupField', 'radiogroup', 'fieldset', ...FIELD],
   SelectField: ['select', 'selectField', 'icon', ...FIELD],
   Table: ['table'],
   TableBody: ['table'],

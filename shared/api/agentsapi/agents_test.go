@@ -68,7 +68,7 @@ func ids(l listJSON) []string {
 func TestFreeAgentOnTheMarketplace(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
-	admin := s.admin("root")
+	admin := s.Admin("root")
 	annID, ann := s.creator("ann", false)
 	a := s.published(ann, admin, "Echoer", "Repeat what the user says.", 0)
 
@@ -119,7 +119,7 @@ func TestFreeAgentOnTheMarketplace(t *testing.T) {
 func TestPaidInstructionsNeverLeave(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
-	admin := s.admin("root")
+	admin := s.Admin("root")
 	_, ann := s.creator("ann", true)
 	const marker = "PAID-MARKER-7f3a"
 	a := s.published(ann, admin, "Seller", "Secret method: "+marker, 4.99)
@@ -162,7 +162,7 @@ func TestPaidInstructionsNeverLeave(t *testing.T) {
 func TestDraftsAndSuspendedAgentsAreNotFound(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
-	admin := s.admin("root")
+	admin := s.Admin("root")
 	_, ann := s.creator("ann", true)
 	_, eve := s.creator("eve", true)
 	draft := s.draft(ann, "Hidden", "Draft instructions", 0)
@@ -227,7 +227,7 @@ func TestDraftsAndSuspendedAgentsAreNotFound(t *testing.T) {
 func TestListSearchSortAndPages(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
-	admin := s.admin("root")
+	admin := s.Admin("root")
 	_, ann := s.creator("ann", true)
 	cheap := s.published(ann, admin, "Cheap helper", "x", 1)
 	dear := s.published(ann, admin, "Dear writer", "x", 9)

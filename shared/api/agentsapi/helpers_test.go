@@ -10,15 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/auth"
 	"aiwork/shared/domain"
 	"aiwork/shared/local/devstack"
-	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 )
 
@@ -56,32 +51,13 @@ func newStack(t *testing.T) *stack {
 	return &stack{&apitest.Stack{T: t, H: h, St: st, Tokens: auth.NewTokens(jwtSecret, time.Hour)}}
 }
 
-func (s *stack) update(pk, sk, expr string, values map[string]types.AttributeValue) {
-	s.T.Helper()
-	_, err := s.St.DB().UpdateItem(context.Background(), &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(s.St.Table()),
-		Key:                       map[string]types.AttributeValue{store.AttrPK: &types.AttributeValueMemberS{Value: pk}, store.AttrSK: &types.AttributeValueMemberS{Value: sk}},
-		UpdateExpression:          aws.String(expr),
-		ExpressionAttributeValues: values,
-	})
-	storetest.Must(s.T, err, "update "+pk)
-}
-
-func (s *stack) admin(name string) string {
-	s.T.Helper()
-	uid, token := s.User(name)
-	s.update(store.PKUser+uid, "PROFILE", "SET is_superuser = :t", map[string]types.AttributeValue{":t": &types.AttributeValueMemberBOOL{Value: true}})
-	return token
-}
-
 // creator makes a user with a creator profile (payouts enabled or not).
 func (s *stack) creator(name string, payouts bool) (uid, token string) {
 	s.T.Helper()
 	uid, token = s.User(name)
 	decode[map[string]any](s.T, s.Do("PUT", "/api/v1/creators/me", token, `{"display_name":"`+name+` Studio","bio":"","country":"us"}`), http.StatusOK)
 	if payouts {
-		s.update(store.PKUser+uid, "CREATOR", "SET payouts_status = :s, charges_enabled = :t, payouts_enabled = :t",
-			map[string]types.AttributeValue{":s": &types.AttributeValueMemberS{Value: "enabled"}, ":t": &types.AttributeValueMemberBOOL{Value: true}})
+		s.EnablePayouts(uid)
 	}
 	return uid, token
 }

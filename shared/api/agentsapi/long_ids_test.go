@@ -24,7 +24,7 @@ func TestOverLongAgentIDs(t *testing.T) {
 		{"DELETE", studio + "/" + long, ann, ""},
 		{"POST", studio + "/" + long + "/submit", ann, ""},
 		{"POST", studio, ann, strings.Replace(body, `"server_id":"ref"`, `"server_id":"`+long+`"`, 1)},
-		{"POST", adminAPI + "reviews/a-" + long, s.admin("root"), `{"decision":"approve"}`},
+		{"POST", adminAPI + "reviews/a-" + long, s.Admin("root"), `{"decision":"approve"}`},
 	} {
 		w := s.Do(r.method, r.path, r.token, r.body)
 		if w.Code != http.StatusNotFound && w.Code != http.StatusBadRequest {

@@ -159,7 +159,7 @@ func TestAgentReviewVersionsAndWithdrawal(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
 	s.registryServers()
-	admin := s.admin("root")
+	admin := s.Admin("root")
 	annID, ann := s.creator("ann", false)
 	paid := decode[agentJSON](t, s.Do("POST", myAgents, ann, mustJSON(agentFields("Paid", 3))), http.StatusCreated)
 	decode[agentJSON](t, s.Do("POST", myAgents+"/"+paid.ID+"/submit", ann, ""), http.StatusOK)
@@ -193,7 +193,7 @@ func TestAgentReviewVersionsAndWithdrawal(t *testing.T) {
 	if got.State != "rejected" || got.ReviewReason == nil || *got.ReviewReason != "Set up payouts." {
 		t.Errorf("rejected %+v", got)
 	}
-	s.creatorPayouts(annID)
+	s.EnablePayouts(annID)
 	decode[agentJSON](t, s.Do("POST", myAgents+"/"+paid.ID+"/submit", ann, ""), http.StatusOK)
 	decode[map[string]any](t, s.Do("POST", "/api/v1/admin/reviews/"+paid.ID, admin, `{"decision":"approve"}`), http.StatusOK)
 	got = decode[agentJSON](t, s.Do("GET", myAgents+"/"+paid.ID, ann, ""), http.StatusOK)

@@ -39,7 +39,7 @@ func TestDashboardAfterSalesAndARefund(t *testing.T) {
 	s := newStack(t)
 	uid, token := s.creator("dana", false)
 	decode[urlJSON](t, s.Do("POST", me+"/onboarding", token, ""), http.StatusOK)
-	p := s.published(token, s.admin("boss"), "Launch plan", 9.99)
+	p := s.published(token, s.Admin("boss"), "Launch plan", 9.99)
 	buyer, _ := s.User("buyer-secret-name")
 	ctx := context.Background()
 	split, _ := payments.SplitSale(999, 20)

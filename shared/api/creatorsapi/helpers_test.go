@@ -1,7 +1,6 @@
 package creatorsapi_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -9,14 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"aiwork/shared/api/apitest"
 	"aiwork/shared/auth"
 	"aiwork/shared/local/devstack"
-	"aiwork/shared/store"
 	"aiwork/shared/store/storetest"
 )
 
@@ -53,25 +47,6 @@ func newStackFree(t *testing.T, free int) *stack {
 	return &stack{&apitest.Stack{T: t, H: h, St: st, Tokens: auth.NewTokens(jwtSecret, time.Hour)}}
 }
 
-func (s *stack) update(pk, sk, expr string, values map[string]types.AttributeValue) {
-	s.T.Helper()
-	_, err := s.St.DB().UpdateItem(context.Background(), &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(s.St.Table()),
-		Key:                       map[string]types.AttributeValue{store.AttrPK: &types.AttributeValueMemberS{Value: pk}, store.AttrSK: &types.AttributeValueMemberS{Value: sk}},
-		UpdateExpression:          aws.String(expr),
-		ExpressionAttributeValues: values,
-	})
-	storetest.Must(s.T, err, "update "+pk)
-}
-
-// admin makes an admin with a session.
-func (s *stack) admin(name string) string {
-	s.T.Helper()
-	uid, token := s.User(name)
-	s.update(store.PKUser+uid, "PROFILE", "SET is_superuser = :t", map[string]types.AttributeValue{":t": &types.AttributeValueMemberBOOL{Value: true}})
-	return token
-}
-
 // creator makes a user with a creator profile; payouts enables their
 // payouts as the payouts part will (the creator item's attributes).
 func (s *stack) creator(name string, payouts bool) (uid, token string) {
@@ -79,7 +54,7 @@ func (s *stack) creator(name string, payouts bool) (uid, token string) {
 	uid, token = s.User(name)
 	decode[profileJSON](s.T, s.Do("PUT", me, token, `{"display_name":"`+name+` Studio","bio":"I write prompts.","country":"us"}`), http.StatusOK)
 	if payouts {
-		s.creatorPayouts(uid)
+		s.EnablePayouts(uid)
 	}
 	return uid, token
 }
@@ -146,11 +121,4 @@ func mustJSON(v any) string {
 		panic(err)
 	}
 	return string(b)
-}
-
-// creatorPayouts enables uid's payouts as the payouts part will.
-func (s *stack) creatorPayouts(uid string) {
-	s.T.Helper()
-	s.update(store.PKUser+uid, "CREATOR", "SET payouts_status = :s, charges_enabled = :t, payouts_enabled = :t",
-		map[string]types.AttributeValue{":s": &types.AttributeValueMemberS{Value: "enabled"}, ":t": &types.AttributeValueMemberBOOL{Value: true}})
 }

@@ -27,7 +27,7 @@ func TestProfile(t *testing.T) {
 		t.Errorf("GET %+v, PUT answered %+v", got, p)
 	}
 	// A second PUT replaces the fields and keeps the payout account.
-	s.update("USER#"+uid, "CREATOR", "SET payouts_status = :s", map[string]types.AttributeValue{":s": &types.AttributeValueMemberS{Value: "pending"}})
+	s.Update("USER#"+uid, "CREATOR", "SET payouts_status = :s", map[string]types.AttributeValue{":s": &types.AttributeValueMemberS{Value: "pending"}})
 	p = decode[profileJSON](t, s.Do("PUT", me, token, `{"display_name":"Ada","bio":"","country":"DE"}`), http.StatusOK)
 	if p.DisplayName != "Ada" || p.Bio != "" || p.Country != "DE" || p.Payouts.Status != "pending" {
 		t.Errorf("second PUT %+v", p)

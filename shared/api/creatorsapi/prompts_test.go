@@ -161,7 +161,7 @@ func TestDeleteASoldPromptWithdrawsIt(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
 	_, token := s.creator("wyn", true)
-	p := s.published(token, s.admin("boss"), "Sold once", 4)
+	p := s.published(token, s.Admin("boss"), "Sold once", 4)
 	buyerID, buyer := s.User("buyer")
 	_, err := s.St.GrantOwnership(context.Background(), buyerID, domain.Ownership{PromptID: p.ID, Source: domain.SourcePurchase, OrderID: "o-w", Amount: 4, CreatedAt: time.Now()})
 	storetest.Must(t, err, "grant")

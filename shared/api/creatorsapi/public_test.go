@@ -25,7 +25,7 @@ func TestCreatorOnCardsAndPublicPage(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
 	uid, token := s.creator("kim", true)
-	boss := s.admin("boss")
+	boss := s.Admin("boss")
 	live := s.draft(token, "Public plan", 6)
 	decode[promptJSON](t, s.Do("POST", mine+"/"+live.ID+"/submit", token, ""), http.StatusOK)
 	decode[map[string]any](t, s.Do("POST", adminAPI+"reviews/"+live.ID, boss, `{"decision":"approve"}`), http.StatusOK)

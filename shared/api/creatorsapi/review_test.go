@@ -65,7 +65,7 @@ func TestReviewFlow(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
 	uid, token := s.creator("hal", false)
-	boss := s.admin("boss")
+	boss := s.Admin("boss")
 	_, buyer := s.User("buyer")
 	p := s.draft(token, "Reviewed plan", 7)
 
@@ -110,7 +110,7 @@ func TestReviewFlow(t *testing.T) {
 		t.Fatal("a prompt in review is listed")
 	}
 
-	s.creatorPayouts(uid)
+	s.EnablePayouts(uid)
 	decode[map[string]any](t, s.Do("POST", adminAPI+"reviews/"+p.ID, boss, `{"decision":"approve"}`), http.StatusOK)
 	got = decode[promptJSON](t, s.Do("GET", mine+"/"+p.ID, token, ""), http.StatusOK)
 	if got.State != "published" || got.ReviewReason != nil {
@@ -147,7 +147,7 @@ func TestUnpublishedNeverLeaks(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
 	_, token := s.creator("ivy", false)
-	boss := s.admin("boss")
+	boss := s.Admin("boss")
 	_, buyer := s.User("buyer")
 	draft := s.draft(token, "Hidden draft", 3)
 	inReview := s.draft(token, "Hidden review", 3)
@@ -186,7 +186,7 @@ func TestSuspendCreator(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
 	uid, token := s.creator("jay", true)
-	boss := s.admin("boss")
+	boss := s.Admin("boss")
 	buyerID, buyer := s.User("buyer")
 	_, other := s.User("other")
 	p := s.published(token, boss, "Suspended plan", 9)

@@ -48,7 +48,7 @@ func TestSaleSplitInAdminAndOpenCheckoutKeepsItsPrice(t *testing.T) {
 	s := newStackFree(t, 0)
 	_, token := s.creator("rae", false)
 	decode[urlJSON](t, s.Do("POST", me+"/onboarding", token, ""), http.StatusOK)
-	boss := s.admin("boss")
+	boss := s.Admin("boss")
 	rae := decode[profileJSON](t, s.Do("GET", me, token, ""), http.StatusOK).Username
 	p := s.published(token, boss, "Pricing plan", 9.99)
 	_, buyer := s.User("first-buyer")
@@ -92,7 +92,7 @@ func TestSaleSplitInAdminAndOpenCheckoutKeepsItsPrice(t *testing.T) {
 func TestPlatformSaleHasNoSplit(t *testing.T) {
 	t.Parallel()
 	s := newStackFree(t, 0)
-	boss := s.admin("boss")
+	boss := s.Admin("boss")
 	_, buyer := s.User("buyer")
 	own := domain.Prompt{ID: "platform-own", Title: "The platform's own", Description: "Stock", Content: "Write about [topic].", Price: 5,
 		CategoryID: "business", CreatedAt: time.Now()}

@@ -35,7 +35,7 @@ func TestVersions(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
 	_, token := s.creator("lou", true)
-	boss := s.admin("boss")
+	boss := s.Admin("boss")
 	buyerID, buyer := s.User("buyer")
 	_, stranger := s.User("stranger")
 	p := s.published(token, boss, "Versioned", 6)

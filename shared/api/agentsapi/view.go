@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"aiwork/shared/domain"
 	"aiwork/shared/store"
@@ -132,7 +133,7 @@ func creatorOf(a domain.Agent) *creatorJSON {
 func (sv *servers) card(a domain.Agent, names map[string]string) (cardJSON, error) {
 	c := cardJSON{ID: a.ID, Name: a.Name, Description: a.Description, Creator: creatorOf(a), Provider: a.Provider, Model: a.Model,
 		Servers: []cardServerJSON{}, Price: a.Price, IsFree: a.IsFree(), RatingAvg: a.RatingAvg(), RatingCount: a.RatingCount,
-		CategoryID: a.CategoryID, CategoryName: names[a.CategoryID], CreatedAt: utcSeconds(a)}
+		CategoryID: a.CategoryID, CategoryName: names[a.CategoryID], CreatedAt: createdAt(a)}
 	for _, s := range a.Servers {
 		in, err := sv.info(s.ServerID)
 		if err != nil {
@@ -149,7 +150,7 @@ func (sv *servers) detail(a domain.Agent, acc access, names map[string]string, c
 	d := detailJSON{ID: a.ID, Name: a.Name, Description: a.Description, Creator: creatorOf(a), Provider: a.Provider, Model: a.Model,
 		Servers: []detailServerJSON{}, Starters: append([]string{}, a.Starters...), Price: a.Price, IsFree: a.IsFree(),
 		Owned: acc.owned(), RatingAvg: a.RatingAvg(), RatingCount: a.RatingCount, Version: a.Published, CategoryID: a.CategoryID,
-		CategoryName: names[a.CategoryID], CreatedAt: utcSeconds(a)}
+		CategoryName: names[a.CategoryID], CreatedAt: createdAt(a)}
 	for _, s := range a.Servers {
 		in, err := sv.info(s.ServerID)
 		if err != nil {
@@ -172,4 +173,5 @@ func (sv *servers) detail(a domain.Agent, acc access, names map[string]string, c
 	return d, nil
 }
 
-func utcSeconds(a domain.Agent) string { return a.CreatedAt.UTC().Format("2006-01-02T15:04:05Z07:00") }
+// createdAt is when a was made, as the API writes times (RFC 3339, UTC, seconds).
+func createdAt(a domain.Agent) string { return a.CreatedAt.UTC().Format(time.RFC3339) }

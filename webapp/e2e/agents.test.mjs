@@ -72,13 +72,15 @@ describe('agent marketplace', () => {
     await signInAs(page, newUser('agentuser'));
     await page.goto('/agents');
     await page.getByRole('heading', { level: 1, name: 'Agent Marketplace' }).waitFor();
+    // The search's answer, waited for: axe must not measure the list while it is read again (dimmed).
+    const searched = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/agents/' && new URL(r.url()).searchParams.get('search') === name);
     await page.getByLabel('Search agents').fill(name);
+    await searched;
     const card = page.locator(`[data-testid="agent-card"][data-agent-id="${id}"]`);
     await card.waitFor();
     const text = await card.innerText();
     for (const part of ['by Agent Seller', 'gpt-4o-mini', 'No key', 'Free']) assert.ok(text.includes(part), `${part} in ${text}`);
-    // The search's own read done (a list being read again is dimmed, which axe would measure).
-    await page.locator('.listing-grid[aria-busy="true"]').waitFor({ state: 'detached' });
+    await page.waitForFunction(() => [...document.querySelectorAll('.listing-grid')].every((g) => g.getAttribute('aria-busy') !== 'true' && getComputedStyle(g).opacity === '1'));
     await noSeriousViolations(page, 'on /agents');
 
     // Its page: servers and tools, starter, instructions, Export.

@@ -104,7 +104,8 @@ describe('creators', () => {
     await edit.getByLabel('Content').fill('Plan the next quarter for [team] around [goal]. Version two, with risks.');
     await edit.getByLabel('What changed').fill('Adds a risks section.');
     await edit.getByRole('button', { name: 'Submit for review' }).click();
-    await creator.getByTestId('creator-prompt').filter({ hasText: title }).getByTestId('prompt-next-version').waitFor();
+    // Saved, then sent: wait for the next version to be in review, not just saved, before the admin looks.
+    await creator.getByTestId('creator-prompt').filter({ hasText: title }).getByTestId('prompt-next-version').getByText('Next version: In review').waitFor();
     await approve(admin, title);
 
     // The buyer reads version 2 and what changed; version 1 stays readable.

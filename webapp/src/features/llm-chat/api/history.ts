@@ -18,6 +18,16 @@ type HistoryKey = readonly [string, string, string, string];
 
 const HISTORY_KEY = `${CONVERSATIONS_PATH}#archived`;
 
+// An open History asks again when a tab's conversation has been archived:
+// closing a tab archives it in the background, and History opened at once
+// may have read the list before the archive was written.
+const archivedListeners = new Set<() => void>();
+
+/** A conversation was archived (its tab closed): an open History reads the list again. */
+export function historyChanged(): void {
+  for (const listener of archivedListeners) listener();
+}
+
 async function fetchPage([, , q, cursor]: HistoryKey): Promise<ConversationPage> {
   return listConversations({ archived: true, q, limit: HISTORY_PAGE_SIZE, cursor });
 }
@@ -56,6 +66,13 @@ export function useConversationHistory(q: string): ConversationHistory {
     dedupingInterval: 0,
   });
   const { data, size, setSize, mutate, isValidating } = swr;
+  useEffect(() => {
+    const refresh = () => void mutate();
+    archivedListeners.add(refresh);
+    return () => {
+      archivedListeners.delete(refresh);
+    };
+  }, [mutate]);
   const pages = data ?? [];
   const last = pages[pages.length - 1];
   const conversations = pages.flatMap((p) => p.conversations);

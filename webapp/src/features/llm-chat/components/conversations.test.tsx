@@ -257,6 +257,37 @@ describe('History', () => {
     expect(items(again)[0]).toHaveTextContent('Keep this');
   });
 
+  it('History opened while a closed tab is still being archived lists it once the archive is written', async () => {
+    const { user, dialog } = await openHistory();
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await user.type(await input(), 'Closed in a hurry{Enter}');
+    await waitFor(() => expect(messages()[1]).toHaveAttribute('data-complete', 'true'));
+    const id = convs.all.find((c) => c.title === 'Closed in a hurry')!.id;
+    const patch = api.handlerFor(`PATCH ${CONVS}/${id}`)!;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    api.route(`PATCH ${CONVS}/${id}`, async (req) => {
+      await held;
+      return patch(req);
+    });
+    // The list History reads on opening is answered before the archive is written.
+    const list = api.handlerFor(`GET ${CONVS}`)!;
+    let listed = 0;
+    api.route(`GET ${CONVS}`, async (req) => {
+      const answer = await list(req);
+      listed += 1;
+      return answer;
+    });
+    await user.click(screen.getByRole('button', { name: 'New chat' }));
+    await user.click(screen.getByRole('button', { name: 'Close Closed in a hurry' }));
+    await user.click(screen.getByRole('button', { name: 'History' }));
+    const again = await screen.findByRole('dialog', { name: 'History' });
+    await waitFor(() => expect(listed).toBe(1));
+    expect(await within(again).findByTestId('history-empty')).toHaveTextContent(HISTORY_EMPTY);
+    release();
+    await waitFor(() => expect(items(again).map((i) => i.textContent)).toEqual([expect.stringContaining('Closed in a hurry')]));
+  });
+
   it('Reopen opens it as the first tab, active, with its messages, and closes History', async () => {
     convs.seed({ title: 'Back again', archived: true, messages: [{ role: 'user', content: 'Earlier' }, { role: 'assistant', content: 'Reply' }] });
     const { user, dialog } = await openHistory();

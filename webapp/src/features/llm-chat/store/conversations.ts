@@ -21,6 +21,7 @@ import {
   type ConversationInfo,
   type ConversationPatch,
 } from '../api/conversations';
+import { historyChanged } from '../api/history';
 import { newId } from '../ids';
 import { isPaused } from '../state/message-parts';
 import { mergeServerMessages } from '../state/server-messages';
@@ -107,7 +108,10 @@ export async function retireConversation(s: Session, tab: ChatTab, hadMessages: 
   const empty = !hadMessages && !(tab.messageCount && tab.messageCount > 0);
   try {
     if (empty) await deleteConversation(id, s.lifetime.signal);
-    else await patchConversation(id, { archived: true }, s.lifetime.signal);
+    else {
+      await patchConversation(id, { archived: true }, s.lifetime.signal);
+      historyChanged();
+    }
   } catch (error) {
     if (s.ended || (error instanceof ApiError && error.status === 404)) return; // gone already
     chatError(errorMessage(error, ARCHIVE_FAILED));

@@ -28,6 +28,13 @@ const (
 	DefaultMaxBodyBytes   = 4 << 20
 	DefaultMaxRedirects   = 3
 	maxResponseHeaderSize = 64 << 10
+
+	// idleConnTimeout drops a kept-alive connection before the server does.
+	// Node's HTTP server, which most MCP servers run on, closes one idle for
+	// 5 s; a JSON-RPC POST sent as it closes fails with EOF, and a POST is
+	// rightly never replayed. Closing ours at 4 s (undici's default, for the
+	// same reason) leaves that race to servers with shorter timeouts.
+	idleConnTimeout = 4 * time.Second
 )
 
 // ErrResponseTooLarge is the read error past Limits.MaxBodyBytes.
@@ -84,7 +91,7 @@ func (p Policy) ClientWithLimits(l Limits) *http.Client {
 		ForceAttemptHTTP2:      true, // a custom dialer turns HTTP/2 off otherwise
 		MaxIdleConns:           64,
 		MaxIdleConnsPerHost:    8,
-		IdleConnTimeout:        60 * time.Second,
+		IdleConnTimeout:        idleConnTimeout,
 		TLSHandshakeTimeout:    l.TLSHandshake,
 		ResponseHeaderTimeout:  l.ResponseHeader,
 		ExpectContinueTimeout:  time.Second,

@@ -253,3 +253,37 @@ func TestListSearchSortAndPages(t *testing.T) {
 	apitest.WantError(t, s.Do("GET", public+"?limit=0", "", ""), http.StatusBadRequest, "limit must be a whole number from 1 to 60")
 	apitest.WantError(t, s.Do("GET", public+"?cursor=!!", "", ""), http.StatusBadRequest, "cursor is not one this list gave; start again without it")
 }
+
+// A cursor names a place in the order, not a card: the next page follows
+// on when the last card of the page before has left the list (suspended)
+// or moved in it (a new price), showing no card twice and skipping none.
+func TestListCursorOutlivesItsCard(t *testing.T) {
+	t.Parallel()
+	s := newStack(t)
+	admin := s.Admin("root")
+	_, ann := s.creator("ann", true)
+	one := s.published(ann, admin, "One", "x", 1)
+	two := s.published(ann, admin, "Two", "x", 2)
+	three := s.published(ann, admin, "Three", "x", 3)
+	four := s.published(ann, admin, "Four", "x", 4)
+
+	first := decode[listJSON](t, s.Do("GET", public+"?sort=price-low&limit=2", "", ""), http.StatusOK)
+	if got := strings.Join(ids(first), ","); got != one.ID+","+two.ID || first.NextCursor == "" {
+		t.Fatalf("first page %v, cursor %q", got, first.NextCursor)
+	}
+	decode[map[string]any](t, s.Do("POST", adminAPI+"agents/"+two.ID+"/suspend", admin, ""), http.StatusOK)
+	second := decode[listJSON](t, s.Do("GET", public+"?sort=price-low&limit=2&cursor="+first.NextCursor, "", ""), http.StatusOK)
+	if got := strings.Join(ids(second), ","); got != three.ID+","+four.ID || second.NextCursor != "" {
+		t.Errorf("after the cursor's card left the list: %v, cursor %q", got, second.NextCursor)
+	}
+
+	// Newest first pages the same way.
+	newest := decode[listJSON](t, s.Do("GET", public+"?limit=1", "", ""), http.StatusOK)
+	if got := strings.Join(ids(newest), ","); got != four.ID {
+		t.Fatalf("newest first page %v", got)
+	}
+	rest := decode[listJSON](t, s.Do("GET", public+"?limit=5&cursor="+newest.NextCursor, "", ""), http.StatusOK)
+	if got := strings.Join(ids(rest), ","); got != three.ID+","+one.ID {
+		t.Errorf("newest, after the first: %v", got)
+	}
+}

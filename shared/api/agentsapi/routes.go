@@ -2,7 +2,6 @@ package agentsapi
 
 import (
 	"cmp"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -33,8 +32,9 @@ func newestFirst(a, b domain.Agent) int {
 	return cmp.Compare(b.ID, a.ID)
 }
 
-func sortAgents(list []domain.Agent, order string) {
-	slices.SortStableFunc(list, func(a, b domain.Agent) int {
+// inOrder compares two agents by their places in the list's order.
+func inOrder(order string) func(a, b domain.Agent) int {
+	return func(a, b domain.Agent) int {
 		switch order {
 		case "price-low":
 			if c := cmp.Compare(a.Price, b.Price); c != 0 {
@@ -53,12 +53,12 @@ func sortAgents(list []domain.Agent, order string) {
 			}
 		}
 		return newestFirst(a, b)
-	})
+	}
 }
 
 // list answers a page of the agents on sale: search= on name,
 // description and category name, category=, sort=, limit=, cursor= (the
-// id of the last card of the page before, as given).
+// place the page before ended, as given: cursor.go).
 func (s *Service) list(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	order := cmp.Or(q.Get("sort"), "newest")
@@ -73,13 +73,13 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) error {
 		}
 		limit = n
 	}
-	after := ""
+	var after *domain.Agent
 	if c := q.Get("cursor"); c != "" {
-		raw, err := base64.RawURLEncoding.DecodeString(c)
-		if err != nil || len(raw) == 0 {
+		place, ok := decodeCursor(c)
+		if !ok {
 			return httpx.Invalid("cursor is not one this list gave; start again without it")
 		}
-		after = string(raw)
+		after = &place
 	}
 	listed, err := s.st.ListedAgents(r.Context())
 	if err != nil {
@@ -102,14 +102,14 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) error {
 		}
 		kept = append(kept, a)
 	}
-	sortAgents(kept, order)
+	compare := inOrder(order)
+	slices.SortStableFunc(kept, compare)
 	start := 0
-	if after != "" {
-		i := slices.IndexFunc(kept, func(a domain.Agent) bool { return a.ID == after })
-		if i < 0 {
-			return httpx.Invalid("cursor is not one this list gave; start again without it")
+	if after != nil {
+		start = len(kept)
+		if i := slices.IndexFunc(kept, func(a domain.Agent) bool { return compare(a, *after) > 0 }); i >= 0 {
+			start = i
 		}
-		start = i + 1
 	}
 	end := min(start+limit, len(kept))
 	sv := s.servers(r)
@@ -123,7 +123,7 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) error {
 	}
 	next := ""
 	if end < len(kept) && end > start {
-		next = base64.RawURLEncoding.EncodeToString([]byte(kept[end-1].ID))
+		next = encodeCursor(kept[end-1])
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"items": cards, "next_cursor": next, "total": len(kept)})
 	return nil

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"aiwork/shared/httpx"
@@ -48,10 +49,31 @@ func page[T any](all []T, id func(T) string, limit int, after string) (items []T
 			}
 		}
 	}
+	return pageFrom(all, start, limit, id)
+}
+
+// pageDescending is page for a list ordered by place, descending, whose
+// cursor is the place the page before ended rather than an item: an item
+// that left the list between two pages (decided, suspended) neither sends
+// the next page back to the start nor makes it skip one.
+func pageDescending[T any](all []T, place func(T) string, limit int, after string) (items []T, next string) {
+	start := 0
+	if after != "" {
+		start = len(all)
+		if i := slices.IndexFunc(all, func(it T) bool { return place(it) < after }); i >= 0 {
+			start = i
+		}
+	}
+	return pageFrom(all, start, limit, place)
+}
+
+// pageFrom is the page of all from start, and the cursor after its last
+// item (cursor answers an item's).
+func pageFrom[T any](all []T, start, limit int, cursor func(T) string) (items []T, next string) {
 	end := min(start+limit, len(all))
 	items = all[start:end]
 	if end < len(all) && len(items) > 0 {
-		next = base64.RawURLEncoding.EncodeToString([]byte(id(items[len(items)-1])))
+		next = base64.RawURLEncoding.EncodeToString([]byte(cursor(items[len(items)-1])))
 	}
 	if items == nil {
 		items = []T{}

@@ -287,3 +287,27 @@ func TestListCursorOutlivesItsCard(t *testing.T) {
 		t.Errorf("newest, after the first: %v", got)
 	}
 }
+
+// The admin list's cursor is a place too: approving the last agent of a
+// page of those in review does not send the next page back to the start.
+func TestAdminListCursorOutlivesItsAgent(t *testing.T) {
+	t.Parallel()
+	s := newStack(t)
+	admin := s.Admin("root")
+	_, ann := s.creator("ann", true)
+	var inReview []agentJSON
+	for _, name := range []string{"One", "Two", "Three", "Four"} {
+		a := s.draft(ann, name, "x", 0)
+		decode[agentJSON](t, s.Do("POST", studio+"/"+a.ID+"/submit", ann, ""), http.StatusOK)
+		inReview = append(inReview, a)
+	}
+	first := decode[listJSON](t, s.Do("GET", adminAPI+"agents?state=in_review&limit=2", admin, ""), http.StatusOK)
+	if got := strings.Join(ids(first), ","); got != inReview[3].ID+","+inReview[2].ID || first.NextCursor == "" {
+		t.Fatalf("first page %v, cursor %q", got, first.NextCursor)
+	}
+	decode[map[string]any](t, s.Do("POST", adminAPI+"reviews/"+inReview[2].ID, admin, `{"decision":"approve"}`), http.StatusOK)
+	second := decode[listJSON](t, s.Do("GET", adminAPI+"agents?state=in_review&limit=2&cursor="+first.NextCursor, admin, ""), http.StatusOK)
+	if got := strings.Join(ids(second), ","); got != inReview[1].ID+","+inReview[0].ID || second.NextCursor != "" {
+		t.Errorf("after the cursor's agent left the list: %v, cursor %q", got, second.NextCursor)
+	}
+}

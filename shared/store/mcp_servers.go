@@ -169,6 +169,11 @@ func toolsFromAtts(atts []mcpToolAtt) []domain.MCPTool {
 	return out
 }
 
+// MCPServerListPlace is a server's place in ListMCPServers' order (its
+// index sort key), a string that sorts as the list does: a cursor that
+// outlives the server it was taken from.
+func MCPServerListPlace(s domain.MCPServer) string { return mcpServersGSI1SK(displayName(s), s.ID) }
+
 // displayName is what the listing is sorted by: the title, else the registry name.
 func displayName(s domain.MCPServer) string {
 	if s.Title != "" {

@@ -249,7 +249,7 @@ func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) error {
 		}
 		kept = append(kept, a)
 	}
-	items, next := pageDescending(kept, newestPlace, limit, after)
+	items, next := pageByPlace(kept, newestPlace, descending, limit, after)
 	views := make([]adminAgentView, len(items))
 	for i, a := range items {
 		views[i] = presentAdminAgent(a, names)

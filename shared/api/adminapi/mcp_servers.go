@@ -57,6 +57,8 @@ type serverView struct {
 	Version      int              `json:"version"`
 	// OAuthClient is the operator's client (null: none), never its secret.
 	OAuthClient *oauthClientView `json:"oauth_client"`
+	// place is the server's place in the list's order (the page cursor).
+	place string
 }
 
 type serverHealthView struct {
@@ -120,13 +122,14 @@ func (s *Service) listServers(w http.ResponseWriter, r *http.Request) error {
 	var views []serverView
 	for _, srv := range all {
 		v := presentServer(srv)
+		v.place = store.MCPServerListPlace(srv)
 		if (search != "" && !strings.Contains(strings.ToLower(v.Name+" "+v.RegistryName+" "+v.Description+" "+v.EndpointURL), search)) ||
 			(state == "enabled" && !v.Enabled) || (state == "disabled" && v.Enabled) {
 			continue
 		}
 		views = append(views, v)
 	}
-	items, next := page(views, func(v serverView) string { return v.ID }, limit, after)
+	items, next := pageByPlace(views, func(v serverView) string { return v.place }, ascending, limit, after)
 	writePage(w, items, next, len(views))
 	return nil
 }

@@ -223,3 +223,29 @@ func TestAdminMCPServerRulesAndSync(t *testing.T) {
 		t.Errorf("state=disabled %+v", disabled.Items)
 	}
 }
+
+// The registry list's cursor is a place in its name order: disabling the
+// last server of a page of the enabled ones does not send the next page
+// back to the start.
+func TestAdminMCPServerListCursorOutlivesItsServer(t *testing.T) {
+	t.Parallel()
+	s := mcpStack(t)
+	if err := seeddata.SeedMCPServers(context.Background(), s.St); err != nil {
+		t.Fatal(err)
+	}
+	_, boss := s.admin("boss")
+	enabled := decode[pageJSON[serverJSON]](t, s.Do("GET", admin+"mcp-servers?state=enabled&limit=100", boss, ""), http.StatusOK)
+	if len(enabled.Items) < 4 {
+		t.Fatalf("%d enabled servers seeded, want 4 or more", len(enabled.Items))
+	}
+	first := decode[pageJSON[serverJSON]](t, s.Do("GET", admin+"mcp-servers?state=enabled&limit=2", boss, ""), http.StatusOK)
+	last := first.Items[1]
+	if first.Items[0].ID != enabled.Items[0].ID || last.ID != enabled.Items[1].ID || first.NextCursor == "" {
+		t.Fatalf("first page %+v", first)
+	}
+	decode[savedJSON](t, s.Do("PATCH", admin+"mcp-servers/"+last.ID, boss, fmt.Sprintf(`{"version":%d,"enabled":false}`, last.Version)), http.StatusOK)
+	second := decode[pageJSON[serverJSON]](t, s.Do("GET", admin+"mcp-servers?state=enabled&limit=2&cursor="+first.NextCursor, boss, ""), http.StatusOK)
+	if len(second.Items) != 2 || second.Items[0].ID != enabled.Items[2].ID || second.Items[1].ID != enabled.Items[3].ID {
+		t.Errorf("after the cursor's server was disabled: %+v, want %s then %s", second.Items, enabled.Items[2].ID, enabled.Items[3].ID)
+	}
+}

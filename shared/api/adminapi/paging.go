@@ -16,8 +16,8 @@ const (
 	MaxPageSize     = 100
 )
 
-// pageParams reads limit= and cursor= (a cursor is the id of the last item
-// of the page before).
+// pageParams reads limit= and cursor= (a cursor is the place the page
+// before ended: pageByPlace).
 func pageParams(r *http.Request) (limit int, after string, err error) {
 	limit = DefaultPageSize
 	if l := r.URL.Query().Get("limit"); l != "" {
@@ -37,43 +37,34 @@ func pageParams(r *http.Request) (limit int, after string, err error) {
 	return limit, after, nil
 }
 
-// page is one page of all (already filtered and ordered): the items after
-// the one whose id is after, at most limit, and the cursor of the next.
-func page[T any](all []T, id func(T) string, limit int, after string) (items []T, next string) {
-	start := 0
-	if after != "" {
-		for i, it := range all {
-			if id(it) == after {
-				start = i + 1
-				break
-			}
-		}
-	}
-	return pageFrom(all, start, limit, id)
-}
+// Directions of a list ordered by place.
+const (
+	ascending  = false
+	descending = true
+)
 
-// pageDescending is page for a list ordered by place, descending, whose
-// cursor is the place the page before ended rather than an item: an item
-// that left the list between two pages (decided, suspended) neither sends
-// the next page back to the start nor makes it skip one.
-func pageDescending[T any](all []T, place func(T) string, limit int, after string) (items []T, next string) {
+// pageByPlace is one page of all, already filtered and ordered by place (a
+// string that sorts as the list does, ascending or descending): at most
+// limit items after the place after, and the cursor of the next page. The
+// cursor is the place the page ended, not an item: an item that left the
+// list between two pages (decided, suspended, disabled) neither sends the
+// next page back to the start nor makes it skip one.
+func pageByPlace[T any](all []T, place func(T) string, desc bool, limit int, after string) (items []T, next string) {
 	start := 0
 	if after != "" {
+		beyond := func(it T) bool { return place(it) > after }
+		if desc {
+			beyond = func(it T) bool { return place(it) < after }
+		}
 		start = len(all)
-		if i := slices.IndexFunc(all, func(it T) bool { return place(it) < after }); i >= 0 {
+		if i := slices.IndexFunc(all, beyond); i >= 0 {
 			start = i
 		}
 	}
-	return pageFrom(all, start, limit, place)
-}
-
-// pageFrom is the page of all from start, and the cursor after its last
-// item (cursor answers an item's).
-func pageFrom[T any](all []T, start, limit int, cursor func(T) string) (items []T, next string) {
 	end := min(start+limit, len(all))
 	items = all[start:end]
 	if end < len(all) && len(items) > 0 {
-		next = base64.RawURLEncoding.EncodeToString([]byte(cursor(items[len(items)-1])))
+		next = base64.RawURLEncoding.EncodeToString([]byte(place(items[len(items)-1])))
 	}
 	if items == nil {
 		items = []T{}

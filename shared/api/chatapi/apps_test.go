@@ -431,8 +431,10 @@ func otherConnection(t *testing.T, s *stack, token string) string {
 // within the call timeout is a 504 saying so (the call is cancelled).
 func TestAppCallTimesOut(t *testing.T) {
 	t.Parallel()
+	cancelled := make(chan struct{})
 	ts := newToolServer(t, nil, testTool{name: "slow", readOnly: true, handle: func(ctx context.Context, _ map[string]any) (*sdk.CallToolResult, error) {
 		<-ctx.Done()
+		close(cancelled)
 		return nil, ctx.Err()
 	}})
 	s := newToolStack(t, nil, func(o *chatapi.Options) { o.Tools.CallTimeout = 300 * time.Millisecond })
@@ -442,4 +444,9 @@ func TestAppCallTimesOut(t *testing.T) {
 	if e.Code != "timeout" {
 		t.Errorf("code = %q", e.Code)
 	}
+	// The server is told to cancel the call (notifications/cancelled, sent
+	// just after the answer). Waiting for it also keeps the stack's close
+	// from ending the session first: the SDK server's session close waits
+	// for the tool, which would then never end.
+	waitFor(t, cancelled, "the server was never told to cancel the call")
 }

@@ -227,6 +227,12 @@ func (s *Store) CreatorAgents(ctx context.Context, uid string) ([]domain.Agent, 
 	return convertAll(items, agentItem.domain), nil
 }
 
+// AgentListPlace is an agent's place in the newest-first order of
+// CreatorAgents, ListedAgents and AllAgents (its index sort key), a string
+// that sorts as those lists do, backwards: a cursor that outlives the
+// agent it was taken from.
+func AgentListPlace(a domain.Agent) string { return agentIndexSK(a.CreatedAt, a.ID) }
+
 // ListedAgents lists the agents on sale, newest first (GSI1 AGENTS). An
 // entry the index has not yet caught up on is checked again here: only
 // agents OnSale are answered.

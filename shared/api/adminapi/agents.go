@@ -210,13 +210,6 @@ func presentAdminAgent(a domain.Agent, names map[string]string) adminAgentView {
 	return v
 }
 
-// newestPlace is an agent's place in the newest-first list (AllAgents'
-// order) as a string that sorts the same way: its creation time, fixed
-// width, then its id.
-func newestPlace(a domain.Agent) string {
-	return a.CreatedAt.UTC().Format("2006-01-02T15:04:05.000000000Z") + "|" + a.ID
-}
-
 // listAgents answers a page of every agent, newest first: q= on name and
 // description, state= one of the review states or "suspended".
 func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) error {
@@ -249,7 +242,7 @@ func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) error {
 		}
 		kept = append(kept, a)
 	}
-	items, next := pageByPlace(kept, newestPlace, descending, limit, after)
+	items, next := pageByPlace(kept, store.AgentListPlace, descending, limit, after)
 	views := make([]adminAgentView, len(items))
 	for i, a := range items {
 		views[i] = presentAdminAgent(a, names)
